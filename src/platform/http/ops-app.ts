@@ -1,0 +1,25 @@
+import express from "express";
+import { type Database, sql } from "../db/pool.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
+
+/** The small HTTP surface of a worker process: liveness, readiness and metrics. */
+export function createOpsApp(options: { database: Database; metrics: Metrics; readiness: { draining: boolean } }) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/healthz", (_request, response) => {
+    response.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_request, response) => {
+    const ready =
+      !options.readiness.draining &&
+      (await options.database.oneFirst(sql.unsafe`SELECT 1`).then(
+        () => true,
+        () => false,
+      ));
+    response.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable" });
+  });
+  app.get("/metrics", async (_request, response) => {
+    response.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+  });
+  return app;
+}

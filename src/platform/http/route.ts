@@ -1,0 +1,70 @@
+import type { Readable } from "node:stream";
+import type { z } from "zod";
+import type { Database, Transaction } from "../db/pool.ts";
+import type { Logger } from "../telemetry/logger.ts";
+import type { Tenant } from "../tenant.ts";
+
+/** A JSON response. `status` defaults to 200. */
+export type JsonReply = { status?: number; body: unknown; headers?: Record<string, string> };
+/** A non-JSON response (an HTML page, a CSV stream, a script). */
+export type RawReply = {
+  status?: number;
+  contentType: string;
+  payload: string | Buffer | Readable;
+  headers?: Record<string, string>;
+};
+export type Reply = JsonReply | RawReply;
+
+type Schema = z.ZodType;
+type Infer<S> = S extends Schema ? z.output<S> : undefined;
+
+export type RouteAuth = "api_key" | "admin" | "none";
+
+export type HandlerContext<B, Q, P, A extends RouteAuth> = {
+  body: B;
+  query: Q;
+  params: P;
+  /** The authenticated merchant and world; present on `api_key` routes. */
+  tenant: A extends "api_key" ? Tenant : undefined;
+  database: Database;
+  logger: Logger;
+  requestId: string;
+  /**
+   * Runs the handler's database effects in one transaction. On idempotent routes the stored response
+   * commits in that same transaction, so effects and replayable response can never diverge.
+   */
+  transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
+};
+
+export type RouteDefinition<
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+  A extends RouteAuth = RouteAuth,
+> = {
+  method: "get" | "post" | "patch" | "delete";
+  /** Express path syntax (`/v1/things/:id`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  auth: A;
+  /** Money-moving POSTs: the Idempotency-Key header is required and responses are replayed. */
+  idempotent?: boolean;
+  request?: { body?: B; query?: Q; params?: P };
+  responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
+  handler: (context: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => Promise<Reply>;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: routes of every input type are held in one list.
+export type AnyRoute = RouteDefinition<any, any, any, RouteAuth>;
+
+/** Declares a route; the identity function exists so TypeScript infers the handler's input types. */
+export function defineRoute<
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+  A extends RouteAuth = RouteAuth,
+>(definition: RouteDefinition<B, Q, P, A>): AnyRoute {
+  return definition as AnyRoute;
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { type Queryable, sql, type Transaction } from "../db/pool.ts";
+
+export type IdempotencyScope = { merchantId: string; livemode: boolean; key: string };
+
+const recordSchema = z.object({
+  request_fingerprint: z.instanceof(Buffer),
+  state: z.enum(["in_flight", "completed"]),
+  lock_expired: z.boolean(),
+  response_status: z.number().int().nullable(),
+  response_body: z.string().nullable(),
+});
+export type IdempotencyRecord = z.infer<typeof recordSchema>;
+
+export async function insertInFlight(
+  database: Queryable,
+  scope: IdempotencyScope,
+  request: { method: string; path: string; fingerprint: Buffer; ownerToken: string; lockTimeoutMs: number },
+): Promise<boolean> {
+  const inserted = await database.maybeOneFirst(sql.type(z.object({ owner_token: z.string() }))`
+    INSERT INTO idempotency_keys
+      (merchant_id, livemode, key, request_method, request_path, request_fingerprint, state, owner_token, locked_until)
+    VALUES (${scope.merchantId}, ${scope.livemode}, ${scope.key}, ${request.method}, ${request.path},
+      ${sql.binary(request.fingerprint)}, 'in_flight', ${request.ownerToken},
+      now() + ${request.lockTimeoutMs} * interval '1 millisecond')
+    ON CONFLICT (merchant_id, livemode, key) DO NOTHING
+    RETURNING owner_token`);
+  return inserted !== null;
+}
+
+export async function selectRecord(database: Queryable, scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
+  return database.maybeOne(sql.type(recordSchema)`
+    SELECT request_fingerprint, state, locked_until <= now() AS lock_expired, response_status, response_body
+    FROM idempotency_keys
+    WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}`);
+}
+
+/** Takes over an in-flight record whose owner's lock has expired (the owner crashed or hung). */
+export async function takeOverAbandoned(
+  database: Queryable,
+  scope: IdempotencyScope,
+  takeover: { ownerToken: string; lockTimeoutMs: number },
+): Promise<boolean> {
+  const updated = await database.maybeOneFirst(sql.type(z.object({ owner_token: z.string() }))`
+    UPDATE idempotency_keys
+    SET owner_token = ${takeover.ownerToken}, locked_until = now() + ${takeover.lockTimeoutMs} * interval '1 millisecond'
+    WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
+      AND state = 'in_flight' AND locked_until <= now()
+    RETURNING owner_token`);
+  return updated !== null;
+}
+
+/** Stores the response; false when this execution no longer owns the record. */
+export async function markCompleted(
+  transaction: Transaction,
+  scope: IdempotencyScope,
+  completion: { ownerToken: string; status: number; body: string },
+): Promise<boolean> {
+  const updated = await transaction.maybeOneFirst(sql.type(z.object({ key: z.string() }))`
+    UPDATE idempotency_keys
+    SET state = 'completed', response_status = ${completion.status}, response_body = ${completion.body},
+      completed_at = now()
+    WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
+      AND state = 'in_flight' AND owner_token = ${completion.ownerToken}
+    RETURNING key`);
+  return updated !== null;
+}
+
+export async function deleteInFlight(database: Queryable, scope: IdempotencyScope, ownerToken: string): Promise<void> {
+  await database.query(sql.unsafe`
+    DELETE FROM idempotency_keys
+    WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
+      AND state = 'in_flight' AND owner_token = ${ownerToken}`);
+}
+
+/** Deletes up to `batchSize` records older than the retention; returns how many it deleted. */
+export async function deleteExpiredBatch(
+  database: Queryable,
+  options: { retentionMs: number; batchSize: number },
+): Promise<number> {
+  const result = await database.query(sql.unsafe`
+    DELETE FROM idempotency_keys
+    WHERE ctid = ANY (ARRAY(
+      SELECT ctid FROM idempotency_keys
+      WHERE created_at < now() - ${options.retentionMs} * interval '1 millisecond'
+      LIMIT ${options.batchSize}))`);
+  return result.rowCount;
+}

@@ -1,0 +1,93 @@
+import { createHash, randomUUID } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { Database, Transaction } from "../db/pool.ts";
+import { conflict } from "../errors.ts";
+import * as queries from "./queries.ts";
+
+/**
+ * Idempotency for money-moving POSTs, following the specification's rules:
+ * - a record is scoped by (merchant, world, key) and fingerprints the request (method, path and the
+ *   canonical JSON body, RFC 8785), so a key reused with another body is a 409 `idempotency_mismatch`;
+ * - the first request claims the record in its own short transaction, so concurrent duplicates see it
+ *   in flight (409 `idempotency_in_flight`) while it runs;
+ * - the response (status and exact bytes) is stored in the same transaction as the handler's effects,
+ *   and replayed byte for byte afterwards;
+ * - a record whose owner crashed becomes claimable again once its lock times out;
+ * - a 5xx releases the record, so the client retries with the same key as the specification asks.
+ */
+
+export type IdempotencyScope = queries.IdempotencyScope;
+
+export type ClaimOutcome =
+  | { kind: "owner"; ownerToken: string }
+  | { kind: "replay"; status: number; body: string };
+
+export function fingerprintRequest(request: { method: string; path: string; body: unknown }): Buffer {
+  const canonicalBody = canonicalize(request.body ?? null) ?? "null";
+  return createHash("sha256").update(`${request.method}\n${request.path}\n${canonicalBody}`).digest();
+}
+
+export async function claim(
+  database: Database,
+  scope: IdempotencyScope,
+  request: { method: string; path: string; fingerprint: Buffer; lockTimeoutMs: number },
+): Promise<ClaimOutcome> {
+  const ownerToken = randomUUID();
+  // Two passes cover the record disappearing between the insert and the read (released by a 5xx).
+  for (let pass = 0; pass < 2; pass += 1) {
+    if (await queries.insertInFlight(database, scope, { ...request, ownerToken })) {
+      return { kind: "owner", ownerToken };
+    }
+    const record = await queries.selectRecord(database, scope);
+    if (record === null) {
+      continue;
+    }
+    if (!record.request_fingerprint.equals(request.fingerprint)) {
+      throw conflict(
+        "idempotency_mismatch",
+        "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
+      );
+    }
+    if (record.state === "completed" && record.response_status !== null && record.response_body !== null) {
+      return { kind: "replay", status: record.response_status, body: record.response_body };
+    }
+    if (record.lock_expired && (await queries.takeOverAbandoned(database, scope, { ownerToken, ...request }))) {
+      return { kind: "owner", ownerToken };
+    }
+    break;
+  }
+  throw conflict(
+    "idempotency_in_flight",
+    "A request with this Idempotency-Key is still being processed. Retry shortly with the same key.",
+  );
+}
+
+/** Stores the response inside the handler's transaction; fails it if another execution took over. */
+export async function complete(
+  transaction: Transaction,
+  scope: IdempotencyScope,
+  completion: { ownerToken: string; status: number; body: string },
+): Promise<void> {
+  if (!(await queries.markCompleted(transaction, scope, completion))) {
+    throw conflict(
+      "idempotency_in_flight",
+      "This request took longer than the idempotency lock and was taken over by a retry.",
+    );
+  }
+}
+
+export async function release(database: Database, scope: IdempotencyScope, ownerToken: string): Promise<void> {
+  await queries.deleteInFlight(database, scope, ownerToken);
+}
+
+/** Deletes records past the retention period in bounded batches; returns the number deleted. */
+export async function purgeExpired(database: Database, options: { retentionMs: number }): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await queries.deleteExpiredBatch(database, { retentionMs: options.retentionMs, batchSize: 1000 });
+    total += deleted;
+    if (deleted < 1000) {
+      return total;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+
+/**
+ * Entry-point scaffolding: parse the configuration (exiting with a message naming the bad variable),
+ * start the service, and on SIGTERM or SIGINT run its shutdown once, then exit.
+ */
+export async function runMain(start: (config: Config) => Promise<() => Promise<void>>): Promise<void> {
+  let shutdown: () => Promise<void>;
+  try {
+    shutdown = await start(loadConfig());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    process.stderr.write(`${signal} received, shutting down gracefully\n`);
+    shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+}

@@ -1,0 +1,78 @@
+import { parseCronItems, type Runner, run, type TaskList } from "graphile-worker";
+import type pg from "pg";
+import { Counter, Histogram, type Registry } from "prom-client";
+import type { PoolName, TaskDefinition, TaskDependencies } from "./task.ts";
+import { workerLogger } from "./worker-logger.ts";
+
+/**
+ * Starts one named worker pool: a graphile-worker runner that knows only this pool's task
+ * identifiers, so it never takes another pool's jobs and each pool scales on its own. `stop()` stops
+ * taking jobs and waits for the ones in flight to finish.
+ */
+export async function startWorkerPool(options: {
+  pool: PoolName;
+  tasks: readonly TaskDefinition[];
+  dependencies: TaskDependencies;
+  pgPool: pg.Pool;
+  registry: Registry;
+}): Promise<Runner> {
+  const { config, logger } = options.dependencies;
+  // Several pools may share one process and registry (the dev entry point): create the metrics once.
+  const jobsTotal = (options.registry.getSingleMetric("worker_jobs_total") as Counter<"pool" | "task" | "outcome">) ??
+    new Counter({
+    name: "worker_jobs_total",
+    help: "Jobs run, by pool, task and outcome (succeeded or failed; a failed job is retried until its attempts run out).",
+    labelNames: ["pool", "task", "outcome"],
+    registers: [options.registry],
+  });
+  const jobDurationSeconds = (options.registry.getSingleMetric("worker_job_duration_seconds") as Histogram<"pool" | "task">) ??
+    new Histogram({
+    name: "worker_job_duration_seconds",
+    help: "Job run time by pool and task.",
+    labelNames: ["pool", "task"],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+    registers: [options.registry],
+  });
+
+  const taskList: TaskList = {};
+  for (const definition of options.tasks) {
+    const handler = definition.build(options.dependencies);
+    const labels = { pool: options.pool, task: definition.identifier };
+    taskList[definition.identifier] = async (payload, helpers) => {
+      const stopTimer = jobDurationSeconds.startTimer(labels);
+      try {
+        await handler(payload, helpers);
+        jobsTotal.inc({ ...labels, outcome: "succeeded" });
+      } catch (error) {
+        jobsTotal.inc({ ...labels, outcome: "failed" });
+        throw error;
+      } finally {
+        stopTimer();
+      }
+    };
+  }
+  const cronItems = parseCronItems(
+    options.tasks
+      .filter((definition) => definition.cron !== undefined)
+      .map((definition) => ({
+        task: definition.identifier,
+        match: definition.cron as string,
+        identifier: definition.identifier,
+        // A missed run is not replayed: each of our cron tasks catches up with everything on its next run.
+        options: { backfillPeriod: 0, maxAttempts: 3 },
+      })),
+  );
+
+  const runner = await run({
+    pgPool: options.pgPool,
+    concurrency: config.worker.concurrency,
+    pollInterval: config.worker.pollIntervalMs,
+    noHandleSignals: true,
+    taskList,
+    parsedCronItems: cronItems,
+    gracefulShutdownAbortTimeout: config.worker.shutdownTimeoutMs,
+    logger: workerLogger(logger.child({ pool: options.pool })),
+  });
+  logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
+  return runner;
+}

@@ -1,0 +1,5 @@
+import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes.ts";
+import type { AnyRoute } from "../platform/http/route.ts";
+
+/** Every HTTP route of the API deployment, in the order they are matched and documented. */
+export const apiRoutes: readonly AnyRoute[] = [...merchantRoutes, ...merchantAdminRoutes];

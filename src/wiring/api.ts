@@ -1,0 +1,43 @@
+import type { Server } from "node:http";
+import { apiKeyAuthenticator } from "../modules/merchants/service.ts";
+import type { Config } from "../platform/config.ts";
+import type { Database } from "../platform/db/pool.ts";
+import { createApp } from "../platform/http/app.ts";
+import { closeGracefully, listen } from "../platform/http/server.ts";
+import type { Logger } from "../platform/telemetry/logger.ts";
+import { createMetrics, type Metrics } from "../platform/telemetry/metrics.ts";
+import { apiRoutes } from "./api-routes.ts";
+
+/** The API application with every module's routes. */
+export function buildApiApp(options: { config: Config; logger: Logger; database: Database; metrics?: Metrics; readiness?: { draining: boolean } }) {
+  return createApp({
+    config: options.config,
+    logger: options.logger,
+    database: options.database,
+    metrics: options.metrics ?? createMetrics({ service: "api" }),
+    routes: apiRoutes,
+    authenticate: apiKeyAuthenticator(options.database, options.config),
+    readiness: options.readiness ?? { draining: false },
+  });
+}
+
+/**
+ * Serves the API. Shutdown turns readiness false first, so the load balancer stops sending traffic,
+ * then stops accepting and lets in-flight requests finish.
+ */
+export async function startApi(options: { config: Config; logger: Logger; database: Database; metrics?: Metrics }): Promise<{
+  server: Server;
+  stop: () => Promise<void>;
+}> {
+  const readiness = { draining: false };
+  const app = buildApiApp({ ...options, readiness });
+  const server = await listen(app, options.config.port);
+  options.logger.info({ port: options.config.port, baseUrl: options.config.publicBaseUrl }, "api listening");
+  return {
+    server,
+    stop: async () => {
+      readiness.draining = true;
+      await closeGracefully(server, options.config.httpShutdownTimeoutMs);
+    },
+  };
+}

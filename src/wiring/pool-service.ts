@@ -1,0 +1,32 @@
+import { type Config, requireDatabaseUrl } from "../platform/config.ts";
+import { createDatabase } from "../platform/db/pool.ts";
+import { createOpsApp } from "../platform/http/ops-app.ts";
+import { closeGracefully, listen } from "../platform/http/server.ts";
+import type { PoolName } from "../platform/queue/task.ts";
+import { createLogger } from "../platform/telemetry/logger.ts";
+import { createMetrics } from "../platform/telemetry/metrics.ts";
+import { startPools } from "./worker-pools.ts";
+
+/** One worker pool as its own deployment: the pool's jobs, plus /healthz, /readyz and /metrics. */
+export async function startPoolService(pool: PoolName, config: Config): Promise<() => Promise<void>> {
+  const databaseUrl = requireDatabaseUrl(config);
+  const logger = createLogger({ level: config.logLevel, service: pool });
+  const database = await createDatabase({
+    url: databaseUrl,
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    logger,
+    applicationName: pool,
+  });
+  const metrics = createMetrics({ service: pool });
+  const pools = await startPools({ pools: [pool], config, databaseUrl, database, logger, metrics });
+  const readiness = { draining: false };
+  const opsServer = await listen(createOpsApp({ database, metrics, readiness }), config.workerHttpPort);
+  logger.info({ port: config.workerHttpPort }, "worker ops server listening");
+  return async () => {
+    readiness.draining = true;
+    await pools.stop();
+    await closeGracefully(opsServer, 5000);
+    await database.end();
+  };
+}

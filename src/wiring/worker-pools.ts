@@ -1,0 +1,51 @@
+import type { Runner } from "graphile-worker";
+import pg from "pg";
+import type { Config } from "../platform/config.ts";
+import type { Database } from "../platform/db/pool.ts";
+import { startWorkerPool } from "../platform/queue/worker-pool.ts";
+import type { PoolName } from "../platform/queue/task.ts";
+import type { Logger } from "../platform/telemetry/logger.ts";
+import type { Metrics } from "../platform/telemetry/metrics.ts";
+import { poolTasks } from "./pools.ts";
+
+/**
+ * Starts the named pools over one pg pool for graphile-worker (it needs pg, and a session for
+ * LISTEN). `stop()` lets each pool finish its in-flight jobs, then closes the pg pool.
+ */
+export async function startPools(options: {
+  pools: readonly PoolName[];
+  config: Config;
+  databaseUrl: string;
+  database: Database;
+  logger: Logger;
+  metrics: Metrics;
+}): Promise<{ runners: Runner[]; stop: () => Promise<void> }> {
+  const pgPool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: Math.max(4, options.config.worker.concurrency + 2) * options.pools.length,
+    application_name: `worker:${options.pools.join(",")}`,
+  });
+  pgPool.on("error", (error) => options.logger.error({ err: error }, "worker pg pool error"));
+  pgPool.on("connect", (client) => {
+    client.on("error", (error) => options.logger.error({ err: error }, "worker pg client error"));
+  });
+  const runners: Runner[] = [];
+  for (const pool of options.pools) {
+    runners.push(
+      await startWorkerPool({
+        pool,
+        tasks: poolTasks[pool],
+        dependencies: { config: options.config, database: options.database, logger: options.logger },
+        pgPool,
+        registry: options.metrics.registry,
+      }),
+    );
+  }
+  return {
+    runners,
+    stop: async () => {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await pgPool.end();
+    },
+  };
+}
