@@ -17,16 +17,14 @@ const booleanFlag = (defaultValue: boolean) =>
     .enum(["true", "false", "1", "0"])
     .default(defaultValue ? "true" : "false")
     .transform((value) => value === "true" || value === "1");
-const commaSeparatedSeconds = z
-  .string()
-  .transform((value, context) => {
-    const parts = value.split(",").map((part) => Number(part.trim()));
-    if (parts.length === 0 || parts.some((part) => !Number.isFinite(part) || part <= 0)) {
-      context.addIssue({ code: "custom", message: "expected comma-separated positive numbers of seconds" });
-      return z.NEVER;
-    }
-    return parts;
-  });
+const commaSeparatedSeconds = z.string().transform((value, context) => {
+  const parts = value.split(",").map((part) => Number(part.trim()));
+  if (parts.length === 0 || parts.some((part) => !Number.isFinite(part) || part <= 0)) {
+    context.addIssue({ code: "custom", message: "expected comma-separated positive numbers of seconds" });
+    return z.NEVER;
+  }
+  return parts;
+});
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),

@@ -9,7 +9,13 @@ import { createMetrics, type Metrics } from "../platform/telemetry/metrics.ts";
 import { apiRoutes } from "./api-routes.ts";
 
 /** The API application with every module's routes. */
-export function buildApiApp(options: { config: Config; logger: Logger; database: Database; metrics?: Metrics; readiness?: { draining: boolean } }) {
+export function buildApiApp(options: {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  metrics?: Metrics;
+  readiness?: { draining: boolean };
+}) {
   return createApp({
     config: options.config,
     logger: options.logger,
@@ -25,7 +31,12 @@ export function buildApiApp(options: { config: Config; logger: Logger; database:
  * Serves the API. Shutdown turns readiness false first, so the load balancer stops sending traffic,
  * then stops accepting and lets in-flight requests finish.
  */
-export async function startApi(options: { config: Config; logger: Logger; database: Database; metrics?: Metrics }): Promise<{
+export async function startApi(options: {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  metrics?: Metrics;
+}): Promise<{
   server: Server;
   stop: () => Promise<void>;
 }> {

@@ -9,8 +9,12 @@ const KEY_LENGTH_BYTES = 32;
 
 function derive(password: string, salt: Buffer, parameters: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH_BYTES, { ...parameters, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error === null ? resolve(key) : reject(error),
+    scrypt(
+      password.normalize("NFKC"),
+      salt,
+      KEY_LENGTH_BYTES,
+      { ...parameters, maxmem: 64 * 1024 * 1024 },
+      (error, key) => (error === null ? resolve(key) : reject(error)),
     );
   });
 }

@@ -50,7 +50,10 @@ const userRowSchema = z.object({
 export type DashboardUserRow = z.infer<typeof userRowSchema>;
 
 /** Inserts the user; null when the email is already taken. */
-export async function insertDashboardUser(transaction: Transaction, user: DashboardUserRow): Promise<DashboardUserRow | null> {
+export async function insertDashboardUser(
+  transaction: Transaction,
+  user: DashboardUserRow,
+): Promise<DashboardUserRow | null> {
   return transaction.maybeOne(sql.type(userRowSchema)`
     INSERT INTO dashboard_users (merchant_id, id, email, password_hash)
     VALUES (${user.merchant_id}, ${user.id}, ${user.email}, ${user.password_hash})

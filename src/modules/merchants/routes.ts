@@ -92,7 +92,9 @@ export const merchantAdminRoutes: AnyRoute[] = [
     auth: "admin",
     request: { params: merchantIdParams },
     responses: { 200: { description: "The merchant.", schema: adminMerchantSchema } },
-    handler: async ({ database, params }) => ({ body: presentMerchant(await merchants.getMerchant(database, params.id)) }),
+    handler: async ({ database, params }) => ({
+      body: presentMerchant(await merchants.getMerchant(database, params.id)),
+    }),
   }),
   defineRoute({
     method: "post",

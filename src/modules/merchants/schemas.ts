@@ -78,4 +78,8 @@ export const apiKeySchema = z
   })
   .meta({ id: "ApiKey" });
 
-export const apiKeyListSchema = z.object({ data: z.array(apiKeySchema), has_more: z.boolean(), next_cursor: z.string().nullable() });
+export const apiKeyListSchema = z.object({
+  data: z.array(apiKeySchema),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});

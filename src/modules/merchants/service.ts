@@ -17,7 +17,11 @@ function hashSecret(secretKey: string): Buffer {
   return createHash("sha256").update(secretKey).digest();
 }
 
-async function mintKey(database: Parameters<typeof queries.insertApiKey>[0], merchantId: string, livemode: boolean): Promise<MintedKey> {
+async function mintKey(
+  database: Parameters<typeof queries.insertApiKey>[0],
+  merchantId: string,
+  livemode: boolean,
+): Promise<MintedKey> {
   const secretKey = `${livemode ? "sk_live_" : "sk_test_"}${randomSecret()}`;
   const key = await queries.insertApiKey(database, {
     merchantId,
@@ -65,7 +69,11 @@ export async function getMerchant(database: Database, merchantId: string): Promi
   return (await queries.selectMerchant(database, merchantId)) ?? throwNotFound("No such merchant.");
 }
 
-export async function setStatus(database: Database, merchantId: string, status: MerchantRow["status"]): Promise<MerchantRow> {
+export async function setStatus(
+  database: Database,
+  merchantId: string,
+  status: MerchantRow["status"],
+): Promise<MerchantRow> {
   return (await queries.updateMerchantStatus(database, merchantId, status)) ?? throwNotFound("No such merchant.");
 }
 
@@ -74,7 +82,9 @@ export async function setPayoutDestination(
   merchantId: string,
   destination: { msisdn: string; verified: boolean },
 ): Promise<MerchantRow> {
-  return (await queries.updatePayoutDestination(database, merchantId, destination)) ?? throwNotFound("No such merchant.");
+  return (
+    (await queries.updatePayoutDestination(database, merchantId, destination)) ?? throwNotFound("No such merchant.")
+  );
 }
 
 export async function createApiKey(database: Database, merchantId: string, livemode: boolean): Promise<MintedKey> {
@@ -88,7 +98,9 @@ export async function listApiKeys(database: Database, merchantId: string): Promi
 }
 
 export async function revokeApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {
-  return (await queries.revokeApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.");
+  return (
+    (await queries.revokeApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.")
+  );
 }
 
 /** Checks dashboard credentials; the merchant when they match, null otherwise. */

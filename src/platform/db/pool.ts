@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import {
   createPool,
   type DatabasePool,
@@ -6,14 +7,16 @@ import {
   type Interceptor,
   sql,
 } from "slonik";
-import type { Logger } from "pino";
 
 export { sql };
 export type Database = DatabasePool;
 /** A connection inside a transaction: the only thing that may write money, events and jobs together. */
 export type Transaction = DatabaseTransactionConnection;
 /** Either the pool or a transaction: for queries that work in both. */
-export type Queryable = Pick<DatabasePool, "any" | "maybeOne" | "one" | "oneFirst" | "maybeOneFirst" | "query" | "exists">;
+export type Queryable = Pick<
+  DatabasePool,
+  "any" | "maybeOne" | "one" | "oneFirst" | "maybeOneFirst" | "query" | "exists"
+>;
 
 /**
  * int8 columns hold cents and counts. They are parsed to JavaScript numbers and refused when they

@@ -44,7 +44,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
 
   app.use((request, response, next) => {
     const incoming = request.get("x-request-id");
-    request.id = incoming !== undefined && REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${randomBytes(12).toString("hex")}`;
+    request.id =
+      incoming !== undefined && REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${randomBytes(12).toString("hex")}`;
     response.set("X-Request-Id", request.id);
     next();
   });
@@ -188,7 +189,11 @@ async function handleIdempotent(
     throw invalidRequest("parameter_invalid", "The Idempotency-Key header must be at most 255 characters.");
   }
   const scope = { merchantId: tenant.merchantId, livemode: tenant.livemode, key };
-  const fingerprint = idempotency.fingerprintRequest({ method: request.method, path: request.path, body: request.body });
+  const fingerprint = idempotency.fingerprintRequest({
+    method: request.method,
+    path: request.path,
+    body: request.body,
+  });
   const claim = await idempotency.claim(database, scope, {
     method: request.method,
     path: request.path,
@@ -283,7 +288,11 @@ function toApiError(error: unknown): ApiError {
         message: "The request body's encoding is not supported; send UTF-8 JSON.",
       });
     default:
-      if (bodyParserError.type !== undefined && typeof bodyParserError.status === "number" && bodyParserError.status < 500) {
+      if (
+        bodyParserError.type !== undefined &&
+        typeof bodyParserError.status === "number" &&
+        bodyParserError.status < 500
+      ) {
         return invalidRequest("invalid_body", "The request body could not be read.");
       }
       return internalError();

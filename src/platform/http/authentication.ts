@@ -45,7 +45,9 @@ export async function authenticateApiKey(
     );
   }
   // A string that cannot be a key is refused without a database query.
-  const verdict = SECRET_KEY_PATTERN.test(secretKey) ? await options.authenticate(secretKey) : { kind: "unknown" as const };
+  const verdict = SECRET_KEY_PATTERN.test(secretKey)
+    ? await options.authenticate(secretKey)
+    : { kind: "unknown" as const };
   switch (verdict.kind) {
     case "unknown":
       throw unauthenticated("invalid_api_key", "The API key is not valid.");

@@ -12,7 +12,14 @@ export const API_VERSION = "1.0.0";
 const errorEnvelopeSchema = z
   .object({
     error: z.object({
-      type: z.enum(["invalid_request", "auth_error", "insufficient_funds", "rate_limited", "api_error", "gateway_error"]),
+      type: z.enum([
+        "invalid_request",
+        "auth_error",
+        "insufficient_funds",
+        "rate_limited",
+        "api_error",
+        "gateway_error",
+      ]),
       code: z.string(),
       message: z.string(),
     }),

@@ -1,5 +1,4 @@
-import type { Server } from "node:http";
-import type { RequestListener } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import { createServer } from "node:http";
 
 /** Listens on `port` (0 picks a free one) and resolves once the server accepts connections. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, invalidRequest } from "../errors.ts";
+import { type ApiError, invalidRequest } from "../errors.ts";
 
 /**
  * Request validation. Schemas are strict zod objects; a failure becomes a 400 `invalid_request`
@@ -11,7 +11,11 @@ import { ApiError, invalidRequest } from "../errors.ts";
 export const ERROR_CODE_META_KEY = "x-error-code";
 
 /** Parses `input` with `schema`, throwing the API's 400 error on failure; no schema, no input. */
-export function parseRequestPart<S extends z.ZodType>(schema: S | undefined, input: unknown, part: string): z.output<S> | undefined {
+export function parseRequestPart<S extends z.ZodType>(
+  schema: S | undefined,
+  input: unknown,
+  part: string,
+): z.output<S> | undefined {
   if (schema === undefined) {
     return undefined;
   }

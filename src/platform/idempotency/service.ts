@@ -18,9 +18,7 @@ import * as queries from "./queries.ts";
 
 export type IdempotencyScope = queries.IdempotencyScope;
 
-export type ClaimOutcome =
-  | { kind: "owner"; ownerToken: string }
-  | { kind: "replay"; status: number; body: string };
+export type ClaimOutcome = { kind: "owner"; ownerToken: string } | { kind: "replay"; status: number; body: string };
 
 export function fingerprintRequest(request: { method: string; path: string; body: unknown }): Buffer {
   const canonicalBody = canonicalize(request.body ?? null) ?? "null";

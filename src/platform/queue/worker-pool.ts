@@ -18,21 +18,23 @@ export async function startWorkerPool(options: {
 }): Promise<Runner> {
   const { config, logger } = options.dependencies;
   // Several pools may share one process and registry (the dev entry point): create the metrics once.
-  const jobsTotal = (options.registry.getSingleMetric("worker_jobs_total") as Counter<"pool" | "task" | "outcome">) ??
+  const jobsTotal =
+    (options.registry.getSingleMetric("worker_jobs_total") as Counter<"pool" | "task" | "outcome">) ??
     new Counter({
-    name: "worker_jobs_total",
-    help: "Jobs run, by pool, task and outcome (succeeded or failed; a failed job is retried until its attempts run out).",
-    labelNames: ["pool", "task", "outcome"],
-    registers: [options.registry],
-  });
-  const jobDurationSeconds = (options.registry.getSingleMetric("worker_job_duration_seconds") as Histogram<"pool" | "task">) ??
+      name: "worker_jobs_total",
+      help: "Jobs run, by pool, task and outcome (succeeded or failed; a failed job is retried until its attempts run out).",
+      labelNames: ["pool", "task", "outcome"],
+      registers: [options.registry],
+    });
+  const jobDurationSeconds =
+    (options.registry.getSingleMetric("worker_job_duration_seconds") as Histogram<"pool" | "task">) ??
     new Histogram({
-    name: "worker_job_duration_seconds",
-    help: "Job run time by pool and task.",
-    labelNames: ["pool", "task"],
-    buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
-    registers: [options.registry],
-  });
+      name: "worker_job_duration_seconds",
+      help: "Job run time by pool and task.",
+      labelNames: ["pool", "task"],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+      registers: [options.registry],
+    });
 
   const taskList: TaskList = {};
   for (const definition of options.tasks) {

@@ -1,0 +1,48 @@
+import type { Server } from "node:http";
+import { apiKeyAuthenticator } from "../../src/modules/merchants/service.ts";
+import { type Config, loadConfig } from "../../src/platform/config.ts";
+import type { Database } from "../../src/platform/db/pool.ts";
+import { createApp } from "../../src/platform/http/app.ts";
+import type { AnyRoute } from "../../src/platform/http/route.ts";
+import { closeGracefully, listen, portOf } from "../../src/platform/http/server.ts";
+import { createLogger, type Logger } from "../../src/platform/telemetry/logger.ts";
+import { createMetrics } from "../../src/platform/telemetry/metrics.ts";
+import { apiRoutes } from "../../src/wiring/api-routes.ts";
+
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+
+/** The configuration a test runs with: the real parser over a test environment. */
+export function testConfig(databaseUrl: string, environment: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: "silent",
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    ...environment,
+  });
+}
+
+/** The API app with its real routes, plus optional fixture routes that exist only in tests. */
+export function testApp(options: {
+  database: Database;
+  config: Config;
+  extraRoutes?: readonly AnyRoute[];
+  logger?: Logger;
+}) {
+  return createApp({
+    config: options.config,
+    logger: options.logger ?? createLogger({ level: "silent", service: "test" }),
+    database: options.database,
+    metrics: createMetrics({ service: "api" }),
+    routes: [...apiRoutes, ...(options.extraRoutes ?? [])],
+    authenticate: apiKeyAuthenticator(options.database, options.config),
+  });
+}
+
+/** Serves an app on a free loopback port: for tests that need real sockets (several instances). */
+export async function serve(
+  app: Parameters<typeof listen>[0],
+): Promise<{ server: Server; baseUrl: string; close: () => Promise<void> }> {
+  const server = await listen(app, 0, "127.0.0.1");
+  return { server, baseUrl: `http://127.0.0.1:${portOf(server)}`, close: () => closeGracefully(server, 1000) };
+}

@@ -1,0 +1,32 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../../src/platform/db/embedded.ts";
+import { migrate } from "../../src/platform/db/migrate.ts";
+import { createLogger } from "../../src/platform/telemetry/logger.ts";
+
+/**
+ * Once per run: a PostgreSQL server (DATABASE_URL's, or an embedded one in a temporary directory) and
+ * a migrated template database that each test file clones in a few milliseconds.
+ */
+export default async function globalSetup(): Promise<void> {
+  let serverUrl = process.env.DATABASE_URL;
+  if (serverUrl === undefined || serverUrl === "") {
+    const cluster = await startEmbeddedPostgres({ dataDirectory: await mkdtemp(path.join(tmpdir(), "pos-test-pg-")) });
+    (globalThis as { stopTestCluster?: () => Promise<void> }).stopTestCluster = cluster.stop;
+    serverUrl = cluster.url("postgres");
+  }
+  const runId = `${process.pid}_${Date.now().toString(36)}`;
+  const template = `pos_test_tpl_${runId}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${template}"`);
+  await admin.end();
+  const templateUrl = new URL(serverUrl);
+  templateUrl.pathname = `/${template}`;
+  await migrate({ databaseUrl: templateUrl.toString(), logger: createLogger({ level: "silent", service: "test" }) });
+  process.env.TEST_DATABASE_SERVER_URL = serverUrl;
+  process.env.TEST_DATABASE_TEMPLATE = template;
+  process.env.TEST_RUN_ID = runId;
+}
