@@ -11,6 +11,12 @@ import { type ApiError, invalidRequest } from "../errors.ts";
 export const ERROR_CODE_META_KEY = "x-error-code";
 
 /** Parses `input` with `schema`, throwing the API's 400 error on failure; no schema, no input. */
+export function parseRequestPart<S extends z.ZodType>(schema: S, input: unknown, part: string): z.output<S>;
+export function parseRequestPart<S extends z.ZodType>(
+  schema: S | undefined,
+  input: unknown,
+  part: string,
+): z.output<S> | undefined;
 export function parseRequestPart<S extends z.ZodType>(
   schema: S | undefined,
   input: unknown,

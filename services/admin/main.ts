@@ -1,0 +1,145 @@
+import { parseArgs } from "node:util";
+import * as merchants from "../../src/modules/merchants/service.ts";
+import {
+  createMerchantBody,
+  mintKeyBody,
+  payoutDestinationBody,
+  setStatusBody,
+} from "../../src/modules/merchants/schemas.ts";
+import { ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
+import { createDatabase, type Database } from "../../src/platform/db/pool.ts";
+import { ApiError } from "../../src/platform/errors.ts";
+import { parseRequestPart } from "../../src/platform/http/validation.ts";
+import { createLogger } from "../../src/platform/telemetry/logger.ts";
+
+/**
+ * The operator CLI: `npm run admin -- <command> [--option value …]`. It calls the same service
+ * functions and validates with the same schemas as /admin/v1, and prints JSON.
+ */
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-merchant --name N --email E --password P [--type business|individual|agent]
+                  [--status pending|active|suspended] [--fee-bps N] [--fee-fixed-cents N]
+                  [--payout-msisdn 263…] [--payout-verified]
+  get-merchant --merchant mch_…
+  set-status --merchant mch_… --status pending|active|suspended
+  list-keys --merchant mch_…
+  create-key --merchant mch_… --mode test|live
+  revoke-key --merchant mch_… --key key_…
+  set-payout-destination --merchant mch_… --msisdn 263… [--verified]`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: "string" },
+    email: { type: "string" },
+    password: { type: "string" },
+    type: { type: "string" },
+    status: { type: "string" },
+    "fee-bps": { type: "string" },
+    "fee-fixed-cents": { type: "string" },
+    "payout-msisdn": { type: "string" },
+    "payout-verified": { type: "boolean" },
+    merchant: { type: "string" },
+    mode: { type: "string" },
+    key: { type: "string" },
+    msisdn: { type: "string" },
+    verified: { type: "boolean" },
+    help: { type: "boolean" },
+  },
+});
+
+const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+const withoutUndefined = (object: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+
+function requireMerchant(): string {
+  if (values.merchant === undefined) {
+    throw new ApiError({ status: 400, type: "invalid_request", code: "parameter_missing", message: "--merchant is required" });
+  }
+  return values.merchant;
+}
+
+async function run(command: string | undefined, database: Database): Promise<unknown> {
+  switch (command) {
+    case "create-merchant": {
+      const input = parseRequestPart(
+        createMerchantBody,
+        withoutUndefined({
+          name: values.name,
+          email: values.email,
+          password: values.password,
+          type: values.type,
+          status: values.status,
+          fee_bps: optionalNumber(values["fee-bps"]),
+          fee_fixed_cents: optionalNumber(values["fee-fixed-cents"]),
+          payout_msisdn: values["payout-msisdn"],
+          payout_verified: values["payout-verified"],
+        }),
+        "options",
+      );
+      const created = await merchants.createMerchant(database, input);
+      return {
+        id: created.merchant.id,
+        name: created.merchant.name,
+        status: created.merchant.status,
+        email: created.email,
+        test_secret_key: created.testKey.secretKey,
+        live_secret_key: created.liveKey.secretKey,
+      };
+    }
+    case "get-merchant":
+      return merchants.getMerchant(database, requireMerchant());
+    case "set-status": {
+      const input = parseRequestPart(setStatusBody, { status: values.status }, "options");
+      return merchants.setStatus(database, requireMerchant(), input.status);
+    }
+    case "list-keys":
+      return merchants.listApiKeys(database, requireMerchant());
+    case "create-key": {
+      const input = parseRequestPart(mintKeyBody, { mode: values.mode }, "options");
+      const minted = await merchants.createApiKey(database, requireMerchant(), input.mode === "live");
+      return { id: minted.key.id, livemode: minted.key.livemode, secret_key: minted.secretKey };
+    }
+    case "revoke-key":
+      return merchants.revokeApiKey(database, requireMerchant(), values.key ?? "");
+    case "set-payout-destination": {
+      const input = parseRequestPart(
+        payoutDestinationBody,
+        { msisdn: values.msisdn, verified: values.verified ?? false },
+        "options",
+      );
+      return merchants.setPayoutDestination(database, requireMerchant(), input);
+    }
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      process.exit(command === undefined || values.help === true ? 0 : 2);
+  }
+}
+
+try {
+  const config = loadConfig();
+  const database = await createDatabase({
+    url: requireDatabaseUrl(config),
+    poolSize: 2,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    logger: createLogger({ level: config.logLevel, service: "admin-cli" }),
+    applicationName: "admin-cli",
+  });
+  try {
+    process.stdout.write(`${JSON.stringify(await run(positionals[0], database), null, 2)}\n`);
+  } finally {
+    await database.end();
+  }
+} catch (error) {
+  if (error instanceof ApiError) {
+    process.stderr.write(`${JSON.stringify(error.toEnvelope())}\n`);
+    process.exit(1);
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
