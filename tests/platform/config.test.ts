@@ -1,0 +1,69 @@
+import { spawnSync } from "node:child_process";
+import { ConfigError, loadConfig } from "../../src/platform/config.ts";
+
+describe("configuration", () => {
+  test("defaults follow the specification", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.publicBaseUrl).toBe("http://localhost:8080");
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.adminToken).toBeUndefined();
+    expect(config.rateLimit).toEqual({ requests: 60, windowMs: 10_000 });
+    expect(config.idempotency.retentionMs).toBe(48 * 3600 * 1000);
+    expect(config.paymentCodeWindowMs).toBe(600_000);
+    expect(config.sandboxAutoSettleMs).toBe(18_000);
+    expect(config.payoutSettleMs).toBe(20_000);
+    expect(config.webhook.timeoutMs).toBe(10_000);
+    // Eight attempts: the first plus seven retries at 1 min, 5 min, 30 min, 2 h, 12 h, then daily.
+    expect(config.webhook.retryScheduleMs).toEqual([60, 300, 1800, 7200, 43_200, 86_400, 86_400].map((s) => s * 1000));
+  });
+
+  test("durations can be shortened, in fractional seconds", () => {
+    const config = loadConfig({
+      PAYMENT_CODE_WINDOW_SECONDS: "2.5",
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: "0.1, 0.2,0.3",
+      RATE_LIMIT_WINDOW_SECONDS: "1",
+      PORT: "9000",
+      PUBLIC_BASE_URL: "https://pay.example.com/",
+    });
+    expect(config.paymentCodeWindowMs).toBe(2500);
+    expect(config.webhook.retryScheduleMs).toEqual([100, 200, 300]);
+    expect(config.rateLimit.windowMs).toBe(1000);
+    expect(config.publicBaseUrl).toBe("https://pay.example.com");
+  });
+
+  test.each([
+    ["PORT", "not-a-port"],
+    ["PORT", "70000"],
+    ["DATABASE_URL", "mysql://localhost/db"],
+    ["PUBLIC_BASE_URL", "ftp://example.com"],
+    ["ADMIN_TOKEN", "short"],
+    ["LOG_LEVEL", "loud"],
+    ["RATE_LIMIT_REQUESTS", "0"],
+    ["IDEMPOTENCY_RETENTION_SECONDS", "-1"],
+    ["WEBHOOK_RETRY_SCHEDULE_SECONDS", "60,soon"],
+  ])("a bad %s (%s) is refused with a message naming it", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  test("a service started with bad configuration exits 1 naming the variable", () => {
+    const result = spawnSync(process.execPath, ["services/api/main.ts"], {
+      env: { PATH: process.env.PATH, PORT: "eighty", DATABASE_URL: "postgres://127.0.0.1:1/none" },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("PORT:");
+  });
+
+  test("a service without DATABASE_URL exits 1 saying it is required", () => {
+    const result = spawnSync(process.execPath, ["services/code-expiry/main.ts"], {
+      env: { PATH: process.env.PATH },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("DATABASE_URL: required");
+  });
+});
