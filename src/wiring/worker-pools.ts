@@ -1,7 +1,7 @@
 import type { Runner } from "graphile-worker";
-import pg from "pg";
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/pool.ts";
+import { createWorkerPgPool } from "../platform/queue/pg-pool.ts";
 import type { PoolName } from "../platform/queue/task.ts";
 import { startWorkerPool } from "../platform/queue/worker-pool.ts";
 import type { Logger } from "../platform/telemetry/logger.ts";
@@ -20,14 +20,11 @@ export async function startPools(options: {
   logger: Logger;
   metrics: Metrics;
 }): Promise<{ runners: Runner[]; stop: () => Promise<void> }> {
-  const pgPool = new pg.Pool({
-    connectionString: options.databaseUrl,
-    max: Math.max(4, options.config.worker.concurrency + 2) * options.pools.length,
-    application_name: `worker:${options.pools.join(",")}`,
-  });
-  pgPool.on("error", (error) => options.logger.error({ err: error }, "worker pg pool error"));
-  pgPool.on("connect", (client) => {
-    client.on("error", (error) => options.logger.error({ err: error }, "worker pg client error"));
+  const pgPool = createWorkerPgPool({
+    url: options.databaseUrl,
+    size: Math.max(4, options.config.worker.concurrency + 2) * options.pools.length,
+    applicationName: `worker:${options.pools.join(",")}`,
+    logger: options.logger,
   });
   const runners: Runner[] = [];
   for (const pool of options.pools) {

@@ -73,6 +73,10 @@ export async function startWorkerPool(options: {
     taskList,
     parsedCronItems: cronItems,
     gracefulShutdownAbortTimeout: config.worker.shutdownTimeoutMs,
+    // Batched completion (flushed at once with a zero delay) is the mode in which graphile-worker
+    // awaits the last completions during shutdown; unbatched completions are fire-and-forget and a
+    // stopping process could leave a finished job locked, to be run again hours later.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: workerLogger(logger.child({ pool: options.pool })),
   });
   logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");

@@ -1,0 +1,123 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import type pg from "pg";
+import { Registry } from "prom-client";
+import { z } from "zod";
+import { freePort } from "../../src/platform/db/embedded.ts";
+import { sql } from "../../src/platform/db/pool.ts";
+import { addJob } from "../../src/platform/queue/add-job.ts";
+import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
+import type { TaskDefinition } from "../../src/platform/queue/task.ts";
+import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
+import { createLogger } from "../../src/platform/telemetry/logger.ts";
+import { testConfig } from "../support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+
+let db: TestDatabase;
+let pgPool: pg.Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pgPool = createWorkerPgPool({
+    url: db.url,
+    size: 6,
+    applicationName: "test",
+    logger: createLogger({ level: "silent", service: "test" }),
+  });
+  await db.database.query(
+    sql.unsafe`CREATE TABLE job_log (job text NOT NULL, event text NOT NULL, at timestamptz DEFAULT clock_timestamp())`,
+  );
+});
+afterAll(async () => {
+  await pgPool.end();
+  await db.close();
+});
+
+const events = () =>
+  db.database.any(
+    sql.type(z.object({ job: z.string(), event: z.string() }))`SELECT job, event FROM job_log ORDER BY at`,
+  );
+const queued = (task: string) =>
+  db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+    SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE task_identifier = ${task}`);
+
+const slowJob: TaskDefinition = {
+  identifier: "test_slow_job",
+  build:
+    ({ database }) =>
+    async (payload) => {
+      const { name } = z.object({ name: z.string() }).parse(payload);
+      await database.query(sql.unsafe`INSERT INTO job_log (job, event) VALUES (${name}, 'started')`);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await database.query(sql.unsafe`INSERT INTO job_log (job, event) VALUES (${name}, 'finished')`);
+    },
+};
+
+test("a pool stopped with a job in flight lets the job finish, and never takes other pools' tasks", async () => {
+  const config = testConfig(db.url, { WORKER_POLL_INTERVAL_MS: "100" });
+  const runner = await startWorkerPool({
+    pool: "payout-processor",
+    tasks: [slowJob],
+    dependencies: { config, database: db.database, logger: createLogger({ level: "silent", service: "test" }) },
+    pgPool,
+    registry: new Registry(),
+  });
+  await db.database.transaction(async (transaction) => {
+    await addJob(transaction, { task: "test_slow_job", payload: { name: "first" }, maxAttempts: 3 });
+    await addJob(transaction, { task: "another_pools_task", payload: {}, maxAttempts: 3 });
+  });
+  const deadline = Date.now() + 10_000;
+  while ((await events()).length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await events()).toEqual([{ job: "first", event: "started" }]);
+
+  await runner.stop();
+
+  expect(await events()).toEqual([
+    { job: "first", event: "started" },
+    { job: "first", event: "finished" },
+  ]);
+  expect(await queued("test_slow_job")).toBe(0);
+  // The other identifier is not this pool's: still queued, untouched.
+  expect(await queued("another_pools_task")).toBe(1);
+});
+
+test("addJob inside a rolled-back transaction leaves no job", async () => {
+  await expect(
+    db.database.transaction(async (transaction) => {
+      await addJob(transaction, { task: "test_rolled_back", payload: {}, maxAttempts: 1 });
+      throw new Error("roll back");
+    }),
+  ).rejects.toThrow("roll back");
+  expect(await queued("test_rolled_back")).toBe(0);
+});
+
+test("a pool service serves /healthz and /metrics and exits 0 on SIGTERM", async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["services/code-expiry/main.ts"], {
+    env: { PATH: process.env.PATH, DATABASE_URL: db.url, WORKER_HTTP_PORT: String(port), LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += String(chunk);
+  });
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!output.includes("worker ops server listening") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain('service="code-expiry"');
+    expect(output).toContain("purge_idempotency_keys");
+  } finally {
+    child.kill("SIGTERM");
+  }
+  const [code] = await once(child, "exit");
+  expect(code).toBe(0);
+});
