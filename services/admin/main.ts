@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
-import * as merchants from "../../src/modules/merchants/service.ts";
 import {
   createMerchantBody,
   mintKeyBody,
   payoutDestinationBody,
   setStatusBody,
 } from "../../src/modules/merchants/schemas.ts";
+import * as merchants from "../../src/modules/merchants/service.ts";
 import { ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createDatabase, type Database } from "../../src/platform/db/pool.ts";
 import { ApiError } from "../../src/platform/errors.ts";
@@ -56,7 +56,12 @@ const withoutUndefined = (object: Record<string, unknown>) =>
 
 function requireMerchant(): string {
   if (values.merchant === undefined) {
-    throw new ApiError({ status: 400, type: "invalid_request", code: "parameter_missing", message: "--merchant is required" });
+    throw new ApiError({
+      status: 400,
+      type: "invalid_request",
+      code: "parameter_missing",
+      message: "--merchant is required",
+    });
   }
   return values.merchant;
 }

@@ -40,7 +40,6 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.disable("x-powered-by");
   // Responses are live state (a payment's status): no weak ETags and 304s from a stale view.
   app.set("etag", false);
-  app.set("query parser", "extended");
 
   app.use((request, response, next) => {
     const incoming = request.get("x-request-id");
@@ -54,7 +53,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       logger,
       genReqId: (request) => (request as Request).id,
       customLogLevel: (_request, response, error) =>
-        error !== undefined || response.statusCode >= 500 ? "error" : response.statusCode >= 400 ? "info" : "debug",
+        error !== undefined || response.statusCode >= 500 ? "error" : "info",
       serializers: {
         req: (request: { id: string; method: string; url: string }) => ({
           id: request.id,
