@@ -1,4 +1,5 @@
 import { runMain } from "../../src/platform/process.ts";
-import { startPoolService } from "../../src/wiring/pool-service.ts";
 
-await runMain((config) => startPoolService("code-expiry", config));
+await runMain("code-expiry", async (config) =>
+  (await import("../../src/wiring/pool-service.ts")).startPoolService("code-expiry", config),
+);

@@ -1,4 +1,5 @@
 import { runMain } from "../../src/platform/process.ts";
-import { startPoolService } from "../../src/wiring/pool-service.ts";
 
-await runMain((config) => startPoolService("gateway-poller", config));
+await runMain("gateway-poller", async (config) =>
+  (await import("../../src/wiring/pool-service.ts")).startPoolService("gateway-poller", config),
+);

@@ -1,4 +1,5 @@
 import { runMain } from "../../src/platform/process.ts";
-import { startPoolService } from "../../src/wiring/pool-service.ts";
 
-await runMain((config) => startPoolService("payout-processor", config));
+await runMain("payout-processor", async (config) =>
+  (await import("../../src/wiring/pool-service.ts")).startPoolService("payout-processor", config),
+);

@@ -1,4 +1,5 @@
 import { runMain } from "../../src/platform/process.ts";
-import { startPoolService } from "../../src/wiring/pool-service.ts";
 
-await runMain((config) => startPoolService("webhook-delivery", config));
+await runMain("webhook-delivery", async (config) =>
+  (await import("../../src/wiring/pool-service.ts")).startPoolService("webhook-delivery", config),
+);

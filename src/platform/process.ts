@@ -1,13 +1,19 @@
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { startTracing } from "./telemetry/tracing.ts";
 
 /**
  * Entry-point scaffolding: parse the configuration (exiting with a message naming the bad variable),
- * start the service, and on SIGTERM or SIGINT run its shutdown once, then exit.
+ * start tracing, start the service, and on SIGTERM or SIGINT run its shutdown once, then exit.
+ *
+ * `start` should import the service's modules dynamically, so tracing is set up before they load.
  */
-export async function runMain(start: (config: Config) => Promise<() => Promise<void>>): Promise<void> {
+export async function runMain(service: string, start: (config: Config) => Promise<() => Promise<void>>): Promise<void> {
   let shutdown: () => Promise<void>;
+  let stopTracing: () => Promise<void>;
   try {
-    shutdown = await start(loadConfig());
+    const config = loadConfig();
+    stopTracing = await startTracing(config, service);
+    shutdown = await start(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -22,13 +28,15 @@ export async function runMain(start: (config: Config) => Promise<() => Promise<v
     }
     stopping = true;
     process.stderr.write(`${signal} received, shutting down gracefully\n`);
-    shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    shutdown()
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
 import { apiKeyAuthenticator } from "../modules/merchants/service.ts";
-import type { Config } from "../platform/config.ts";
-import type { Database } from "../platform/db/pool.ts";
+import { type Config, requireDatabaseUrl } from "../platform/config.ts";
+import { createDatabase, type Database } from "../platform/db/pool.ts";
 import { createApp } from "../platform/http/app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
-import type { Logger } from "../platform/telemetry/logger.ts";
+import { createLogger, type Logger } from "../platform/telemetry/logger.ts";
 import { createMetrics, type Metrics } from "../platform/telemetry/metrics.ts";
 import { apiRoutes } from "./api-routes.ts";
 
@@ -50,5 +50,22 @@ export async function startApi(options: {
       readiness.draining = true;
       await closeGracefully(server, options.config.httpShutdownTimeoutMs);
     },
+  };
+}
+
+/** The API deployment: its own database pool and the server; the returned function shuts both down. */
+export async function startApiService(config: Config): Promise<() => Promise<void>> {
+  const logger = createLogger({ level: config.logLevel, service: "api" });
+  const database = await createDatabase({
+    url: requireDatabaseUrl(config),
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    logger,
+    applicationName: "api",
+  });
+  const api = await startApi({ config, logger, database });
+  return async () => {
+    await api.stop();
+    await database.end();
   };
 }

@@ -1,0 +1,85 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import type { Config } from "../platform/config.ts";
+import { startEmbeddedPostgres } from "../platform/db/embedded.ts";
+import { migrate } from "../platform/db/migrate.ts";
+import { createDatabase } from "../platform/db/pool.ts";
+import { poolNames } from "../platform/queue/task.ts";
+import { createLogger } from "../platform/telemetry/logger.ts";
+import { createMetrics } from "../platform/telemetry/metrics.ts";
+import { startApi } from "./api.ts";
+import { provisionDemoMerchant } from "./demo-merchant.ts";
+import { startPools } from "./worker-pools.ts";
+
+/**
+ * `make run`: everything in one process for a developer's machine. PostgreSQL from DATABASE_URL, or
+ * an embedded one under .data/; migrations; the API and all four worker pools; a demo merchant.
+ */
+const DATA_DIRECTORY = path.resolve(import.meta.dirname, "../../.data");
+const DEV_DATABASE = "pos_dev";
+
+async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name}"`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startDev(environmentConfig: Config): Promise<() => Promise<void>> {
+  await mkdir(DATA_DIRECTORY, { recursive: true });
+  const logger = createLogger({ level: environmentConfig.logLevel, service: "dev" });
+  let stopCluster = async () => {};
+  let databaseUrl = environmentConfig.databaseUrl;
+  if (databaseUrl === undefined) {
+    const cluster = await startEmbeddedPostgres({ dataDirectory: path.join(DATA_DIRECTORY, "postgres") });
+    stopCluster = cluster.stop;
+    await ensureDatabase(cluster.url("postgres"), DEV_DATABASE);
+    databaseUrl = cluster.url(DEV_DATABASE);
+  }
+  await migrate({ databaseUrl, logger });
+  const database = await createDatabase({
+    url: databaseUrl,
+    poolSize: environmentConfig.databasePoolSize,
+    statementTimeoutMs: environmentConfig.databaseStatementTimeoutMs,
+    logger,
+    applicationName: "dev",
+  });
+  const demo = await provisionDemoMerchant(database, {
+    stateFile: path.join(DATA_DIRECTORY, "dev-state.json"),
+    adminToken: environmentConfig.adminToken,
+  });
+  const config = { ...environmentConfig, databaseUrl, adminToken: demo.adminToken };
+  const metrics = createMetrics({ service: "dev" });
+  const api = await startApi({ config, logger, database, metrics });
+  const pools = await startPools({ pools: poolNames, config, databaseUrl, database, logger, metrics });
+
+  process.stdout.write(
+    [
+      "",
+      "POS platform is running (Ctrl-C to stop)",
+      `  Base URL         ${config.publicBaseUrl}`,
+      `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
+      `  Database         ${environmentConfig.databaseUrl === undefined ? "embedded PostgreSQL, data in .data/postgres" : "DATABASE_URL"}`,
+      `  Admin token      ${demo.adminToken}`,
+      `  Demo merchant    Demo Shop (${demo.merchantId})`,
+      `  Test secret key  ${demo.testSecretKey}`,
+      `  Live secret key  ${demo.liveSecretKey}`,
+      `  Dashboard login  ${demo.email} / ${demo.password}`,
+      `  Try it           curl -H "Authorization: Bearer ${demo.testSecretKey}" ${config.publicBaseUrl}/v1/me`,
+      "",
+    ].join("\n"),
+  );
+  return async () => {
+    await api.stop();
+    await pools.stop();
+    await database.end();
+    await stopCluster();
+  };
+}
