@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -13,8 +13,12 @@ import { createLogger } from "../../src/platform/telemetry/logger.ts";
 export default async function globalSetup(): Promise<void> {
   let serverUrl = process.env.DATABASE_URL;
   if (serverUrl === undefined || serverUrl === "") {
-    const cluster = await startEmbeddedPostgres({ dataDirectory: await mkdtemp(path.join(tmpdir(), "pos-test-pg-")) });
-    (globalThis as { stopTestCluster?: () => Promise<void> }).stopTestCluster = cluster.stop;
+    const dataDirectory = await mkdtemp(path.join(tmpdir(), "pos-test-pg-"));
+    const cluster = await startEmbeddedPostgres({ dataDirectory });
+    (globalThis as { stopTestCluster?: () => Promise<void> }).stopTestCluster = async () => {
+      await cluster.stop();
+      await rm(dataDirectory, { recursive: true, force: true });
+    };
     serverUrl = cluster.url("postgres");
   }
   const runId = `${process.pid}_${Date.now().toString(36)}`;
