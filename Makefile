@@ -33,4 +33,4 @@ build: install
 	node scripts/build.ts
 
 schema-dump: install
-	node scripts/schema-dump.ts --write
+	node scripts/schema-dump.ts
