@@ -30,7 +30,7 @@ lint: install
 	biome check .
 
 build: install
-	node scripts/build.ts
+	npm run build
 
 schema-dump: install
 	node scripts/schema-dump.ts
