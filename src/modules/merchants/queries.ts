@@ -105,19 +105,53 @@ const authenticationRowSchema = z.object({
   key_id: z.string(),
   livemode: z.boolean(),
   key_revoked: z.boolean(),
-  merchant: merchantRowSchema,
+  merchant_id: z.string(),
+  merchant_name: z.string(),
+  merchant_type: merchantRowSchema.shape.type,
+  merchant_status: merchantRowSchema.shape.status,
+  fee_bps: z.number().int(),
+  fee_fixed_cents: z.number().int(),
+  payout_msisdn: z.string().nullable(),
+  payout_verified: z.boolean(),
+  merchant_created_at: z.date(),
+  merchant_updated_at: z.date(),
   rate_limited: z.boolean(),
   rate_remaining: z.number().int(),
   rate_reset_ms: z.number().int(),
 });
-export type AuthenticationRow = z.infer<typeof authenticationRowSchema>;
 
 /** One round trip: key lookup, merchant, and one request taken from the rate limit when active. */
 export async function authenticateApiKey(
   database: Queryable,
   request: { secretHash: Buffer; rateLimit: number; rateWindowMs: number },
-): Promise<AuthenticationRow | null> {
-  return database.maybeOne(sql.type(authenticationRowSchema)`
-    SELECT key_id, livemode, key_revoked, merchant, rate_limited, rate_remaining, rate_reset_ms
-    FROM authenticate_api_key(${sql.binary(request.secretHash)}, ${request.rateLimit}, ${request.rateWindowMs})`);
+): Promise<{
+  keyId: string;
+  livemode: boolean;
+  keyRevoked: boolean;
+  merchant: MerchantRow;
+  rate: { limited: boolean; remaining: number; resetMs: number };
+} | null> {
+  const row = await database.maybeOne(sql.type(authenticationRowSchema)`
+    SELECT * FROM authenticate_api_key(${sql.binary(request.secretHash)}, ${request.rateLimit}, ${request.rateWindowMs})`);
+  if (row === null) {
+    return null;
+  }
+  return {
+    keyId: row.key_id,
+    livemode: row.livemode,
+    keyRevoked: row.key_revoked,
+    merchant: {
+      id: row.merchant_id,
+      name: row.merchant_name,
+      type: row.merchant_type,
+      status: row.merchant_status,
+      fee_bps: row.fee_bps,
+      fee_fixed_cents: row.fee_fixed_cents,
+      payout_msisdn: row.payout_msisdn,
+      payout_verified: row.payout_verified,
+      created_at: row.merchant_created_at,
+      updated_at: row.merchant_updated_at,
+    },
+    rate: { limited: row.rate_limited, remaining: row.rate_remaining, resetMs: row.rate_reset_ms },
+  };
 }

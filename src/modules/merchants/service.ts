@@ -130,20 +130,20 @@ export function apiKeyAuthenticator(database: Database, config: Pick<Config, "ra
     if (row.livemode !== secretKey.startsWith("sk_live_")) {
       return { kind: "unknown" };
     }
-    if (row.key_revoked) {
+    if (row.keyRevoked) {
       return { kind: "revoked" };
     }
-    const tenant = { merchant: row.merchant, merchantId: row.merchant.id, livemode: row.livemode, keyId: row.key_id };
+    const tenant = { merchant: row.merchant, merchantId: row.merchant.id, livemode: row.livemode, keyId: row.keyId };
     if (row.merchant.status !== "active") {
       return { kind: "inactive", tenant };
     }
     const rateLimit = {
       limit: config.rateLimit.requests,
       windowMs: config.rateLimit.windowMs,
-      remaining: row.rate_remaining,
-      resetMs: row.rate_reset_ms,
+      remaining: row.rate.remaining,
+      resetMs: row.rate.resetMs,
     };
-    return { kind: row.rate_limited ? "rate_limited" : "accepted", tenant, rateLimit };
+    return { kind: row.rate.limited ? "rate_limited" : "accepted", tenant, rateLimit };
   };
 }
 

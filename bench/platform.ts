@@ -1,0 +1,108 @@
+import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { loadConfig } from "../src/platform/config.ts";
+import { randomSecret } from "../src/platform/ids.ts";
+import {
+  committedTransactions,
+  createBenchDatabase,
+  type LoadResult,
+  load,
+  startServer,
+  stopServer,
+} from "./support.ts";
+
+/**
+ * npm run bench:platform — authenticated, rate-limited GET /v1/me against bare Express answering
+ * with one indexed query, both measured in this run on this machine, each server in its own process
+ * with the same database pool size. Enough merchants that no one of them reaches the rate limit.
+ */
+const { values } = parseArgs({
+  options: {
+    merchants: { type: "string", default: "3000" },
+    connections: { type: "string", default: "50" },
+    seconds: { type: "string", default: "10" },
+    "warmup-seconds": { type: "string", default: "2" },
+    json: { type: "string" },
+  },
+});
+const merchantCount = Number(values.merchants);
+const connections = Number(values.connections);
+const seconds = Number(values.seconds);
+const warmupSeconds = Number(values["warmup-seconds"]);
+
+const database = await createBenchDatabase(loadConfig().databaseUrl);
+try {
+  const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  // Rows written directly: the service would hash a dashboard password per merchant (scrypt), which
+  // is not what is measured here.
+  await client.query(
+    `INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents)
+     SELECT 'mch_bench_' || n, 'Bench ' || n, 'business', 'active', 150, 0 FROM generate_series(1, $1::int) AS n`,
+    [merchantCount],
+  );
+  await client.query(
+    `INSERT INTO api_keys (merchant_id, id, livemode, secret_hash, secret_last4)
+     SELECT 'mch_bench_' || ordinality, 'key_bench_' || ordinality, false, sha256(convert_to(key, 'UTF8')), right(key, 4)
+     FROM unnest($1::text[]) WITH ORDINALITY AS k(key)`,
+    [keys],
+  );
+  await client.query("ANALYZE");
+  await client.end();
+  const hashCheck = createHash("sha256")
+    .update(keys[0] ?? "")
+    .digest("hex");
+  process.stdout.write(`${merchantCount} merchants ready (first key hash ${hashCheck.slice(0, 8)}…)\n`);
+
+  const environment = {
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: "10",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+  };
+  const headersFor = (requestNumber: number) => ({ authorization: `Bearer ${keys[requestNumber % keys.length]}` });
+
+  async function measure(script: string): Promise<LoadResult & { transactionsPerRequest: number }> {
+    const server = await startServer(script, environment);
+    try {
+      const url = `http://127.0.0.1:${server.port}/v1/me`;
+      // Warm-up: one request per merchant first, so each merchant's rate-limit log row exists (it is
+      // created once in a merchant's life), then two seconds of load.
+      await load({ url, connections, durationSeconds: 60, amount: merchantCount, headersFor });
+      await load({ url, connections, durationSeconds: warmupSeconds, headersFor });
+      const before = await committedTransactions(database.url);
+      const result = await load({ url, connections, durationSeconds: seconds, headersFor });
+      const after = await committedTransactions(database.url);
+      return { ...result, transactionsPerRequest: (after - before) / result.total };
+    } finally {
+      await stopServer(server);
+    }
+  }
+
+  const baseline = await measure("bench/servers/baseline.ts");
+  const api = await measure("bench/servers/api.ts");
+  const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
+  const line = (name: string, result: typeof api) =>
+    `${name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   db transactions/request ${result.transactionsPerRequest.toFixed(2)}`;
+  process.stdout.write(
+    [
+      "",
+      `bench:platform — ${connections} connections, ${seconds} s each, ${merchantCount} merchants, database pool 10`,
+      line("baseline: Express + one indexed query", baseline),
+      line("GET /v1/me: auth + rate limit + handler", api),
+      `ratio ${ratio.toFixed(2)} (target ≥ 0.60: ${ratio >= 0.6 ? "met" : "NOT met"}); round trips per request ${api.transactionsPerRequest.toFixed(2)} (target ≤ 1)`,
+      "",
+    ].join("\n"),
+  );
+  if (values.json !== undefined) {
+    await writeFile(
+      values.json,
+      JSON.stringify({ baseline, api, ratio, merchantCount, connections, seconds }, null, 2),
+    );
+  }
+} finally {
+  await database.dispose();
+}

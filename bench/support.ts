@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../src/platform/db/embedded.ts";
+import { migrate } from "../src/platform/db/migrate.ts";
+import { createLogger } from "../src/platform/telemetry/logger.ts";
+
+/** Shared pieces of the benchmarks: a throwaway migrated database, servers in child processes, load. */
+
+export type BenchDatabase = { url: string; dispose: () => Promise<void> };
+
+/** A fresh migrated database on DATABASE_URL's server, or on an embedded server when it is unset. */
+export async function createBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
+  let serverUrl = databaseUrl;
+  let stopServer = async () => {};
+  if (serverUrl === undefined || serverUrl === "") {
+    const dataDirectory = await mkdtemp(path.join(tmpdir(), "pos-bench-pg-"));
+    const cluster = await startEmbeddedPostgres({ dataDirectory });
+    serverUrl = cluster.url("postgres");
+    stopServer = async () => {
+      await cluster.stop();
+      await rm(dataDirectory, { recursive: true, force: true });
+    };
+  }
+  const name = `pos_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrate({ databaseUrl: url.toString(), logger: createLogger({ level: "warn", service: "bench" }) });
+  return {
+    url: url.toString(),
+    dispose: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+      await stopServer();
+    },
+  };
+}
+
+/** Starts `node <script>` with `env`; resolves with its port once it prints `listening <port>`. */
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout?.on("data", (chunk) => {
+      output += String(chunk);
+      const match = /listening (\d+)/.exec(output);
+      if (match !== null) {
+        resolve(Number(match[1]));
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+    setTimeout(() => reject(new Error(`${script} did not start`)), 30_000);
+  });
+  return { port, child };
+}
+
+export async function stopServer(server: { child: ChildProcess }): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await exited;
+}
+
+export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; total: number; non2xx: number };
+
+/** autocannon on loopback; each request may set its own headers (for example another merchant's key). */
+export async function load(options: {
+  url: string;
+  connections: number;
+  /** Run for this long, or until `amount` requests when given. */
+  durationSeconds: number;
+  amount?: number;
+  headersFor?: (requestNumber: number) => Record<string, string>;
+  method?: "GET" | "POST";
+  bodyFor?: (requestNumber: number) => string;
+}): Promise<LoadResult> {
+  let counter = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
+    requests: [
+      {
+        method: options.method ?? "GET",
+        setupRequest: (request) => {
+          counter += 1;
+          return {
+            ...request,
+            headers: { ...request.headers, ...(options.headersFor?.(counter) ?? {}) },
+            ...(options.bodyFor === undefined ? {} : { body: options.bodyFor(counter) }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
+export async function committedTransactions(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // Statistics are flushed lazily; ask for a fresh snapshot.
+    await client.query("SELECT pg_stat_clear_snapshot()");
+    const { rows } = await client.query<{ commits: string }>(
+      "SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()",
+    );
+    return Number(rows[0]?.commits ?? 0);
+  } finally {
+    await client.end();
+  }
+}
