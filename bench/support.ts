@@ -1,11 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../src/platform/db/embedded.ts";
+import { postgresServer } from "../src/platform/db/embedded.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { createLogger } from "../src/platform/telemetry/logger.ts";
 
@@ -15,17 +12,7 @@ export type BenchDatabase = { url: string; dispose: () => Promise<void> };
 
 /** A fresh migrated database on DATABASE_URL's server, or on an embedded server when it is unset. */
 export async function createBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
-  let serverUrl = databaseUrl;
-  let stopServer = async () => {};
-  if (serverUrl === undefined || serverUrl === "") {
-    const dataDirectory = await mkdtemp(path.join(tmpdir(), "pos-bench-pg-"));
-    const cluster = await startEmbeddedPostgres({ dataDirectory });
-    serverUrl = cluster.url("postgres");
-    stopServer = async () => {
-      await cluster.stop();
-      await rm(dataDirectory, { recursive: true, force: true });
-    };
-  }
+  const { serverUrl, stop: stopPostgres } = await postgresServer(databaseUrl);
   const name = `pos_bench_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -38,7 +25,7 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
     dispose: async () => {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();
-      await stopServer();
+      await stopPostgres();
     },
   };
 }

@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { loadConfig } from "../src/platform/config.ts";
-import { startEmbeddedPostgres } from "../src/platform/db/embedded.ts";
+import { postgresServer } from "../src/platform/db/embedded.ts";
 import { migrate, migrationsDirectory } from "../src/platform/db/migrate.ts";
 import { describeSchema } from "../src/platform/db/schema-description.ts";
 import { createLogger } from "../src/platform/telemetry/logger.ts";
@@ -16,17 +15,7 @@ import { createLogger } from "../src/platform/telemetry/logger.ts";
  */
 const schemaFile = path.join(migrationsDirectory, "schema.sql");
 const config = loadConfig();
-let serverUrl = config.databaseUrl;
-let cleanup = async () => {};
-if (serverUrl === undefined) {
-  const dataDirectory = await mkdtemp(path.join(tmpdir(), "pos-schema-pg-"));
-  const cluster = await startEmbeddedPostgres({ dataDirectory });
-  serverUrl = cluster.url("postgres");
-  cleanup = async () => {
-    await cluster.stop();
-    await rm(dataDirectory, { recursive: true, force: true });
-  };
-}
+const { serverUrl, stop: cleanup } = await postgresServer(config.databaseUrl);
 const name = `pos_schema_${randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: serverUrl });
 await admin.connect();

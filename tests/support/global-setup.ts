@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../../src/platform/db/embedded.ts";
+import { postgresServer } from "../../src/platform/db/embedded.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 
@@ -11,16 +8,8 @@ import { createLogger } from "../../src/platform/telemetry/logger.ts";
  * a migrated template database that each test file clones in a few milliseconds.
  */
 export default async function globalSetup(): Promise<void> {
-  let serverUrl = process.env.DATABASE_URL;
-  if (serverUrl === undefined || serverUrl === "") {
-    const dataDirectory = await mkdtemp(path.join(tmpdir(), "pos-test-pg-"));
-    const cluster = await startEmbeddedPostgres({ dataDirectory });
-    (globalThis as { stopTestCluster?: () => Promise<void> }).stopTestCluster = async () => {
-      await cluster.stop();
-      await rm(dataDirectory, { recursive: true, force: true });
-    };
-    serverUrl = cluster.url("postgres");
-  }
+  const { serverUrl, stop } = await postgresServer(process.env.DATABASE_URL);
+  (globalThis as { stopTestCluster?: () => Promise<void> }).stopTestCluster = stop;
   const runId = `${process.pid}_${Date.now().toString(36)}`;
   const template = `pos_test_tpl_${runId}`;
   const admin = new pg.Client({ connectionString: serverUrl });

