@@ -1,5 +1,5 @@
 import { loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
-import { createDatabase } from "../../src/platform/db/pool.ts";
+import { createConfiguredDatabase } from "../../src/platform/db/pool.ts";
 import { listen, portOf } from "../../src/platform/http/server.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { buildApiApp } from "../../src/wiring/api.ts";
@@ -7,10 +7,8 @@ import { buildApiApp } from "../../src/wiring/api.ts";
 /** The real API application, with its real configuration, on a free loopback port. */
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, service: "api" });
-const database = await createDatabase({
+const database = await createConfiguredDatabase(config, {
   url: requireDatabaseUrl(config),
-  poolSize: config.databasePoolSize,
-  statementTimeoutMs: config.databaseStatementTimeoutMs,
   logger,
   applicationName: "bench-api",
 });

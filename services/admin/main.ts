@@ -7,7 +7,7 @@ import {
 } from "../../src/modules/merchants/schemas.ts";
 import * as merchants from "../../src/modules/merchants/service.ts";
 import { ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
-import { createDatabase, type Database } from "../../src/platform/db/pool.ts";
+import { createConfiguredDatabase, type Database } from "../../src/platform/db/pool.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { parseRequestPart } from "../../src/platform/http/validation.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
@@ -125,10 +125,8 @@ async function run(command: string | undefined, database: Database): Promise<unk
 
 try {
   const config = loadConfig();
-  const database = await createDatabase({
+  const database = await createConfiguredDatabase(config, {
     url: requireDatabaseUrl(config),
-    poolSize: 2,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
     logger: createLogger({ level: config.logLevel, service: "admin-cli" }),
     applicationName: "admin-cli",
   });

@@ -17,9 +17,8 @@ export const merchantRowSchema = z.object({
   fee_fixed_cents: z.number().int(),
   payout_msisdn: z.string().nullable(),
   payout_verified: z.boolean(),
-  // Parsed from both timestamptz columns (Date) and to_jsonb output (ISO text).
-  created_at: z.coerce.date(),
-  updated_at: z.coerce.date(),
+  created_at: z.date(),
+  updated_at: z.date(),
 });
 export type MerchantRow = z.infer<typeof merchantRowSchema>;
 

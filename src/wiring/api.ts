@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { apiKeyAuthenticator } from "../modules/merchants/service.ts";
 import { type Config, requireDatabaseUrl } from "../platform/config.ts";
-import { createDatabase, type Database } from "../platform/db/pool.ts";
+import { createConfiguredDatabase, type Database } from "../platform/db/pool.ts";
 import { createApp } from "../platform/http/app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
 import { createLogger, type Logger } from "../platform/telemetry/logger.ts";
@@ -56,10 +56,8 @@ export async function startApi(options: {
 /** The API deployment: its own database pool and the server; the returned function shuts both down. */
 export async function startApiService(config: Config): Promise<() => Promise<void>> {
   const logger = createLogger({ level: config.logLevel, service: "api" });
-  const database = await createDatabase({
+  const database = await createConfiguredDatabase(config, {
     url: requireDatabaseUrl(config),
-    poolSize: config.databasePoolSize,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
     logger,
     applicationName: "api",
   });

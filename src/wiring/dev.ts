@@ -4,7 +4,7 @@ import pg from "pg";
 import type { Config } from "../platform/config.ts";
 import { startEmbeddedPostgres } from "../platform/db/embedded.ts";
 import { migrate } from "../platform/db/migrate.ts";
-import { createDatabase } from "../platform/db/pool.ts";
+import { createConfiguredDatabase } from "../platform/db/pool.ts";
 import { poolNames } from "../platform/queue/task.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createMetrics } from "../platform/telemetry/metrics.ts";
@@ -44,10 +44,8 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
     databaseUrl = cluster.url(DEV_DATABASE);
   }
   await migrate({ databaseUrl, logger });
-  const database = await createDatabase({
+  const database = await createConfiguredDatabase(environmentConfig, {
     url: databaseUrl,
-    poolSize: environmentConfig.databasePoolSize,
-    statementTimeoutMs: environmentConfig.databaseStatementTimeoutMs,
     logger,
     applicationName: "dev",
   });

@@ -1,5 +1,5 @@
 import { type Config, requireDatabaseUrl } from "../platform/config.ts";
-import { createDatabase } from "../platform/db/pool.ts";
+import { createConfiguredDatabase } from "../platform/db/pool.ts";
 import { createOpsApp } from "../platform/http/ops-app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
 import type { PoolName } from "../platform/queue/task.ts";
@@ -11,13 +11,7 @@ import { startPools } from "./worker-pools.ts";
 export async function startPoolService(pool: PoolName, config: Config): Promise<() => Promise<void>> {
   const databaseUrl = requireDatabaseUrl(config);
   const logger = createLogger({ level: config.logLevel, service: pool });
-  const database = await createDatabase({
-    url: databaseUrl,
-    poolSize: config.databasePoolSize,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-    logger,
-    applicationName: pool,
-  });
+  const database = await createConfiguredDatabase(config, { url: databaseUrl, logger, applicationName: pool });
   const metrics = createMetrics({ service: pool });
   const pools = await startPools({ pools: [pool], config, databaseUrl, database, logger, metrics });
   const readiness = { draining: false };

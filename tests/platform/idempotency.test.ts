@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { z } from "zod";
-import { sql } from "../../src/platform/db/pool.ts";
+import { sql, type Transaction } from "../../src/platform/db/pool.ts";
 import { insufficientFunds } from "../../src/platform/errors.ts";
 import { defineRoute } from "../../src/platform/http/route.ts";
 import { amountCentsSchema } from "../../src/platform/http/validation.ts";
 import { fingerprintRequest } from "../../src/platform/idempotency/service.ts";
 import { purgeIdempotencyKeys } from "../../src/platform/idempotency/tasks/purge-idempotency-keys.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
+import type { Tenant } from "../../src/platform/tenant.ts";
 import { testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
@@ -18,6 +19,13 @@ import { newMerchant, type TestMerchant } from "../support/factories.ts";
  */
 const bodySchema = z.strictObject({ amount_cents: amountCentsSchema, note: z.string().optional() });
 let failNextWithServerError = false;
+
+async function recordExecution(tx: Transaction, tenant: Tenant, amountCents: number): Promise<string> {
+  const id = `ch_${randomUUID()}`;
+  await tx.query(sql.unsafe`
+    INSERT INTO executions (id, merchant_id, livemode, amount_cents) VALUES (${id}, ${tenant.merchantId}, ${tenant.livemode}, ${amountCents})`);
+  return id;
+}
 
 const fixtureRoutes = [
   defineRoute({
@@ -32,9 +40,7 @@ const fixtureRoutes = [
     responses: { 201: { description: "created" } },
     handler: async ({ body, tenant, transaction }) =>
       transaction(async (tx) => {
-        const id = `ch_${randomUUID()}`;
-        await tx.query(sql.unsafe`
-          INSERT INTO executions (id, merchant_id, livemode, amount_cents) VALUES (${id}, ${tenant.merchantId}, ${tenant.livemode}, ${body.amount_cents})`);
+        const id = await recordExecution(tx, tenant, body.amount_cents);
         if (failNextWithServerError) {
           failNextWithServerError = false;
           throw new Error("crash after the insert");
@@ -55,9 +61,7 @@ const fixtureRoutes = [
     handler: async ({ body, tenant, transaction }) =>
       transaction(async (tx) => {
         await tx.query(sql.unsafe`SELECT pg_sleep(${body.note === "slower than the lock" ? 1.8 : 0.8})`);
-        const id = `ch_${randomUUID()}`;
-        await tx.query(sql.unsafe`
-          INSERT INTO executions (id, merchant_id, livemode, amount_cents) VALUES (${id}, ${tenant.merchantId}, ${tenant.livemode}, ${body.amount_cents})`);
+        const id = await recordExecution(tx, tenant, body.amount_cents);
         return { status: 201, body: { id } };
       }),
   }),
@@ -73,8 +77,7 @@ const fixtureRoutes = [
     responses: { 201: { description: "never" } },
     handler: async ({ tenant, transaction }) =>
       transaction(async (tx) => {
-        await tx.query(sql.unsafe`
-          INSERT INTO executions (id, merchant_id, livemode, amount_cents) VALUES (${randomUUID()}, ${tenant.merchantId}, ${tenant.livemode}, 0)`);
+        await recordExecution(tx, tenant, 0);
         throw insufficientFunds();
       }),
   }),

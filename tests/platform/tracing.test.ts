@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { freePort } from "../../src/platform/db/embedded.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant } from "../support/factories.ts";
+import { startServiceProcess } from "../support/service-process.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -13,23 +12,15 @@ afterAll(() => db.close());
 test("with OpenTelemetry enabled, a request yields an HTTP span with database spans in the same trace", async () => {
   const shop = await newMerchant(db.database);
   const port = await freePort();
-  const child = spawn(process.execPath, ["services/api/main.ts"], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      OTEL_SDK_DISABLED: "false",
-      OTEL_TRACES_EXPORTER: "console",
-      OTEL_METRICS_EXPORTER: "none",
-      OTEL_LOGS_EXPORTER: "none",
-      OTEL_BSP_SCHEDULE_DELAY: "100",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => {
-    output += String(chunk);
+  const service = startServiceProcess("services/api/main.ts", {
+    DATABASE_URL: db.url,
+    PORT: String(port),
+    LOG_LEVEL: "warn",
+    OTEL_SDK_DISABLED: "false",
+    OTEL_TRACES_EXPORTER: "console",
+    OTEL_METRICS_EXPORTER: "none",
+    OTEL_LOGS_EXPORTER: "none",
+    OTEL_BSP_SCHEDULE_DELAY: "100",
   });
   try {
     const deadline = Date.now() + 20_000;
@@ -47,13 +38,11 @@ test("with OpenTelemetry enabled, a request yields an HTTP span with database sp
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(200);
-    while (!output.includes("instrumentation-pg") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await service.waitForOutput("instrumentation-pg", Math.max(0, deadline - Date.now()));
   } finally {
-    child.kill("SIGTERM");
+    await service.stop();
   }
-  await once(child, "exit");
+  const output = service.output();
   expect(output).toContain("name: 'GET /v1/me'");
   const httpTrace = /traceId: '([0-9a-f]{32})',[\s\S]{0,400}?name: 'GET \/v1\/me'/.exec(output)?.[1];
   expect(httpTrace).toBeDefined();

@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import type pg from "pg";
 import { Registry } from "prom-client";
 import { z } from "zod";
@@ -12,6 +10,7 @@ import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { startServiceProcess } from "../support/service-process.ts";
 
 let db: TestDatabase;
 let pgPool: pg.Pool;
@@ -95,29 +94,23 @@ test("addJob inside a rolled-back transaction leaves no job", async () => {
 
 test("a pool service serves /healthz and /metrics and exits 0 on SIGTERM", async () => {
   const port = await freePort();
-  const child = spawn(process.execPath, ["services/code-expiry/main.ts"], {
-    env: { PATH: process.env.PATH, DATABASE_URL: db.url, WORKER_HTTP_PORT: String(port), LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "pipe"],
+  const service = startServiceProcess("services/code-expiry/main.ts", {
+    DATABASE_URL: db.url,
+    WORKER_HTTP_PORT: String(port),
+    LOG_LEVEL: "info",
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => {
-    output += String(chunk);
-  });
+  let code: number | null;
   try {
-    const deadline = Date.now() + 20_000;
-    while (!output.includes("worker ops server listening") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await service.waitForOutput("worker ops server listening");
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await health.json()).toEqual({ status: "ok" });
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain('service="code-expiry"');
-    expect(output).toContain("purge_idempotency_keys");
+    expect(service.output()).toContain("purge_idempotency_keys");
   } finally {
-    child.kill("SIGTERM");
+    code = await service.stop();
   }
-  const [code] = await once(child, "exit");
   expect(code).toBe(0);
 });

@@ -7,6 +7,7 @@ import {
   type Interceptor,
   sql,
 } from "slonik";
+import type { Config } from "../config.ts";
 
 export { sql };
 export type Database = DatabasePool;
@@ -88,4 +89,16 @@ export async function createDatabase(options: {
   // Without a listener, an idle connection's error would crash the process.
   database.on("error", (error) => options.logger.error({ err: error }, "database pool error"));
   return database;
+}
+
+/** A deployment's pool, sized and timed by its configuration. */
+export function createConfiguredDatabase(
+  config: Pick<Config, "databasePoolSize" | "databaseStatementTimeoutMs">,
+  options: { url: string; logger: Logger; applicationName: string },
+): Promise<Database> {
+  return createDatabase({
+    ...options,
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
 }

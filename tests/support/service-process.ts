@@ -1,0 +1,29 @@
+import { spawn } from "node:child_process";
+
+/** Runs a service entry point as a real process with only the given environment (plus PATH). */
+export function startServiceProcess(script: string, environment: Record<string, string>) {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH, ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += String(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    output: () => output,
+    /** Waits until standard output contains `text`, or the timeout passes. */
+    waitForOutput: async (text: string, timeoutMs = 20_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!output.includes(text) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    /** Sends SIGTERM and resolves with the exit code. */
+    stop: async () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
