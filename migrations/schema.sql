@@ -3,9 +3,16 @@
 -- tables
 TABLE api_keys (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, secret_hash bytea NOT NULL, secret_last4 text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
+TABLE ledger_balances (merchant_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, currency text NOT NULL, balance_cents bigint NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, entry_type text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, balance_after_cents bigint NOT NULL, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL);
+TABLE ledger_transactions (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, posting_key text NOT NULL, description text NOT NULL, source_type text NOT NULL, source_id text NOT NULL, reverses_transaction_id text, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL);
+TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL);
+TABLE webhook_endpoints (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, url text NOT NULL, event_types text[] NOT NULL, secret_ciphertext bytea NOT NULL, secret_last4 text NOT NULL, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), deactivated_at timestamp with time zone);
 
 -- constraints
 CONSTRAINT api_keys_merchant_id_fkey ON api_keys: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
@@ -14,11 +21,30 @@ CONSTRAINT api_keys_secret_hash_check ON api_keys: CHECK ((octet_length(secret_h
 CONSTRAINT dashboard_users_email_check ON dashboard_users: CHECK (((email = lower(email)) AND (POSITION(('@'::text) IN (email)) > 1)));
 CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
+CONSTRAINT events_merchant_id_fkey ON events: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT events_pkey ON events: PRIMARY KEY (merchant_id, id);
 CONSTRAINT idempotency_keys_check ON idempotency_keys: CHECK (((state = 'completed'::text) = ((response_status IS NOT NULL) AND (response_body IS NOT NULL))));
 CONSTRAINT idempotency_keys_key_check ON idempotency_keys: CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255)));
 CONSTRAINT idempotency_keys_merchant_id_fkey ON idempotency_keys: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT idempotency_keys_pkey ON idempotency_keys: PRIMARY KEY (merchant_id, livemode, key);
 CONSTRAINT idempotency_keys_state_check ON idempotency_keys: CHECK ((state = ANY (ARRAY['in_flight'::text, 'completed'::text])));
+CONSTRAINT ledger_balances_available_not_negative ON ledger_balances: CHECK (((account <> 'merchant_available'::text) OR (balance_cents >= 0)));
+CONSTRAINT ledger_balances_merchant_id_fkey ON ledger_balances: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT ledger_balances_pkey ON ledger_balances: PRIMARY KEY (merchant_id, livemode, account, currency);
+CONSTRAINT ledger_postings_account_check ON ledger_postings: CHECK ((account = ANY (ARRAY['merchant_available'::text, 'platform_fees'::text, 'gateway_clearing'::text, 'payouts_in_transit'::text, 'commissions'::text, 'adjustments'::text])));
+CONSTRAINT ledger_postings_amount_cents_check ON ledger_postings: CHECK ((amount_cents <> 0));
+CONSTRAINT ledger_postings_currency_check ON ledger_postings: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT ledger_postings_entry_type_check ON ledger_postings: CHECK ((entry_type = ANY (ARRAY['payment'::text, 'fee'::text, 'payout'::text, 'withdrawal'::text, 'bank_change'::text, 'utility_payment'::text, 'commission'::text, 'reversal'::text, 'adjustment'::text])));
+CONSTRAINT ledger_postings_merchant_id_transaction_id_livemode_fkey ON ledger_postings: FOREIGN KEY (merchant_id, transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
+CONSTRAINT ledger_postings_pkey ON ledger_postings: PRIMARY KEY (merchant_id, id);
+CONSTRAINT ledger_transactions_description_check ON ledger_transactions: CHECK ((char_length(description) <= 500));
+CONSTRAINT ledger_transactions_merchant_id_fkey ON ledger_transactions: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT ledger_transactions_merchant_id_id_livemode_key ON ledger_transactions: UNIQUE (merchant_id, id, livemode);
+CONSTRAINT ledger_transactions_merchant_id_posting_key_key ON ledger_transactions: UNIQUE (merchant_id, posting_key);
+CONSTRAINT ledger_transactions_merchant_id_reverses_transaction_id_key ON ledger_transactions: UNIQUE (merchant_id, reverses_transaction_id);
+CONSTRAINT ledger_transactions_merchant_id_reverses_transaction_id_li_fkey ON ledger_transactions: FOREIGN KEY (merchant_id, reverses_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
+CONSTRAINT ledger_transactions_pkey ON ledger_transactions: PRIMARY KEY (merchant_id, id);
+CONSTRAINT ledger_transactions_posting_key_check ON ledger_transactions: CHECK (((char_length(posting_key) >= 1) AND (char_length(posting_key) <= 200)));
 CONSTRAINT merchants_check ON merchants: CHECK (((payout_msisdn IS NOT NULL) OR (NOT payout_verified)));
 CONSTRAINT merchants_fee_bps_check ON merchants: CHECK (((fee_bps >= 0) AND (fee_bps <= 10000)));
 CONSTRAINT merchants_fee_fixed_cents_check ON merchants: CHECK ((fee_fixed_cents >= 0));
@@ -29,24 +55,82 @@ CONSTRAINT merchants_status_check ON merchants: CHECK ((status = ANY (ARRAY['pen
 CONSTRAINT merchants_type_check ON merchants: CHECK ((type = ANY (ARRAY['business'::text, 'individual'::text, 'agent'::text])));
 CONSTRAINT rate_limit_windows_merchant_id_fkey ON rate_limit_windows: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT rate_limit_windows_pkey ON rate_limit_windows: PRIMARY KEY (merchant_id);
+CONSTRAINT webhook_deliveries_check ON webhook_deliveries: CHECK (((status = 'pending'::text) = (next_attempt_at IS NOT NULL)));
+CONSTRAINT webhook_deliveries_merchant_id_endpoint_id_fkey ON webhook_deliveries: FOREIGN KEY (merchant_id, endpoint_id) REFERENCES webhook_endpoints(merchant_id, id);
+CONSTRAINT webhook_deliveries_merchant_id_event_id_fkey ON webhook_deliveries: FOREIGN KEY (merchant_id, event_id) REFERENCES events(merchant_id, id);
+CONSTRAINT webhook_deliveries_pkey ON webhook_deliveries: PRIMARY KEY (merchant_id, id);
+CONSTRAINT webhook_deliveries_status_check ON webhook_deliveries: CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'dead'::text, 'canceled'::text])));
+CONSTRAINT webhook_delivery_attempts_attempt_check ON webhook_delivery_attempts: CHECK ((attempt >= 1));
+CONSTRAINT webhook_delivery_attempts_duration_ms_check ON webhook_delivery_attempts: CHECK ((duration_ms >= 0));
+CONSTRAINT webhook_delivery_attempts_merchant_id_delivery_id_fkey ON webhook_delivery_attempts: FOREIGN KEY (merchant_id, delivery_id) REFERENCES webhook_deliveries(merchant_id, id);
+CONSTRAINT webhook_delivery_attempts_pkey ON webhook_delivery_attempts: PRIMARY KEY (merchant_id, delivery_id, attempt);
+CONSTRAINT webhook_endpoints_check ON webhook_endpoints: CHECK ((active = (deactivated_at IS NULL)));
+CONSTRAINT webhook_endpoints_event_types_check ON webhook_endpoints: CHECK ((cardinality(event_types) >= 1));
+CONSTRAINT webhook_endpoints_merchant_id_fkey ON webhook_endpoints: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT webhook_endpoints_pkey ON webhook_endpoints: PRIMARY KEY (merchant_id, id);
+CONSTRAINT webhook_endpoints_url_check ON webhook_endpoints: CHECK ((char_length(url) <= 2048));
 
 -- indexes
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (merchant_id, id);
 CREATE UNIQUE INDEX api_keys_secret_hash_key ON public.api_keys USING btree (secret_hash);
 CREATE UNIQUE INDEX dashboard_users_email_key ON public.dashboard_users USING btree (email);
 CREATE UNIQUE INDEX dashboard_users_pkey ON public.dashboard_users USING btree (merchant_id, id);
+CREATE INDEX events_feed_idx ON public.events USING btree (merchant_id, livemode, transaction_xid, seq);
+CREATE UNIQUE INDEX events_pkey ON public.events USING btree (merchant_id, id);
 CREATE INDEX idempotency_keys_created_at_idx ON public.idempotency_keys USING btree (created_at);
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (merchant_id, livemode, key);
+CREATE UNIQUE INDEX ledger_balances_pkey ON public.ledger_balances USING btree (merchant_id, livemode, account, currency);
+CREATE INDEX ledger_postings_account_seq_idx ON public.ledger_postings USING btree (merchant_id, livemode, account, seq);
+CREATE INDEX ledger_postings_account_time_idx ON public.ledger_postings USING btree (merchant_id, livemode, account, currency, created_at);
+CREATE UNIQUE INDEX ledger_postings_pkey ON public.ledger_postings USING btree (merchant_id, id);
+CREATE INDEX ledger_postings_transaction_idx ON public.ledger_postings USING btree (merchant_id, transaction_id);
+CREATE UNIQUE INDEX ledger_transactions_merchant_id_id_livemode_key ON public.ledger_transactions USING btree (merchant_id, id, livemode);
+CREATE UNIQUE INDEX ledger_transactions_merchant_id_posting_key_key ON public.ledger_transactions USING btree (merchant_id, posting_key);
+CREATE UNIQUE INDEX ledger_transactions_merchant_id_reverses_transaction_id_key ON public.ledger_transactions USING btree (merchant_id, reverses_transaction_id);
+CREATE UNIQUE INDEX ledger_transactions_pkey ON public.ledger_transactions USING btree (merchant_id, id);
 CREATE UNIQUE INDEX merchants_pkey ON public.merchants USING btree (id);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (merchant_id, endpoint_id, created_at DESC, id DESC);
+CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (merchant_id, id);
+CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_attempts USING btree (merchant_id, delivery_id, attempt);
+CREATE INDEX webhook_endpoints_active_idx ON public.webhook_endpoints USING btree (merchant_id, livemode) WHERE active;
+CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btree (merchant_id, id);
 
 -- sequences
-
+SEQUENCE events_seq_seq;
+SEQUENCE ledger_postings_seq;
 
 -- views
 
 
 -- functions
+CREATE OR REPLACE FUNCTION public.apply_ledger_posting()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- Update first: an INSERT ... ON CONFLICT would check the constraint on the proposed new row (the
+  -- bare amount) before finding the existing one.
+  UPDATE ledger_balances AS b SET balance_cents = b.balance_cents + NEW.amount_cents, updated_at = now()
+    WHERE b.merchant_id = NEW.merchant_id AND b.livemode = NEW.livemode AND b.account = NEW.account
+      AND b.currency = NEW.currency
+    RETURNING b.balance_cents INTO NEW.balance_after_cents;
+  IF NOT FOUND THEN
+    -- The account's first posting: create its row at zero (a concurrent first posting may win), then apply.
+    INSERT INTO ledger_balances (merchant_id, livemode, account, currency, balance_cents)
+      VALUES (NEW.merchant_id, NEW.livemode, NEW.account, NEW.currency, 0)
+      ON CONFLICT (merchant_id, livemode, account, currency) DO NOTHING;
+    UPDATE ledger_balances AS b SET balance_cents = b.balance_cents + NEW.amount_cents, updated_at = now()
+      WHERE b.merchant_id = NEW.merchant_id AND b.livemode = NEW.livemode AND b.account = NEW.account
+        AND b.currency = NEW.currency
+      RETURNING b.balance_cents INTO NEW.balance_after_cents;
+  END IF;
+  NEW.seq := nextval('ledger_postings_seq');
+  NEW.created_at := clock_timestamp();
+  RETURN NEW;
+END;
+$function$;
 CREATE OR REPLACE FUNCTION public.authenticate_api_key(p_secret_hash bytea, p_rate_limit integer, p_rate_window_ms integer)
  RETURNS TABLE(key_id text, livemode boolean, key_revoked boolean, merchant_id text, merchant_name text, merchant_type text, merchant_status text, fee_bps integer, fee_fixed_cents bigint, payout_msisdn text, payout_verified boolean, merchant_created_at timestamp with time zone, merchant_updated_at timestamp with time zone, rate_limited boolean, rate_remaining integer, rate_reset_ms integer)
  LANGUAGE plpgsql
@@ -123,9 +207,84 @@ BEGIN
   RETURN NEXT;
 END;
 $function$;
+CREATE OR REPLACE FUNCTION public.check_ledger_transaction_balanced()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_postings integer;
+  v_unbalanced text;
+BEGIN
+  SELECT count(*) INTO v_postings
+    FROM ledger_postings WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id;
+  SELECT string_agg(currency || ' ' || total, ', ') INTO v_unbalanced FROM (
+    SELECT currency, sum(amount_cents) AS total FROM ledger_postings
+      WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id
+      GROUP BY currency HAVING sum(amount_cents) <> 0) AS sums;
+  IF v_postings < 2 OR v_unbalanced IS NOT NULL THEN
+    RAISE EXCEPTION 'ledger transaction % does not balance (% postings; unbalanced: %)',
+      NEW.id, v_postings, coalesce(v_unbalanced, 'none')
+      USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+CREATE OR REPLACE FUNCTION public.fan_out_event()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_jobs_added integer;
+BEGIN
+  WITH created AS (
+    INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
+      SELECT e.merchant_id, 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.livemode, e.id, NEW.id, NEW.type,
+        'pending', now()
+      FROM webhook_endpoints e
+      WHERE e.merchant_id = NEW.merchant_id AND e.livemode = NEW.livemode AND e.active
+        AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[NEW.type])
+      RETURNING merchant_id, id),
+  specs AS (
+    SELECT array_agg(ROW('deliver_webhook', json_build_object('merchant_id', merchant_id, 'delivery_id', id),
+        NULL, NULL, 5, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec) AS jobs
+      FROM created)
+  SELECT count(*) INTO v_jobs_added
+    FROM (SELECT jobs FROM specs WHERE jobs IS NOT NULL) AS s, LATERAL graphile_worker.add_jobs(s.jobs);
+  RETURN NULL;
+END;
+$function$;
+CREATE OR REPLACE FUNCTION public.refuse_direct_balance_write()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF pg_trigger_depth() < 2 THEN
+    RAISE EXCEPTION 'ledger_balances changes only through ledger postings' USING ERRCODE = 'restrict_violation';
+  END IF;
+  RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END;
+$function$;
+CREATE OR REPLACE FUNCTION public.refuse_history_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
+    USING ERRCODE = 'restrict_violation';
+END;
+$function$;
 
 -- triggers
-
+CREATE TRIGGER events_append_only BEFORE DELETE OR UPDATE ON public.events FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER events_fan_out AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION fan_out_event();
+CREATE TRIGGER ledger_balances_guard BEFORE INSERT OR DELETE OR UPDATE ON public.ledger_balances FOR EACH ROW EXECUTE FUNCTION refuse_direct_balance_write();
+CREATE TRIGGER ledger_postings_append_only BEFORE DELETE OR UPDATE ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER ledger_postings_apply BEFORE INSERT ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION apply_ledger_posting();
+CREATE TRIGGER ledger_postings_no_truncate BEFORE TRUNCATE ON public.ledger_postings FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER ledger_transactions_append_only BEFORE DELETE OR UPDATE ON public.ledger_transactions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON public.ledger_transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION check_ledger_transaction_balanced();
+CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON public.ledger_transactions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER webhook_delivery_attempts_append_only BEFORE DELETE OR UPDATE ON public.webhook_delivery_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 
 -- graphile-worker
 graphile_worker migration 20;

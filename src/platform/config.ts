@@ -26,6 +26,15 @@ const commaSeparatedSeconds = z.string().transform((value, context) => {
   return parts;
 });
 
+/** A 256-bit key given as base64 (`openssl rand -base64 32`). */
+const base64Key = optionalString.pipe(
+  z
+    .string()
+    .transform((value) => Buffer.from(value, "base64"))
+    .refine((key) => key.length === 32, "must be 32 bytes encoded as base64 (openssl rand -base64 32)")
+    .optional(),
+);
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
@@ -48,6 +57,9 @@ const environmentSchema = z.object({
   PAYOUT_PROCESSOR_INTERVAL_SECONDS: seconds(60),
   WEBHOOK_TIMEOUT_SECONDS: seconds(10),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: commaSeparatedSeconds.default([60, 300, 1800, 7200, 43_200, 86_400, 86_400]),
+  WEBHOOK_SECRET_ENCRYPTION_KEY: base64Key,
+  WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS: base64Key,
+  WEBHOOK_PRIVATE_TARGETS: z.enum(["deny", "test_only", "allow"]).default("test_only"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
@@ -73,7 +85,16 @@ export type Config = {
   sandboxAutoSettleMs: number;
   payoutSettleMs: number;
   payoutProcessorIntervalMs: number;
-  webhook: { timeoutMs: number; retryScheduleMs: number[] };
+  webhook: {
+    timeoutMs: number;
+    /** Delays before the 2nd, 3rd, ... attempt; attempts in all = its length + 1. */
+    retryScheduleMs: number[];
+    /** Encrypts endpoint secrets; the previous key still decrypts during a rotation. */
+    secretKey: Buffer | undefined;
+    previousSecretKey: Buffer | undefined;
+    /** Which worlds may deliver to loopback, private, link-local and metadata addresses. */
+    privateTargets: "deny" | "test_only" | "allow";
+  };
   worker: { concurrency: number; pollIntervalMs: number; shutdownTimeoutMs: number };
   telemetry: { sdkDisabled: boolean; serviceName: string | undefined };
 };
@@ -115,6 +136,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     webhook: {
       timeoutMs: toMs(env.WEBHOOK_TIMEOUT_SECONDS),
       retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.map(toMs),
+      secretKey: env.WEBHOOK_SECRET_ENCRYPTION_KEY,
+      previousSecretKey: env.WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS,
+      privateTargets: env.WEBHOOK_PRIVATE_TARGETS,
     },
     worker: {
       concurrency: env.WORKER_CONCURRENCY,
@@ -123,6 +147,17 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },
   };
+}
+
+/**
+ * The key that encrypts webhook endpoint secrets, which the API and the webhook-delivery pool require
+ * (the dev entry point generates one). The previous key alone cannot encrypt new secrets.
+ */
+export function requireWebhookSecretKey(config: Config): Buffer {
+  if (config.webhook.secretKey === undefined) {
+    throw new ConfigError("Invalid configuration:\n  WEBHOOK_SECRET_ENCRYPTION_KEY: required for this service");
+  }
+  return config.webhook.secretKey;
 }
 
 /** The database URL, which every service except the dev entry point requires. */

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { apiKeyAuthenticator } from "../modules/merchants/service.ts";
-import { type Config, requireDatabaseUrl } from "../platform/config.ts";
+import { type Config, requireDatabaseUrl, requireWebhookSecretKey } from "../platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../platform/db/pool.ts";
 import { createApp } from "../platform/http/app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
@@ -55,6 +55,7 @@ export async function startApi(options: {
 
 /** The API deployment: its own database pool and the server; the returned function shuts both down. */
 export async function startApiService(config: Config): Promise<() => Promise<void>> {
+  requireWebhookSecretKey(config);
   const logger = createLogger({ level: config.logLevel, service: "api" });
   const database = await createConfiguredDatabase(config, {
     url: requireDatabaseUrl(config),

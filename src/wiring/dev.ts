@@ -1,4 +1,6 @@
-import { mkdir } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import type { Config } from "../platform/config.ts";
@@ -32,6 +34,16 @@ async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
   }
 }
 
+/** A webhook-secret encryption key kept under .data/, so endpoints made in one run still sign in the next. */
+async function devSecretKey(file: string): Promise<Buffer> {
+  if (existsSync(file)) {
+    return Buffer.from(await readFile(file, "utf8"), "base64");
+  }
+  const key = randomBytes(32);
+  await writeFile(file, key.toString("base64"), { mode: 0o600 });
+  return key;
+}
+
 export async function startDev(environmentConfig: Config): Promise<() => Promise<void>> {
   await mkdir(DATA_DIRECTORY, { recursive: true });
   const logger = createLogger({ level: environmentConfig.logLevel, service: "dev" });
@@ -53,7 +65,16 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
     stateFile: path.join(DATA_DIRECTORY, "dev-state.json"),
     adminToken: environmentConfig.adminToken,
   });
-  const config = { ...environmentConfig, databaseUrl, adminToken: demo.adminToken };
+  const config = {
+    ...environmentConfig,
+    databaseUrl,
+    adminToken: demo.adminToken,
+    webhook: {
+      ...environmentConfig.webhook,
+      secretKey:
+        environmentConfig.webhook.secretKey ?? (await devSecretKey(path.join(DATA_DIRECTORY, "webhook-secret-key"))),
+    },
+  };
   const metrics = createMetrics({ service: "dev" });
   const api = await startApi({ config, logger, database, metrics });
   const pools = await startPools({ pools: poolNames, config, databaseUrl, database, logger, metrics });

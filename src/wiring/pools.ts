@@ -1,3 +1,5 @@
+import { deliverWebhook } from "../modules/webhooks/tasks/deliver-webhook.ts";
+import { requeueStalledWebhookDeliveries } from "../modules/webhooks/tasks/requeue-stalled-deliveries.ts";
 import { purgeIdempotencyKeys } from "../platform/idempotency/tasks/purge-idempotency-keys.ts";
 import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
 
@@ -6,5 +8,5 @@ export const poolTasks: Record<PoolName, readonly TaskDefinition[]> = {
   "gateway-poller": [],
   "code-expiry": [purgeIdempotencyKeys],
   "payout-processor": [],
-  "webhook-delivery": [],
+  "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
 };

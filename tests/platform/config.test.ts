@@ -42,6 +42,8 @@ describe("configuration", () => {
     ["RATE_LIMIT_REQUESTS", "0"],
     ["IDEMPOTENCY_RETENTION_SECONDS", "-1"],
     ["WEBHOOK_RETRY_SCHEDULE_SECONDS", "60,soon"],
+    ["WEBHOOK_SECRET_ENCRYPTION_KEY", Buffer.alloc(16).toString("base64")],
+    ["WEBHOOK_PRIVATE_TARGETS", "sometimes"],
   ])("a bad %s (%s) is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
@@ -55,6 +57,16 @@ describe("configuration", () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("PORT:");
+  });
+
+  test("the API without WEBHOOK_SECRET_ENCRYPTION_KEY exits 1 saying it is required", () => {
+    const result = spawnSync(process.execPath, ["services/api/main.ts"], {
+      env: { PATH: process.env.PATH, DATABASE_URL: "postgres://127.0.0.1:1/none" },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("WEBHOOK_SECRET_ENCRYPTION_KEY: required");
   });
 
   test("a service without DATABASE_URL exits 1 saying it is required", () => {

@@ -1,4 +1,5 @@
 import { freePort } from "../../src/platform/db/embedded.ts";
+import { TEST_WEBHOOK_SECRET_KEY } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant } from "../support/factories.ts";
 import { startServiceProcess } from "../support/service-process.ts";
@@ -16,6 +17,7 @@ test("with OpenTelemetry enabled, a request yields an HTTP span with database sp
     DATABASE_URL: db.url,
     PORT: String(port),
     LOG_LEVEL: "warn",
+    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
     OTEL_SDK_DISABLED: "false",
     OTEL_TRACES_EXPORTER: "console",
     OTEL_METRICS_EXPORTER: "none",

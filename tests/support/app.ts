@@ -10,6 +10,7 @@ import { createMetrics } from "../../src/platform/telemetry/metrics.ts";
 import { apiRoutes } from "../../src/wiring/api-routes.ts";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
 
 /** The configuration a test runs with: the real parser over a test environment. */
 export function testConfig(databaseUrl: string, environment: Record<string, string> = {}): Config {
@@ -18,6 +19,7 @@ export function testConfig(databaseUrl: string, environment: Record<string, stri
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "silent",
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
     ...environment,
   });
 }

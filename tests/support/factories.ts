@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import * as ledger from "../../src/modules/ledger/service.ts";
 import type { CreateMerchantInput } from "../../src/modules/merchants/schemas.ts";
 import * as merchants from "../../src/modules/merchants/service.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
@@ -28,4 +29,41 @@ export async function newMerchant(database: Database, overrides: Partial<CreateM
     testKeyId: created.testKey.key.id,
     liveKeyId: created.liveKey.key.id,
   };
+}
+
+/** Credits a merchant's available balance as a settled payment would: gateway clearing → merchant. */
+export async function fundMerchant(
+  database: Database,
+  funding: {
+    merchantId: string;
+    livemode: boolean;
+    currency: "USD" | "ZWG";
+    amountCents: number;
+    description?: string;
+  },
+) {
+  const source = { type: "test_funding", id: `fund_${randomBytes(8).toString("hex")}` };
+  return database.transaction((transaction) =>
+    ledger.post(transaction, {
+      merchantId: funding.merchantId,
+      livemode: funding.livemode,
+      postingKey: `${source.type}:${source.id}`,
+      description: funding.description ?? "Test funding",
+      source,
+      postings: [
+        {
+          account: "merchant_available",
+          entryType: "payment",
+          currency: funding.currency,
+          amountCents: funding.amountCents,
+        },
+        {
+          account: "gateway_clearing",
+          entryType: "payment",
+          currency: funding.currency,
+          amountCents: -funding.amountCents,
+        },
+      ],
+    }),
+  );
 }

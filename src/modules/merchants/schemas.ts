@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSchema } from "../../platform/http/pagination.ts";
 import { msisdnSchema } from "../../platform/http/validation.ts";
 import { merchantStatuses, merchantTypes } from "../../platform/tenant.ts";
 
@@ -78,8 +79,4 @@ export const apiKeySchema = z
   })
   .meta({ id: "ApiKey" });
 
-export const apiKeyListSchema = z.object({
-  data: z.array(apiKeySchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const apiKeyListSchema = pageSchema(apiKeySchema);

@@ -147,6 +147,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     query: parseRequestPart(route.request?.query, request.query, "query"),
     params: parseRequestPart(route.request?.params, request.params, "path"),
     tenant,
+    config,
     database,
     logger: request.log,
     requestId: request.id,

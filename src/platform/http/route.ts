@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
+import type { Config } from "../config.ts";
 import type { Database, Transaction } from "../db/pool.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Tenant } from "../tenant.ts";
@@ -26,6 +27,7 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   params: P;
   /** The authenticated merchant and world; present on `api_key` routes. */
   tenant: A extends "api_key" ? Tenant : undefined;
+  config: Config;
   database: Database;
   logger: Logger;
   requestId: string;

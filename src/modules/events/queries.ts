@@ -1,0 +1,53 @@
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type EventRow, eventRowSchema } from "./schemas.ts";
+
+const EVENT_COLUMNS = sql.fragment`merchant_id, id, livemode, type, data, created_at, transaction_xid::text AS transaction_xid, seq`;
+
+/** Inserts an event; the database fans it out to matching webhook endpoints in the same transaction. */
+export async function insertEvent(
+  transaction: Transaction,
+  event: Pick<EventRow, "merchant_id" | "id" | "livemode" | "type" | "data">,
+): Promise<EventRow> {
+  return transaction.one(sql.type(eventRowSchema)`
+    INSERT INTO events (merchant_id, id, livemode, type, data)
+    VALUES (${event.merchant_id}, ${event.id}, ${event.livemode}, ${event.type}, ${sql.jsonb(event.data as never)})
+    RETURNING ${EVENT_COLUMNS}`);
+}
+
+export async function selectEvent(
+  database: Queryable,
+  tenant: { merchantId: string; livemode: boolean },
+  eventId: string,
+): Promise<EventRow | null> {
+  return database.maybeOne(sql.type(eventRowSchema)`
+    SELECT ${EVENT_COLUMNS} FROM events
+    WHERE merchant_id = ${tenant.merchantId} AND livemode = ${tenant.livemode} AND id = ${eventId}`);
+}
+
+/**
+ * The feed: events in (transaction_xid, seq) order after a position, limited to those whose
+ * transaction id is below the oldest transaction still running. Any transaction that could still
+ * commit an event has an id at or above that horizon, and so sorts after every event returned: a
+ * poller that resumes after the last event it saw can never skip one, whatever the commit order.
+ */
+export async function selectVisibleEventsAfter(
+  database: Queryable,
+  feed: {
+    merchantId: string;
+    livemode: boolean;
+    after: { transactionXid: string; seq: number } | undefined;
+    limit: number;
+  },
+): Promise<readonly EventRow[]> {
+  const after =
+    feed.after === undefined
+      ? sql.fragment``
+      : sql.fragment`AND (transaction_xid, seq) > (${feed.after.transactionXid}::xid8, ${feed.after.seq}::bigint)`;
+  return database.any(sql.type(eventRowSchema)`
+    SELECT ${EVENT_COLUMNS} FROM events
+    WHERE merchant_id = ${feed.merchantId} AND livemode = ${feed.livemode}
+      AND transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
+      ${after}
+    ORDER BY transaction_xid, seq
+    LIMIT ${feed.limit}`);
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { limitSchema, pageSchema } from "../../platform/http/pagination.ts";
+import { eventTypes } from "./event-types.ts";
+
+export const eventRowSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  livemode: z.boolean(),
+  type: z.enum(eventTypes),
+  data: z.record(z.string(), z.unknown()),
+  created_at: z.date(),
+  /** The inserting transaction's id as text (xid8): with `seq`, the feed's order. */
+  transaction_xid: z.string(),
+  seq: z.number().int(),
+});
+export type EventRow = z.infer<typeof eventRowSchema>;
+
+/** The event as polled and as delivered: exactly the specification's five fields. */
+export const eventSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(eventTypes),
+    livemode: z.boolean(),
+    created_at: z.iso.datetime(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Event" });
+
+export const eventPageSchema = pageSchema(eventSchema);
+
+export const listEventsQuery = z.strictObject({
+  since: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "The id of the last event already processed; absent: from the oldest retained event." }),
+  limit: limitSchema({ max: 100, fallback: 100 }),
+});
+
+export const eventIdParams = z.strictObject({ id: z.string().max(100) });

@@ -1,0 +1,65 @@
+import type { Queryable, Transaction } from "../../platform/db/pool.ts";
+import { notFound } from "../../platform/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import type { EventType } from "./event-types.ts";
+import * as queries from "./queries.ts";
+import type { EventRow } from "./schemas.ts";
+
+/**
+ * Events tell a merchant what happened to its money, by polling (`GET /v1/events`) and by webhook.
+ * `emit` records one inside the caller's transaction, beside the change it describes; the database
+ * then creates its webhook deliveries and their jobs in that same transaction (see the webhooks module).
+ */
+export async function emit(
+  transaction: Transaction,
+  event: { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> },
+): Promise<EventRow> {
+  return queries.insertEvent(transaction, {
+    merchant_id: event.merchantId,
+    id: newId("evt"),
+    livemode: event.livemode,
+    type: event.type,
+    data: event.data,
+  });
+}
+
+export async function getEvent(
+  database: Queryable,
+  tenant: { merchantId: string; livemode: boolean },
+  eventId: string,
+): Promise<EventRow> {
+  const event = await queries.selectEvent(database, tenant, eventId);
+  if (event === null) {
+    throw notFound(`No such event: ${eventId}.`);
+  }
+  return event;
+}
+
+/** Events oldest first after `since` (an event id), or from the oldest retained one. */
+export async function listEventsSince(
+  database: Queryable,
+  feed: { merchantId: string; livemode: boolean; since: string | undefined; limit: number },
+): Promise<Page<EventRow>> {
+  const since = feed.since === undefined ? undefined : await getEvent(database, feed, feed.since);
+  const rows = await queries.selectVisibleEventsAfter(database, {
+    merchantId: feed.merchantId,
+    livemode: feed.livemode,
+    after: since === undefined ? undefined : { transactionXid: since.transaction_xid, seq: since.seq },
+    limit: feed.limit + 1,
+  });
+  const hasMore = rows.length > feed.limit;
+  const data = hasMore ? rows.slice(0, feed.limit) : rows;
+  // The cursor is the last event's id: the very value a poller passes as `since`.
+  return { data: [...data], has_more: hasMore, next_cursor: hasMore ? (data.at(-1)?.id ?? null) : null };
+}
+
+export function presentEvent(event: EventRow) {
+  return {
+    id: event.id,
+    type: event.type,
+    livemode: event.livemode,
+    created_at: event.created_at.toISOString(),
+    data: event.data,
+  };
+}

@@ -1,0 +1,187 @@
+import { z } from "zod";
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type Currency, currencies } from "../../platform/http/validation.ts";
+import {
+  type EntryRow,
+  type EntryType,
+  entryRowSchema,
+  type LedgerAccount,
+  type PostingInput,
+  type PostingRow,
+  postingRowSchema,
+  type TransactionRow,
+  transactionRowSchema,
+} from "./schemas.ts";
+
+const TRANSACTION_COLUMNS = sql.fragment`merchant_id, id, livemode, posting_key, description, source_type, source_id, reverses_transaction_id, created_at`;
+const POSTING_COLUMNS = sql.fragment`merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents, balance_after_cents, seq, created_at`;
+
+/** Inserts the transaction; null when a transaction with the same posting key already exists. */
+export async function insertTransaction(
+  transaction: Transaction,
+  row: Omit<TransactionRow, "created_at">,
+): Promise<TransactionRow | null> {
+  return transaction.maybeOne(sql.type(transactionRowSchema)`
+    INSERT INTO ledger_transactions (merchant_id, id, livemode, posting_key, description, source_type, source_id, reverses_transaction_id)
+    VALUES (${row.merchant_id}, ${row.id}, ${row.livemode}, ${row.posting_key}, ${row.description}, ${row.source_type},
+      ${row.source_id}, ${row.reverses_transaction_id})
+    ON CONFLICT (merchant_id, posting_key) DO NOTHING
+    RETURNING ${TRANSACTION_COLUMNS}`);
+}
+
+export async function selectTransactionByPostingKey(
+  database: Queryable,
+  merchantId: string,
+  postingKey: string,
+): Promise<TransactionRow | null> {
+  return database.maybeOne(sql.type(transactionRowSchema)`
+    SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE merchant_id = ${merchantId} AND posting_key = ${postingKey}`);
+}
+
+export async function selectTransaction(
+  database: Queryable,
+  merchantId: string,
+  transactionId: string,
+): Promise<TransactionRow | null> {
+  return database.maybeOne(sql.type(transactionRowSchema)`
+    SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE merchant_id = ${merchantId} AND id = ${transactionId}`);
+}
+
+/**
+ * Inserts a transaction's postings in the given order: the database applies each to its account's
+ * balance as it goes, so callers list credits before debits.
+ */
+export async function insertPostings(
+  transaction: Transaction,
+  batch: {
+    merchantId: string;
+    livemode: boolean;
+    transactionId: string;
+    postings: readonly (PostingInput & { id: string })[];
+  },
+): Promise<readonly PostingRow[]> {
+  const { postings } = batch;
+  return transaction.any(sql.type(postingRowSchema)`
+    INSERT INTO ledger_postings (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents)
+    SELECT ${batch.merchantId}, p.id, ${batch.transactionId}, ${batch.livemode}, p.account, p.entry_type, p.currency, p.amount_cents
+    FROM unnest(
+      ${sql.array(
+        postings.map((posting) => posting.id),
+        "text",
+      )}::text[],
+      ${sql.array(
+        postings.map((posting) => posting.account),
+        "text",
+      )}::text[],
+      ${sql.array(
+        postings.map((posting) => posting.entryType),
+        "text",
+      )}::text[],
+      ${sql.array(
+        postings.map((posting) => posting.currency),
+        "text",
+      )}::text[],
+      ${sql.array(
+        postings.map((posting) => posting.amountCents),
+        "int8",
+      )}::int8[]
+    ) WITH ORDINALITY AS p (id, account, entry_type, currency, amount_cents, position)
+    ORDER BY p.position
+    RETURNING ${POSTING_COLUMNS}`);
+}
+
+export async function selectPostingsOfTransaction(
+  database: Queryable,
+  merchantId: string,
+  transactionId: string,
+): Promise<readonly PostingRow[]> {
+  return database.any(sql.type(postingRowSchema)`
+    SELECT ${POSTING_COLUMNS} FROM ledger_postings
+    WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}
+    ORDER BY seq`);
+}
+
+const balanceRowSchema = z.object({ currency: z.enum(currencies), balance_cents: z.number().int() });
+
+export async function selectAccountBalances(
+  database: Queryable,
+  account: { merchantId: string; livemode: boolean; account: LedgerAccount },
+): Promise<readonly z.infer<typeof balanceRowSchema>[]> {
+  return database.any(sql.type(balanceRowSchema)`
+    SELECT currency, balance_cents FROM ledger_balances
+    WHERE merchant_id = ${account.merchantId} AND livemode = ${account.livemode} AND account = ${account.account}`);
+}
+
+const ENTRY_COLUMNS = sql.fragment`p.merchant_id, p.id, p.transaction_id, p.livemode, p.account, p.entry_type, p.currency,
+  p.amount_cents, p.balance_after_cents, p.seq, p.created_at, t.description, t.source_type, t.source_id, t.reverses_transaction_id`;
+
+type EntryFilter = {
+  merchantId: string;
+  livemode: boolean;
+  entryType?: EntryType | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  limit: number;
+};
+
+/** The merchant's available-balance postings, newest first, before `beforeSeq` when given. */
+export async function selectEntriesNewestFirst(
+  database: Queryable,
+  filter: EntryFilter & { beforeSeq?: number | undefined },
+): Promise<readonly EntryRow[]> {
+  return database.any(sql.type(entryRowSchema)`
+    SELECT ${ENTRY_COLUMNS}
+    FROM ledger_postings p
+    JOIN ledger_transactions t ON t.merchant_id = p.merchant_id AND t.id = p.transaction_id
+    WHERE ${entryConditions(filter)}
+      ${filter.beforeSeq === undefined ? sql.fragment`` : sql.fragment`AND p.seq < ${filter.beforeSeq}`}
+    ORDER BY p.seq DESC
+    LIMIT ${filter.limit}`);
+}
+
+/** The merchant's available-balance postings, oldest first, after `afterSeq` when given. */
+export async function selectEntriesOldestFirst(
+  database: Queryable,
+  filter: EntryFilter & { afterSeq?: number | undefined },
+): Promise<readonly EntryRow[]> {
+  return database.any(sql.type(entryRowSchema)`
+    SELECT ${ENTRY_COLUMNS}
+    FROM ledger_postings p
+    JOIN ledger_transactions t ON t.merchant_id = p.merchant_id AND t.id = p.transaction_id
+    WHERE ${entryConditions(filter)}
+      ${filter.afterSeq === undefined ? sql.fragment`` : sql.fragment`AND p.seq > ${filter.afterSeq}`}
+    ORDER BY p.seq
+    LIMIT ${filter.limit}`);
+}
+
+function entryConditions(filter: EntryFilter) {
+  const conditions = [
+    sql.fragment`p.merchant_id = ${filter.merchantId}`,
+    sql.fragment`p.livemode = ${filter.livemode}`,
+    sql.fragment`p.account = 'merchant_available'`,
+  ];
+  if (filter.entryType !== undefined) {
+    conditions.push(sql.fragment`p.entry_type = ${filter.entryType}`);
+  }
+  if (filter.from !== undefined) {
+    conditions.push(sql.fragment`p.created_at >= ${filter.from.toISOString()}::timestamptz`);
+  }
+  if (filter.to !== undefined) {
+    conditions.push(sql.fragment`p.created_at < ${filter.to.toISOString()}::timestamptz`);
+  }
+  return sql.join(conditions, sql.fragment` AND `);
+}
+
+/** The merchant's available balance in `currency` just before `before`: its last posting's balance. */
+export async function selectAvailableBalanceBefore(
+  database: Queryable,
+  options: { merchantId: string; livemode: boolean; currency: Currency; before: Date },
+): Promise<number> {
+  const balance = await database.maybeOneFirst(sql.type(z.object({ balance_after_cents: z.number().int() }))`
+    SELECT balance_after_cents FROM ledger_postings
+    WHERE merchant_id = ${options.merchantId} AND livemode = ${options.livemode} AND account = 'merchant_available'
+      AND currency = ${options.currency} AND created_at < ${options.before.toISOString()}::timestamptz
+    ORDER BY created_at DESC
+    LIMIT 1`);
+  return balance ?? 0;
+}

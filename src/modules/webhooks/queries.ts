@@ -1,0 +1,219 @@
+import { z } from "zod";
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import {
+  type AttemptRow,
+  attemptRowSchema,
+  type DeliveryRow,
+  type DeliveryStatus,
+  deliveryRowSchema,
+  type EndpointRow,
+  endpointRowSchema,
+} from "./schemas.ts";
+
+type World = { merchantId: string; livemode: boolean };
+
+const ENDPOINT_COLUMNS = sql.fragment`merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4, active, created_at, deactivated_at`;
+const DELIVERY_COLUMNS = sql.fragment`merchant_id, id, livemode, endpoint_id, event_id, event_type, status, attempt_count,
+  next_attempt_at, lease_expires_at, delivered_at, created_at, updated_at`;
+
+export async function insertEndpoint(
+  transaction: Transaction,
+  endpoint: Omit<EndpointRow, "active" | "created_at" | "deactivated_at">,
+): Promise<EndpointRow> {
+  return transaction.one(sql.type(endpointRowSchema)`
+    INSERT INTO webhook_endpoints (merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4)
+    VALUES (${endpoint.merchant_id}, ${endpoint.id}, ${endpoint.livemode}, ${endpoint.url},
+      ${sql.array(endpoint.event_types, "text")}, ${sql.binary(endpoint.secret_ciphertext)}, ${endpoint.secret_last4})
+    RETURNING ${ENDPOINT_COLUMNS}`);
+}
+
+export async function selectEndpoint(
+  database: Queryable,
+  world: World,
+  endpointId: string,
+): Promise<EndpointRow | null> {
+  return database.maybeOne(sql.type(endpointRowSchema)`
+    SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${endpointId}`);
+}
+
+/** Newest first, after the (created_at, id) of the previous page's last endpoint. */
+export async function selectEndpoints(
+  database: Queryable,
+  world: World & { after: { createdAt: string; id: string } | undefined; limit: number },
+): Promise<readonly EndpointRow[]> {
+  const after =
+    world.after === undefined
+      ? sql.fragment``
+      : sql.fragment`AND (created_at, id) < (${world.after.createdAt}::timestamptz, ${world.after.id})`;
+  return database.any(sql.type(endpointRowSchema)`
+    SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${world.limit}`);
+}
+
+export async function deactivateEndpoint(
+  database: Queryable,
+  world: World,
+  endpointId: string,
+): Promise<EndpointRow | null> {
+  return database.maybeOne(sql.type(endpointRowSchema)`
+    UPDATE webhook_endpoints SET active = false, deactivated_at = coalesce(deactivated_at, now())
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${endpointId}
+    RETURNING ${ENDPOINT_COLUMNS}`);
+}
+
+export async function selectDelivery(
+  database: Queryable,
+  world: World,
+  deliveryId: string,
+): Promise<DeliveryRow | null> {
+  return database.maybeOne(sql.type(deliveryRowSchema)`
+    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${deliveryId}`);
+}
+
+/** An endpoint's deliveries, newest first, after the (created_at, id) of the previous page's last one. */
+export async function selectDeliveries(
+  database: Queryable,
+  filter: World & {
+    endpointId: string;
+    status: DeliveryStatus | undefined;
+    after: { createdAt: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<readonly DeliveryRow[]> {
+  const status = filter.status === undefined ? sql.fragment`` : sql.fragment`AND status = ${filter.status}`;
+  const after =
+    filter.after === undefined
+      ? sql.fragment``
+      : sql.fragment`AND (created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`;
+  return database.any(sql.type(deliveryRowSchema)`
+    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+    WHERE merchant_id = ${filter.merchantId} AND livemode = ${filter.livemode} AND endpoint_id = ${filter.endpointId}
+      ${status} ${after}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${filter.limit}`);
+}
+
+const attemptsOfDeliverySchema = attemptRowSchema.extend({ delivery_id: z.string() });
+
+export async function selectAttempts(
+  database: Queryable,
+  merchantId: string,
+  deliveryIds: readonly string[],
+): Promise<readonly (AttemptRow & { delivery_id: string })[]> {
+  return database.any(sql.type(attemptsOfDeliverySchema)`
+    SELECT delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded
+    FROM webhook_delivery_attempts
+    WHERE merchant_id = ${merchantId} AND delivery_id = ANY(${sql.array(deliveryIds, "text")})
+    ORDER BY delivery_id, attempt`);
+}
+
+const claimedDeliverySchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  livemode: z.boolean(),
+  endpoint_id: z.string(),
+  attempt_count: z.number().int(),
+  url: z.string(),
+  secret_ciphertext: z.instanceof(Buffer),
+  endpoint_active: z.boolean(),
+  event_id: z.string(),
+  event_type: z.string(),
+  event_data: z.record(z.string(), z.unknown()),
+  event_created_at: z.date(),
+});
+export type ClaimedDelivery = z.infer<typeof claimedDeliverySchema>;
+
+/**
+ * Claims the next attempt of a due, pending delivery that no live worker holds: counts the attempt
+ * and takes a lease on it. Null when there is nothing to do (already delivered, not due, or held).
+ */
+export async function claimDelivery(
+  database: Queryable,
+  delivery: { merchantId: string; deliveryId: string; leaseMs: number },
+): Promise<ClaimedDelivery | null> {
+  return database.maybeOne(sql.type(claimedDeliverySchema)`
+    UPDATE webhook_deliveries d
+    SET attempt_count = d.attempt_count + 1,
+      lease_expires_at = now() + ${delivery.leaseMs} * interval '1 millisecond',
+      updated_at = now()
+    FROM webhook_endpoints e, events ev
+    WHERE d.merchant_id = ${delivery.merchantId} AND d.id = ${delivery.deliveryId}
+      AND d.status = 'pending' AND d.next_attempt_at <= now()
+      AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
+      AND e.merchant_id = d.merchant_id AND e.id = d.endpoint_id
+      AND ev.merchant_id = d.merchant_id AND ev.id = d.event_id
+    RETURNING d.merchant_id, d.id, d.livemode, d.endpoint_id, d.attempt_count, e.url, e.secret_ciphertext,
+      e.active AS endpoint_active, ev.id AS event_id, ev.type AS event_type, ev.data AS event_data,
+      ev.created_at AS event_created_at`);
+}
+
+export async function insertAttempt(
+  transaction: Transaction,
+  attempt: AttemptRow & { merchantId: string; deliveryId: string },
+): Promise<void> {
+  await transaction.query(sql.unsafe`
+    INSERT INTO webhook_delivery_attempts (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded)
+    VALUES (${attempt.merchantId}, ${attempt.deliveryId}, ${attempt.attempt}, ${attempt.started_at.toISOString()}::timestamptz,
+      ${attempt.duration_ms}, ${attempt.response_status}, ${attempt.error}, ${attempt.succeeded})
+    ON CONFLICT DO NOTHING`);
+}
+
+/**
+ * Settles the claimed attempt: `succeeded`, `dead`, `canceled`, or back to `pending` with the next
+ * attempt's time. Guarded by the attempt number, so an attempt whose lease lapsed and was taken over
+ * cannot overwrite the newer one. Returns false when that happened.
+ */
+export async function settleAttempt(
+  database: Queryable,
+  settlement: {
+    merchantId: string;
+    deliveryId: string;
+    attempt: number;
+    status: DeliveryStatus;
+    nextAttemptInMs: number | null;
+  },
+): Promise<DeliveryRow | null> {
+  const nextAttemptAt =
+    settlement.nextAttemptInMs === null
+      ? sql.fragment`NULL`
+      : sql.fragment`now() + ${settlement.nextAttemptInMs} * interval '1 millisecond'`;
+  return database.maybeOne(sql.type(deliveryRowSchema)`
+    UPDATE webhook_deliveries
+    SET status = ${settlement.status}, next_attempt_at = ${nextAttemptAt}, lease_expires_at = NULL,
+      delivered_at = CASE WHEN ${settlement.status} = 'succeeded' THEN now() ELSE delivered_at END,
+      updated_at = now()
+    WHERE merchant_id = ${settlement.merchantId} AND id = ${settlement.deliveryId}
+      AND status = 'pending' AND attempt_count = ${settlement.attempt}
+    RETURNING ${DELIVERY_COLUMNS}`);
+}
+
+/** Makes a delivery due now for one more attempt (manual retry); null when a worker holds it. */
+export async function makeDeliveryDue(
+  database: Queryable,
+  world: World,
+  deliveryId: string,
+): Promise<DeliveryRow | null> {
+  return database.maybeOne(sql.type(deliveryRowSchema)`
+    UPDATE webhook_deliveries
+    SET status = 'pending', next_attempt_at = now(), updated_at = now()
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${deliveryId}
+      AND (lease_expires_at IS NULL OR lease_expires_at < now())
+    RETURNING ${DELIVERY_COLUMNS}`);
+}
+
+/** Pending deliveries overdue by more than `overdueMs` that no worker holds: their job was lost. */
+export async function selectStalledDeliveries(
+  database: Queryable,
+  options: { overdueMs: number; limit: number },
+): Promise<readonly { merchant_id: string; id: string }[]> {
+  return database.any(sql.type(z.object({ merchant_id: z.string(), id: z.string() }))`
+    SELECT merchant_id, id FROM webhook_deliveries
+    WHERE status = 'pending' AND next_attempt_at < now() - ${options.overdueMs} * interval '1 millisecond'
+      AND (lease_expires_at IS NULL OR lease_expires_at < now())
+    ORDER BY next_attempt_at
+    LIMIT ${options.limit}`);
+}

@@ -1,0 +1,143 @@
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import {
+  createdEndpointSchema,
+  createEndpointBody,
+  deliveryIdParams,
+  deliveryPageSchema,
+  deliverySchema,
+  type EndpointRow,
+  endpointIdParams,
+  endpointPageSchema,
+  endpointSchema,
+  listDeliveriesQuery,
+  listEndpointsQuery,
+} from "./schemas.ts";
+import * as webhooks from "./service.ts";
+
+function presentEndpoint(endpoint: EndpointRow) {
+  return {
+    id: endpoint.id,
+    object: "webhook_endpoint" as const,
+    livemode: endpoint.livemode,
+    url: endpoint.url,
+    event_types: endpoint.event_types,
+    active: endpoint.active,
+    secret_last4: endpoint.secret_last4,
+    created_at: endpoint.created_at.toISOString(),
+    deactivated_at: endpoint.deactivated_at?.toISOString() ?? null,
+  };
+}
+
+function presentDelivery(delivery: webhooks.DeliveryWithAttempts) {
+  return {
+    id: delivery.id,
+    object: "webhook_delivery" as const,
+    livemode: delivery.livemode,
+    endpoint_id: delivery.endpoint_id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    status: delivery.status,
+    attempt_count: delivery.attempt_count,
+    next_attempt_at: delivery.next_attempt_at?.toISOString() ?? null,
+    delivered_at: delivery.delivered_at?.toISOString() ?? null,
+    created_at: delivery.created_at.toISOString(),
+    attempts: delivery.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      started_at: attempt.started_at.toISOString(),
+      duration_ms: attempt.duration_ms,
+      response_status: attempt.response_status,
+      error: attempt.error,
+      succeeded: attempt.succeeded,
+    })),
+  };
+}
+
+export const webhookRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_endpoints",
+    operationId: "createWebhookEndpoint",
+    summary: "Register a webhook endpoint for the key's world; its secret is returned only here",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { body: createEndpointBody },
+    responses: { 201: { description: "The endpoint with its signing secret.", schema: createdEndpointSchema } },
+    handler: async ({ database, config, tenant, body }) => {
+      const created = await webhooks.createEndpoint(database, config, tenant, body);
+      return { status: 201, body: { ...presentEndpoint(created.endpoint), secret: created.secret } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_endpoints",
+    operationId: "listWebhookEndpoints",
+    summary: "The key's world's webhook endpoints, newest first (secrets are never shown again)",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { query: listEndpointsQuery },
+    responses: { 200: { description: "A page of endpoints.", schema: endpointPageSchema } },
+    handler: async ({ database, tenant, query }) => {
+      const page = await webhooks.listEndpoints(database, { ...tenant, limit: query.limit, cursor: query.cursor });
+      return { body: { ...page, data: page.data.map(presentEndpoint) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_endpoints/:id",
+    operationId: "getWebhookEndpoint",
+    summary: "One webhook endpoint",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: endpointIdParams },
+    responses: { 200: { description: "The endpoint.", schema: endpointSchema } },
+    handler: async ({ database, tenant, params }) => ({
+      body: presentEndpoint(await webhooks.getEndpoint(database, tenant, params.id)),
+    }),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/webhook_endpoints/:id",
+    operationId: "deactivateWebhookEndpoint",
+    summary: "Deactivate a webhook endpoint: it receives nothing more, pending retries included",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: endpointIdParams },
+    responses: { 200: { description: "The deactivated endpoint.", schema: endpointSchema } },
+    handler: async ({ database, tenant, params }) => ({
+      body: presentEndpoint(await webhooks.deactivateEndpoint(database, tenant, params.id)),
+    }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_endpoints/:id/deliveries",
+    operationId: "listWebhookDeliveries",
+    summary: "An endpoint's deliveries with their attempt log, newest first",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: endpointIdParams, query: listDeliveriesQuery },
+    responses: { 200: { description: "A page of deliveries.", schema: deliveryPageSchema } },
+    handler: async ({ database, tenant, params, query }) => {
+      const page = await webhooks.listDeliveries(database, {
+        ...tenant,
+        endpointId: params.id,
+        status: query.status,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { body: { ...page, data: page.data.map(presentDelivery) } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_deliveries/:id/retry",
+    operationId: "retryWebhookDelivery",
+    summary: "Attempt a delivery again now, also a dead or succeeded one",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: deliveryIdParams },
+    responses: { 200: { description: "The delivery, due now.", schema: deliverySchema } },
+    handler: async ({ database, tenant, params }) => ({
+      body: presentDelivery(await webhooks.retryDelivery(database, tenant, params.id)),
+    }),
+  }),
+];

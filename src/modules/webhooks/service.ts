@@ -1,0 +1,311 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { type Config, requireWebhookSecretKey } from "../../platform/config.ts";
+import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { addJob } from "../../platform/queue/add-job.ts";
+import type { AttemptOutcome } from "./post-webhook.ts";
+import * as queries from "./queries.ts";
+import type { AttemptRow, CreateEndpointInput, DeliveryRow, DeliveryStatus, EndpointRow } from "./schemas.ts";
+import { openSecret, type SecretKeyring, sealSecret } from "./secret-box.ts";
+import { signatureHeader } from "./signature.ts";
+import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } from "./target-guard.ts";
+
+/**
+ * Webhook endpoints and the delivery of events to them.
+ *
+ * Invariants:
+ * - a delivery exists for every (event, active matching endpoint of the same world), created with the
+ *   event in its transaction (the `fan_out_event` trigger), so an event is never told to some
+ *   endpoints and lost for others;
+ * - a delivery is attempted until a 2xx, at most `retryScheduleMs.length + 1` times, then parked as
+ *   `dead`; every attempt is recorded;
+ * - a worker that dies mid-attempt loses its lease and the attempt is made again: receivers
+ *   deduplicate on `X-Pos-Event-Id`;
+ * - the signing secret leaves the database only encrypted, and the API shows it once.
+ *
+ * Error codes: `invalid_url` (400), `resource_missing` (404), `delivery_in_progress` (409),
+ * `endpoint_inactive` (400).
+ */
+
+export const DELIVER_WEBHOOK_TASK = "deliver_webhook";
+/** Job attempts for unexpected failures (database down); receiver failures follow our own schedule. */
+const DELIVER_JOB_ATTEMPTS_MAX = 5;
+
+type World = { merchantId: string; livemode: boolean };
+
+function keyringOf(config: Config): SecretKeyring {
+  return { current: requireWebhookSecretKey(config), previous: config.webhook.previousSecretKey };
+}
+
+const associatedDataOf = (endpoint: { merchant_id: string; id: string }) => `${endpoint.merchant_id}/${endpoint.id}`;
+
+/** Refuses URLs a world may not deliver to; in the live world also hosts that resolve to private addresses. */
+async function validateTargetUrl(rawUrl: string, world: World, config: Config): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw invalidRequest("invalid_url", "url: not an absolute URL.");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw invalidRequest("invalid_url", "url: must use https (or http in test mode).");
+  }
+  if (world.livemode && url.protocol !== "https:") {
+    throw invalidRequest("invalid_url", "url: live endpoints must use https.");
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw invalidRequest("invalid_url", "url: must not carry credentials.");
+  }
+  if (!privateTargetsAllowed(config.webhook.privateTargets, world.livemode)) {
+    try {
+      await assertPublicHost(hostOf(url));
+    } catch (error) {
+      const reason = error instanceof BlockedTargetError ? error.message : `${url.hostname} does not resolve`;
+      throw invalidRequest("invalid_url", `url: ${reason}.`);
+    }
+  }
+  return url;
+}
+
+export async function createEndpoint(
+  database: Database,
+  config: Config,
+  world: World,
+  input: CreateEndpointInput,
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const url = await validateTargetUrl(input.url, world, config);
+  const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+  const id = newId("we");
+  const endpoint = await database.transaction((transaction) =>
+    queries.insertEndpoint(transaction, {
+      merchant_id: world.merchantId,
+      id,
+      livemode: world.livemode,
+      url: url.toString(),
+      event_types: [...new Set(input.event_types)],
+      secret_ciphertext: sealSecret(keyringOf(config), secret, associatedDataOf({ merchant_id: world.merchantId, id })),
+      secret_last4: secret.slice(-4),
+    }),
+  );
+  return { endpoint, secret };
+}
+
+export async function getEndpoint(database: Queryable, world: World, endpointId: string): Promise<EndpointRow> {
+  const endpoint = await queries.selectEndpoint(database, world, endpointId);
+  if (endpoint === null) {
+    throw notFound(`No such webhook endpoint: ${endpointId}.`);
+  }
+  return endpoint;
+}
+
+const timeIdCursor = z.tuple([z.iso.datetime(), z.string()]);
+
+export async function listEndpoints(
+  database: Queryable,
+  world: World & { limit: number; cursor: string | undefined },
+): Promise<Page<EndpointRow>> {
+  const after = world.cursor === undefined ? undefined : decodeCursor(world.cursor, timeIdCursor);
+  const rows = await queries.selectEndpoints(database, {
+    ...world,
+    after: after === undefined ? undefined : { createdAt: after[0], id: after[1] },
+    limit: world.limit + 1,
+  });
+  return toPage(rows, {
+    limit: world.limit,
+    keyOf: (row) => [row.created_at.toISOString(), row.id],
+    present: (row) => row,
+  });
+}
+
+/** Deactivates an endpoint: it receives nothing from now on, including pending retries. Idempotent. */
+export async function deactivateEndpoint(database: Queryable, world: World, endpointId: string): Promise<EndpointRow> {
+  const endpoint = await queries.deactivateEndpoint(database, world, endpointId);
+  if (endpoint === null) {
+    throw notFound(`No such webhook endpoint: ${endpointId}.`);
+  }
+  return endpoint;
+}
+
+export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
+
+export async function listDeliveries(
+  database: Queryable,
+  filter: World & { endpointId: string; status: DeliveryStatus | undefined; limit: number; cursor: string | undefined },
+): Promise<Page<DeliveryWithAttempts>> {
+  await getEndpoint(database, filter, filter.endpointId);
+  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, timeIdCursor);
+  const rows = await queries.selectDeliveries(database, {
+    ...filter,
+    after: after === undefined ? undefined : { createdAt: after[0], id: after[1] },
+    limit: filter.limit + 1,
+  });
+  const page = toPage(rows, {
+    limit: filter.limit,
+    keyOf: (row) => [row.created_at.toISOString(), row.id],
+    present: (row) => row,
+  });
+  const attempts = await queries.selectAttempts(
+    database,
+    filter.merchantId,
+    page.data.map((delivery) => delivery.id),
+  );
+  return {
+    ...page,
+    data: page.data.map((delivery) => ({
+      ...delivery,
+      attempts: attempts.filter((attempt) => attempt.delivery_id === delivery.id),
+    })),
+  };
+}
+
+/** Schedules one more attempt now, also for a delivery that succeeded or is dead. */
+export async function retryDelivery(
+  database: Database,
+  world: World,
+  deliveryId: string,
+): Promise<DeliveryWithAttempts> {
+  const delivery = await queries.selectDelivery(database, world, deliveryId);
+  if (delivery === null) {
+    throw notFound(`No such webhook delivery: ${deliveryId}.`);
+  }
+  const endpoint = await getEndpoint(database, world, delivery.endpoint_id);
+  if (!endpoint.active) {
+    throw invalidRequest("endpoint_inactive", "The delivery's endpoint is deactivated.");
+  }
+  const due = await database.transaction(async (transaction) => {
+    const updated = await queries.makeDeliveryDue(transaction, world, deliveryId);
+    if (updated !== null) {
+      await enqueueDeliveryJob(transaction, updated);
+    }
+    return updated;
+  });
+  if (due === null) {
+    throw conflict("delivery_in_progress", "An attempt of this delivery is in progress; retry after it ends.");
+  }
+  const attempts = await queries.selectAttempts(database, world.merchantId, [deliveryId]);
+  return { ...due, attempts: [...attempts] };
+}
+
+/** One job per delivery at a time: the key replaces a waiting job rather than adding a second. */
+async function enqueueDeliveryJob(
+  transaction: Transaction,
+  delivery: { merchant_id: string; id: string },
+  runAt?: Date,
+): Promise<void> {
+  await addJob(transaction, {
+    task: DELIVER_WEBHOOK_TASK,
+    payload: { merchant_id: delivery.merchant_id, delivery_id: delivery.id },
+    jobKey: `webhook_delivery:${delivery.id}`,
+    ...(runAt === undefined ? {} : { runAt }),
+    maxAttempts: DELIVER_JOB_ATTEMPTS_MAX,
+  });
+}
+
+export type DeliveryDependencies = {
+  database: Database;
+  config: Config;
+  post: (request: {
+    url: string;
+    body: string;
+    headers: Record<string, string>;
+    guardPrivate: boolean;
+  }) => Promise<AttemptOutcome>;
+  /** The clock of signatures, in seconds; tests may move it. */
+  nowSeconds?: () => number;
+};
+
+/**
+ * One delivery attempt: claim it (counting the attempt and taking a lease), post the signed event
+ * outside any transaction, then record the attempt and settle the delivery in one transaction. The
+ * next attempt, if any, is enqueued in that same transaction.
+ */
+export async function attemptDelivery(
+  dependencies: DeliveryDependencies,
+  delivery: { merchantId: string; deliveryId: string },
+): Promise<DeliveryRow | null> {
+  const { database, config } = dependencies;
+  // The lease outlasts the attempt's own deadline, so it only lapses when the worker is gone.
+  const claimed = await queries.claimDelivery(database, { ...delivery, leaseMs: config.webhook.timeoutMs + 30_000 });
+  if (claimed === null) {
+    return null;
+  }
+  if (!claimed.endpoint_active) {
+    return queries.settleAttempt(database, {
+      ...delivery,
+      attempt: claimed.attempt_count,
+      status: "canceled",
+      nextAttemptInMs: null,
+    });
+  }
+  const body = JSON.stringify({
+    id: claimed.event_id,
+    type: claimed.event_type,
+    livemode: claimed.livemode,
+    created_at: claimed.event_created_at.toISOString(),
+    data: claimed.event_data,
+  });
+  const secret = openSecret(
+    keyringOf(config),
+    claimed.secret_ciphertext,
+    associatedDataOf({ merchant_id: claimed.merchant_id, id: claimed.endpoint_id }),
+  );
+  const startedAt = new Date();
+  const timestampSeconds = dependencies.nowSeconds?.() ?? Math.floor(startedAt.getTime() / 1000);
+  const outcome = await dependencies.post({
+    url: claimed.url,
+    body,
+    headers: {
+      "X-Pos-Event-Id": claimed.event_id,
+      "X-Pos-Delivery-Id": claimed.id,
+      "X-Pos-Signature": signatureHeader({ secret, timestampSeconds, body }),
+    },
+    guardPrivate: !privateTargetsAllowed(config.webhook.privateTargets, claimed.livemode),
+  });
+  const succeeded = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300;
+  const attemptsMax = config.webhook.retryScheduleMs.length + 1;
+  const retryInMs = config.webhook.retryScheduleMs[claimed.attempt_count - 1];
+  const status: DeliveryStatus = succeeded
+    ? "succeeded"
+    : claimed.attempt_count >= attemptsMax || retryInMs === undefined
+      ? "dead"
+      : "pending";
+  return database.transaction(async (transaction) => {
+    await queries.insertAttempt(transaction, {
+      merchantId: claimed.merchant_id,
+      deliveryId: claimed.id,
+      attempt: claimed.attempt_count,
+      started_at: startedAt,
+      duration_ms: outcome.durationMs,
+      response_status: outcome.responseStatus,
+      error: outcome.error,
+      succeeded,
+    });
+    const settled = await queries.settleAttempt(transaction, {
+      ...delivery,
+      attempt: claimed.attempt_count,
+      status,
+      nextAttemptInMs: status === "pending" ? (retryInMs ?? null) : null,
+    });
+    if (settled !== null && settled.status === "pending" && settled.next_attempt_at !== null) {
+      await enqueueDeliveryJob(transaction, settled, settled.next_attempt_at);
+    }
+    return settled;
+  });
+}
+
+/**
+ * Re-enqueues pending deliveries whose job was lost (a worker killed mid-attempt leaves its job
+ * locked for hours): those overdue by more than `overdueMs` with no live lease.
+ */
+export async function requeueStalledDeliveries(database: Database, options: { overdueMs: number }): Promise<number> {
+  const stalled = await queries.selectStalledDeliveries(database, { overdueMs: options.overdueMs, limit: 1000 });
+  await database.transaction(async (transaction) => {
+    for (const delivery of stalled) {
+      await enqueueDeliveryJob(transaction, delivery);
+    }
+  });
+  return stalled.length;
+}

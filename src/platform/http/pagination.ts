@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { invalidRequest } from "../errors.ts";
+
+/**
+ * Keyset pagination shared by every list endpoint: responses are `{data, has_more, next_cursor}`, and
+ * `next_cursor` is an opaque token naming the last item returned (its sort key), so a page never shifts
+ * when rows are added meanwhile.
+ */
+
+export type Page<T> = { data: T[]; has_more: boolean; next_cursor: string | null };
+
+/** `limit`: an integer from 1 to `max`, `fallback` when absent. */
+export function limitSchema(options: { max: number; fallback: number }) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(options.max)
+    .default(options.fallback)
+    .meta({ description: `Page size, 1 to ${options.max} (default ${options.fallback}).` });
+}
+
+/** `cursor`: the `next_cursor` of the previous page. Decoded by `decodeCursor`. */
+export const cursorSchema = z
+  .string()
+  .max(200)
+  .optional()
+  .meta({ description: "The next_cursor of the previous page." });
+
+/** An ISO 8601 date-time with offset, or a date (midnight UTC), as a `Date`. */
+export const timestampQuerySchema = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()])
+  .transform((value) => new Date(value))
+  .meta({ description: "ISO 8601 date-time with offset, or a date (midnight UTC)." });
+
+export function encodeCursor(key: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(key)).toString("base64url");
+}
+
+/** Decodes a cursor into its sort key; a malformed or foreign cursor is a 400, never a 500. */
+export function decodeCursor<S extends z.ZodType>(cursor: string, keySchema: S): z.output<S> {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalidRequest("parameter_invalid", "cursor: not a cursor returned by this list.");
+  }
+  const parsed = keySchema.safeParse(decoded);
+  if (!parsed.success) {
+    throw invalidRequest("parameter_invalid", "cursor: not a cursor returned by this list.");
+  }
+  return parsed.data;
+}
+
+/**
+ * Builds a page from rows fetched with `limit + 1`: the extra row only says there is more.
+ * `keyOf` gives a row's sort key, which the next page's query starts after.
+ */
+export function toPage<Row, Item>(
+  rows: readonly Row[],
+  options: { limit: number; keyOf: (row: Row) => readonly (string | number)[]; present: (row: Row) => Item },
+): Page<Item> {
+  const hasMore = rows.length > options.limit;
+  const pageRows = hasMore ? rows.slice(0, options.limit) : rows;
+  const last = pageRows.at(-1);
+  return {
+    data: pageRows.map(options.present),
+    has_more: hasMore,
+    next_cursor: hasMore && last !== undefined ? encodeCursor(options.keyOf(last)) : null,
+  };
+}
+
+/** The zod schema of a page of `item`s, for the OpenAPI document. */
+export function pageSchema<S extends z.ZodType>(item: S) {
+  return z.object({ data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });
+}
