@@ -227,8 +227,9 @@ export async function attemptDelivery(
   delivery: { merchantId: string; deliveryId: string },
 ): Promise<DeliveryRow | null> {
   const { database, config } = dependencies;
-  // The lease outlasts the attempt's own deadline, so it only lapses when the worker is gone.
-  const claimed = await queries.claimDelivery(database, { ...delivery, leaseMs: config.webhook.timeoutMs + 30_000 });
+  // The lease outlasts the attempt's own deadline with room to record it, so it only lapses when the
+  // worker is gone.
+  const claimed = await queries.claimDelivery(database, { ...delivery, leaseMs: 2 * config.webhook.timeoutMs + 1000 });
   if (claimed === null) {
     return null;
   }
