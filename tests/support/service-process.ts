@@ -20,6 +20,10 @@ export function startServiceProcess(script: string, environment: Record<string, 
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
+    /** Kills the process outright (SIGKILL), as a crash or an OOM kill would. */
+    kill: () => {
+      child.kill("SIGKILL");
+    },
     /** Sends SIGTERM and resolves with the exit code. */
     stop: async () => {
       child.kill("SIGTERM");

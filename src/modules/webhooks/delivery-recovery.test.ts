@@ -1,0 +1,133 @@
+import { Registry } from "prom-client";
+import request from "supertest";
+import { z } from "zod";
+import { TEST_WEBHOOK_SECRET_KEY, testApp, testConfig } from "../../../tests/support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { startServiceProcess } from "../../../tests/support/service-process.ts";
+import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
+import { freePort } from "../../platform/db/embedded.ts";
+import { sql } from "../../platform/db/pool.ts";
+import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
+import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
+import * as events from "../events/service.ts";
+import { createWebhookPoster } from "./post-webhook.ts";
+import { attemptDelivery, requeueStalledDeliveries } from "./service.ts";
+import { BlockedTargetError, guardedLookup } from "./target-guard.ts";
+import { deliverWebhook } from "./tasks/deliver-webhook.ts";
+
+// No worker pool runs in this file unless a test starts one: each test decides who attempts what.
+const logger = createLogger({ level: "silent", service: "test" });
+let db: TestDatabase;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+beforeEach(async () => {
+  shop = await newMerchant(db.database);
+});
+afterAll(() => db.close());
+
+const deliveryRowSchema = z.object({ id: z.string(), status: z.string(), attempt_count: z.number() });
+const deliveriesOf = (merchantId: string) =>
+  db.database.any(sql.type(deliveryRowSchema)`
+    SELECT id, status, attempt_count FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at`);
+
+test("a worker killed mid-delivery: the delivery is made again, with the same event id to deduplicate on", async () => {
+  const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
+  const config = testConfig(db.url, { WEBHOOK_TIMEOUT_SECONDS: "1", WORKER_POLL_INTERVAL_MS: "50" });
+  const app = testApp({ database: db.database, config });
+  const worker = startServiceProcess("services/webhook-delivery/main.ts", {
+    DATABASE_URL: db.url,
+    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
+    WEBHOOK_TIMEOUT_SECONDS: "1",
+    WORKER_POLL_INTERVAL_MS: "50",
+    WORKER_HTTP_PORT: String(await freePort()),
+    LOG_LEVEL: "warn",
+  });
+  const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
+  try {
+    const endpoint = await request(app)
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ url: receiver.url });
+    expect(endpoint.status).toBe(201);
+    const event = await db.database.transaction((transaction) =>
+      events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 1 } }),
+    );
+    // The worker process posts and the receiver holds the request open: the worker dies mid-attempt.
+    await receiver.waitFor(1, 20_000);
+    worker.kill();
+
+    const [delivery] = await deliveriesOf(shop.id);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
+    // Its job stays locked by the dead worker; once the attempt's lease lapses the sweeper re-enqueues it.
+    expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 3200));
+    expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(1);
+
+    const runner = await startWorkerPool({
+      pool: "webhook-delivery",
+      tasks: [deliverWebhook],
+      dependencies: { config, database: db.database, logger },
+      pgPool,
+      registry: new Registry(),
+    });
+    await receiver.waitFor(2);
+    await runner.stop();
+    expect(receiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([event.id, event.id]);
+    expect(await deliveriesOf(shop.id)).toEqual([{ id: delivery?.id, status: "succeeded", attempt_count: 2 }]);
+  } finally {
+    worker.kill();
+    await pgPool.end();
+    await receiver.close();
+  }
+});
+
+describe("server-side request forgery at delivery time", () => {
+  test("a live target that now resolves to a private address is refused without connecting", async () => {
+    const receiver = await startReceiver();
+    const poster = createWebhookPoster({ timeoutMs: 1000 });
+    try {
+      // Registered under an on-premises policy; delivered under the default one, which denies private
+      // targets in live: the same situation as a public name re-pointed at loopback (DNS rebinding).
+      const onPremises = testApp({
+        database: db.database,
+        config: testConfig(db.url, { WEBHOOK_PRIVATE_TARGETS: "allow" }),
+      });
+      const endpoint = await request(onPremises)
+        .post("/v1/webhook_endpoints")
+        .set("Authorization", `Bearer ${shop.liveKey}`)
+        .send({ url: `https://localhost:${receiver.port}/hooks` });
+      expect(endpoint.status).toBe(201);
+      await db.database.transaction((transaction) =>
+        events.emit(transaction, { merchantId: shop.id, livemode: true, type: "payment.paid", data: {} }),
+      );
+      const [delivery] = await deliveriesOf(shop.id);
+      const settled = await attemptDelivery(
+        { database: db.database, config: testConfig(db.url), post: poster.post },
+        { merchantId: shop.id, deliveryId: delivery?.id ?? "" },
+      );
+      expect(receiver.received).toHaveLength(0);
+      expect(settled).toMatchObject({ status: "pending", attempt_count: 1 });
+      const attempt = await db.database.one(sql.type(
+        z.object({ error: z.string().nullable(), response_status: z.number().nullable() }),
+      )`
+        SELECT error, response_status FROM webhook_delivery_attempts WHERE merchant_id = ${shop.id}`);
+      expect(attempt.response_status).toBeNull();
+      expect(attempt.error).toContain("not a public address");
+    } finally {
+      poster.close();
+      await receiver.close();
+    }
+  });
+
+  test("the connection's own lookup refuses names that resolve to private addresses", async () => {
+    const failure = await new Promise<Error | null>((resolve) =>
+      guardedLookup("localhost", { all: true }, (error) => resolve(error)),
+    );
+    expect(failure).toBeInstanceOf(BlockedTargetError);
+  });
+});

@@ -1,0 +1,436 @@
+import type pg from "pg";
+import { Registry } from "prom-client";
+import Stripe from "stripe";
+import request from "supertest";
+import { z } from "zod";
+import { testApp, testConfig } from "../../../tests/support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
+import type { Config } from "../../platform/config.ts";
+import { sql } from "../../platform/db/pool.ts";
+import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
+import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
+import { verifyWebhook, WebhookVerificationError } from "../../sdk/verify-webhook.ts";
+import type { EventType } from "../events/event-types.ts";
+import * as events from "../events/service.ts";
+import { signatureHeader } from "./signature.ts";
+import { deliverWebhook } from "./tasks/deliver-webhook.ts";
+
+// Seconds before attempts 2..8: distinct, so the order of attempts shows in their spacing.
+const SCHEDULE_SECONDS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
+const logger = createLogger({ level: "silent", service: "test" });
+
+let db: TestDatabase;
+let config: Config;
+let app: ReturnType<typeof testApp>;
+let pgPool: pg.Pool;
+let stopPool: () => Promise<void>;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  config = testConfig(db.url, {
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: SCHEDULE_SECONDS.join(","),
+    WEBHOOK_TIMEOUT_SECONDS: "1",
+    WORKER_POLL_INTERVAL_MS: "50",
+    WORKER_CONCURRENCY: "10",
+  });
+  app = testApp({ database: db.database, config });
+  pgPool = createWorkerPgPool({ url: db.url, size: 12, applicationName: "test", logger });
+  const runner = await startWorkerPool({
+    pool: "webhook-delivery",
+    tasks: [deliverWebhook],
+    dependencies: { config, database: db.database, logger },
+    pgPool,
+    registry: new Registry(),
+  });
+  stopPool = () => runner.stop();
+});
+beforeEach(async () => {
+  shop = await newMerchant(db.database);
+});
+afterAll(async () => {
+  await stopPool();
+  await pgPool.end();
+  await db.close();
+});
+
+async function createEndpoint(key: string, body: Record<string, unknown>) {
+  return request(app).post("/v1/webhook_endpoints").set("Authorization", `Bearer ${key}`).send(body);
+}
+
+async function registered(key: string, body: Record<string, unknown>) {
+  const response = await createEndpoint(key, body);
+  expect(response.status).toBe(201);
+  return response.body as { id: string; secret: string; url: string };
+}
+
+function emit(merchantId: string, livemode: boolean, type: EventType, data: Record<string, unknown> = {}) {
+  return db.database.transaction((transaction) => events.emit(transaction, { merchantId, livemode, type, data }));
+}
+
+const deliveryRowSchema = z.object({
+  id: z.string(),
+  endpoint_id: z.string(),
+  status: z.string(),
+  attempt_count: z.number(),
+});
+function deliveriesOf(merchantId: string) {
+  return db.database.any(sql.type(deliveryRowSchema)`
+    SELECT id, endpoint_id, status, attempt_count FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at`);
+}
+
+async function waitForStatus(merchantId: string, deliveryId: string, status: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = (await deliveriesOf(merchantId)).find((delivery) => delivery.id === deliveryId);
+    if (row?.status === status) {
+      return row;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`delivery ${deliveryId} is ${row?.status}, expected ${status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("registering endpoints", () => {
+  test("the secret is whsec_ + 32 random bytes, shown once, and stored only encrypted", async () => {
+    const created = await registered(shop.testKey, { url: "http://127.0.0.1:9/hooks" });
+    expect(created).toMatchObject({ object: "webhook_endpoint", livemode: false, event_types: ["*"], active: true });
+    expect(created.id).toMatch(/^we_/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const stored = await db.database.one(sql.type(z.object({ secret_ciphertext: z.instanceof(Buffer) }))`
+      SELECT secret_ciphertext FROM webhook_endpoints WHERE merchant_id = ${shop.id} AND id = ${created.id}`);
+    expect(stored.secret_ciphertext.includes(Buffer.from(created.secret.slice(6)))).toBe(false);
+    expect(stored.secret_ciphertext.includes(Buffer.from(created.secret.slice(10, 30)))).toBe(false);
+
+    const list = await request(app).get("/v1/webhook_endpoints").set("Authorization", `Bearer ${shop.testKey}`);
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0].secret).toBeUndefined();
+    expect(list.body.data[0].secret_last4).toBe(created.secret.slice(-4));
+    expect(JSON.stringify(list.body)).not.toContain(created.secret);
+    // The live world has its own endpoints.
+    const live = await request(app).get("/v1/webhook_endpoints").set("Authorization", `Bearer ${shop.liveKey}`);
+    expect(live.body.data).toEqual([]);
+  });
+
+  test.each([
+    ["http in live", "http://93.184.216.34/hooks"],
+    ["loopback", "https://127.0.0.1/hooks"],
+    ["localhost", "https://localhost/hooks"],
+    ["private network", "https://10.1.2.3/hooks"],
+    ["cloud metadata", "https://169.254.169.254/latest/meta-data"],
+    ["IPv6 loopback", "https://[::1]/hooks"],
+    ["IPv4-mapped loopback", "https://[::ffff:127.0.0.1]/hooks"],
+    ["unique-local IPv6", "https://[fd00:ec2::254]/hooks"],
+    ["carrier-grade NAT", "https://100.100.100.200/hooks"],
+    ["credentials in the URL", "https://user:pass@93.184.216.34/hooks"],
+    ["not a URL", "hooks.example.com"],
+    ["another scheme", "ftp://93.184.216.34/hooks"],
+  ])("a live endpoint is refused with invalid_url: %s", async (_, url) => {
+    const response = await createEndpoint(shop.liveKey, { url });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request", code: "invalid_url" });
+  });
+
+  test("a public https target is accepted in live; http and private targets are allowed in test by default", async () => {
+    expect((await createEndpoint(shop.liveKey, { url: "https://93.184.216.34/hooks" })).status).toBe(201);
+    expect((await createEndpoint(shop.testKey, { url: "http://localhost:9/hooks" })).status).toBe(201);
+  });
+
+  test("an operator can deny private targets in test too, or allow them in live (on-premises)", async () => {
+    const deny = testApp({ database: db.database, config: testConfig(db.url, { WEBHOOK_PRIVATE_TARGETS: "deny" }) });
+    const refused = await request(deny)
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ url: "http://127.0.0.1:9/hooks" });
+    expect(refused.body.error?.code).toBe("invalid_url");
+    const allow = testApp({ database: db.database, config: testConfig(db.url, { WEBHOOK_PRIVATE_TARGETS: "allow" }) });
+    const accepted = await request(allow)
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.liveKey}`)
+      .send({ url: "https://10.1.2.3/hooks" });
+    expect(accepted.status).toBe(201);
+  });
+
+  test("event_types must be known types or *", async () => {
+    const response = await createEndpoint(shop.testKey, {
+      url: "http://127.0.0.1:9/",
+      event_types: ["payment.refunded"],
+    });
+    expect(response.status).toBe(400);
+    expect((await createEndpoint(shop.testKey, { url: "http://127.0.0.1:9/", event_types: [] })).status).toBe(400);
+  });
+});
+
+describe("delivering events", () => {
+  test("a delivery carries the event, its id header and a signature that independent verifiers accept", async () => {
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await registered(shop.testKey, { url: receiver.url });
+      const event = await emit(shop.id, false, "payment.paid", { payment_id: "pay_1", amount_cents: 1250 });
+      await receiver.waitFor(1);
+      const [delivery] = receiver.received;
+      if (delivery === undefined) {
+        throw new Error("no delivery");
+      }
+      expect(JSON.parse(delivery.body)).toEqual({
+        id: event.id,
+        type: "payment.paid",
+        livemode: false,
+        created_at: event.created_at.toISOString(),
+        data: { payment_id: "pay_1", amount_cents: 1250 },
+      });
+      expect(delivery.headers["x-pos-event-id"]).toBe(event.id);
+      expect(delivery.headers["content-type"]).toBe("application/json");
+      const header = String(delivery.headers["x-pos-signature"]);
+      expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+
+      // 1. Stripe's own verifier, given our header as its Stripe-Signature.
+      const stripe = new Stripe("sk_test_unused");
+      const verified = stripe.webhooks.constructEvent(delivery.body, header, endpoint.secret, 300);
+      expect(verified.id).toBe(event.id);
+      // 2. WebCrypto HMAC over `<t>.<raw body>`, keyed with the whole secret string.
+      const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]+)$/.exec(header) ?? [];
+      const key = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(endpoint.secret),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      const expected = Buffer.from(
+        await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${delivery.body}`)),
+      ).toString("hex");
+      expect(digest).toBe(expected);
+      // 3. Our exported helper.
+      expect(verifyWebhook(delivery.body, header, endpoint.secret).id).toBe(event.id);
+      expect(() => verifyWebhook(delivery.body, header, `${endpoint.secret}x`)).toThrow(WebhookVerificationError);
+
+      const [row] = await deliveriesOf(shop.id);
+      expect(row).toMatchObject({ status: "succeeded", attempt_count: 1 });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("a receiver that fails twice then succeeds gets the same event three times, then the delivery succeeds", async () => {
+    const receiver = await startReceiver((count) => (count <= 2 ? 503 : 204));
+    try {
+      await registered(shop.testKey, { url: receiver.url });
+      const event = await emit(shop.id, false, "payout.confirmed", { payout_id: "po_1" });
+      await receiver.waitFor(3);
+      const [delivery] = await deliveriesOf(shop.id);
+      if (delivery === undefined) {
+        throw new Error("no delivery row");
+      }
+      await waitForStatus(shop.id, delivery.id, "succeeded");
+      expect(receiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([
+        event.id,
+        event.id,
+        event.id,
+      ]);
+      const log = await request(app)
+        .get(`/v1/webhook_endpoints/${delivery.endpoint_id}/deliveries`)
+        .set("Authorization", `Bearer ${shop.testKey}`);
+      expect(log.body.data[0]).toMatchObject({ status: "succeeded", attempt_count: 3 });
+      expect(
+        log.body.data[0].attempts.map((attempt: { response_status: number; succeeded: boolean }) => [
+          attempt.response_status,
+          attempt.succeeded,
+        ]),
+      ).toEqual([
+        [503, false],
+        [503, false],
+        [204, true],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("the full schedule: 8 attempts spaced by the configured delays in order, then dead; a manual retry revives it", async () => {
+    const receiver = await startReceiver(() => 500);
+    try {
+      const endpoint = await registered(shop.testKey, { url: receiver.url });
+      await emit(shop.id, false, "payment.failed", { payment_id: "pay_dead" });
+      await receiver.waitFor(8, 20_000);
+      const [delivery] = await deliveriesOf(shop.id);
+      if (delivery === undefined) {
+        throw new Error("no delivery row");
+      }
+      await waitForStatus(shop.id, delivery.id, "dead");
+      // No ninth attempt arrives on its own.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.received).toHaveLength(8);
+      const gapsMs = receiver.received.slice(1).map((received, index) => {
+        const previous = receiver.received[index];
+        return received.receivedAtMs - (previous?.receivedAtMs ?? 0);
+      });
+      gapsMs.forEach((gap, index) => {
+        expect(gap).toBeGreaterThanOrEqual((SCHEDULE_SECONDS[index] ?? 0) * 1000 - 20);
+      });
+      const dead = await request(app)
+        .get(`/v1/webhook_endpoints/${endpoint.id}/deliveries`)
+        .query({ status: "dead" })
+        .set("Authorization", `Bearer ${shop.testKey}`);
+      expect(dead.body.data).toHaveLength(1);
+      expect(dead.body.data[0].attempts.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([
+        1, 2, 3, 4, 5, 6, 7, 8,
+      ]);
+      expect(dead.body.data[0].next_attempt_at).toBeNull();
+
+      receiver.answerWith(() => 200);
+      const retried = await request(app)
+        .post(`/v1/webhook_deliveries/${delivery.id}/retry`)
+        .set("Authorization", `Bearer ${shop.testKey}`);
+      expect(retried.status).toBe(200);
+      expect(retried.body.status).toBe("pending");
+      await receiver.waitFor(9);
+      const revived = await waitForStatus(shop.id, delivery.id, "succeeded");
+      expect(revived.attempt_count).toBe(9);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("endpoints receive only the event types they subscribed to", async () => {
+    const receiver = await startReceiver();
+    try {
+      const paid = await registered(shop.testKey, { url: `${receiver.url}?paid`, event_types: ["payment.paid"] });
+      const all = await registered(shop.testKey, { url: `${receiver.url}?all` });
+      await registered(shop.testKey, { url: `${receiver.url}?payouts`, event_types: ["payout.failed"] });
+      await emit(shop.id, false, "payment.paid");
+      await receiver.waitFor(2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).toHaveLength(2);
+      expect(new Set((await deliveriesOf(shop.id)).map((delivery) => delivery.endpoint_id))).toEqual(
+        new Set([paid.id, all.id]),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("test endpoints never receive live events, nor live endpoints test events", async () => {
+    const testReceiver = await startReceiver();
+    const liveReceiver = await startReceiver();
+    const onPremises = testApp({
+      database: db.database,
+      config: testConfig(db.url, { WEBHOOK_PRIVATE_TARGETS: "allow" }),
+    });
+    try {
+      await registered(shop.testKey, { url: testReceiver.url });
+      const live = await request(onPremises)
+        .post("/v1/webhook_endpoints")
+        .set("Authorization", `Bearer ${shop.liveKey}`)
+        .send({ url: `https://127.0.0.1:${liveReceiver.port}/hooks` });
+      expect(live.status).toBe(201);
+      const liveEvent = await emit(shop.id, true, "payment.paid");
+      const testEvent = await emit(shop.id, false, "payment.paid");
+      await testReceiver.waitFor(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(testReceiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([testEvent.id]);
+      // The live endpoint got a delivery for the live event only (https to a plain receiver fails, which is fine here).
+      const rows = await deliveriesOf(shop.id);
+      const liveRows = rows.filter((row) => row.endpoint_id === live.body.id);
+      expect(liveRows).toHaveLength(1);
+      const liveDelivery = await db.database.oneFirst(sql.type(z.object({ event_id: z.string() }))`
+        SELECT event_id FROM webhook_deliveries WHERE merchant_id = ${shop.id} AND endpoint_id = ${live.body.id}`);
+      expect(liveDelivery).toBe(liveEvent.id);
+    } finally {
+      await testReceiver.close();
+      await liveReceiver.close();
+    }
+  });
+
+  test("a deactivated endpoint receives nothing, not even the retries it had pending", async () => {
+    const receiver = await startReceiver(() => 500);
+    try {
+      const endpoint = await registered(shop.testKey, {
+        url: receiver.url,
+      });
+      await emit(shop.id, false, "payment.paid");
+      await receiver.waitFor(1);
+      const removed = await request(app)
+        .delete(`/v1/webhook_endpoints/${endpoint.id}`)
+        .set("Authorization", `Bearer ${shop.testKey}`);
+      expect(removed.status).toBe(200);
+      expect(removed.body).toMatchObject({ active: false });
+      const [pending] = await deliveriesOf(shop.id);
+      if (pending === undefined) {
+        throw new Error("no delivery row");
+      }
+      await waitForStatus(shop.id, pending.id, "canceled");
+      await emit(shop.id, false, "payment.paid");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(1);
+      expect(await deliveriesOf(shop.id)).toHaveLength(1);
+      const retry = await request(app)
+        .post(`/v1/webhook_deliveries/${pending.id}/retry`)
+        .set("Authorization", `Bearer ${shop.testKey}`);
+      expect(retry.body.error?.code).toBe("endpoint_inactive");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("another merchant can neither see nor retry this merchant's endpoints and deliveries", async () => {
+    const endpoint = await registered(shop.testKey, { url: "http://127.0.0.1:9/hooks" });
+    const other = await newMerchant(db.database);
+    const auth = `Bearer ${other.testKey}`;
+    expect((await request(app).get(`/v1/webhook_endpoints/${endpoint.id}`).set("Authorization", auth)).status).toBe(
+      404,
+    );
+    expect((await request(app).delete(`/v1/webhook_endpoints/${endpoint.id}`).set("Authorization", auth)).status).toBe(
+      404,
+    );
+    expect(
+      (await request(app).get(`/v1/webhook_endpoints/${endpoint.id}/deliveries`).set("Authorization", auth)).status,
+    ).toBe(404);
+    expect((await request(app).post("/v1/webhook_deliveries/whd_x/retry").set("Authorization", auth)).status).toBe(404);
+  });
+});
+
+describe("verifyWebhook", () => {
+  const secret = "whsec_test_secret";
+  const body = JSON.stringify({ id: "evt_1", type: "payment.paid", livemode: false, created_at: "x", data: {} });
+  const header = (timestamp: number, signedBody = body, key = secret) =>
+    signatureHeader({ secret: key, timestampSeconds: timestamp, body: signedBody });
+  const now = 1_800_000_000;
+
+  test("accepts a fresh, correct signature over the raw body", async () => {
+    expect(verifyWebhook(Buffer.from(body), header(now), secret, { now_s: now + 10 }).id).toBe("evt_1");
+  });
+
+  test.each([
+    ["a missing header", undefined],
+    ["a header without v1", "t=1800000000"],
+    ["a header with extra parts", "t=1800000000,v1=ab,v0=cd"],
+    ["a non-hex digest", `t=1800000000,v1=${"z".repeat(64)}`],
+  ])("rejects %s as malformed", (_, value) => {
+    expect(() => verifyWebhook(body, value, secret, { now_s: now })).toThrow(
+      expect.objectContaining({ reason: "malformed_header" }),
+    );
+  });
+
+  test("rejects a stale or future timestamp, a changed body and a wrong secret", async () => {
+    expect(() => verifyWebhook(body, "", secret)).toThrow(WebhookVerificationError);
+    const signed = header(now);
+    expect(() => verifyWebhook(body, signed, secret, { now_s: now + 301 })).toThrow(
+      expect.objectContaining({ reason: "timestamp_out_of_tolerance" }),
+    );
+    expect(() => verifyWebhook(body, signed, secret, { now_s: now - 301 })).toThrow(
+      expect.objectContaining({ reason: "timestamp_out_of_tolerance" }),
+    );
+    expect(() => verifyWebhook(`${body} `, signed, secret, { now_s: now })).toThrow(
+      expect.objectContaining({ reason: "signature_mismatch" }),
+    );
+    expect(() => verifyWebhook(body, header(now, body, "whsec_other"), secret, { now_s: now })).toThrow(
+      expect.objectContaining({ reason: "signature_mismatch" }),
+    );
+  });
+});
