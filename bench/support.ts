@@ -6,6 +6,9 @@ import { postgresServer } from "../src/platform/db/embedded.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { createLogger } from "../src/platform/telemetry/logger.ts";
 
+/** The task identifier of the no-op jobs that worker benchmarks compare against. */
+export const NOOP_TASK = "bench_noop";
+
 /** Shared pieces of the benchmarks: a throwaway migrated database, servers in child processes, load. */
 
 export type BenchDatabase = { url: string; dispose: () => Promise<void> };

@@ -62,6 +62,7 @@ const environmentSchema = z.object({
   WEBHOOK_PRIVATE_TARGETS: z.enum(["deny", "test_only", "allow"]).default("test_only"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
+  WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(0).max(1000).default(0),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
   OTEL_SDK_DISABLED: booleanFlag(true),
   OTEL_SERVICE_NAME: optionalString,
@@ -95,7 +96,13 @@ export type Config = {
     /** Which worlds may deliver to loopback, private, link-local and metadata addresses. */
     privateTargets: "deny" | "test_only" | "allow";
   };
-  worker: { concurrency: number; pollIntervalMs: number; shutdownTimeoutMs: number };
+  worker: {
+    concurrency: number;
+    pollIntervalMs: number;
+    /** Jobs fetched and locked per round trip; 0 fetches one job per round trip. */
+    localQueueSize: number;
+    shutdownTimeoutMs: number;
+  };
   telemetry: { sdkDisabled: boolean; serviceName: string | undefined };
 };
 
@@ -143,6 +150,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     worker: {
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+      localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
       shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
     },
     telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },

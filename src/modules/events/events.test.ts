@@ -32,6 +32,21 @@ async function poll(key: string, since?: string, limit?: number) {
   return response;
 }
 
+/**
+ * Polls until the page holds `count` events. The feed exposes an event once every older transaction
+ * on the database server has ended, and other test files run transactions on the same server.
+ */
+async function pollFor(count: number, key: string, since?: string, limit?: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const response = await poll(key, since, limit);
+    if (response.body.data?.length >= count || Date.now() > deadline) {
+      return response;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A gate that a test opens later: holds a transaction open until then. */
 function gate() {
   let open = () => {};
@@ -48,7 +63,7 @@ test("events come oldest first in the specification's shape, per merchant and wo
   const other = await newMerchant(db.database);
   await emit(other.id, false, { payment_id: "pay_other" });
 
-  const response = await poll(shop.testKey);
+  const response = await pollFor(2, shop.testKey);
   expect(response.status).toBe(200);
   expect(response.body).toEqual({
     data: [
@@ -65,7 +80,7 @@ test("events come oldest first in the specification's shape, per merchant and wo
     next_cursor: null,
   });
   expect(first.id).toMatch(/^evt_/);
-  const live = await poll(shop.liveKey);
+  const live = await pollFor(1, shop.liveKey);
   expect(live.body.data.map((event: { data: { payment_id: string } }) => event.data.payment_id)).toEqual(["pay_live"]);
   expect((await poll(shop.testKey, second.id)).body.data).toEqual([]);
 });
@@ -75,10 +90,10 @@ test("since and limit page through the feed; an unknown since is a 404", async (
   for (let index = 0; index < 5; index += 1) {
     emitted.push((await emit(shop.id, false, { index })).id);
   }
-  const page = await poll(shop.testKey, undefined, 2);
+  const page = await pollFor(2, shop.testKey, undefined, 2);
   expect(page.body.data.map((event: { id: string }) => event.id)).toEqual(emitted.slice(0, 2));
   expect(page.body).toMatchObject({ has_more: true, next_cursor: emitted[1] });
-  const rest = await poll(shop.testKey, page.body.next_cursor);
+  const rest = await pollFor(3, shop.testKey, page.body.next_cursor);
   expect(rest.body.data.map((event: { id: string }) => event.id)).toEqual(emitted.slice(2));
   expect((await poll(shop.testKey, "evt_unknown")).status).toBe(404);
   // Another world's event id is unknown in this world.
@@ -96,7 +111,10 @@ test("an event is written with its change or not at all", async () => {
       throw new Error("the change failed");
     }),
   ).rejects.toThrow("the change failed");
-  expect((await poll(shop.testKey)).body.data).toEqual([]);
+  // A later committed event shows the feed has caught up past the rolled-back one.
+  const marker = await emit(shop.id, false, { marker: true });
+  const feed = await pollFor(1, shop.testKey);
+  expect(feed.body.data.map((event: { id: string }) => event.id)).toEqual([marker.id]);
 });
 
 test("a transaction that took its id first but commits last is not skipped by a poller", async () => {
@@ -119,7 +137,7 @@ test("a transaction that took its id first but commits last is not skipped by a 
 
   holdA.open();
   const eventA = await transactionA;
-  const seen = (await poll(shop.testKey)).body.data.map((event: { id: string }) => event.id);
+  const seen = (await pollFor(2, shop.testKey)).body.data.map((event: { id: string }) => event.id);
   expect(seen).toEqual([eventA.id, eventB.id]);
 });
 
@@ -128,12 +146,13 @@ test("concurrent producers committing out of order: a poller sees every event ex
   const eventsPerProducer = 15;
   const seen: string[] = [];
   let since: string | undefined;
-  let producing = true;
+  const total = producers * eventsPerProducer;
 
-  // Polls the feed as fast as it can (through the service: the HTTP rate limit would throttle it).
+  // Polls the feed as fast as it can (through the service: the HTTP rate limit would throttle it),
+  // until it has seen as many events as were produced or a deadline passes.
   const poller = (async () => {
-    for (;;) {
-      const done = !producing;
+    const deadline = Date.now() + 30_000;
+    while (seen.length < total && Date.now() < deadline) {
       const page = await events.listEventsSince(db.database, {
         merchantId: shop.id,
         livemode: false,
@@ -142,9 +161,6 @@ test("concurrent producers committing out of order: a poller sees every event ex
       });
       seen.push(...page.data.map((event) => event.id));
       since = page.data.at(-1)?.id ?? since;
-      if (done && page.data.length === 0) {
-        return;
-      }
     }
   })();
 
@@ -172,10 +188,12 @@ test("concurrent producers committing out of order: a poller sees every event ex
       }
     }),
   );
-  producing = false;
   await poller;
+  // Nothing more arrives after the last one.
+  const after = await events.listEventsSince(db.database, { merchantId: shop.id, livemode: false, since, limit: 7 });
+  expect(after.data).toEqual([]);
 
-  expect(seen).toHaveLength(producers * eventsPerProducer);
+  expect(seen).toHaveLength(total);
   expect(new Set(seen).size).toBe(seen.length);
   expect(new Set(seen)).toEqual(new Set(emitted));
 });

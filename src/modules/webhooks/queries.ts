@@ -151,44 +151,53 @@ export async function claimDelivery(
       ev.created_at AS event_created_at`);
 }
 
-export async function insertAttempt(
-  transaction: Transaction,
-  attempt: AttemptRow & { merchantId: string; deliveryId: string },
-): Promise<void> {
-  await transaction.query(sql.unsafe`
-    INSERT INTO webhook_delivery_attempts (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded)
-    VALUES (${attempt.merchantId}, ${attempt.deliveryId}, ${attempt.attempt}, ${attempt.started_at.toISOString()}::timestamptz,
-      ${attempt.duration_ms}, ${attempt.response_status}, ${attempt.error}, ${attempt.succeeded})
-    ON CONFLICT DO NOTHING`);
-}
-
 /**
- * Settles the claimed attempt: `succeeded`, `dead`, `canceled`, or back to `pending` with the next
- * attempt's time. Guarded by the attempt number, so an attempt whose lease lapsed and was taken over
- * cannot overwrite the newer one. Returns false when that happened.
+ * Records an attempt and settles the delivery in one statement: `succeeded`, `dead`, `canceled`, or
+ * back to `pending` with the next attempt's time and its job. Guarded by the attempt number, so an
+ * attempt whose lease lapsed and was taken over cannot overwrite the newer one (null then).
  */
-export async function settleAttempt(
+export async function recordAttempt(
   database: Queryable,
-  settlement: {
+  record: {
     merchantId: string;
     deliveryId: string;
-    attempt: number;
+    attempt: AttemptRow | null;
+    attemptNumber: number;
     status: DeliveryStatus;
     nextAttemptInMs: number | null;
+    job: { task: string; maxAttempts: number };
   },
 ): Promise<DeliveryRow | null> {
   const nextAttemptAt =
-    settlement.nextAttemptInMs === null
+    record.nextAttemptInMs === null
       ? sql.fragment`NULL`
-      : sql.fragment`now() + ${settlement.nextAttemptInMs} * interval '1 millisecond'`;
+      : sql.fragment`now() + ${record.nextAttemptInMs} * interval '1 millisecond'`;
+  const attempt = record.attempt;
+  const insertAttempt =
+    attempt === null
+      ? sql.fragment`SELECT 1`
+      : sql.fragment`INSERT INTO webhook_delivery_attempts
+          (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded)
+        VALUES (${record.merchantId}, ${record.deliveryId}, ${record.attemptNumber}, ${attempt.started_at.toISOString()}::timestamptz,
+          ${attempt.duration_ms}, ${attempt.response_status}, ${attempt.error}, ${attempt.succeeded})
+        ON CONFLICT DO NOTHING`;
   return database.maybeOne(sql.type(deliveryRowSchema)`
-    UPDATE webhook_deliveries
-    SET status = ${settlement.status}, next_attempt_at = ${nextAttemptAt}, lease_expires_at = NULL,
-      delivered_at = CASE WHEN ${settlement.status} = 'succeeded' THEN now() ELSE delivered_at END,
-      updated_at = now()
-    WHERE merchant_id = ${settlement.merchantId} AND id = ${settlement.deliveryId}
-      AND status = 'pending' AND attempt_count = ${settlement.attempt}
-    RETURNING ${DELIVERY_COLUMNS}`);
+    WITH recorded AS (${insertAttempt}),
+    settled AS (
+      UPDATE webhook_deliveries
+      SET status = ${record.status}, next_attempt_at = ${nextAttemptAt}, lease_expires_at = NULL,
+        delivered_at = CASE WHEN ${record.status} = 'succeeded' THEN now() ELSE delivered_at END,
+        updated_at = now()
+      WHERE merchant_id = ${record.merchantId} AND id = ${record.deliveryId}
+        AND status = 'pending' AND attempt_count = ${record.attemptNumber}
+      RETURNING ${DELIVERY_COLUMNS}),
+    next_job AS (
+      SELECT graphile_worker.add_job(${record.job.task},
+          payload => json_build_object('merchant_id', merchant_id, 'delivery_id', id),
+          run_at => next_attempt_at, max_attempts => ${record.job.maxAttempts}, job_key => 'webhook_delivery:' || id)
+      FROM settled WHERE status = 'pending')
+    SELECT ${DELIVERY_COLUMNS} FROM settled
+    WHERE (SELECT count(*) FROM next_job) >= 0`);
 }
 
 /** Makes a delivery due now for one more attempt (manual retry); null when a worker holds it. */

@@ -193,13 +193,11 @@ export async function retryDelivery(
 async function enqueueDeliveryJob(
   transaction: Transaction,
   delivery: { merchant_id: string; id: string },
-  runAt?: Date,
 ): Promise<void> {
   await addJob(transaction, {
     task: DELIVER_WEBHOOK_TASK,
     payload: { merchant_id: delivery.merchant_id, delivery_id: delivery.id },
     jobKey: `webhook_delivery:${delivery.id}`,
-    ...(runAt === undefined ? {} : { runAt }),
     maxAttempts: DELIVER_JOB_ATTEMPTS_MAX,
   });
 }
@@ -233,12 +231,15 @@ export async function attemptDelivery(
   if (claimed === null) {
     return null;
   }
+  const job = { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX };
   if (!claimed.endpoint_active) {
-    return queries.settleAttempt(database, {
+    return queries.recordAttempt(database, {
       ...delivery,
-      attempt: claimed.attempt_count,
+      attempt: null,
+      attemptNumber: claimed.attempt_count,
       status: "canceled",
       nextAttemptInMs: null,
+      job,
     });
   }
   const body = JSON.stringify({
@@ -273,27 +274,21 @@ export async function attemptDelivery(
     : claimed.attempt_count >= attemptsMax || retryInMs === undefined
       ? "dead"
       : "pending";
-  return database.transaction(async (transaction) => {
-    await queries.insertAttempt(transaction, {
-      merchantId: claimed.merchant_id,
-      deliveryId: claimed.id,
+  // One statement: the attempt's record, the delivery's new state and the next attempt's job.
+  return queries.recordAttempt(database, {
+    ...delivery,
+    attempt: {
       attempt: claimed.attempt_count,
       started_at: startedAt,
       duration_ms: outcome.durationMs,
       response_status: outcome.responseStatus,
       error: outcome.error,
       succeeded,
-    });
-    const settled = await queries.settleAttempt(transaction, {
-      ...delivery,
-      attempt: claimed.attempt_count,
-      status,
-      nextAttemptInMs: status === "pending" ? (retryInMs ?? null) : null,
-    });
-    if (settled !== null && settled.status === "pending" && settled.next_attempt_at !== null) {
-      await enqueueDeliveryJob(transaction, settled, settled.next_attempt_at);
-    }
-    return settled;
+    },
+    attemptNumber: claimed.attempt_count,
+    status,
+    nextAttemptInMs: status === "pending" ? (retryInMs ?? null) : null,
+    job,
   });
 }
 

@@ -76,7 +76,16 @@ export async function startWorkerPool(options: {
     // Batched completion (flushed at once with a zero delay) is the mode in which graphile-worker
     // awaits the last completions during shutdown; unbatched completions are fire-and-forget and a
     // stopping process could leave a finished job locked, to be run again hours later.
-    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    preset: {
+      worker: {
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+        // Fetching a batch per round trip matters for many short jobs (webhook deliveries). The
+        // batch is locked while it waits here: a crashed process leaves it locked, which the
+        // pools' own sweepers handle, as they do for jobs in flight.
+        ...(config.worker.localQueueSize > 1 ? { localQueue: { size: config.worker.localQueueSize } } : {}),
+      },
+    },
     logger: workerLogger(logger.child({ pool: options.pool })),
   });
   logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");

@@ -1,0 +1,51 @@
+import { run } from "graphile-worker";
+import { Registry } from "prom-client";
+import { deliverWebhook } from "../../src/modules/webhooks/tasks/deliver-webhook.ts";
+import { loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
+import { createConfiguredDatabase } from "../../src/platform/db/pool.ts";
+import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
+import { workerLogger } from "../../src/platform/queue/worker-logger.ts";
+import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
+import { createLogger } from "../../src/platform/telemetry/logger.ts";
+import { NOOP_TASK } from "../support.ts";
+
+/**
+ * One worker process: either the real webhook-delivery pool, or raw graphile-worker running no-op
+ * jobs with the same concurrency. BENCH_TASK picks: webhook | noop.
+ */
+
+const config = loadConfig();
+const logger = createLogger({ level: config.logLevel, service: "bench-worker" });
+const databaseUrl = requireDatabaseUrl(config);
+const database = await createConfiguredDatabase(config, { url: databaseUrl, logger, applicationName: "bench-worker" });
+const pgPool = createWorkerPgPool({
+  url: databaseUrl,
+  size: config.worker.concurrency + 2,
+  applicationName: "bench-worker",
+  logger,
+});
+// The baseline is graphile-worker as it comes: its defaults, the same concurrency and polling.
+const runner =
+  process.env.BENCH_TASK === "noop"
+    ? await run({
+        pgPool,
+        concurrency: config.worker.concurrency,
+        pollInterval: config.worker.pollIntervalMs,
+        noHandleSignals: true,
+        taskList: { [NOOP_TASK]: async () => {} },
+        logger: workerLogger(logger),
+      })
+    : await startWorkerPool({
+        pool: "webhook-delivery",
+        tasks: [deliverWebhook],
+        dependencies: { config, database, logger },
+        pgPool,
+        registry: new Registry(),
+      });
+process.stdout.write("listening 0\n");
+process.on("SIGTERM", () => {
+  void runner
+    .stop()
+    .then(() => Promise.all([pgPool.end(), database.end()]))
+    .then(() => process.exit(0));
+});
