@@ -6,7 +6,8 @@ import {
   setStatusBody,
 } from "../../src/modules/merchants/schemas.ts";
 import * as merchants from "../../src/modules/merchants/service.ts";
-import { ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
+import * as webhooks from "../../src/modules/webhooks/service.ts";
+import { type Config, ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../../src/platform/db/pool.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { parseRequestPart } from "../../src/platform/http/validation.ts";
@@ -27,7 +28,9 @@ Commands:
   list-keys --merchant mch_…
   create-key --merchant mch_… --mode test|live
   revoke-key --merchant mch_… --key key_…
-  set-payout-destination --merchant mch_… --msisdn 263… [--verified]`;
+  set-payout-destination --merchant mch_… --msisdn 263… [--verified]
+  reseal-webhook-secrets   re-encrypt every webhook secret under WEBHOOK_SECRET_ENCRYPTION_KEY
+                           (run with the old key as WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -66,7 +69,7 @@ function requireMerchant(): string {
   return values.merchant;
 }
 
-async function run(command: string | undefined, database: Database): Promise<unknown> {
+async function run(command: string | undefined, database: Database, config: Config): Promise<unknown> {
   switch (command) {
     case "create-merchant": {
       const input = parseRequestPart(
@@ -117,6 +120,8 @@ async function run(command: string | undefined, database: Database): Promise<unk
       );
       return merchants.setPayoutDestination(database, requireMerchant(), input);
     }
+    case "reseal-webhook-secrets":
+      return webhooks.resealSecrets(database, config);
     default:
       process.stderr.write(`${USAGE}\n`);
       process.exit(command === undefined || values.help === true ? 0 : 2);
@@ -131,7 +136,7 @@ try {
     applicationName: "admin-cli",
   });
   try {
-    process.stdout.write(`${JSON.stringify(await run(positionals[0], database), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await run(positionals[0], database, config), null, 2)}\n`);
   } finally {
     await database.end();
   }

@@ -11,9 +11,10 @@ import { sql } from "../../platform/db/pool.ts";
 import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
 import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
+import { verifyWebhook } from "../../sdk/verify-webhook.ts";
 import * as events from "../events/service.ts";
 import { createWebhookPoster } from "./post-webhook.ts";
-import { attemptDelivery, requeueStalledDeliveries } from "./service.ts";
+import { attemptDelivery, requeueStalledDeliveries, resealSecrets } from "./service.ts";
 import { BlockedTargetError, guardedLookup } from "./target-guard.ts";
 import { deliverWebhook } from "./tasks/deliver-webhook.ts";
 
@@ -130,4 +131,41 @@ describe("server-side request forgery at delivery time", () => {
     );
     expect(failure).toBeInstanceOf(BlockedTargetError);
   });
+});
+
+test("rotating the encryption key: secrets are resealed under the new key and keep signing", async () => {
+  const receiver = await startReceiver();
+  const poster = createWebhookPoster({ timeoutMs: 1000 });
+  const oldKey = TEST_WEBHOOK_SECRET_KEY;
+  const newKey = Buffer.alloc(32, 9).toString("base64");
+  try {
+    const endpoint = await request(testApp({ database: db.database, config: testConfig(db.url) }))
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ url: receiver.url });
+    const rotating = testConfig(db.url, {
+      WEBHOOK_SECRET_ENCRYPTION_KEY: newKey,
+      WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS: oldKey,
+    });
+    expect((await resealSecrets(db.database, rotating)).resealed).toBeGreaterThanOrEqual(1);
+    expect(await resealSecrets(db.database, rotating)).toEqual({ resealed: 0 });
+
+    await db.database.transaction((transaction) =>
+      events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: {} }),
+    );
+    const [delivery] = await deliveriesOf(shop.id);
+    const newKeyOnly = testConfig(db.url, { WEBHOOK_SECRET_ENCRYPTION_KEY: newKey });
+    const settled = await attemptDelivery(
+      { database: db.database, config: newKeyOnly, post: poster.post },
+      { merchantId: shop.id, deliveryId: delivery?.id ?? "" },
+    );
+    expect(settled?.status).toBe("succeeded");
+    const [received] = receiver.received;
+    expect(
+      verifyWebhook(received?.body ?? "", String(received?.headers["x-pos-signature"]), endpoint.body.secret).type,
+    ).toBe("payment.paid");
+  } finally {
+    poster.close();
+    await receiver.close();
+  }
 });

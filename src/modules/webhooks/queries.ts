@@ -226,3 +226,33 @@ export async function selectStalledDeliveries(
     ORDER BY next_attempt_at
     LIMIT ${options.limit}`);
 }
+
+const sealedSecretSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  secret_ciphertext: z.instanceof(Buffer),
+});
+
+/** Every endpoint's sealed secret, in key order after `after`: for re-encryption under a new key. */
+export async function selectSealedSecrets(
+  database: Queryable,
+  options: { after: { merchantId: string; id: string } | undefined; limit: number },
+): Promise<readonly z.infer<typeof sealedSecretSchema>[]> {
+  const after =
+    options.after === undefined
+      ? sql.fragment``
+      : sql.fragment`WHERE (merchant_id, id) > (${options.after.merchantId}, ${options.after.id})`;
+  return database.any(sql.type(sealedSecretSchema)`
+    SELECT merchant_id, id, secret_ciphertext FROM webhook_endpoints ${after}
+    ORDER BY merchant_id, id
+    LIMIT ${options.limit}`);
+}
+
+export async function updateSealedSecret(
+  database: Queryable,
+  endpoint: { merchantId: string; id: string; sealed: Buffer },
+): Promise<void> {
+  await database.query(sql.unsafe`
+    UPDATE webhook_endpoints SET secret_ciphertext = ${sql.binary(endpoint.sealed)}
+    WHERE merchant_id = ${endpoint.merchantId} AND id = ${endpoint.id}`);
+}

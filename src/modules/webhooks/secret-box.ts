@@ -46,3 +46,8 @@ export function openSecret(keyring: SecretKeyring, sealed: Buffer, associatedDat
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(sealed.subarray(offset)), decipher.final()]).toString("utf8");
 }
+
+/** Whether `sealed` was encrypted under `key` (so a rotation can skip it). */
+export function isSealedWith(key: Buffer, sealed: Buffer): boolean {
+  return sealed.subarray(1, 1 + FINGERPRINT_BYTES).equals(fingerprint(key));
+}

@@ -9,7 +9,7 @@ import { addJob } from "../../platform/queue/add-job.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
 import type { AttemptRow, CreateEndpointInput, DeliveryRow, DeliveryStatus, EndpointRow } from "./schemas.ts";
-import { openSecret, type SecretKeyring, sealSecret } from "./secret-box.ts";
+import { isSealedWith, openSecret, type SecretKeyring, sealSecret } from "./secret-box.ts";
 import { signatureHeader } from "./signature.ts";
 import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } from "./target-guard.ts";
 
@@ -304,4 +304,34 @@ export async function requeueStalledDeliveries(database: Database, options: { ov
     }
   });
   return stalled.length;
+}
+
+/**
+ * Re-encrypts every endpoint secret under the current key (the second step of a key rotation, run
+ * while the previous key is still configured). Returns how many were re-encrypted. Safe to re-run.
+ */
+export async function resealSecrets(database: Database, config: Config): Promise<{ resealed: number }> {
+  const keyring = keyringOf(config);
+  let resealed = 0;
+  let after: { merchantId: string; id: string } | undefined;
+  for (;;) {
+    const batch = await queries.selectSealedSecrets(database, { after, limit: 500 });
+    for (const endpoint of batch) {
+      if (!isSealedWith(keyring.current, endpoint.secret_ciphertext)) {
+        const associatedData = associatedDataOf(endpoint);
+        const secret = openSecret(keyring, endpoint.secret_ciphertext, associatedData);
+        await queries.updateSealedSecret(database, {
+          merchantId: endpoint.merchant_id,
+          id: endpoint.id,
+          sealed: sealSecret(keyring, secret, associatedData),
+        });
+        resealed += 1;
+      }
+    }
+    const last = batch.at(-1);
+    if (last === undefined) {
+      return { resealed };
+    }
+    after = { merchantId: last.merchant_id, id: last.id };
+  }
 }
