@@ -36,10 +36,21 @@ export type PaymentCodeStatus =
   /** The gateway reports the code can never be paid (blocked, cancelled by the network). */
   | { state: "unusable"; reason: string };
 
+export type PaymentCodeInquiry = {
+  paymentId: string;
+  code: string;
+  /** What the platform knows of the payment; a real gateway needs only the code. */
+  amountCents: number;
+  issuedAt: Date;
+};
+
 export interface PaymentGateway {
   issuePaymentCode(request: IssuePaymentCodeRequest): Promise<IssuedPaymentCode>;
-  inquirePaymentCode(request: { paymentId: string; code: string }): Promise<PaymentCodeStatus>;
+  inquirePaymentCode(request: PaymentCodeInquiry): Promise<PaymentCodeStatus>;
 }
+
+/** The gateway of each world: the key's prefix picks one. */
+export type Gateways = { test: PaymentGateway; live: PaymentGateway };
 
 /** The gateway is unreachable or failing: the API answers 502 `gateway_error`; retry with the same key. */
 export class GatewayUnavailableError extends Error {

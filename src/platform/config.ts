@@ -53,6 +53,10 @@ const environmentSchema = z.object({
   IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: seconds(60),
   PAYMENT_CODE_WINDOW_SECONDS: seconds(600),
   SANDBOX_AUTO_SETTLE_SECONDS: seconds(18),
+  PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: seconds(2),
+  PAYMENT_POLL_SCHEDULE_SECONDS: commaSeparatedSeconds.default([2, 3, 5, 8, 13, 20, 30]),
+  WALLET_DEEP_LINK_PREFIX: z.string().min(1).default("wallet://pay?code="),
+  WALLET_USSD_PREFIX: z.string().min(1).default("*151*2*"),
   PAYOUT_SETTLE_SECONDS: seconds(20),
   PAYOUT_PROCESSOR_INTERVAL_SECONDS: seconds(60),
   WEBHOOK_TIMEOUT_SECONDS: seconds(10),
@@ -84,6 +88,14 @@ export type Config = {
   idempotency: { retentionMs: number; lockTimeoutMs: number };
   paymentCodeWindowMs: number;
   sandboxAutoSettleMs: number;
+  payment: {
+    /** At most one gateway inquiry per payment per this interval, across all API replicas. */
+    inquiryMinIntervalMs: number;
+    /** Delays between the poller's inquiries of a pending payment; the last one repeats until expiry. */
+    pollScheduleMs: number[];
+    deepLinkPrefix: string;
+    ussdPrefix: string;
+  };
   payoutSettleMs: number;
   payoutProcessorIntervalMs: number;
   webhook: {
@@ -138,6 +150,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     paymentCodeWindowMs: toMs(env.PAYMENT_CODE_WINDOW_SECONDS),
     sandboxAutoSettleMs: toMs(env.SANDBOX_AUTO_SETTLE_SECONDS),
+    payment: {
+      inquiryMinIntervalMs: toMs(env.PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS),
+      pollScheduleMs: env.PAYMENT_POLL_SCHEDULE_SECONDS.map(toMs),
+      deepLinkPrefix: env.WALLET_DEEP_LINK_PREFIX,
+      ussdPrefix: env.WALLET_USSD_PREFIX,
+    },
     payoutSettleMs: toMs(env.PAYOUT_SETTLE_SECONDS),
     payoutProcessorIntervalMs: toMs(env.PAYOUT_PROCESSOR_INTERVAL_SECONDS),
     webhook: {

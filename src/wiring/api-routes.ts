@@ -1,14 +1,21 @@
+import type { Gateways } from "../gateway/wallet-gateway.ts";
+import { checkoutRoutes } from "../modules/checkout/routes.ts";
 import { eventRoutes } from "../modules/events/routes.ts";
 import { ledgerRoutes } from "../modules/ledger/routes.ts";
 import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes.ts";
+import { paymentRoutes } from "../modules/payments/routes.ts";
 import { webhookRoutes } from "../modules/webhooks/routes.ts";
 import type { AnyRoute } from "../platform/http/route.ts";
 
 /** Every HTTP route of the API deployment, in the order they are matched and documented. */
-export const apiRoutes: readonly AnyRoute[] = [
-  ...merchantRoutes,
-  ...ledgerRoutes,
-  ...eventRoutes,
-  ...webhookRoutes,
-  ...merchantAdminRoutes,
-];
+export function apiRoutes(gateways: Gateways): readonly AnyRoute[] {
+  return [
+    ...merchantRoutes,
+    ...paymentRoutes(gateways),
+    ...ledgerRoutes,
+    ...eventRoutes,
+    ...webhookRoutes,
+    ...checkoutRoutes(gateways),
+    ...merchantAdminRoutes,
+  ];
+}

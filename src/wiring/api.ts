@@ -7,6 +7,7 @@ import { closeGracefully, listen } from "../platform/http/server.ts";
 import { createLogger, type Logger } from "../platform/telemetry/logger.ts";
 import { createMetrics, type Metrics } from "../platform/telemetry/metrics.ts";
 import { apiRoutes } from "./api-routes.ts";
+import { createGateways } from "./gateways.ts";
 
 /** The API application with every module's routes. */
 export function buildApiApp(options: {
@@ -21,7 +22,7 @@ export function buildApiApp(options: {
     logger: options.logger,
     database: options.database,
     metrics: options.metrics ?? createMetrics({ service: "api" }),
-    routes: apiRoutes,
+    routes: apiRoutes(createGateways(options.config)),
     authenticate: apiKeyAuthenticator(options.database, options.config),
     readiness: options.readiness ?? { draining: false },
   });

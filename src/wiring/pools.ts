@@ -1,12 +1,17 @@
+import type { Gateways } from "../gateway/wallet-gateway.ts";
+import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
+import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
 import { deliverWebhook } from "../modules/webhooks/tasks/deliver-webhook.ts";
 import { requeueStalledWebhookDeliveries } from "../modules/webhooks/tasks/requeue-stalled-deliveries.ts";
 import { purgeIdempotencyKeys } from "../platform/idempotency/tasks/purge-idempotency-keys.ts";
 import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
 
 /** Which tasks each worker pool runs. A task identifier belongs to exactly one pool. */
-export const poolTasks: Record<PoolName, readonly TaskDefinition[]> = {
-  "gateway-poller": [],
-  "code-expiry": [purgeIdempotencyKeys],
-  "payout-processor": [],
-  "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
-};
+export function poolTasks(gateways: Gateways): Record<PoolName, readonly TaskDefinition[]> {
+  return {
+    "gateway-poller": [pollPaymentTask(gateways)],
+    "code-expiry": [expirePaymentTask(gateways), purgeIdempotencyKeys],
+    "payout-processor": [],
+    "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
+  };
+}

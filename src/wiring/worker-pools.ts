@@ -6,6 +6,7 @@ import type { PoolName } from "../platform/queue/task.ts";
 import { startWorkerPool } from "../platform/queue/worker-pool.ts";
 import type { Logger } from "../platform/telemetry/logger.ts";
 import type { Metrics } from "../platform/telemetry/metrics.ts";
+import { createGateways } from "./gateways.ts";
 import { poolTasks } from "./pools.ts";
 
 /**
@@ -26,12 +27,13 @@ export async function startPools(options: {
     applicationName: `worker:${options.pools.join(",")}`,
     logger: options.logger,
   });
+  const tasks = poolTasks(createGateways(options.config));
   const runners: Runner[] = [];
   for (const pool of options.pools) {
     runners.push(
       await startWorkerPool({
         pool,
-        tasks: poolTasks[pool],
+        tasks: tasks[pool],
         dependencies: { config: options.config, database: options.database, logger: options.logger },
         pgPool,
         registry: options.metrics.registry,

@@ -1,6 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import request from "supertest";
 import { apiRoutes } from "../../src/wiring/api-routes.ts";
+import { createGateways } from "../../src/wiring/gateways.ts";
 import { testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 
@@ -28,7 +29,7 @@ describe("GET /v1/openapi.json", () => {
 
   test("documents every route with its method, parameters and error envelope", async () => {
     const document = (await request(app).get("/v1/openapi.json")).body;
-    for (const route of apiRoutes) {
+    for (const route of apiRoutes(createGateways(testConfig("postgres://unused/db")))) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
       const operation = document.paths[path]?.[route.method];
       expect(operation).toBeDefined();

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { Gateways } from "../../src/gateway/wallet-gateway.ts";
 import { apiKeyAuthenticator } from "../../src/modules/merchants/service.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
@@ -8,6 +9,7 @@ import { closeGracefully, listen, portOf } from "../../src/platform/http/server.
 import { createLogger, type Logger } from "../../src/platform/telemetry/logger.ts";
 import { createMetrics } from "../../src/platform/telemetry/metrics.ts";
 import { apiRoutes } from "../../src/wiring/api-routes.ts";
+import { createGateways } from "../../src/wiring/gateways.ts";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -29,6 +31,7 @@ export function testApp(options: {
   database: Database;
   config: Config;
   extraRoutes?: readonly AnyRoute[];
+  gateways?: Gateways;
   logger?: Logger;
 }) {
   return createApp({
@@ -36,7 +39,7 @@ export function testApp(options: {
     logger: options.logger ?? createLogger({ level: "silent", service: "test" }),
     database: options.database,
     metrics: createMetrics({ service: "api" }),
-    routes: [...apiRoutes, ...(options.extraRoutes ?? [])],
+    routes: [...apiRoutes(options.gateways ?? createGateways(options.config)), ...(options.extraRoutes ?? [])],
     authenticate: apiKeyAuthenticator(options.database, options.config),
   });
 }

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import type { Gateways } from "../../gateway/wallet-gateway.ts";
+import { conflict, forbidden } from "../../platform/errors.ts";
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import type { PaymentRow } from "../payments/schemas.ts";
+import * as payments from "../payments/service.ts";
+
+/**
+ * The public side of a payment, reached by its id alone (the id carries 142 random bits: it is the
+ * capability). Nothing here reveals more than the payer needs.
+ */
+const checkoutParams = z.strictObject({ id: z.string().max(100) });
+const checkoutStatusSchema = z
+  .object({
+    status: z.enum(["pending", "paid", "expired", "failed"]),
+    expires_at: z.iso.datetime(),
+    success_url: z.string().nullable(),
+    cancel_url: z.string().nullable(),
+  })
+  .meta({ id: "CheckoutStatus" });
+const mockpayBody = z.strictObject({ outcome: z.literal("expired").optional() }).optional();
+
+function presentStatus(payment: PaymentRow) {
+  return {
+    status: payment.status,
+    expires_at: payment.expires_at.toISOString(),
+    success_url: payment.success_url,
+    cancel_url: payment.cancel_url,
+  };
+}
+
+export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/checkout/:id/status",
+      operationId: "getCheckoutStatus",
+      summary: "The payment's status for the hosted checkout page (refreshed from the gateway, throttled)",
+      tags: ["Checkout"],
+      auth: "none",
+      request: { params: checkoutParams },
+      responses: { 200: { description: "The status.", schema: checkoutStatusSchema } },
+      handler: async ({ params, config, database, logger }) => {
+        const payment = await payments.getPaymentById(database, params.id);
+        return { body: presentStatus(await payments.refreshPayment({ config, database, logger, gateways }, payment)) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/checkout/:id/mockpay",
+      operationId: "mockpayCheckout",
+      summary: "Test payments only: settle now, or expire with {outcome: 'expired'}",
+      tags: ["Checkout"],
+      auth: "none",
+      request: { params: checkoutParams, body: mockpayBody },
+      responses: { 200: { description: "The new status.", schema: checkoutStatusSchema } },
+      handler: async ({ params, body, database }) => {
+        const payment = await payments.getPaymentById(database, params.id);
+        if (payment.livemode) {
+          throw forbidden("test_mode_only", "mockpay settles test payments only.");
+        }
+        if (payment.status !== "pending") {
+          throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
+        }
+        const finished =
+          body?.outcome === "expired"
+            ? await payments.expirePayment(database, payment, { onlyWhenDue: false })
+            : await payments.settlePayment(database, payment, { paidAt: new Date(), payerMsisdn: null });
+        return { body: presentStatus(finished) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,395 @@
+import { randomUUID } from "node:crypto";
+import request from "supertest";
+import { z } from "zod";
+import { testApp, testConfig } from "../../../tests/support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
+import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
+import { sql } from "../../platform/db/pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
+import { createGateways } from "../../wiring/gateways.ts";
+import * as payments from "./service.ts";
+
+const logger = createLogger({ level: "silent", service: "test" });
+let db: TestDatabase;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ poolSize: 20 });
+});
+beforeEach(async () => {
+  shop = await newMerchant(db.database, { fee_bps: 150, fee_fixed_cents: 0 });
+});
+afterAll(() => db.close());
+
+function setup(environment: Record<string, string> = {}, gateways?: Gateways) {
+  const config = testConfig(db.url, { PUBLIC_BASE_URL: "https://pay.example.com", ...environment });
+  const resolved = gateways ?? createGateways(config);
+  const app = testApp({ database: db.database, config, gateways: resolved });
+  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
+}
+
+function create(app: ReturnType<typeof testApp>, key: string, body: unknown, idempotencyKey = randomUUID()) {
+  return request(app)
+    .post("/v1/payments")
+    .set("Authorization", `Bearer ${key}`)
+    .set("Idempotency-Key", idempotencyKey)
+    .send(body as object);
+}
+
+const countSchema = z.object({ count: z.number() });
+async function ledgerTransactionsOf(paymentId: string) {
+  return db.database.oneFirst(sql.type(countSchema)`
+    SELECT count(*)::int AS count FROM ledger_transactions WHERE source_type = 'payment' AND source_id = ${paymentId}`);
+}
+async function eventsOf(paymentId: string) {
+  return db.database.any(sql.type(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) }))`
+    SELECT type, data FROM events WHERE data->>'payment_id' = ${paymentId} ORDER BY seq`);
+}
+async function balanceOf(merchantId: string, livemode: boolean) {
+  const rows = await db.database.any(sql.type(z.object({ currency: z.string(), balance_cents: z.number() }))`
+    SELECT currency, balance_cents FROM ledger_balances
+    WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND account = 'merchant_available'`);
+  return Object.fromEntries(rows.map((row) => [row.currency, row.balance_cents]));
+}
+
+describe("creating a payment", () => {
+  test("returns every field: code, real PNG QR, deep link, USSD, checkout URL, 10-minute expiry, fee", async () => {
+    const { app } = setup();
+    const response = await create(app, shop.testKey, {
+      amount_cents: 1000,
+      narration: "Order 42",
+      merchant_ref: "order-42",
+      metadata: { table: 7, vip: true },
+      success_url: "https://shop.example.com/thanks",
+      cancel_url: "https://shop.example.com/cart",
+    });
+    expect(response.status).toBe(201);
+    const payment = response.body;
+    expect(payment).toMatchObject({
+      object: "payment",
+      livemode: false,
+      status: "pending",
+      amount_cents: 1000,
+      currency: "USD",
+      fee_cents: 15,
+      narration: "Order 42",
+      merchant_ref: "order-42",
+      metadata: { table: 7, vip: true },
+      success_url: "https://shop.example.com/thanks",
+      cancel_url: "https://shop.example.com/cart",
+      paid_at: null,
+      checkout_url: `https://pay.example.com/checkout/${payment.id}`,
+    });
+    expect(payment.id).toMatch(/^pay_[0-9A-Za-z]{24}$/);
+    expect(payment.code).toMatch(/^[0-9]{9}$/);
+    expect(payment.deep_link).toBe(`wallet://pay?code=${payment.code}`);
+    expect(payment.ussd).toContain(payment.code);
+    expect(payment.reference).toMatch(/^PR/);
+    expect(Date.parse(payment.expires_at) - Date.parse(payment.created_at)).toBe(600_000);
+    const png = Buffer.from(payment.qr_png_data_url.replace(/^data:image\/png;base64,/, ""), "base64");
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.readUInt32BE(16)).toBeGreaterThan(50);
+  });
+
+  test.each([
+    ["zero", { amount_cents: 0 }, "invalid_amount"],
+    ["negative", { amount_cents: -5 }, "invalid_amount"],
+    ["fractional", { amount_cents: 10.5 }, "invalid_amount"],
+    ["a string", { amount_cents: "100" }, "invalid_amount"],
+    ["missing", {}, "invalid_amount"],
+    ["too large", { amount_cents: 1_000_000_001 }, "invalid_amount"],
+    ["an unknown currency", { amount_cents: 100, currency: "EUR" }, "invalid_currency"],
+    ["a relative success_url", { amount_cents: 100, success_url: "/thanks" }, "parameter_invalid"],
+    ["a javascript: cancel_url", { amount_cents: 100, cancel_url: "javascript:alert(1)" }, "parameter_invalid"],
+    ["metadata with an object value", { amount_cents: 100, metadata: { a: { b: 1 } } }, "parameter_invalid"],
+    ["an unknown field", { amount_cents: 100, tip: 5 }, "parameter_unknown"],
+  ])("refuses %s", async (_, body, code) => {
+    const { app } = setup();
+    const response = await create(app, shop.testKey, body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request", code });
+    expect(
+      await db.database.oneFirst(sql.type(countSchema)`
+      SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${shop.id}`),
+    ).toBe(0);
+  });
+
+  test("currency defaults to USD; ZWG is accepted; the fee never exceeds the amount", async () => {
+    const { app } = setup();
+    const costly = await newMerchant(db.database, { fee_bps: 0, fee_fixed_cents: 500 });
+    expect((await create(app, shop.testKey, { amount_cents: 100 })).body.currency).toBe("USD");
+    expect((await create(app, shop.testKey, { amount_cents: 100, currency: "ZWG" })).body.currency).toBe("ZWG");
+    expect((await create(app, costly.testKey, { amount_cents: 300 })).body.fee_cents).toBe(300);
+    expect(payments.feeCents(1_000_000_000, { fee_bps: 10_000, fee_fixed_cents: 0 })).toBe(1_000_000_000);
+    expect(payments.feeCents(333, { fee_bps: 150, fee_fixed_cents: 10 })).toBe(15);
+  });
+
+  test("requires an Idempotency-Key; 10 concurrent identical requests create one payment", async () => {
+    const { app } = setup();
+    const missing = await request(app)
+      .post("/v1/payments")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ amount_cents: 100 });
+    expect(missing.body.error.code).toBe("missing_idempotency_key");
+    const key = randomUUID();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => create(app, shop.testKey, { amount_cents: 700 }, key)),
+    );
+    const created = responses.filter((response) => response.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((response) => response.body.id)).size).toBe(1);
+    for (const response of responses.filter((candidate) => candidate.status !== 201)) {
+      expect(response.status).toBe(409);
+      expect(response.body.error.code).toBe("idempotency_in_flight");
+    }
+    const replay = await create(app, shop.testKey, { amount_cents: 700 }, key);
+    expect(replay.body.id).toBe(created[0]?.body.id);
+    expect(
+      await db.database.oneFirst(sql.type(countSchema)`
+      SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${shop.id}`),
+    ).toBe(1);
+  });
+
+  test("sandbox levers: gateway unavailable and code generation failure are 502s, and a retry runs again", async () => {
+    const { app } = setup();
+    const key = randomUUID();
+    const unavailable = await create(
+      app,
+      shop.testKey,
+      { amount_cents: SANDBOX_MAGIC_AMOUNTS.gatewayUnavailable },
+      key,
+    );
+    expect(unavailable.status).toBe(502);
+    expect(unavailable.body.error).toMatchObject({ type: "gateway_error", code: "gateway_error" });
+    const failed = await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.codeGenerationFailed });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe("code_generation_failed");
+    // Not stored: the same key runs the request again (and fails again, the lever being the amount).
+    expect(
+      (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.gatewayUnavailable }, key)).status,
+    ).toBe(502);
+  });
+
+  test("live payments without a configured gateway fail with 502 gateway_error, creating nothing", async () => {
+    const { app } = setup();
+    const response = await create(app, shop.liveKey, { amount_cents: 100 });
+    expect(response.status).toBe(502);
+    expect(response.body.error.code).toBe("gateway_error");
+  });
+});
+
+describe("payment states (test world)", () => {
+  test("mockpay settles: paid_at, net credit, one payment.paid event with the spec's fields", async () => {
+    const { app } = setup();
+    const payment = (await create(app, shop.testKey, { amount_cents: 1000, merchant_ref: "m-1" })).body;
+    const paid = await request(app).post(`/checkout/${payment.id}/mockpay`).send({});
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: "paid", success_url: null, cancel_url: null });
+    const fetched = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(fetched.body.status).toBe("paid");
+    expect(fetched.body.paid_at).not.toBeNull();
+    expect(await balanceOf(shop.id, false)).toEqual({ USD: 985 });
+    expect(await eventsOf(payment.id)).toEqual([
+      {
+        type: "payment.paid",
+        data: {
+          payment_id: payment.id,
+          amount_cents: 1000,
+          currency: "USD",
+          fee_cents: 15,
+          merchant_ref: "m-1",
+          reference: payment.reference,
+        },
+      },
+    ]);
+    const again = await request(app).post(`/checkout/${payment.id}/mockpay`).send({});
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("payment_not_pending");
+    expect(await ledgerTransactionsOf(payment.id)).toBe(1);
+  });
+
+  test("mockpay with outcome expired: expired, payment.expired, no ledger movement", async () => {
+    const { app } = setup();
+    const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
+    const expired = await request(app).post(`/checkout/${payment.id}/mockpay`).send({ outcome: "expired" });
+    expect(expired.body.status).toBe("expired");
+    expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.expired"]);
+    expect(await ledgerTransactionsOf(payment.id)).toBe(0);
+    expect(await balanceOf(shop.id, false)).toEqual({});
+  });
+
+  test("mockpay is refused for live payments and unknown ids", async () => {
+    const { app } = setup();
+    const unknown = await request(app).post("/checkout/pay_doesnotexist/mockpay").send({});
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("resource_missing");
+    const { config } = setup();
+    const live = await db.database.transaction((transaction) =>
+      payments.recordPayment(
+        transaction,
+        config,
+        { merchantId: shop.id, livemode: true },
+        {
+          id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+          input: { amount_cents: 100, currency: "USD" },
+          issued: { code: "123456789", gatewayReference: "gw_1" },
+          qrPngDataUrl: "data:image/png;base64,AA==",
+          feeCents: 2,
+        },
+      ),
+    );
+    const refused = await request(app).post(`/checkout/${live.id}/mockpay`).send({});
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("test_mode_only");
+  });
+
+  test("auto-settle: a GET after the sandbox delay finds it paid", async () => {
+    const { app } = setup({ SANDBOX_AUTO_SETTLE_SECONDS: "0.3", PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" });
+    const payment = (await create(app, shop.testKey, { amount_cents: 400 })).body;
+    const early = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(early.body.status).toBe("pending");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const later = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(later.body.status).toBe("paid");
+    expect(await balanceOf(shop.id, false)).toEqual({ USD: 394 });
+  });
+
+  test("the poller settles a payment once the gateway reports it paid", async () => {
+    const { app, dependencies } = setup({
+      SANDBOX_AUTO_SETTLE_SECONDS: "0.2",
+      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05",
+    });
+    const payment = (await create(app, shop.testKey, { amount_cents: 400 })).body;
+    expect((await payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 0 }))?.status).toBe("pending");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 1 }))?.status).toBe("paid");
+  });
+
+  test("a code the gateway reports unusable fails the payment with payment.failed", async () => {
+    const { app } = setup();
+    const payment = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.codeUnusable })).body;
+    const fetched = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(fetched.body.status).toBe("failed");
+    expect(fetched.body.failure_reason).toContain("unusable");
+    expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.failed"]);
+    expect(await ledgerTransactionsOf(payment.id)).toBe(0);
+  });
+
+  test("the window closes unpaid: expired after a last inquiry, no ledger movement", async () => {
+    const { app, dependencies } = setup({ PAYMENT_CODE_WINDOW_SECONDS: "0.3" });
+    const payment = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
+    // Before the deadline the expiry changes nothing.
+    expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("pending");
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("expired");
+    expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.expired"]);
+    expect(await ledgerTransactionsOf(payment.id)).toBe(0);
+  });
+
+  test("paid in the last second before expiry is paid, even right after a throttled inquiry said pending", async () => {
+    const { app, dependencies } = setup({
+      PAYMENT_CODE_WINDOW_SECONDS: "0.6",
+      SANDBOX_AUTO_SETTLE_SECONDS: "0.5",
+      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60",
+    });
+    const payment = (await create(app, shop.testKey, { amount_cents: 800 })).body;
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    const late = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(late.body.status).toBe("pending");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("paid");
+    expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
+  });
+});
+
+describe("exactly once", () => {
+  test("poller, GET refresh, mockpay and expiry at once: one final state, one set of postings, one event", async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const { app, dependencies } = setup({
+        PAYMENT_CODE_WINDOW_SECONDS: "0.3",
+        SANDBOX_AUTO_SETTLE_SECONDS: "0.25",
+        PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.01",
+        RATE_LIMIT_REQUESTS: "10000",
+      });
+      const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
+      await new Promise((resolve) => setTimeout(resolve, 320));
+      await Promise.allSettled([
+        payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 3 }),
+        request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`),
+        request(app)
+          .post(`/checkout/${payment.id}/mockpay`)
+          .send(round % 2 === 0 ? {} : { outcome: "expired" }),
+        payments.expireIfUnpaid(dependencies, { paymentId: payment.id }),
+        request(app).get(`/checkout/${payment.id}/status`),
+      ]);
+      const final = await payments.getPaymentById(db.database, payment.id);
+      expect(["paid", "expired"]).toContain(final.status);
+      const finalEvents = await eventsOf(payment.id);
+      expect(finalEvents).toHaveLength(1);
+      expect(finalEvents[0]?.type).toBe(`payment.${final.status}`);
+      expect(await ledgerTransactionsOf(payment.id)).toBe(final.status === "paid" ? 1 : 0);
+    }
+  });
+
+  test("hundreds of GETs from two API instances cause a bounded number of gateway inquiries", async () => {
+    let inquiries = 0;
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquiries += 1;
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const gateways = { test: counting, live: counting };
+    const environment = { PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.5", RATE_LIMIT_REQUESTS: "10000" };
+    const first = setup(environment, gateways);
+    const second = setup(environment, gateways);
+    const payment = (await create(first.app, shop.testKey, { amount_cents: 100 })).body;
+    const started = Date.now();
+    const polls = [];
+    for (let index = 0; index < 300; index += 1) {
+      const app = index % 2 === 0 ? first.app : second.app;
+      polls.push(request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`));
+    }
+    const responses = await Promise.all(polls);
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    expect(responses.every((response) => response.status === 200 && response.body.status === "pending")).toBe(true);
+    // At most one inquiry per half second, plus the one at the start.
+    expect(inquiries).toBeLessThanOrEqual(Math.ceil(elapsedSeconds / 0.5) + 1);
+    expect(inquiries).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("listing", () => {
+  test("filters by status and merchant_ref, pages newest first, never shows another merchant or world", async () => {
+    const { app } = setup();
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      ids.push(
+        (await create(app, shop.testKey, { amount_cents: 100 + index, merchant_ref: index % 2 === 0 ? "even" : "odd" }))
+          .body.id,
+      );
+    }
+    await request(app).post(`/checkout/${ids[0]}/mockpay`).send({});
+    const other = await newMerchant(db.database);
+    await create(app, other.testKey, { amount_cents: 100 });
+    const list = (query: Record<string, string | number>, key = shop.testKey) =>
+      request(app).get("/v1/payments").query(query).set("Authorization", `Bearer ${key}`);
+
+    const firstPage = await list({ limit: 3 });
+    expect(firstPage.body.data.map((payment: { id: string }) => payment.id)).toEqual(ids.slice(2).reverse());
+    const secondPage = await list({ limit: 3, cursor: firstPage.body.next_cursor });
+    expect(secondPage.body.data.map((payment: { id: string }) => payment.id)).toEqual(ids.slice(0, 2).reverse());
+    expect(secondPage.body.has_more).toBe(false);
+    expect((await list({ status: "paid" })).body.data.map((payment: { id: string }) => payment.id)).toEqual([ids[0]]);
+    expect((await list({ merchant_ref: "odd" })).body.data).toHaveLength(2);
+    expect((await list({}, shop.liveKey)).body.data).toEqual([]);
+    const foreign = await request(app).get(`/v1/payments/${ids[1]}`).set("Authorization", `Bearer ${other.testKey}`);
+    expect(foreign.status).toBe(404);
+    expect((await list({ status: "settled" })).status).toBe(400);
+  });
+});
+

@@ -1,0 +1,121 @@
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
+
+const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
+  merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at,
+  paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at`;
+
+type World = { merchantId: string; livemode: boolean };
+
+export async function insertPayment(
+  transaction: Transaction,
+  payment: Omit<
+    PaymentRow,
+    | "status"
+    | "paid_at"
+    | "payer_msisdn"
+    | "failure_reason"
+    | "last_inquiry_at"
+    | "inquiry_count"
+    | "created_at"
+    | "updated_at"
+    | "expires_at"
+  > & { expiresInMs: number },
+): Promise<PaymentRow> {
+  return transaction.one(sql.type(paymentRowSchema)`
+    INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration, merchant_ref,
+      metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at)
+    VALUES (${payment.merchant_id}, ${payment.id}, ${payment.livemode}, 'pending', ${payment.amount_cents},
+      ${payment.currency}, ${payment.fee_cents}, ${payment.narration}, ${payment.merchant_ref},
+      ${sql.jsonb(payment.metadata as never)}, ${payment.success_url}, ${payment.cancel_url}, ${payment.reference},
+      ${payment.code}, ${payment.gateway_reference}, ${payment.qr_png_data_url},
+      now() + ${payment.expiresInMs} * interval '1 millisecond')
+    RETURNING ${PAYMENT_COLUMNS}`);
+}
+
+export async function selectPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow | null> {
+  return database.maybeOne(sql.type(paymentRowSchema)`
+    SELECT ${PAYMENT_COLUMNS} FROM payments
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${paymentId}`);
+}
+
+/** By id alone: the hosted checkout knows only the id (its capability). */
+export async function selectPaymentById(database: Queryable, paymentId: string): Promise<PaymentRow | null> {
+  return database.maybeOne(sql.type(paymentRowSchema)`
+    SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ${paymentId}`);
+}
+
+export async function selectPayments(
+  database: Queryable,
+  filter: World & {
+    status: PaymentStatus | undefined;
+    merchantRef: string | undefined;
+    from: Date | undefined;
+    to: Date | undefined;
+    after: { createdAt: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<readonly PaymentRow[]> {
+  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
+  if (filter.status !== undefined) {
+    conditions.push(sql.fragment`status = ${filter.status}`);
+  }
+  if (filter.merchantRef !== undefined) {
+    conditions.push(sql.fragment`merchant_ref = ${filter.merchantRef}`);
+  }
+  if (filter.from !== undefined) {
+    conditions.push(sql.fragment`created_at >= ${filter.from.toISOString()}::timestamptz`);
+  }
+  if (filter.to !== undefined) {
+    conditions.push(sql.fragment`created_at < ${filter.to.toISOString()}::timestamptz`);
+  }
+  if (filter.after !== undefined) {
+    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
+  }
+  return database.any(sql.type(paymentRowSchema)`
+    SELECT ${PAYMENT_COLUMNS} FROM payments
+    WHERE ${sql.join(conditions, sql.fragment` AND `)}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${filter.limit}`);
+}
+
+/**
+ * Takes the right to ask the gateway about a pending payment now: at most once per interval across
+ * every replica. Null when the payment is no longer pending or was asked about too recently.
+ */
+export async function claimInquiry(
+  database: Queryable,
+  payment: { merchantId: string; id: string; minIntervalMs: number },
+): Promise<PaymentRow | null> {
+  return database.maybeOne(sql.type(paymentRowSchema)`
+    UPDATE payments SET last_inquiry_at = now(), inquiry_count = inquiry_count + 1
+    WHERE merchant_id = ${payment.merchantId} AND id = ${payment.id} AND status = 'pending'
+      AND (last_inquiry_at IS NULL OR last_inquiry_at <= now() - ${payment.minIntervalMs} * interval '1 millisecond')
+    RETURNING ${PAYMENT_COLUMNS}`);
+}
+
+/** Moves a pending payment to its final state; null when it was no longer pending (someone else won). */
+export async function finishPayment(
+  transaction: Transaction,
+  payment: {
+    merchantId: string;
+    id: string;
+    status: Exclude<PaymentStatus, "pending">;
+    paidAt?: Date;
+    payerMsisdn?: string | null;
+    failureReason?: string;
+    /** Expire only once `expires_at` has passed on the database clock (not for mockpay). */
+    onlyWhenDue?: boolean;
+  },
+): Promise<PaymentRow | null> {
+  const due = payment.onlyWhenDue === true ? sql.fragment`AND expires_at <= now()` : sql.fragment``;
+  return transaction.maybeOne(sql.type(paymentRowSchema)`
+    UPDATE payments
+    SET status = ${payment.status},
+      paid_at = ${payment.paidAt?.toISOString() ?? null}::timestamptz,
+      payer_msisdn = ${payment.payerMsisdn ?? null},
+      failure_reason = ${payment.failureReason ?? null},
+      updated_at = now()
+    WHERE merchant_id = ${payment.merchantId} AND id = ${payment.id} AND status = 'pending' ${due}
+    RETURNING ${PAYMENT_COLUMNS}`);
+}

@@ -1,0 +1,442 @@
+import QRCode from "qrcode";
+import { UniqueIntegrityConstraintViolationError } from "slonik";
+import { z } from "zod";
+import {
+  CodeGenerationError,
+  type Gateways,
+  GatewayUnavailableError,
+  type PaymentCodeStatus,
+  type PaymentGateway,
+} from "../../gateway/wallet-gateway.ts";
+import type { Config } from "../../platform/config.ts";
+import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import { gatewayError, notFound } from "../../platform/errors.ts";
+import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newId, randomSecret } from "../../platform/ids.ts";
+import { addJob } from "../../platform/queue/add-job.ts";
+import type { Logger } from "../../platform/telemetry/logger.ts";
+import type { MerchantRow } from "../../platform/tenant.ts";
+import * as events from "../events/service.ts";
+import * as ledger from "../ledger/service.ts";
+import * as queries from "./queries.ts";
+import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
+
+/**
+ * Payments: created with a code from the world's gateway, settled exactly once.
+ *
+ * Invariants:
+ * - `pending → paid | expired | failed` happens once, by a guarded UPDATE; whoever observes the outcome
+ *   first (poller, a GET refresh, mockpay, the expiry job's last inquiry) wins, the others change nothing;
+ * - a paid payment credits the merchant exactly once (ledger posting key `payment:<id>:settle`): the
+ *   gross from gateway clearing, the fee from the merchant to platform fees;
+ * - an expiry is decided only after a last inquiry of the gateway, so a payment paid in the last
+ *   second is paid, not expired; an unclear answer (gateway down) is retried, never guessed;
+ * - the gateway is asked at most once per `PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS` per payment, across
+ *   every replica, however often clients poll.
+ *
+ * Error codes: `invalid_amount`, `invalid_currency` (400), `gateway_error`, `code_generation_failed`
+ * (502), `resource_missing` (404).
+ */
+
+export const POLL_PAYMENT_TASK = "poll_payment";
+export const EXPIRE_PAYMENT_TASK = "expire_payment";
+
+export type PaymentDependencies = { database: Database; config: Config; gateways: Gateways; logger: Logger };
+type World = { merchantId: string; livemode: boolean };
+
+const gatewayOf = (gateways: Gateways, livemode: boolean): PaymentGateway => (livemode ? gateways.live : gateways.test);
+
+/** The merchant's fee: `fee_bps` of the amount rounded half up, plus the fixed part, at most the amount. */
+export function feeCents(amountCents: number, merchant: Pick<MerchantRow, "fee_bps" | "fee_fixed_cents">): number {
+  const proportional = Math.floor((amountCents * merchant.fee_bps + 5000) / 10_000);
+  return Math.min(amountCents, proportional + merchant.fee_fixed_cents);
+}
+
+export function deepLinkOf(config: Config, code: string): string {
+  return `${config.payment.deepLinkPrefix}${code}`;
+}
+
+export function ussdOf(config: Config, payment: Pick<PaymentRow, "code" | "currency" | "amount_cents">): string {
+  const amount = (payment.amount_cents / 100).toFixed(2);
+  return `Dial ${config.payment.ussdPrefix}${payment.code}# and confirm ${payment.currency} ${amount}`;
+}
+
+export type PreparedPayment = Awaited<ReturnType<typeof preparePayment>>;
+
+/**
+ * Phase one of creation, outside any database transaction: the gateway issues the code (a slow
+ * external call must not hold a transaction), and the QR image of the deep link is drawn.
+ */
+export async function preparePayment(
+  dependencies: PaymentDependencies,
+  tenant: World & { merchant: MerchantRow },
+  input: CreatePaymentInput,
+) {
+  const id = newId("pay");
+  const expiresAt = new Date(Date.now() + dependencies.config.paymentCodeWindowMs);
+  let issued: Awaited<ReturnType<PaymentGateway["issuePaymentCode"]>>;
+  try {
+    issued = await gatewayOf(dependencies.gateways, tenant.livemode).issuePaymentCode({
+      paymentId: id,
+      amountCents: input.amount_cents,
+      currency: input.currency,
+      merchantName: tenant.merchant.name,
+      narration: input.narration ?? null,
+      expiresAt,
+    });
+  } catch (error) {
+    throw toApiGatewayError(error);
+  }
+  const qrPngDataUrl = await QRCode.toDataURL(deepLinkOf(dependencies.config, issued.code), {
+    errorCorrectionLevel: "M",
+    margin: 1,
+    scale: 4,
+  });
+  return { id, input, issued, qrPngDataUrl, feeCents: feeCents(input.amount_cents, tenant.merchant) };
+}
+
+function toApiGatewayError(error: unknown): unknown {
+  if (error instanceof CodeGenerationError) {
+    return gatewayError(
+      "code_generation_failed",
+      "The gateway could not issue a code; retry with the same Idempotency-Key.",
+    );
+  }
+  if (error instanceof GatewayUnavailableError) {
+    return gatewayError(
+      "gateway_error",
+      "The wallet gateway is briefly unavailable; retry with the same Idempotency-Key.",
+    );
+  }
+  return error;
+}
+
+/**
+ * Phase two, inside the request's transaction: the payment row, its polling job and its expiry job
+ * commit together or not at all.
+ */
+export async function recordPayment(
+  transaction: Transaction,
+  config: Config,
+  tenant: World,
+  prepared: PreparedPayment,
+): Promise<PaymentRow> {
+  let payment: PaymentRow;
+  try {
+    payment = await queries.insertPayment(transaction, {
+      merchant_id: tenant.merchantId,
+      id: prepared.id,
+      livemode: tenant.livemode,
+      amount_cents: prepared.input.amount_cents,
+      currency: prepared.input.currency,
+      fee_cents: prepared.feeCents,
+      narration: prepared.input.narration ?? null,
+      merchant_ref: prepared.input.merchant_ref ?? null,
+      metadata: prepared.input.metadata ?? {},
+      success_url: prepared.input.success_url ?? null,
+      cancel_url: prepared.input.cancel_url ?? null,
+      reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
+      code: prepared.issued.code,
+      gateway_reference: prepared.issued.gatewayReference,
+      qr_png_data_url: prepared.qrPngDataUrl,
+      expiresInMs: config.paymentCodeWindowMs,
+    });
+  } catch (error) {
+    // The code is already payable for another payment of this world: ask again with the same key.
+    if (error instanceof UniqueIntegrityConstraintViolationError) {
+      throw toApiGatewayError(new CodeGenerationError("code collision"));
+    }
+    throw error;
+  }
+  await schedulePoll(transaction, config, payment, 0);
+  await addJob(transaction, {
+    task: EXPIRE_PAYMENT_TASK,
+    payload: { merchant_id: payment.merchant_id, payment_id: payment.id },
+    runAt: payment.expires_at,
+    jobKey: `payment_expiry:${payment.id}`,
+    maxAttempts: 25,
+  });
+  return payment;
+}
+
+/** Schedules the poller's next inquiry, unless it would come after the code window closes. */
+async function schedulePoll(
+  database: Transaction,
+  config: Config,
+  payment: Pick<PaymentRow, "merchant_id" | "id" | "expires_at">,
+  attempt: number,
+): Promise<void> {
+  const schedule = config.payment.pollScheduleMs;
+  const delayMs = schedule[Math.min(attempt, schedule.length - 1)] ?? 30_000;
+  const runAt = new Date(Date.now() + delayMs);
+  if (runAt >= payment.expires_at) {
+    return;
+  }
+  await addJob(database, {
+    task: POLL_PAYMENT_TASK,
+    payload: { merchant_id: payment.merchant_id, payment_id: payment.id, attempt },
+    runAt,
+    jobKey: `payment_poll:${payment.id}`,
+    maxAttempts: 3,
+  });
+}
+
+export async function getPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow> {
+  const payment = await queries.selectPayment(database, world, paymentId);
+  if (payment === null) {
+    throw notFound(`No such payment: ${paymentId}.`);
+  }
+  return payment;
+}
+
+/** By id alone, for the public checkout (the id is the capability). */
+export async function getPaymentById(database: Queryable, paymentId: string): Promise<PaymentRow> {
+  const payment = await queries.selectPaymentById(database, paymentId);
+  if (payment === null) {
+    throw notFound(`No such payment: ${paymentId}.`);
+  }
+  return payment;
+}
+
+const timeIdCursor = z.tuple([z.iso.datetime(), z.string()]);
+
+export async function listPayments(
+  database: Queryable,
+  filter: World & {
+    status: PaymentStatus | undefined;
+    merchantRef: string | undefined;
+    from: Date | undefined;
+    to: Date | undefined;
+    limit: number;
+    cursor: string | undefined;
+  },
+): Promise<Page<PaymentRow>> {
+  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, timeIdCursor);
+  const rows = await queries.selectPayments(database, {
+    ...filter,
+    after: after === undefined ? undefined : { createdAt: after[0], id: after[1] },
+    limit: filter.limit + 1,
+  });
+  return toPage(rows, {
+    limit: filter.limit,
+    keyOf: (row) => [row.created_at.toISOString(), row.id],
+    present: (row) => row,
+  });
+}
+
+/**
+ * Asks the gateway about a pending payment, at most once per interval across replicas, and applies
+ * what it says. Returns the payment as it now stands. A gateway that cannot answer changes nothing.
+ */
+export async function refreshPayment(
+  dependencies: PaymentDependencies,
+  payment: PaymentRow,
+  options: { force?: boolean } = {},
+): Promise<PaymentRow> {
+  if (payment.status !== "pending") {
+    return payment;
+  }
+  const claimed = await queries.claimInquiry(dependencies.database, {
+    merchantId: payment.merchant_id,
+    id: payment.id,
+    minIntervalMs: options.force === true ? 0 : dependencies.config.payment.inquiryMinIntervalMs,
+  });
+  if (claimed === null) {
+    return (await queries.selectPaymentById(dependencies.database, payment.id)) ?? payment;
+  }
+  let status: PaymentCodeStatus;
+  try {
+    status = await gatewayOf(dependencies.gateways, payment.livemode).inquirePaymentCode({
+      paymentId: payment.id,
+      code: payment.code,
+      amountCents: payment.amount_cents,
+      issuedAt: payment.created_at,
+    });
+  } catch (error) {
+    if (error instanceof GatewayUnavailableError && options.force !== true) {
+      dependencies.logger.warn({ payment_id: payment.id, err: error }, "gateway inquiry failed");
+      return claimed;
+    }
+    throw error;
+  }
+  return applyGatewayStatus(dependencies.database, claimed, status);
+}
+
+/** Applies the gateway's answer: paid settles, unusable fails, expired expires, pending changes nothing. */
+async function applyGatewayStatus(
+  database: Database,
+  payment: PaymentRow,
+  status: PaymentCodeStatus,
+): Promise<PaymentRow> {
+  switch (status.state) {
+    case "paid":
+      return settlePayment(database, payment, { paidAt: status.paidAt, payerMsisdn: status.payerMsisdn });
+    case "unusable":
+      return failPayment(database, payment, status.reason);
+    case "expired":
+      return expirePayment(database, payment, { onlyWhenDue: false });
+    case "pending":
+      return payment;
+  }
+}
+
+/** Re-reads a payment whose transition someone else made first. */
+async function current(database: Queryable, payment: PaymentRow): Promise<PaymentRow> {
+  return (await queries.selectPaymentById(database, payment.id)) ?? payment;
+}
+
+/**
+ * `pending → paid` in one transaction: the guarded state change, the ledger postings and the
+ * `payment.paid` event. A payment already final is returned unchanged.
+ */
+export async function settlePayment(
+  database: Database,
+  payment: PaymentRow,
+  observation: { paidAt: Date; payerMsisdn: string | null },
+): Promise<PaymentRow> {
+  const paid = await database.transaction(async (transaction) => {
+    const settled = await queries.finishPayment(transaction, {
+      merchantId: payment.merchant_id,
+      id: payment.id,
+      status: "paid",
+      paidAt: observation.paidAt,
+      payerMsisdn: observation.payerMsisdn,
+    });
+    if (settled === null) {
+      return null;
+    }
+    const fee = settled.fee_cents;
+    await ledger.post(transaction, {
+      merchantId: settled.merchant_id,
+      livemode: settled.livemode,
+      postingKey: `payment:${settled.id}:settle`,
+      description: `Payment ${settled.reference}`,
+      source: { type: "payment", id: settled.id },
+      postings: [
+        {
+          account: "gateway_clearing",
+          entryType: "payment",
+          currency: settled.currency,
+          amountCents: -settled.amount_cents,
+        },
+        {
+          account: "merchant_available",
+          entryType: "payment",
+          currency: settled.currency,
+          amountCents: settled.amount_cents,
+        },
+        ...(fee > 0
+          ? [
+              {
+                account: "merchant_available",
+                entryType: "fee",
+                currency: settled.currency,
+                amountCents: -fee,
+              } as const,
+              { account: "platform_fees", entryType: "fee", currency: settled.currency, amountCents: fee } as const,
+            ]
+          : []),
+      ],
+    });
+    await events.emit(transaction, {
+      merchantId: settled.merchant_id,
+      livemode: settled.livemode,
+      type: "payment.paid",
+      data: {
+        payment_id: settled.id,
+        amount_cents: settled.amount_cents,
+        currency: settled.currency,
+        fee_cents: settled.fee_cents,
+        merchant_ref: settled.merchant_ref,
+        reference: settled.reference,
+      },
+    });
+    return settled;
+  });
+  return paid ?? current(database, payment);
+}
+
+/** `pending → expired`: the event, no ledger movement. */
+export async function expirePayment(
+  database: Database,
+  payment: PaymentRow,
+  options: { onlyWhenDue: boolean },
+): Promise<PaymentRow> {
+  const expired = await database.transaction(async (transaction) => {
+    const finished = await queries.finishPayment(transaction, {
+      merchantId: payment.merchant_id,
+      id: payment.id,
+      status: "expired",
+      onlyWhenDue: options.onlyWhenDue,
+    });
+    if (finished !== null) {
+      await events.emit(transaction, {
+        merchantId: finished.merchant_id,
+        livemode: finished.livemode,
+        type: "payment.expired",
+        data: { payment_id: finished.id, merchant_ref: finished.merchant_ref },
+      });
+    }
+    return finished;
+  });
+  return expired ?? current(database, payment);
+}
+
+/** `pending → failed` when the gateway reports the code unusable. */
+async function failPayment(database: Database, payment: PaymentRow, reason: string): Promise<PaymentRow> {
+  const failed = await database.transaction(async (transaction) => {
+    const finished = await queries.finishPayment(transaction, {
+      merchantId: payment.merchant_id,
+      id: payment.id,
+      status: "failed",
+      failureReason: reason,
+    });
+    if (finished !== null) {
+      await events.emit(transaction, {
+        merchantId: finished.merchant_id,
+        livemode: finished.livemode,
+        type: "payment.failed",
+        data: { payment_id: finished.id, merchant_ref: finished.merchant_ref },
+      });
+    }
+    return finished;
+  });
+  return failed ?? current(database, payment);
+}
+
+/** The poller's turn: one (throttled) inquiry, then the next turn while the payment stays pending. */
+export async function pollPayment(
+  dependencies: PaymentDependencies,
+  job: { paymentId: string; attempt: number },
+): Promise<PaymentRow | null> {
+  const payment = await queries.selectPaymentById(dependencies.database, job.paymentId);
+  if (payment === null || payment.status !== "pending") {
+    return payment;
+  }
+  const refreshed = await refreshPayment(dependencies, payment);
+  if (refreshed.status === "pending") {
+    await dependencies.database.transaction((transaction) =>
+      schedulePoll(transaction, dependencies.config, refreshed, job.attempt + 1),
+    );
+  }
+  return refreshed;
+}
+
+/**
+ * The code window closed: one last, unthrottled inquiry decides. Paid in the last second is paid;
+ * a gateway that cannot answer makes the job fail and retry, never an expiry by guesswork.
+ */
+export async function expireIfUnpaid(
+  dependencies: PaymentDependencies,
+  job: { paymentId: string },
+): Promise<PaymentRow | null> {
+  const payment = await queries.selectPaymentById(dependencies.database, job.paymentId);
+  if (payment === null || payment.status !== "pending") {
+    return payment;
+  }
+  const refreshed = await refreshPayment(dependencies, payment, { force: true });
+  if (refreshed.status !== "pending") {
+    return refreshed;
+  }
+  return expirePayment(dependencies.database, refreshed, { onlyWhenDue: true });
+}
