@@ -3,7 +3,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: install run test migrate typecheck lint build schema-dump bench-platform
+.PHONY: install run test migrate typecheck lint build schema-dump bench-platform release-check
 
 # Installs dependencies only when package.json or the lockfile changed since the last install.
 $(INSTALL_STAMP): package.json package-lock.json
@@ -34,3 +34,8 @@ build: install
 
 schema-dump: install
 	node scripts/schema-dump.ts
+
+# Builds the release as the Dockerfile does, in a temporary directory, and starts it against PostgreSQL.
+# Also part of `make test` (tests/deploy/release.test.ts).
+release-check: install
+	node scripts/release-check.ts
