@@ -3,7 +3,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: install run test migrate typecheck lint build schema-dump bench-platform release-check
+.PHONY: install run test migrate typecheck lint build schema-dump bench-platform release-check chart-check
 
 # Installs dependencies only when package.json or the lockfile changed since the last install.
 $(INSTALL_STAMP): package.json package-lock.json
@@ -39,3 +39,7 @@ schema-dump: install
 # Also part of `make test` (tests/deploy/release.test.ts).
 release-check: install
 	node scripts/release-check.ts
+
+# helm lint, helm template | kubeconform, kubectl kustomize: where those binaries exist; says which are missing.
+chart-check:
+	scripts/chart-check.sh
