@@ -11,18 +11,22 @@ have() { command -v "$1" >/dev/null 2>&1 || { missing+=("$1"); return 1; }; }
 kubeconform_args=(-strict -summary -schema-location default
   -schema-location 'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json')
 
-if have helm; then
+have helm && helm=1 || helm=0
+have kubeconform && kubeconform=1 || kubeconform=0
+have kubectl && kubectl=1 || kubectl=0
+
+if ((helm)); then
   helm lint --strict "$chart" -f "$chart/ci/test-values.yaml"
   rendered=$(helm template pos "$chart" -n pos -f "$chart/ci/test-values.yaml")
-  if have kubeconform; then
+  if ((kubeconform)); then
     kubeconform "${kubeconform_args[@]}" <<<"$rendered"
   fi
 fi
-if have kubectl; then
-  for overlay in k8s/cluster k8s/kind; do
+if ((kubectl)); then
+  for overlay in k8s/base k8s/kind; do
     built=$(kubectl kustomize "$overlay")
     echo "kubectl kustomize $overlay: $(grep -c '^kind:' <<<"$built") objects"
-    if command -v kubeconform >/dev/null 2>&1; then
+    if ((kubeconform)); then
       kubeconform "${kubeconform_args[@]}" <<<"$built"
     fi
   done
