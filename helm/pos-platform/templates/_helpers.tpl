@@ -82,7 +82,7 @@ env:
   - name: DATABASE_URL
     valueFrom:
       secretKeyRef:
-        name: {{ .hook | ternary (include "pos-platform.hookSecretName" .root) (include "pos-platform.secretName" .root) }}
+        name: {{ if .hook }}{{ include "pos-platform.hookSecretName" .root }}{{ else }}{{ include "pos-platform.secretName" .root }}{{ end }}
         key: {{ .databaseKey }}
   {{- range .secretEnv }}
   - name: {{ . }}
