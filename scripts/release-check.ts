@@ -19,7 +19,7 @@ try {
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const result = await smokeTest(release.directory, url.toString());
+  const result = await smokeTest(release, url.toString());
   log(`ready: ${result.ready.join(", ")}; exit codes on SIGTERM: ${JSON.stringify(result.stopExits)}`);
   if (Object.values(result.stopExits).some((code) => code !== 0)) {
     throw new Error("a service did not exit 0 on SIGTERM");

