@@ -67,7 +67,7 @@ The environment of a component's container. `secretEnv` lists the secret variabl
 the release's ConfigMap and Secret exist, so it reads neither.
 */}}
 {{- define "pos-platform.env" -}}
-{{- if .hook }}
+{{- if get . "hook" }}
 env:
   - name: LOG_LEVEL
     value: {{ .root.Values.config.LOG_LEVEL | quote }}
@@ -82,7 +82,7 @@ env:
   - name: DATABASE_URL
     valueFrom:
       secretKeyRef:
-        name: {{ if .hook }}{{ include "pos-platform.hookSecretName" .root }}{{ else }}{{ include "pos-platform.secretName" .root }}{{ end }}
+        name: {{ if get . "hook" }}{{ include "pos-platform.hookSecretName" .root }}{{ else }}{{ include "pos-platform.secretName" .root }}{{ end }}
         key: {{ .databaseKey }}
   {{- range .secretEnv }}
   - name: {{ . }}
@@ -103,7 +103,7 @@ env:
 {{/* Pod-level settings shared by every Deployment and the migration Job. */}}
 {{- define "pos-platform.podSpec" -}}
 {{- /* The chart's ServiceAccount does not exist yet when a pre-install hook runs. */}}
-{{- if not (and .hook .root.Values.serviceAccount.create) }}
+{{- if not (and (get . "hook") .root.Values.serviceAccount.create) }}
 serviceAccountName: {{ include "pos-platform.serviceAccountName" .root }}
 {{- end }}
 automountServiceAccountToken: false
