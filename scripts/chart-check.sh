@@ -21,6 +21,11 @@ if ((helm)); then
   if ((kubeconform)); then
     kubeconform "${kubeconform_args[@]}" <<<"$rendered"
   fi
+elif [[ -x node_modules/.cache/chart-render ]]; then
+  # The stand-in make test uses (Go text/template + sprig); its output is validated by
+  # tests/deploy/chart-render.test.ts, not here.
+  rendered=$(node_modules/.cache/chart-render "$chart" "$chart/ci/test-values.yaml")
+  echo "chart-render (not helm): $(grep -c '^kind:' <<<"$rendered") objects rendered"
 fi
 if ((kubectl)); then
   for overlay in k8s/base k8s/kind; do

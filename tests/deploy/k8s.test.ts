@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { z } from "zod";
+import { modelFor } from "../support/kube-models.ts";
 import { buildKustomization, type KubeObject } from "../support/kustomize.ts";
 
 /** k8s/ built as `kubectl kustomize` would, validated against Kubernetes schemas and the chart's needs. */
@@ -47,27 +48,6 @@ const workerValues = z.record(
     keda: z.object({ maxReplicaCount: z.number() }),
   }),
 );
-
-/** The kubernetes-models class for an object's kind: core groups, and KEDA's CRDs. */
-async function modelFor(object: KubeObject): Promise<{ validate: () => void } | undefined> {
-  const [group, version] = object.apiVersion.includes("/") ? object.apiVersion.split("/") : ["", object.apiVersion];
-  const modules: Record<string, string> = {
-    "": `kubernetes-models/${version}`,
-    "keda.sh": `@kubernetes-models/keda/keda.sh/${version}`,
-  };
-  const specifier =
-    modules[group ?? ""] ??
-    (group?.endsWith(".k8s.io") || group === "apps" ? `kubernetes-models/${object.apiVersion}` : undefined);
-  if (specifier === undefined) {
-    return undefined;
-  }
-  const module = (await import(specifier)) as Record<string, new (data: unknown) => { validate: () => void }>;
-  const Model = module[object.kind];
-  if (Model === undefined) {
-    throw new Error(`${specifier} has no model for ${object.kind}`);
-  }
-  return new Model(object);
-}
 
 test.each(overlays)("%s builds, and every object validates against its Kubernetes schema", async (overlay) => {
   const objects = built[overlay] ?? [];
