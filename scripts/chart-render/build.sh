@@ -11,6 +11,7 @@ have_libs() { [[ -d $gopath/src/github.com/Masterminds/sprig && -d $gopath/src/s
 if ! command -v go >/dev/null 2>&1 || ! have_libs; then
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "chart-render: installing ${packages[*]} (Debian)"
+    export DEBIAN_FRONTEND=noninteractive
     apt-get install -y -qq "${packages[@]}" >/dev/null 2>&1 ||
       { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${packages[@]}" >/dev/null 2>&1; }
   fi
