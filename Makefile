@@ -2,8 +2,10 @@
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 INSTALL_STAMP := node_modules/.install-stamp
+# Renders the Helm chart for the tests (helm itself is not installable here): scripts/chart-render.
+CHART_RENDER := node_modules/.cache/chart-render
 
-.PHONY: install run test migrate typecheck lint build schema-dump bench-platform
+.PHONY: install run test migrate typecheck lint build schema-dump bench-platform release-check chart-check
 
 # Installs dependencies only when package.json or the lockfile changed since the last install.
 $(INSTALL_STAMP): package.json package-lock.json
@@ -12,10 +14,15 @@ $(INSTALL_STAMP): package.json package-lock.json
 
 install: $(INSTALL_STAMP)
 
+# Built from Debian's Go and sprig packages (installed if missing and possible); when it cannot be
+# built, the chart render tests say so and are skipped.
+$(CHART_RENDER): scripts/chart-render/main.go scripts/chart-render/build.sh | $(INSTALL_STAMP)
+	scripts/chart-render/build.sh $@
+
 run: install
 	node services/dev/main.ts
 
-test: install
+test: install $(CHART_RENDER)
 	tsc --noEmit -p tsconfig.json
 	biome check .
 	npm test
@@ -34,3 +41,12 @@ build: install
 
 schema-dump: install
 	node scripts/schema-dump.ts
+
+# Builds the release as the Dockerfile does, in a temporary directory, and starts it against PostgreSQL.
+# Also part of `make test` (tests/deploy/release.test.ts).
+release-check: install
+	node scripts/release-check.ts
+
+# helm lint, helm template | kubeconform, kubectl kustomize: where those binaries exist; says which are missing.
+chart-check: install $(CHART_RENDER)
+	scripts/chart-check.sh

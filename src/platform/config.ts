@@ -47,6 +47,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HTTP_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(100_000),
   HTTP_SHUTDOWN_TIMEOUT_SECONDS: seconds(25),
+  HTTP_DRAIN_DELAY_SECONDS: z.coerce.number().min(0).default(0),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().max(10_000).default(60),
   RATE_LIMIT_WINDOW_SECONDS: seconds(10),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(48 * 3600),
@@ -84,6 +85,8 @@ export type Config = {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   httpBodyLimitBytes: number;
   httpShutdownTimeoutMs: number;
+  /** After SIGTERM the API keeps serving, with /readyz at 503, this long before it stops accepting. */
+  httpDrainDelayMs: number;
   rateLimit: { requests: number; windowMs: number };
   idempotency: { retentionMs: number; lockTimeoutMs: number };
   paymentCodeWindowMs: number;
@@ -143,6 +146,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     logLevel: env.LOG_LEVEL,
     httpBodyLimitBytes: env.HTTP_BODY_LIMIT_BYTES,
     httpShutdownTimeoutMs: toMs(env.HTTP_SHUTDOWN_TIMEOUT_SECONDS),
+    httpDrainDelayMs: toMs(env.HTTP_DRAIN_DELAY_SECONDS),
     rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowMs: toMs(env.RATE_LIMIT_WINDOW_SECONDS) },
     idempotency: {
       retentionMs: toMs(env.IDEMPOTENCY_RETENTION_SECONDS),

@@ -29,8 +29,9 @@ export function buildApiApp(options: {
 }
 
 /**
- * Serves the API. Shutdown turns readiness false first, so the load balancer stops sending traffic,
- * then stops accepting and lets in-flight requests finish.
+ * Serves the API. Shutdown turns readiness false first and keeps serving for the drain delay, so load
+ * balancers that follow /readyz stop sending new requests before the server stops accepting them; then
+ * it stops accepting and lets in-flight requests finish.
  */
 export async function startApi(options: {
   config: Config;
@@ -49,6 +50,7 @@ export async function startApi(options: {
     server,
     stop: async () => {
       readiness.draining = true;
+      await new Promise((resolve) => setTimeout(resolve, options.config.httpDrainDelayMs));
       await closeGracefully(server, options.config.httpShutdownTimeoutMs);
     },
   };

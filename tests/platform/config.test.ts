@@ -8,6 +8,8 @@ describe("configuration", () => {
     expect(config.publicBaseUrl).toBe("http://localhost:8080");
     expect(config.databaseUrl).toBeUndefined();
     expect(config.adminToken).toBeUndefined();
+    // make run stops at once on Ctrl-C; deployments set a drain delay (the chart: 5 s).
+    expect(config.httpDrainDelayMs).toBe(0);
     expect(config.rateLimit).toEqual({ requests: 60, windowMs: 10_000 });
     expect(config.idempotency.retentionMs).toBe(48 * 3600 * 1000);
     expect(config.paymentCodeWindowMs).toBe(600_000);
@@ -25,7 +27,9 @@ describe("configuration", () => {
       RATE_LIMIT_WINDOW_SECONDS: "1",
       PORT: "9000",
       PUBLIC_BASE_URL: "https://pay.example.com/",
+      HTTP_DRAIN_DELAY_SECONDS: "1.5",
     });
+    expect(config.httpDrainDelayMs).toBe(1500);
     expect(config.paymentCodeWindowMs).toBe(2500);
     expect(config.webhook.retryScheduleMs).toEqual([100, 200, 300]);
     expect(config.rateLimit.windowMs).toBe(1000);
@@ -38,6 +42,7 @@ describe("configuration", () => {
     ["DATABASE_URL", "mysql://localhost/db"],
     ["PUBLIC_BASE_URL", "ftp://example.com"],
     ["ADMIN_TOKEN", "short"],
+    ["HTTP_DRAIN_DELAY_SECONDS", "-1"],
     ["LOG_LEVEL", "loud"],
     ["RATE_LIMIT_REQUESTS", "0"],
     ["IDEMPOTENCY_RETENTION_SECONDS", "-1"],

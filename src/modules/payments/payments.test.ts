@@ -392,4 +392,3 @@ describe("listing", () => {
     expect((await list({ status: "settled" })).status).toBe(400);
   });
 });
-

@@ -1,0 +1,222 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseAllDocuments, stringify } from "yaml";
+import { loadConfig } from "../../src/platform/config.ts";
+import { createGateways } from "../../src/wiring/gateways.ts";
+import { poolTasks } from "../../src/wiring/pools.ts";
+import { modelFor } from "../support/kube-models.ts";
+import type { KubeObject } from "../support/kustomize.ts";
+
+/**
+ * The chart rendered (scripts/chart-render: Go text/template and sprig, as helm; built by make test
+ * from Debian packages) and every object validated against its Kubernetes schema, plus the properties
+ * the chart promises for every workload.
+ */
+
+const root = path.resolve(import.meta.dirname, "../..");
+const chart = path.join(root, "helm/pos-platform");
+const renderer = path.join(root, "node_modules/.cache/chart-render");
+const ciValues = path.join(chart, "ci/test-values.yaml");
+const directory = mkdtempSync(path.join(tmpdir(), "pos-chart-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+type Container = {
+  name: string;
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  securityContext?: Record<string, unknown>;
+  readinessProbe?: { httpGet: { path: string } };
+  livenessProbe?: { httpGet: { path: string } };
+  startupProbe?: unknown;
+  resources?: { requests?: unknown };
+};
+type PodSpec = {
+  automountServiceAccountToken?: boolean;
+  securityContext?: Record<string, unknown>;
+  terminationGracePeriodSeconds?: number;
+  containers: Container[];
+};
+
+function render(values: Record<string, unknown>[] = []): KubeObject[] {
+  const files = values.map((each, index) => {
+    const file = path.join(directory, `values-${index}.yaml`);
+    writeFileSync(file, stringify(each));
+    return file;
+  });
+  const output = execFileSync(renderer, [chart, ciValues, ...files], { encoding: "utf8", stdio: "pipe" });
+  return parseAllDocuments(output)
+    .map((document) => document.toJS() as KubeObject | null)
+    .filter((object): object is KubeObject => object !== null);
+}
+
+function renderError(values: Record<string, unknown>): string {
+  try {
+    render([values]);
+    return "";
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr);
+  }
+}
+
+const podSpec = (object: KubeObject) => (object.spec as { template: { spec: PodSpec } }).template.spec;
+const envOf = (container: Container, name: string) => container.env?.find((variable) => variable.name === name);
+
+const available = existsSync(renderer);
+if (!available) {
+  process.stderr.write("chart-render is not built (see scripts/chart-render/build.sh): chart render tests skipped\n");
+}
+const describeIfRenderer = available ? describe : describe.skip;
+
+describeIfRenderer("the rendered chart", () => {
+  test("every object of the CI values (all options on) validates against its Kubernetes schema", async () => {
+    const objects = render();
+    const kinds = objects.map((object) => object.kind);
+    expect(new Set(kinds)).toEqual(
+      new Set([
+        "ConfigMap",
+        "Deployment",
+        "HorizontalPodAutoscaler",
+        "Ingress",
+        "Job",
+        "NetworkPolicy",
+        "PodDisruptionBudget",
+        "ScaledObject",
+        "Secret",
+        "Service",
+        "ServiceAccount",
+        "ServiceMonitor",
+      ]),
+    );
+    // api, the four pools, the gateway simulator.
+    expect(kinds.filter((kind) => kind === "Deployment")).toHaveLength(6);
+    for (const object of objects) {
+      const model = await modelFor(object);
+      expect(model).toBeDefined();
+      expect(() => model?.validate()).not.toThrow();
+    }
+  });
+
+  test("every workload runs locked down, probed, with a grace period above its shutdown timeout", () => {
+    const workloads = render().filter((object) => object.kind === "Deployment" || object.kind === "Job");
+    for (const workload of workloads) {
+      const spec = podSpec(workload);
+      const context = `${workload.kind}/${workload.metadata.name}`;
+      expect({ context, automount: spec.automountServiceAccountToken }).toEqual({ context, automount: false });
+      expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+      for (const container of spec.containers) {
+        expect(container.securityContext).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ["ALL"] },
+        });
+        expect(container.resources?.requests).toBeDefined();
+        expect(envOf(container, "NODE_ENV")?.value).toBe("production");
+        if (workload.kind === "Deployment") {
+          expect(container.readinessProbe?.httpGet.path).toBe("/readyz");
+          expect(container.livenessProbe?.httpGet.path).toBe("/healthz");
+          expect(container.startupProbe).toBeDefined();
+          const shutdown =
+            Number(envOf(container, "HTTP_SHUTDOWN_TIMEOUT_SECONDS")?.value ?? 0) +
+            Number(envOf(container, "HTTP_DRAIN_DELAY_SECONDS")?.value ?? 0) +
+            Number(envOf(container, "WORKER_SHUTDOWN_TIMEOUT_SECONDS")?.value ?? 0);
+          // Unset, Kubernetes gives 30 seconds.
+          expect(spec.terminationGracePeriodSeconds ?? 30).toBeGreaterThan(shutdown);
+        }
+      }
+    }
+  });
+
+  test("the API reads DATABASE_URL, pools and migrations WORKER_DATABASE_URL, each only the secrets it uses", () => {
+    const objects = render();
+    const secretsOf = (name: string) => {
+      const workload = objects.find(
+        (object) =>
+          (object.kind === "Deployment" || object.kind === "Job") &&
+          object.metadata.name === `pos-pos-platform-${name}`,
+      );
+      const container = workload === undefined ? undefined : podSpec(workload).containers[0];
+      return Object.fromEntries(
+        (container?.env ?? [])
+          .filter((variable) => variable.valueFrom?.secretKeyRef !== undefined)
+          .map((variable) => [variable.name, variable.valueFrom?.secretKeyRef?.key]),
+      );
+    };
+    expect(secretsOf("api")).toEqual({
+      DATABASE_URL: "DATABASE_URL",
+      ADMIN_TOKEN: "ADMIN_TOKEN",
+      WEBHOOK_SECRET_ENCRYPTION_KEY: "WEBHOOK_SECRET_ENCRYPTION_KEY",
+      GATEWAY_API_KEY: "GATEWAY_API_KEY",
+    });
+    expect(secretsOf("code-expiry")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
+    expect(secretsOf("webhook-delivery")).toEqual({
+      DATABASE_URL: "WORKER_DATABASE_URL",
+      WEBHOOK_SECRET_ENCRYPTION_KEY: "WEBHOOK_SECRET_ENCRYPTION_KEY",
+    });
+    expect(secretsOf("migrate")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
+  });
+
+  test("each pool's ScaledObject counts only that pool's task identifiers", () => {
+    const enabled = Object.fromEntries(
+      ["gatewayPoller", "codeExpiry", "payoutProcessor", "webhookDelivery"].map((pool) => [
+        pool,
+        { keda: { enabled: true } },
+      ]),
+    );
+    const scaledObjects = render([{ workers: enabled }]).filter((object) => object.kind === "ScaledObject");
+    const queries = Object.fromEntries(
+      scaledObjects.map((object) => {
+        const trigger = (object.spec as { triggers: { metadata: { query: string } }[] }).triggers[0];
+        return [
+          object.metadata.name.replace("pos-pos-platform-", ""),
+          trigger?.metadata.query.match(/'\{(.*)\}'/)?.[1],
+        ];
+      }),
+    );
+    expect(queries).toEqual(
+      Object.fromEntries(
+        Object.entries(poolTasks(createGateways(loadConfig({})))).map(([pool, tasks]) => [
+          pool,
+          tasks.map((t) => t.identifier).join(","),
+        ]),
+      ),
+    );
+  });
+
+  test("component overrides fall back to the shared defaults; an existing Secret replaces the chart's", () => {
+    const objects = render([
+      {
+        secrets: { existingSecret: "pos-secrets" },
+        api: { autoscaling: { enabled: false }, replicas: 3, resources: { requests: { cpu: "500m" } } },
+        workers: { codeExpiry: { enabled: false } },
+      },
+    ]);
+    expect(objects.filter((object) => object.kind === "Secret")).toEqual([]);
+    expect(objects.some((object) => object.kind === "HorizontalPodAutoscaler")).toBe(false);
+    const deployment = (name: string) => {
+      const found = objects.find((object) => object.kind === "Deployment" && object.metadata.name === name);
+      return found as KubeObject & { spec: { replicas?: number; template: { spec: PodSpec } } };
+    };
+    const api = deployment("pos-pos-platform-api");
+    expect(api.spec.replicas).toBe(3);
+    expect(api.spec.template.spec.containers[0]?.resources).toEqual({
+      requests: { cpu: "500m", memory: "192Mi" },
+      limits: { memory: "512Mi" },
+    });
+    // Not scaled by KEDA in the CI values: the shared default.
+    expect(deployment("pos-pos-platform-payout-processor").spec.replicas).toBe(2);
+    expect(deployment("pos-pos-platform-code-expiry")).toBeUndefined();
+    const apiSecret = envOf(api.spec.template.spec.containers[0] as Container, "DATABASE_URL");
+    expect(apiSecret?.valueFrom?.secretKeyRef?.name).toBe("pos-secrets");
+  });
+
+  test("the chart refuses an install without credentials and a grace period shorter than the drain", () => {
+    expect(renderError({ secrets: { databaseUrl: "" } })).toContain("secrets.databaseUrl is required");
+    expect(renderError({ api: { terminationGracePeriodSeconds: 20 } })).toContain(
+      "api.terminationGracePeriodSeconds must be at least",
+    );
+    expect(renderError({ workers: { payoutProcessor: { terminationGracePeriodSeconds: 30 } } })).toContain(
+      "workers.payoutProcessor.terminationGracePeriodSeconds must be at least",
+    );
+  });
+});
