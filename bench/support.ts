@@ -106,7 +106,9 @@ export async function load(options: {
 }
 
 /** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
-export async function committedTransactions(url: string): Promise<number> {
+export async function committedTransactions(url: string, options: { settledMs?: number } = {}): Promise<number> {
+  // Other backends publish their counts at most about once a second: wait that long when they just ran.
+  await new Promise((resolve) => setTimeout(resolve, options.settledMs ?? 0));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

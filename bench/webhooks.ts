@@ -8,7 +8,7 @@ import * as webhooks from "../src/modules/webhooks/service.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { createConfiguredDatabase, sql } from "../src/platform/db/pool.ts";
 import { createLogger } from "../src/platform/telemetry/logger.ts";
-import { createBenchDatabase, NOOP_TASK, startServer, stopServer } from "./support.ts";
+import { committedTransactions, createBenchDatabase, NOOP_TASK, startServer, stopServer } from "./support.ts";
 
 /**
  * npm run bench:webhooks
@@ -116,12 +116,15 @@ try {
       }
     });
     const committed = performance.now();
+    const commitsBefore = await committedTransactions(bench.url);
     await waitUntil(() => arrivals.size >= backlog, 300_000);
     const pending = async () =>
       (await database.oneFirst(sql.type(z.object({ count: z.number() }))`
         SELECT count(*)::int AS count FROM webhook_deliveries WHERE status = 'pending'`)) === 0;
     await waitUntil(pending, 60_000);
     const deliveriesPerSecond = backlog / ((performance.now() - committed) / 1000);
+    const commitsPerDelivery =
+      ((await committedTransactions(bench.url, { settledMs: 1100 })) - commitsBefore) / backlog;
     process.stdout.write(`backlog of ${backlog} events committed in ${((committed - started) / 1000).toFixed(1)} s\n`);
 
     await stopServer(worker);
@@ -137,6 +140,7 @@ try {
         [NOOP_TASK, backlog],
       );
       const noopCommitted = performance.now();
+      const noopCommitsBefore = await committedTransactions(bench.url);
       await waitUntil(async () => {
         const { rows } = await client.query<{ count: number }>(
           "SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE task_identifier = $1",
@@ -145,6 +149,8 @@ try {
         return rows[0]?.count === 0;
       }, 300_000);
       const noopJobsPerSecond = backlog / ((performance.now() - noopCommitted) / 1000);
+      const commitsPerNoopJob =
+        ((await committedTransactions(bench.url, { settledMs: 1100 })) - noopCommitsBefore) / backlog;
       await client.end();
 
       latenciesMs.sort((left, right) => left - right);
@@ -157,6 +163,7 @@ try {
           `bench:webhooks — one worker process, concurrency ${concurrency} (delivery pool local queue ${localQueueSize}), receiver on loopback`,
           `latency commit → receiver 2xx over ${latencyEvents} events at ${latencyRatePerSecond}/s: p50 ${p50.toFixed(1)} ms (target ≤ 100: ${p50 <= 100 ? "met" : "NOT met"}), p99 ${p99.toFixed(1)} ms (target ≤ 500: ${p99 <= 500 ? "met" : "NOT met"})`,
           `deliveries ${deliveriesPerSecond.toFixed(0)}/s vs no-op jobs ${noopJobsPerSecond.toFixed(0)}/s over ${backlog} each: ratio ${ratio.toFixed(2)} (target ≥ 0.50: ${ratio >= 0.5 ? "met" : "NOT met"})`,
+          `database transactions per delivery ${commitsPerDelivery.toFixed(2)}, per no-op job ${commitsPerNoopJob.toFixed(2)} (includes the polling of this benchmark)`,
           "",
         ].join("\n"),
       );
