@@ -2,8 +2,9 @@ import express from "express";
 import pg from "pg";
 
 /**
- * The ceiling the platform is compared with: bare Express 5 answering each request with one indexed
- * query through a pg pool of the same size as the API's, and nothing else.
+ * The ceilings the platform is compared with: bare Express 5 answering each request with one indexed
+ * query (GET /v1/me) or one INSERT (POST /v1/payments, into bench_payments, which the benchmark
+ * creates) through a pg pool of the same size as the API's, and nothing else.
  */
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -16,6 +17,13 @@ app.get("/v1/me", async (request, response) => {
     [request.get("authorization")?.slice(7) ?? ""],
   );
   response.json({ merchant_id: rows[0]?.merchant_id ?? null });
+});
+app.post("/v1/payments", express.json(), async (request, response) => {
+  const { rows } = await pool.query(
+    "INSERT INTO bench_payments (amount_cents) VALUES ($1) RETURNING id, amount_cents, created_at",
+    [Number(request.body?.amount_cents ?? 0)],
+  );
+  response.status(201).json(rows[0]);
 });
 const server = app.listen(0, "127.0.0.1", () => {
   const address = server.address();

@@ -93,6 +93,21 @@ describe("creating a payment", () => {
     expect(png.readUInt32BE(16)).toBeGreaterThan(50);
   });
 
+  test("the payment commits with its first poll and its expiry job, due at expires_at", async () => {
+    const { app } = setup();
+    const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
+    const jobs = await db.database.any(sql.type(
+      z.object({ task_identifier: z.string(), key: z.string().nullable(), run_at: z.date(), payload: z.unknown() }),
+    )`
+      SELECT t.identifier AS task_identifier, j.key, j.run_at, j.payload
+      FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE j.key IN (${`payment_poll:${payment.id}`}, ${`payment_expiry:${payment.id}`}) ORDER BY t.identifier`);
+    expect(jobs.map((job) => job.task_identifier)).toEqual(["expire_payment", "poll_payment"]);
+    expect(jobs[0]?.run_at.toISOString()).toBe(payment.expires_at);
+    expect(jobs[0]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id });
+    expect(jobs[1]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id, attempt: 0 });
+  });
+
   test.each([
     ["zero", { amount_cents: 0 }, "invalid_amount"],
     ["negative", { amount_cents: -5 }, "invalid_amount"],

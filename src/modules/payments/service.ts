@@ -40,6 +40,9 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
 
 export const POLL_PAYMENT_TASK = "poll_payment";
 export const EXPIRE_PAYMENT_TASK = "expire_payment";
+const POLL_JOB_ATTEMPTS_MAX = 3;
+/** The expiry must eventually decide: a gateway down at the deadline is retried with backoff for days. */
+const EXPIRY_JOB_ATTEMPTS_MAX = 25;
 
 export type PaymentDependencies = { database: Database; config: Config; gateways: Gateways; logger: Logger };
 type World = { merchantId: string; livemode: boolean };
@@ -112,8 +115,9 @@ function toApiGatewayError(error: unknown): unknown {
 }
 
 /**
- * Phase two, inside the request's transaction: the payment row, its polling job and its expiry job
- * commit together or not at all.
+ * Phase two, inside the request's transaction: the payment row, its first poll and its expiry job
+ * commit together or not at all (the first poll is enqueued even when a very short code window would
+ * close first: it then finds the payment final and stops).
  */
 export async function recordPayment(
   transaction: Transaction,
@@ -123,24 +127,35 @@ export async function recordPayment(
 ): Promise<PaymentRow> {
   let payment: PaymentRow;
   try {
-    payment = await queries.insertPayment(transaction, {
-      merchant_id: tenant.merchantId,
-      id: prepared.id,
-      livemode: tenant.livemode,
-      amount_cents: prepared.input.amount_cents,
-      currency: prepared.input.currency,
-      fee_cents: prepared.feeCents,
-      narration: prepared.input.narration ?? null,
-      merchant_ref: prepared.input.merchant_ref ?? null,
-      metadata: prepared.input.metadata ?? {},
-      success_url: prepared.input.success_url ?? null,
-      cancel_url: prepared.input.cancel_url ?? null,
-      reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
-      code: prepared.issued.code,
-      gateway_reference: prepared.issued.gatewayReference,
-      qr_png_data_url: prepared.qrPngDataUrl,
-      expiresInMs: config.paymentCodeWindowMs,
-    });
+    payment = await queries.insertPaymentWithJobs(
+      transaction,
+      {
+        merchant_id: tenant.merchantId,
+        id: prepared.id,
+        livemode: tenant.livemode,
+        amount_cents: prepared.input.amount_cents,
+        currency: prepared.input.currency,
+        fee_cents: prepared.feeCents,
+        narration: prepared.input.narration ?? null,
+        merchant_ref: prepared.input.merchant_ref ?? null,
+        metadata: prepared.input.metadata ?? {},
+        success_url: prepared.input.success_url ?? null,
+        cancel_url: prepared.input.cancel_url ?? null,
+        reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
+        code: prepared.issued.code,
+        gateway_reference: prepared.issued.gatewayReference,
+        qr_png_data_url: prepared.qrPngDataUrl,
+        expiresInMs: config.paymentCodeWindowMs,
+      },
+      {
+        poll: {
+          task: POLL_PAYMENT_TASK,
+          delayMs: config.payment.pollScheduleMs[0] ?? 2000,
+          maxAttempts: POLL_JOB_ATTEMPTS_MAX,
+        },
+        expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
+      },
+    );
   } catch (error) {
     // The code is already payable for another payment of this world: ask again with the same key.
     if (error instanceof UniqueIntegrityConstraintViolationError) {
@@ -148,14 +163,6 @@ export async function recordPayment(
     }
     throw error;
   }
-  await schedulePoll(transaction, config, payment, 0);
-  await addJob(transaction, {
-    task: EXPIRE_PAYMENT_TASK,
-    payload: { merchant_id: payment.merchant_id, payment_id: payment.id },
-    runAt: payment.expires_at,
-    jobKey: `payment_expiry:${payment.id}`,
-    maxAttempts: 25,
-  });
   return payment;
 }
 
@@ -177,7 +184,7 @@ async function schedulePoll(
     payload: { merchant_id: payment.merchant_id, payment_id: payment.id, attempt },
     runAt,
     jobKey: `payment_poll:${payment.id}`,
-    maxAttempts: 3,
+    maxAttempts: POLL_JOB_ATTEMPTS_MAX,
   });
 }
 

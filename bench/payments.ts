@@ -1,0 +1,194 @@
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import QRCode from "qrcode";
+import { loadConfig } from "../src/platform/config.ts";
+import { randomSecret } from "../src/platform/ids.ts";
+import { createBenchDatabase, type LoadResult, load, startServer, stopServer } from "./support.ts";
+
+/**
+ * npm run bench:payments
+ *
+ * 1. POST /v1/payments (sandbox, many merchants so none reaches its rate limit) at full speed, against
+ *    bare Express doing one INSERT, both measured in this run (target ratio ≥ 0.5).
+ * 2. p99 of POST /v1/payments at half the rate it reached.
+ * 3. Where the time goes: the QR PNG alone, on one core, in this process.
+ * 4. Upstream inquiries per pending payment while clients poll GET /v1/payments/:id as fast as they can.
+ */
+const { values } = parseArgs({
+  options: {
+    merchants: { type: "string", default: "1000" },
+    connections: { type: "string", default: "50" },
+    seconds: { type: "string", default: "10" },
+    "poll-payments": { type: "string", default: "20" },
+  },
+});
+const merchantCount = Number(values.merchants);
+const connections = Number(values.connections);
+const seconds = Number(values.seconds);
+const pollPayments = Number(values["poll-payments"]);
+
+const database = await createBenchDatabase(loadConfig().databaseUrl);
+try {
+  const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query(
+    `INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents)
+     SELECT 'mch_bench_' || n, 'Bench ' || n, 'business', 'active', 150, 0 FROM generate_series(1, $1::int) AS n`,
+    [merchantCount],
+  );
+  await client.query(
+    `INSERT INTO api_keys (merchant_id, id, livemode, secret_hash, secret_last4)
+     SELECT 'mch_bench_' || ordinality, 'key_bench_' || ordinality, false, sha256(convert_to(key, 'UTF8')), right(key, 4)
+     FROM unnest($1::text[]) WITH ORDINALITY AS k(key)`,
+    [keys],
+  );
+  await client.query(
+    "CREATE TABLE bench_payments (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
+  );
+  await client.query("ANALYZE");
+
+  const environment = {
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: "10",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+    WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString("base64"),
+    // Nothing settles by itself during the run: every payment stays pending for the polling phase.
+    SANDBOX_AUTO_SETTLE_SECONDS: "3600",
+  };
+  const headersFor = (requestNumber: number) => ({
+    authorization: `Bearer ${keys[requestNumber % keys.length]}`,
+    "idempotency-key": randomUUID(),
+    "content-type": "application/json",
+  });
+  const body = () => JSON.stringify({ amount_cents: 1000 + Math.floor(Math.random() * 9000) });
+
+  async function measureCreate(script: string): Promise<LoadResult> {
+    const server = await startServer(script, environment);
+    try {
+      const url = `http://127.0.0.1:${server.port}/v1/payments`;
+      await load({ url, connections, durationSeconds: 2, method: "POST", headersFor, bodyFor: body });
+      return await load({ url, connections, durationSeconds: seconds, method: "POST", headersFor, bodyFor: body });
+    } finally {
+      await stopServer(server);
+    }
+  }
+
+  const baseline = await measureCreate("bench/servers/baseline.ts");
+  const api = await measureCreate("bench/servers/api.ts");
+
+  // p99 at half the rate reached, and the polling phase, on one API server.
+  const server = await startServer("bench/servers/api.ts", { ...environment, RATE_LIMIT_REQUESTS: "10000" });
+  let halfRate: LoadResult;
+  let polling: { getsPerPayment: number; inquiriesPerPayment: number; pollSeconds: number };
+  try {
+    const url = `http://127.0.0.1:${server.port}/v1/payments`;
+    const targetRate = Math.max(1, Math.floor(api.requestsPerSecond / 2));
+    let counter = 0;
+    const paced = await autocannon({
+      url,
+      connections,
+      duration: seconds,
+      overallRate: targetRate,
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (request) => {
+            counter += 1;
+            return { ...request, headers: { ...request.headers, ...headersFor(counter) }, body: body() };
+          },
+        },
+      ],
+    });
+    halfRate = {
+      requestsPerSecond: paced.requests.average,
+      p50Ms: paced.latency.p50,
+      p99Ms: paced.latency.p99,
+      total: paced.requests.total,
+      non2xx: paced.non2xx + paced.errors + paced.timeouts,
+    };
+
+    // Aggressive polling: every connection GETs one of a few fresh pending payments back to back.
+    const created: { id: string; key: string }[] = [];
+    for (let index = 0; index < pollPayments; index += 1) {
+      const key = keys[index % keys.length] ?? "";
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "idempotency-key": randomUUID(),
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ amount_cents: 500 }),
+      });
+      created.push({ id: ((await response.json()) as { id: string }).id, key });
+    }
+    const pollSeconds = 5;
+    let polls = 0;
+    const result = await autocannon({
+      url: `http://127.0.0.1:${server.port}/v1/payments/${created[0]?.id}`,
+      connections,
+      duration: pollSeconds,
+      requests: [
+        {
+          method: "GET",
+          setupRequest: (request) => {
+            polls += 1;
+            const target = created[polls % created.length];
+            return {
+              ...request,
+              path: `/v1/payments/${target?.id}`,
+              headers: { ...request.headers, authorization: `Bearer ${target?.key}` },
+            };
+          },
+        },
+      ],
+    });
+    const { rows } = await client.query<{ inquiries: number }>(
+      "SELECT coalesce(sum(inquiry_count), 0)::int AS inquiries FROM payments WHERE id = ANY($1::text[])",
+      [created.map((payment) => payment.id)],
+    );
+    polling = {
+      getsPerPayment: result.requests.total / created.length,
+      inquiriesPerPayment: (rows[0]?.inquiries ?? 0) / created.length,
+      pollSeconds,
+    };
+  } finally {
+    await stopServer(server);
+  }
+  await client.end();
+
+  // Where the time goes: the QR PNG of a deep link, alone, on this process's one thread.
+  const qrCount = 500;
+  const qrStarted = performance.now();
+  for (let index = 0; index < qrCount; index += 1) {
+    await QRCode.toDataURL(`wallet://pay?code=${String(100_000_000 + index)}`, {
+      errorCorrectionLevel: "M",
+      margin: 1,
+      scale: 4,
+    });
+  }
+  const qrMs = (performance.now() - qrStarted) / qrCount;
+
+  const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
+  const line = (name: string, result: LoadResult) =>
+    `${name.padEnd(46)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}`;
+  process.stdout.write(
+    [
+      "",
+      `bench:payments — ${connections} connections, ${seconds} s each, ${merchantCount} merchants, database pool 10`,
+      line("baseline: Express + one INSERT", baseline),
+      line("POST /v1/payments (auth, idempotency, QR, jobs)", api),
+      `ratio ${ratio.toFixed(2)} (target ≥ 0.50: ${ratio >= 0.5 ? "met" : "NOT met"})`,
+      line(`POST /v1/payments paced at half (${Math.floor(api.requestsPerSecond / 2)}/s)`, halfRate),
+      `QR PNG alone: ${qrMs.toFixed(2)} ms of CPU per payment (${(1000 / qrMs).toFixed(0)}/s on one core)`,
+      `polling: ${polling.getsPerPayment.toFixed(0)} GETs per pending payment in ${polling.pollSeconds} s caused ${polling.inquiriesPerPayment.toFixed(1)} gateway inquiries per payment (throttle: one per ${loadConfig({}).payment.inquiryMinIntervalMs / 1000} s)`,
+      "",
+    ].join("\n"),
+  );
+} finally {
+  await database.dispose();
+}
