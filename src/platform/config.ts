@@ -56,6 +56,11 @@ const environmentSchema = z.object({
   SANDBOX_AUTO_SETTLE_SECONDS: seconds(18),
   PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: seconds(2),
   PAYMENT_POLL_SCHEDULE_SECONDS: commaSeparatedSeconds.default([2, 3, 5, 8, 13, 20, 30]),
+  GATEWAY_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  GATEWAY_API_KEY: optionalString,
+  GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  GATEWAY_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  GATEWAY_SIM_PORT: z.coerce.number().int().min(0).max(65_535).default(8090),
   WALLET_DEEP_LINK_PREFIX: z.string().min(1).default("wallet://pay?code="),
   WALLET_USSD_PREFIX: z.string().min(1).default("*151*2*"),
   PAYOUT_SETTLE_SECONDS: seconds(20),
@@ -91,6 +96,14 @@ export type Config = {
   idempotency: { retentionMs: number; lockTimeoutMs: number };
   paymentCodeWindowMs: number;
   sandboxAutoSettleMs: number;
+  /** The live world's wallet gateway (unset URL: live payments fail with 502 gateway_error). */
+  gateway: {
+    url: string | undefined;
+    apiKey: string | undefined;
+    timeoutMs: number;
+    retries: number;
+    simulatorPort: number;
+  };
   payment: {
     /** At most one gateway inquiry per payment per this interval, across all API replicas. */
     inquiryMinIntervalMs: number;
@@ -154,6 +167,13 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     paymentCodeWindowMs: toMs(env.PAYMENT_CODE_WINDOW_SECONDS),
     sandboxAutoSettleMs: toMs(env.SANDBOX_AUTO_SETTLE_SECONDS),
+    gateway: {
+      url: env.GATEWAY_URL,
+      apiKey: env.GATEWAY_API_KEY,
+      timeoutMs: env.GATEWAY_TIMEOUT_MS,
+      retries: env.GATEWAY_RETRIES,
+      simulatorPort: env.GATEWAY_SIM_PORT,
+    },
     payment: {
       inquiryMinIntervalMs: toMs(env.PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS),
       pollScheduleMs: env.PAYMENT_POLL_SCHEDULE_SECONDS.map(toMs),

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
+import { startGatewaySimulator } from "../gateway/simulator/app.ts";
 import type { Config } from "../platform/config.ts";
 import { startEmbeddedPostgres } from "../platform/db/embedded.ts";
 import { migrate } from "../platform/db/migrate.ts";
@@ -65,10 +66,24 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
     stateFile: path.join(DATA_DIRECTORY, "dev-state.json"),
     adminToken: environmentConfig.adminToken,
   });
+  // Live payments go to the gateway simulator unless a real gateway is configured.
+  const simulatorApiKey = environmentConfig.gateway.apiKey ?? `gwsim_${randomBytes(12).toString("hex")}`;
+  const simulator =
+    environmentConfig.gateway.url === undefined
+      ? await startGatewaySimulator({
+          port: environmentConfig.gateway.simulatorPort,
+          apiKey: simulatorApiKey,
+          logger,
+        })
+      : undefined;
   const config = {
     ...environmentConfig,
     databaseUrl,
     adminToken: demo.adminToken,
+    gateway:
+      simulator === undefined
+        ? environmentConfig.gateway
+        : { ...environmentConfig.gateway, url: simulator.url, apiKey: simulatorApiKey },
     webhook: {
       ...environmentConfig.webhook,
       secretKey:
@@ -85,6 +100,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       "POS platform is running (Ctrl-C to stop)",
       `  Base URL         ${config.publicBaseUrl}`,
       `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
+      `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay)`}`,
       `  Database         ${environmentConfig.databaseUrl === undefined ? "embedded PostgreSQL, data in .data/postgres" : "DATABASE_URL"}`,
       `  Admin token      ${demo.adminToken}`,
       `  Demo merchant    Demo Shop (${demo.merchantId})`,
@@ -98,6 +114,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
   return async () => {
     await api.stop();
     await pools.stop();
+    await simulator?.stop();
     await database.end();
     await stopCluster();
   };

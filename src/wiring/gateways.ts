@@ -1,3 +1,4 @@
+import { createHttpGateway } from "../gateway/http-client.ts";
 import { createSandboxGateway } from "../gateway/sandbox.ts";
 import { type Gateways, GatewayUnavailableError, type PaymentGateway } from "../gateway/wallet-gateway.ts";
 import type { Config } from "../platform/config.ts";
@@ -12,10 +13,18 @@ const unconfiguredGateway: PaymentGateway = {
   },
 };
 
-/** The gateway of each world: the sandbox answers test keys; the configured gateway, live keys. */
+/** The gateway of each world: the sandbox answers test keys; the gateway at GATEWAY_URL, live keys. */
 export function createGateways(config: Config): Gateways {
   return {
     test: createSandboxGateway({ autoSettleMs: config.sandboxAutoSettleMs }),
-    live: unconfiguredGateway,
+    live:
+      config.gateway.url === undefined
+        ? unconfiguredGateway
+        : createHttpGateway({
+            baseUrl: config.gateway.url,
+            apiKey: config.gateway.apiKey ?? "",
+            timeoutMs: config.gateway.timeoutMs,
+            retries: config.gateway.retries,
+          }),
   };
 }

@@ -5,6 +5,7 @@ import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
+import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
@@ -405,5 +406,97 @@ describe("listing", () => {
     const foreign = await request(app).get(`/v1/payments/${ids[1]}`).set("Authorization", `Bearer ${other.testKey}`);
     expect(foreign.status).toBe(404);
     expect((await list({ status: "settled" })).status).toBe(400);
+  });
+});
+
+describe("payment states (live world, through the gateway simulator)", () => {
+  let simulator: GatewaySimulator;
+  beforeAll(async () => {
+    simulator = await startGatewaySimulator({ port: 0, apiKey: "gwsim_live_test", logger });
+  });
+  afterAll(() => simulator.stop());
+
+  const live = (environment: Record<string, string> = {}) =>
+    setup({
+      GATEWAY_URL: simulator.url,
+      GATEWAY_API_KEY: "gwsim_live_test",
+      GATEWAY_TIMEOUT_MS: "1000",
+      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.01",
+      ...environment,
+    });
+  const simulate = (path: string, body: unknown = {}) =>
+    fetch(`${simulator.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const get = (app: ReturnType<typeof testApp>, id: string) =>
+    request(app).get(`/v1/payments/${id}`).set("Authorization", `Bearer ${shop.liveKey}`);
+
+  test("the payer pays the code: paid, live balance credited net, payment.paid", async () => {
+    const { app } = live();
+    const payment = (await create(app, shop.liveKey, { amount_cents: 2000 })).body;
+    expect(payment).toMatchObject({ livemode: true, status: "pending" });
+    expect(simulator.state.read(payment.code)?.payment_id).toBe(payment.id);
+    expect((await get(app, payment.id)).body.status).toBe("pending");
+    await simulate("/sim/wallets", { msisdn: "263772000002", currency: "USD", amount_cents: 5000 });
+    expect((await simulate(`/sim/payment-codes/${payment.code}/pay`, { payer_msisdn: "263772000002" })).status).toBe(
+      200,
+    );
+    const paid = await get(app, payment.id);
+    expect(paid.body.status).toBe("paid");
+    expect(await balanceOf(shop.id, true)).toEqual({ USD: 1970 });
+    expect(await balanceOf(shop.id, false)).toEqual({});
+    expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
+  });
+
+  test("the network refuses the code: failed with payment.failed; a lapsed code: expired", async () => {
+    const { app } = live();
+    const refused = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
+    await simulate(`/sim/payment-codes/${refused.code}/refuse`, { reason: "blocked by the network" });
+    expect((await get(app, refused.id)).body).toMatchObject({
+      status: "failed",
+      failure_reason: "blocked by the network",
+    });
+    const lapsed = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
+    await simulate(`/sim/payment-codes/${lapsed.code}/lapse`);
+    expect((await get(app, lapsed.id)).body.status).toBe("expired");
+    expect((await eventsOf(lapsed.id)).map((event) => event.type)).toEqual(["payment.expired"]);
+  });
+
+  test("the window closes unpaid: the expiry job expires it; paid at the last moment: paid", async () => {
+    const { app, dependencies } = live({ PAYMENT_CODE_WINDOW_SECONDS: "0.4" });
+    const unpaid = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
+    const lastSecond = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
+    await simulate("/sim/wallets", { msisdn: "263772000003", currency: "USD", amount_cents: 300 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await simulate(`/sim/payment-codes/${lastSecond.code}/pay`, { payer_msisdn: "263772000003" });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await payments.expireIfUnpaid(dependencies, { paymentId: unpaid.id }))?.status).toBe("expired");
+    expect((await payments.expireIfUnpaid(dependencies, { paymentId: lastSecond.id }))?.status).toBe("paid");
+  });
+
+  test("gateway faults on creation: 502 gateway_error or code_generation_failed, nothing created", async () => {
+    const { app } = live({ GATEWAY_RETRIES: "0" });
+    await simulate("/sim/faults", { operation: "issue_payment_code", mode: "unavailable", count: 1 });
+    const unavailable = await create(app, shop.liveKey, { amount_cents: 300 });
+    expect(unavailable.status).toBe(502);
+    expect(unavailable.body.error.code).toBe("gateway_error");
+    await simulate("/sim/faults", { operation: "issue_payment_code", mode: "code_generation_failed", count: 1 });
+    const failed = await create(app, shop.liveKey, { amount_cents: 300 });
+    expect(failed.body.error.code).toBe("code_generation_failed");
+    expect(
+      await db.database.oneFirst(sql.type(countSchema)`
+      SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${shop.id}`),
+    ).toBe(0);
+  });
+
+  test("an unreachable gateway during a GET leaves the payment pending, without an error", async () => {
+    const { app } = live();
+    const payment = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
+    await simulate("/sim/faults", { operation: "inquire_payment_code", mode: "unavailable", count: 3 });
+    const fetched = await get(app, payment.id);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.status).toBe("pending");
   });
 });

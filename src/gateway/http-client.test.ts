@@ -1,0 +1,135 @@
+import { createLogger } from "../platform/telemetry/logger.ts";
+import { createHttpGateway } from "./http-client.ts";
+import { type GatewaySimulator, startGatewaySimulator } from "./simulator/app.ts";
+import { CodeGenerationError, GatewayUnavailableError, type PaymentGateway } from "./wallet-gateway.ts";
+
+const API_KEY = "gwsim_test_key";
+let simulator: GatewaySimulator;
+let gateway: PaymentGateway;
+
+beforeAll(async () => {
+  simulator = await startGatewaySimulator({
+    port: 0,
+    apiKey: API_KEY,
+    logger: createLogger({ level: "silent", service: "test" }),
+  });
+  gateway = createHttpGateway({ baseUrl: simulator.url, apiKey: API_KEY, timeoutMs: 500, retries: 2 });
+});
+afterAll(() => simulator.stop());
+
+let sequence = 0;
+function request(overrides: { amountCents?: number; expiresInMs?: number } = {}) {
+  sequence += 1;
+  return {
+    paymentId: `pay_test_${sequence}_${Date.now()}`,
+    amountCents: overrides.amountCents ?? 1500,
+    currency: "USD" as const,
+    merchantName: "Corner Shop",
+    narration: null,
+    expiresAt: new Date(Date.now() + (overrides.expiresInMs ?? 600_000)),
+  };
+}
+const inquiry = (issued: { code: string }, paymentId: string) => ({
+  paymentId,
+  code: issued.code,
+  amountCents: 1500,
+  issuedAt: new Date(),
+});
+
+async function simulate(path: string, body: unknown = {}) {
+  const response = await fetch(`${simulator.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+test("a code is issued pending, paid by a payer from their wallet, then reads paid with the payer", async () => {
+  const issue = request();
+  const issued = await gateway.issuePaymentCode(issue);
+  expect(issued.code).toMatch(/^[0-9]{9}$/);
+  expect(await gateway.inquirePaymentCode(inquiry(issued, issue.paymentId))).toEqual({ state: "pending" });
+  // Without funds the payer cannot pay.
+  expect((await simulate(`/sim/payment-codes/${issued.code}/pay`, { payer_msisdn: "263771000001" })).status).toBe(409);
+  await simulate("/sim/wallets", { msisdn: "263771000001", currency: "USD", amount_cents: 2000 });
+  expect((await simulate(`/sim/payment-codes/${issued.code}/pay`, { payer_msisdn: "263771000001" })).status).toBe(200);
+  const status = await gateway.inquirePaymentCode(inquiry(issued, issue.paymentId));
+  expect(status).toMatchObject({ state: "paid", payerMsisdn: "263771000001" });
+  expect(simulator.state.wallets.get("263771000001")?.get("USD")).toBe(500);
+  // A paid code cannot be paid twice.
+  expect((await simulate(`/sim/payment-codes/${issued.code}/pay`, { payer_msisdn: "263771000001" })).status).toBe(409);
+});
+
+test("refused codes read unusable; lapsed and overdue codes read expired", async () => {
+  const refusedRequest = request();
+  const refused = await gateway.issuePaymentCode(refusedRequest);
+  await simulate(`/sim/payment-codes/${refused.code}/refuse`, { reason: "blocked" });
+  expect(await gateway.inquirePaymentCode(inquiry(refused, refusedRequest.paymentId))).toEqual({
+    state: "unusable",
+    reason: "blocked",
+  });
+  const lapsedRequest = request();
+  const lapsed = await gateway.issuePaymentCode(lapsedRequest);
+  await simulate(`/sim/payment-codes/${lapsed.code}/lapse`);
+  expect(await gateway.inquirePaymentCode(inquiry(lapsed, lapsedRequest.paymentId))).toEqual({ state: "expired" });
+  const overdueRequest = request({ expiresInMs: 50 });
+  const overdue = await gateway.issuePaymentCode(overdueRequest);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  expect(await gateway.inquirePaymentCode(inquiry(overdue, overdueRequest.paymentId))).toEqual({ state: "expired" });
+});
+
+test("issuing is idempotent per payment id, also under 10 concurrent calls; codes are unique", async () => {
+  const issue = request();
+  const codes = await Promise.all(Array.from({ length: 10 }, () => gateway.issuePaymentCode(issue)));
+  expect(new Set(codes.map((code) => code.code)).size).toBe(1);
+  const many = await Promise.all(Array.from({ length: 50 }, () => gateway.issuePaymentCode(request())));
+  expect(new Set(many.map((code) => code.code)).size).toBe(50);
+});
+
+test("faults: unavailable is retried a bounded number of times, then reported; code generation failure is not retried", async () => {
+  const before = simulator.requests.get("issue_payment_code") ?? 0;
+  await simulate("/sim/faults", { operation: "issue_payment_code", mode: "unavailable", count: 2 });
+  // Two failures, then the third call (second retry) succeeds.
+  expect((await gateway.issuePaymentCode(request())).code).toMatch(/^[0-9]{9}$/);
+  expect((simulator.requests.get("issue_payment_code") ?? 0) - before).toBe(3);
+
+  await simulate("/sim/faults", { operation: "issue_payment_code", mode: "unavailable", count: 5 });
+  const middle = simulator.requests.get("issue_payment_code") ?? 0;
+  await expect(gateway.issuePaymentCode(request())).rejects.toBeInstanceOf(GatewayUnavailableError);
+  expect((simulator.requests.get("issue_payment_code") ?? 0) - middle).toBe(3);
+  // The two faults left are used up by the next call, which then succeeds on its third attempt.
+  await gateway.issuePaymentCode(request());
+
+  await simulate("/sim/faults", { operation: "issue_payment_code", mode: "code_generation_failed", count: 1 });
+  const last = simulator.requests.get("issue_payment_code") ?? 0;
+  await expect(gateway.issuePaymentCode(request())).rejects.toBeInstanceOf(CodeGenerationError);
+  expect((simulator.requests.get("issue_payment_code") ?? 0) - last).toBe(1);
+});
+
+test("a gateway that does not answer is abandoned at the deadline of each attempt", async () => {
+  await simulate("/sim/faults", { operation: "inquire_payment_code", mode: "timeout", count: 3 });
+  const issue = request();
+  const issued = await gateway.issuePaymentCode(issue);
+  const started = Date.now();
+  await expect(gateway.inquirePaymentCode(inquiry(issued, issue.paymentId))).rejects.toBeInstanceOf(
+    GatewayUnavailableError,
+  );
+  const elapsed = Date.now() - started;
+  // Three attempts of 500 ms plus backoff (100 + 200 ms), well under what a hang would take.
+  expect(elapsed).toBeGreaterThanOrEqual(1500);
+  expect(elapsed).toBeLessThan(4000);
+});
+
+test("a wrong API key is refused by the gateway and reported unavailable, without retries", async () => {
+  const wrong = createHttpGateway({ baseUrl: simulator.url, apiKey: "wrong", timeoutMs: 500, retries: 2 });
+  const before = simulator.requests.get("issue_payment_code") ?? 0;
+  await expect(wrong.issuePaymentCode(request())).rejects.toThrow(/401/);
+  // Refused before it counts as a protocol call.
+  expect(simulator.requests.get("issue_payment_code") ?? 0).toBe(before);
+});
+
+test("an unreachable gateway is unavailable", async () => {
+  const nowhere = createHttpGateway({ baseUrl: "http://127.0.0.1:9", apiKey: API_KEY, timeoutMs: 300, retries: 1 });
+  await expect(nowhere.issuePaymentCode(request())).rejects.toBeInstanceOf(GatewayUnavailableError);
+});
