@@ -17,6 +17,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY services ./services
 COPY migrations ./migrations
+COPY web ./web
 # Emits dist/ (src, services) with the migrations copied beside it.
 RUN npm run build
 

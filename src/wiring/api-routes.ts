@@ -1,5 +1,6 @@
 import type { Gateways } from "../gateway/wallet-gateway.ts";
 import { checkoutRoutes } from "../modules/checkout/routes.ts";
+import { staticRoutes } from "../modules/checkout/static-routes.ts";
 import { eventRoutes } from "../modules/events/routes.ts";
 import { ledgerRoutes } from "../modules/ledger/routes.ts";
 import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes.ts";
@@ -16,6 +17,7 @@ export function apiRoutes(gateways: Gateways): readonly AnyRoute[] {
     ...eventRoutes,
     ...webhookRoutes,
     ...checkoutRoutes(gateways),
+    ...staticRoutes,
     ...merchantAdminRoutes,
   ];
 }

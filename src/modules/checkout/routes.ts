@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { Gateways } from "../../gateway/wallet-gateway.ts";
-import { conflict, forbidden } from "../../platform/errors.ts";
+import { ApiError, conflict, forbidden } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import * as merchants from "../merchants/service.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import * as payments from "../payments/service.ts";
+import { checkoutPage, notFoundPage } from "./page.ts";
 
 /**
  * The public side of a payment, reached by its id alone (the id carries 142 random bits: it is the
@@ -29,8 +31,57 @@ function presentStatus(payment: PaymentRow) {
   };
 }
 
+/**
+ * The page is opened by pos.js as a popup from merchants' origins, and reports back through
+ * window.opener: the opener relationship must survive (helmet's default COOP would sever it).
+ */
+const PAGE_HEADERS = {
+  "Cross-Origin-Opener-Policy": "unsafe-none",
+  "Cache-Control": "no-store",
+  "Content-Security-Policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
+};
+
 export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
   return [
+    defineRoute({
+      method: "get",
+      path: "/checkout/:id",
+      operationId: "getCheckoutPage",
+      summary: "The hosted checkout page (HTML): code, QR, deep link, USSD, countdown; follows the payment",
+      tags: ["Checkout"],
+      auth: "none",
+      request: { params: checkoutParams },
+      responses: { 200: { description: "The page.", contentType: "text/html" } },
+      handler: async ({ params, config, database }) => {
+        let payment: PaymentRow;
+        try {
+          payment = await payments.getPaymentById(database, params.id);
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) {
+            return {
+              status: 404,
+              contentType: "text/html; charset=utf-8",
+              payload: notFoundPage(),
+              headers: PAGE_HEADERS,
+            };
+          }
+          throw error;
+        }
+        const merchant = await merchants.getMerchant(database, payment.merchant_id);
+        return {
+          contentType: "text/html; charset=utf-8",
+          headers: PAGE_HEADERS,
+          payload: checkoutPage({
+            payment,
+            merchantName: merchant.name,
+            deepLink: payments.deepLinkOf(config, payment.code),
+            ussd: payments.ussdOf(config, payment),
+          }),
+        };
+      },
+    }),
     defineRoute({
       method: "get",
       path: "/checkout/:id/status",

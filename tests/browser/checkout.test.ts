@@ -1,0 +1,224 @@
+/// <reference lib="dom" />
+import { randomUUID } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { freePort } from "../../src/platform/db/embedded.ts";
+import { closeGracefully, listen } from "../../src/platform/http/server.ts";
+import { startMerchantSite } from "../../web/examples/merchant-server.ts";
+import { testApp, testConfig } from "../support/app.ts";
+import { launchChromium } from "../support/browser.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { newMerchant, type TestMerchant } from "../support/factories.ts";
+
+let db: TestDatabase;
+let browser: Browser;
+let platform: { baseUrl: string; close: () => Promise<void> };
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  shop = await newMerchant(db.database);
+  browser = await launchChromium();
+  // The platform on its own loopback port, which is also its public base URL: its origin differs
+  // from the merchant site's.
+  const port = await freePort();
+  const app = testApp({
+    database: db.database,
+    config: testConfig(db.url, {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      SANDBOX_AUTO_SETTLE_SECONDS: "3600",
+      RATE_LIMIT_REQUESTS: "10000",
+    }),
+  });
+  const server = await listen(app, port, "127.0.0.1");
+  platform = { baseUrl: `http://127.0.0.1:${port}`, close: () => closeGracefully(server, 1000) };
+});
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await db?.close();
+});
+
+async function createPayment(body: Record<string, unknown> = {}) {
+  const response = await fetch(`${platform.baseUrl}/v1/payments`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${shop.testKey}`,
+      "idempotency-key": randomUUID(),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ amount_cents: 1250, ...body }),
+  });
+  const payment = (await response.json()) as { id: string; code: string; checkout_url: string };
+  return { ...payment, pageUrl: payment.checkout_url };
+}
+const mockpay = (id: string, body: Record<string, unknown> = {}) =>
+  fetch(`${platform.baseUrl}/checkout/${id}/mockpay`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+async function newPage(): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) violations.push(message.text());
+  });
+  return { page, violations, close: () => context.close() };
+}
+
+test("the checkout page shows the code and QR, counts down, flips to paid and goes to success_url", async () => {
+  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const payment = await createPayment({ success_url: `${site.url}/thanks` });
+  const { page, violations, close } = await newPage();
+  try {
+    const response = await page.goto(payment.pageUrl);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+    expect((await page.getByTestId("code").textContent())?.replaceAll(" ", "")).toBe(payment.code);
+    const qrWidth = await page.locator("img.qr").evaluate((image: HTMLImageElement) => image.naturalWidth);
+    expect(qrWidth).toBeGreaterThan(50);
+    const first = await page.getByTestId("countdown").textContent();
+    await page.waitForFunction((before) => document.getElementById("countdown")?.textContent !== before, first, {
+      timeout: 5000,
+    });
+    expect(first).toMatch(/^(10:00|9:5\d)$/);
+    await mockpay(payment.id);
+    await page.waitForURL(`${site.url}/thanks?payment_id=${payment.id}`, { timeout: 10_000 });
+    expect(await page.locator("#thanks").textContent()).toContain(payment.id);
+    expect(violations).toEqual([]);
+  } finally {
+    await close();
+    await site.close();
+  }
+});
+
+test("an expired payment shows expiry; an unknown id is an HTML 404 page", async () => {
+  const payment = await createPayment();
+  const { page, close } = await newPage();
+  try {
+    await page.goto(payment.pageUrl);
+    await mockpay(payment.id, { outcome: "expired" });
+    await page.waitForFunction(() => document.getElementById("checkout")?.dataset.status === "expired", null, {
+      timeout: 10_000,
+    });
+    expect(await page.locator("#state").textContent()).toContain("expired");
+    expect(await page.locator(".qr").isVisible()).toBe(false);
+    const missing = await page.goto(`${platform.baseUrl}/checkout/pay_doesnotexist`);
+    expect(missing?.status()).toBe(404);
+    expect(missing?.headers()["content-type"]).toContain("text/html");
+    expect(await page.locator("h1").textContent()).toBe("Payment not found");
+  } finally {
+    await close();
+  }
+});
+
+test("pos.js drop-in: the merchant's server creates the payment, the popup pays, the page goes to data-success", async () => {
+  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const { page, close } = await newPage();
+  try {
+    await page.goto(site.url);
+    const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#drop-in")]);
+    await popup.waitForLoadState();
+    const paymentId = await popup.locator("#checkout").getAttribute("data-payment-id");
+    expect(paymentId).toMatch(/^pay_/);
+    await mockpay(paymentId ?? "");
+    await popup.waitForEvent("close", { timeout: 10_000 });
+    await page.waitForURL(`${site.url}/thanks?payment_id=${paymentId}`, { timeout: 10_000 });
+  } finally {
+    await close();
+    await site.close();
+  }
+});
+
+test("POS.pay reports onSuccess with the payment id, and onCancel when the payer closes the popup", async () => {
+  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const { page, close } = await newPage();
+  try {
+    const paid = await createPayment();
+    await page.goto(`${site.url}/?checkout_url=${encodeURIComponent(paid.pageUrl)}`);
+    const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#scripted")]);
+    await popup.waitForLoadState();
+    await mockpay(paid.id);
+    await page.waitForFunction(() => document.getElementById("result")?.textContent?.startsWith("paid"), null, {
+      timeout: 10_000,
+    });
+    expect(await page.locator("#result").textContent()).toBe(`paid ${paid.id}`);
+
+    const abandoned = await createPayment();
+    await page.goto(`${site.url}/?checkout_url=${encodeURIComponent(abandoned.pageUrl)}`);
+    const [second] = await Promise.all([page.waitForEvent("popup"), page.click("#scripted")]);
+    await second.waitForLoadState();
+    await second.close();
+    await page.waitForFunction(() => document.getElementById("result")?.textContent?.startsWith("cancelled"), null, {
+      timeout: 10_000,
+    });
+    expect(await page.locator("#result").textContent()).toBe("cancelled closed");
+  } finally {
+    await close();
+    await site.close();
+  }
+});
+
+test("a blocked popup falls back to a full-page redirect to the checkout", async () => {
+  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const { page, close } = await newPage();
+  try {
+    await page.addInitScript(() => {
+      window.open = () => null;
+    });
+    const payment = await createPayment();
+    await page.goto(`${site.url}/?checkout_url=${encodeURIComponent(payment.pageUrl)}`);
+    await page.click("#scripted");
+    await page.waitForURL(payment.pageUrl, { timeout: 10_000 });
+    expect((await page.getByTestId("code").textContent())?.replaceAll(" ", "")).toBe(payment.code);
+  } finally {
+    await close();
+    await site.close();
+  }
+});
+
+test("on a phone-sized screen pos.js goes to the checkout page instead of a popup", async () => {
+  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    userAgent:
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36",
+  });
+  try {
+    const page = await context.newPage();
+    const payment = await createPayment();
+    await page.goto(`${site.url}/?checkout_url=${encodeURIComponent(payment.pageUrl)}`);
+    await page.click("#scripted");
+    await page.waitForURL(payment.pageUrl, { timeout: 10_000 });
+    expect(context.pages()).toHaveLength(1);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
+test("messages from any other origin than the checkout's are ignored", async () => {
+  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const { page, close } = await newPage();
+  try {
+    const payment = await createPayment();
+    await page.goto(`${site.url}/?checkout_url=${encodeURIComponent(payment.pageUrl)}`);
+    const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#scripted")]);
+    await popup.waitForLoadState();
+    // The merchant page itself (another origin than the checkout) forges a success.
+    await page.evaluate((id) => window.postMessage({ type: "pos:paid", payment_id: id }, "*"), payment.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await page.locator("#result").textContent()).toBe("");
+    await mockpay(payment.id);
+    await page.waitForFunction(() => document.getElementById("result")?.textContent?.startsWith("paid"), null, {
+      timeout: 10_000,
+    });
+  } finally {
+    await close();
+    await site.close();
+  }
+});
