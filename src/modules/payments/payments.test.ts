@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import jsQRModule from "jsqr";
+import { PNG } from "pngjs";
+import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
@@ -8,11 +11,17 @@ import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandb
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
+import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
+import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import { createGateways } from "../../wiring/gateways.ts";
 import * as payments from "./service.ts";
+import { expirePaymentTask } from "./tasks/expire-payment.ts";
+import { pollPaymentTask } from "./tasks/poll-payment.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
+// jsqr is CommonJS with `exports.default`: depending on the loader, the import is the function or its module.
+const jsQR = ((jsQRModule as { default?: unknown }).default ?? jsQRModule) as typeof jsQRModule.default;
 let db: TestDatabase;
 let shop: TestMerchant;
 
@@ -91,7 +100,9 @@ describe("creating a payment", () => {
     expect(Date.parse(payment.expires_at) - Date.parse(payment.created_at)).toBe(600_000);
     const png = Buffer.from(payment.qr_png_data_url.replace(/^data:image\/png;base64,/, ""), "base64");
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(png.readUInt32BE(16)).toBeGreaterThan(50);
+    // A QR reader finds the deep link in it.
+    const image = PNG.sync.read(png);
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(payment.deep_link);
   });
 
   test("the payment commits with its first poll and its expiry job, due at expires_at", async () => {
@@ -262,11 +273,13 @@ describe("payment states (test world)", () => {
   });
 
   test("auto-settle: a GET after the sandbox delay finds it paid", async () => {
-    const { app } = setup({ SANDBOX_AUTO_SETTLE_SECONDS: "0.3", PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" });
+    const { app } = setup({ SANDBOX_AUTO_SETTLE_SECONDS: "1", PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" });
     const payment = (await create(app, shop.testKey, { amount_cents: 400 })).body;
     const early = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
     expect(early.body.status).toBe("pending");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Date.parse(payment.created_at) + 1050 - Date.now())),
+    );
     const later = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
     expect(later.body.status).toBe("paid");
     expect(await balanceOf(shop.id, false)).toEqual({ USD: 394 });
@@ -294,11 +307,11 @@ describe("payment states (test world)", () => {
   });
 
   test("the window closes unpaid: expired after a last inquiry, no ledger movement", async () => {
-    const { app, dependencies } = setup({ PAYMENT_CODE_WINDOW_SECONDS: "0.3" });
+    const { app, dependencies } = setup({ PAYMENT_CODE_WINDOW_SECONDS: "1" });
     const payment = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
     // Before the deadline the expiry changes nothing.
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("pending");
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(payment.expires_at) + 50 - Date.now())));
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("expired");
     expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.expired"]);
     expect(await ledgerTransactionsOf(payment.id)).toBe(0);
@@ -306,15 +319,16 @@ describe("payment states (test world)", () => {
 
   test("paid in the last second before expiry is paid, even right after a throttled inquiry said pending", async () => {
     const { app, dependencies } = setup({
-      PAYMENT_CODE_WINDOW_SECONDS: "0.6",
-      SANDBOX_AUTO_SETTLE_SECONDS: "0.5",
+      PAYMENT_CODE_WINDOW_SECONDS: "1.5",
+      SANDBOX_AUTO_SETTLE_SECONDS: "1.2",
       PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60",
     });
     const payment = (await create(app, shop.testKey, { amount_cents: 800 })).body;
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    const until = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+    await until(Date.parse(payment.created_at) + 800);
     const late = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
     expect(late.body.status).toBe("pending");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(Date.parse(payment.expires_at) + 50);
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("paid");
     expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
   });
@@ -465,13 +479,16 @@ describe("payment states (live world, through the gateway simulator)", () => {
   });
 
   test("the window closes unpaid: the expiry job expires it; paid at the last moment: paid", async () => {
-    const { app, dependencies } = live({ PAYMENT_CODE_WINDOW_SECONDS: "0.4" });
+    const { app, dependencies } = live({ PAYMENT_CODE_WINDOW_SECONDS: "1.5" });
     const unpaid = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
     const lastSecond = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
     await simulate("/sim/wallets", { msisdn: "263772000003", currency: "USD", amount_cents: 300 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await simulate(`/sim/payment-codes/${lastSecond.code}/pay`, { payer_msisdn: "263772000003" });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const until = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+    // Paid 300 ms before the deadline, and no inquiry happens until the expiry job's.
+    await until(Date.parse(lastSecond.expires_at) - 300);
+    const paying = await simulate(`/sim/payment-codes/${lastSecond.code}/pay`, { payer_msisdn: "263772000003" });
+    expect(paying.status).toBe(200);
+    await until(Date.parse(lastSecond.expires_at) + 100);
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: unpaid.id }))?.status).toBe("expired");
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: lastSecond.id }))?.status).toBe("paid");
   });
@@ -498,5 +515,53 @@ describe("payment states (live world, through the gateway simulator)", () => {
     const fetched = await get(app, payment.id);
     expect(fetched.status).toBe(200);
     expect(fetched.body.status).toBe("pending");
+  });
+});
+
+describe("the gateway-poller and code-expiry pools", () => {
+  test("without any client polling, the poller settles a payment and the expiry job expires another", async () => {
+    const { app, config, dependencies } = setup({
+      SANDBOX_AUTO_SETTLE_SECONDS: "0.4",
+      PAYMENT_POLL_SCHEDULE_SECONDS: "0.2",
+      PAYMENT_CODE_WINDOW_SECONDS: "1",
+      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05",
+      WORKER_POLL_INTERVAL_MS: "50",
+    });
+    const pgPool = createWorkerPgPool({ url: db.url, size: 6, applicationName: "test", logger });
+    const taskDependencies = { config, database: db.database, logger };
+    const runners = await Promise.all([
+      startWorkerPool({
+        pool: "gateway-poller",
+        tasks: [pollPaymentTask(dependencies.gateways)],
+        dependencies: taskDependencies,
+        pgPool,
+        registry: new Registry(),
+      }),
+      startWorkerPool({
+        pool: "code-expiry",
+        tasks: [expirePaymentTask(dependencies.gateways)],
+        dependencies: taskDependencies,
+        pgPool,
+        registry: new Registry(),
+      }),
+    ]);
+    try {
+      const settling = (await create(app, shop.testKey, { amount_cents: 500 })).body;
+      const unpaid = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
+      const deadline = Date.now() + 10_000;
+      const statuses = async () =>
+        Promise.all(
+          [settling.id, unpaid.id].map(async (id) => (await payments.getPaymentById(db.database, id)).status),
+        );
+      while (Date.now() < deadline && (await statuses()).join() !== "paid,expired") {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await statuses()).toEqual(["paid", "expired"]);
+      expect((await eventsOf(settling.id)).map((event) => event.type)).toEqual(["payment.paid"]);
+      expect((await eventsOf(unpaid.id)).map((event) => event.type)).toEqual(["payment.expired"]);
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await pgPool.end();
+    }
   });
 });
