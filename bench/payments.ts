@@ -5,7 +5,7 @@ import pg from "pg";
 import QRCode from "qrcode";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
-import { createBenchDatabase, type LoadResult, load, startServer, stopServer } from "./support.ts";
+import { createBenchDatabase, type LoadResult, load, seedMerchants, startServer, stopServer } from "./support.ts";
 
 /**
  * npm run bench:payments
@@ -34,17 +34,7 @@ try {
   const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  await client.query(
-    `INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents)
-     SELECT 'mch_bench_' || n, 'Bench ' || n, 'business', 'active', 150, 0 FROM generate_series(1, $1::int) AS n`,
-    [merchantCount],
-  );
-  await client.query(
-    `INSERT INTO api_keys (merchant_id, id, livemode, secret_hash, secret_last4)
-     SELECT 'mch_bench_' || ordinality, 'key_bench_' || ordinality, false, sha256(convert_to(key, 'UTF8')), right(key, 4)
-     FROM unnest($1::text[]) WITH ORDINALITY AS k(key)`,
-    [keys],
-  );
+  await seedMerchants(client, keys);
   await client.query(
     "CREATE TABLE bench_payments (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
   );

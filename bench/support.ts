@@ -122,3 +122,21 @@ export async function committedTransactions(url: string, options: { settledMs?: 
     await client.end();
   }
 }
+
+/**
+ * Active merchants with one test key each, written directly: the service would hash a dashboard
+ * password per merchant (scrypt), which is not what the benchmarks measure.
+ */
+export async function seedMerchants(client: pg.Client, keys: readonly string[]): Promise<void> {
+  await client.query(
+    `INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents)
+     SELECT 'mch_bench_' || n, 'Bench ' || n, 'business', 'active', 150, 0 FROM generate_series(1, $1::int) AS n`,
+    [keys.length],
+  );
+  await client.query(
+    `INSERT INTO api_keys (merchant_id, id, livemode, secret_hash, secret_last4)
+     SELECT 'mch_bench_' || ordinality, 'key_bench_' || ordinality, false, sha256(convert_to(key, 'UTF8')), right(key, 4)
+     FROM unnest($1::text[]) WITH ORDINALITY AS k(key)`,
+    [keys],
+  );
+}

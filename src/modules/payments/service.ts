@@ -369,46 +369,37 @@ export async function expirePayment(
   payment: PaymentRow,
   options: { onlyWhenDue: boolean },
 ): Promise<PaymentRow> {
-  const expired = await database.transaction(async (transaction) => {
-    const finished = await queries.finishPayment(transaction, {
-      merchantId: payment.merchant_id,
-      id: payment.id,
-      status: "expired",
-      onlyWhenDue: options.onlyWhenDue,
-    });
-    if (finished !== null) {
-      await events.emit(transaction, {
-        merchantId: finished.merchant_id,
-        livemode: finished.livemode,
-        type: "payment.expired",
-        data: { payment_id: finished.id, merchant_ref: finished.merchant_ref },
-      });
-    }
-    return finished;
-  });
-  return expired ?? current(database, payment);
+  return finishUnpaid(database, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue });
 }
 
 /** `pending → failed` when the gateway reports the code unusable. */
 async function failPayment(database: Database, payment: PaymentRow, reason: string): Promise<PaymentRow> {
-  const failed = await database.transaction(async (transaction) => {
-    const finished = await queries.finishPayment(transaction, {
+  return finishUnpaid(database, payment, { status: "failed", failureReason: reason });
+}
+
+/** Ends a payment without money moving: the guarded state change and its event, in one transaction. */
+async function finishUnpaid(
+  database: Database,
+  payment: PaymentRow,
+  outcome: { status: "expired"; onlyWhenDue: boolean } | { status: "failed"; failureReason: string },
+): Promise<PaymentRow> {
+  const finished = await database.transaction(async (transaction) => {
+    const row = await queries.finishPayment(transaction, {
       merchantId: payment.merchant_id,
       id: payment.id,
-      status: "failed",
-      failureReason: reason,
+      ...outcome,
     });
-    if (finished !== null) {
+    if (row !== null) {
       await events.emit(transaction, {
-        merchantId: finished.merchant_id,
-        livemode: finished.livemode,
-        type: "payment.failed",
-        data: { payment_id: finished.id, merchant_ref: finished.merchant_ref },
+        merchantId: row.merchant_id,
+        livemode: row.livemode,
+        type: outcome.status === "expired" ? "payment.expired" : "payment.failed",
+        data: { payment_id: row.id, merchant_ref: row.merchant_ref },
       });
     }
-    return finished;
+    return row;
   });
-  return failed ?? current(database, payment);
+  return finished ?? current(database, payment);
 }
 
 /** The poller's turn: one (throttled) inquiry, then the next turn while the payment stays pending. */
