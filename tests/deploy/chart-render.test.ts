@@ -146,12 +146,18 @@ describeIfRenderer("the rendered chart", () => {
       DATABASE_URL: "DATABASE_URL",
       ADMIN_TOKEN: "ADMIN_TOKEN",
       WEBHOOK_SECRET_ENCRYPTION_KEY: "WEBHOOK_SECRET_ENCRYPTION_KEY",
+      WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS: "WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS",
       GATEWAY_API_KEY: "GATEWAY_API_KEY",
     });
-    expect(secretsOf("code-expiry")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
+    // The expiry job's last inquiry asks the live gateway.
+    expect(secretsOf("code-expiry")).toEqual({
+      DATABASE_URL: "WORKER_DATABASE_URL",
+      GATEWAY_API_KEY: "GATEWAY_API_KEY",
+    });
     expect(secretsOf("webhook-delivery")).toEqual({
       DATABASE_URL: "WORKER_DATABASE_URL",
       WEBHOOK_SECRET_ENCRYPTION_KEY: "WEBHOOK_SECRET_ENCRYPTION_KEY",
+      WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS: "WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS",
     });
     expect(secretsOf("migrate")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
   });

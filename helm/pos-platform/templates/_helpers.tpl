@@ -90,7 +90,7 @@ env:
       secretKeyRef:
         name: {{ include "pos-platform.secretName" $.root }}
         key: {{ . }}
-        {{- if has . (list "ADMIN_TOKEN" "GATEWAY_API_KEY") }}
+        {{- if has . (list "ADMIN_TOKEN" "GATEWAY_API_KEY" "WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS") }}
         optional: true
         {{- end }}
   {{- end }}
