@@ -1,3 +1,4 @@
+import { sampleValue } from "../../tests/support/metrics.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createHttpGateway } from "./http-client.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "./simulator/app.ts";
@@ -129,7 +130,14 @@ test("a wrong API key is refused by the gateway and reported unavailable, withou
   expect(simulator.requests.get("issue_payment_code") ?? 0).toBe(before);
 });
 
-test("an unreachable gateway is unavailable", async () => {
+test("an unreachable gateway is unavailable, and calls are timed by outcome", async () => {
+  const before = await sampleValue("pos_gateway_call_duration_seconds", {
+    operation: "issue_payment_code",
+    outcome: "unavailable",
+  });
   const nowhere = createHttpGateway({ baseUrl: "http://127.0.0.1:9", apiKey: API_KEY, timeoutMs: 300, retries: 1 });
   await expect(nowhere.issuePaymentCode(request())).rejects.toBeInstanceOf(GatewayUnavailableError);
+  expect(
+    await sampleValue("pos_gateway_call_duration_seconds", { operation: "issue_payment_code", outcome: "unavailable" }),
+  ).toBe(before + 1);
 });

@@ -1,3 +1,4 @@
+import { gatewayCallDurationSeconds } from "./metrics.ts";
 import { paymentCodeSchema } from "./protocol.ts";
 import {
   CodeGenerationError,
@@ -21,6 +22,19 @@ export function createHttpGateway(options: {
   retries: number;
 }): PaymentGateway {
   const base = options.baseUrl.replace(/\/+$/, "");
+
+  /** Times a whole call (retries included) and labels it with its outcome. */
+  async function timed<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    const stop = gatewayCallDurationSeconds.startTimer({ operation });
+    try {
+      const result = await work();
+      stop({ outcome: "ok" });
+      return result;
+    } catch (error) {
+      stop({ outcome: error instanceof CodeGenerationError ? "code_generation_failed" : "unavailable" });
+      throw error;
+    }
+  }
 
   async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
     let lastError: Error = new GatewayUnavailableError("no attempt made");
@@ -70,34 +84,36 @@ export function createHttpGateway(options: {
   }
 
   return {
-    async issuePaymentCode(request: IssuePaymentCodeRequest): Promise<IssuedPaymentCode> {
-      const issued = parsePaymentCode(
-        await call("POST", "/v1/payment-codes", {
-          payment_id: request.paymentId,
-          amount_cents: request.amountCents,
-          currency: request.currency,
-          merchant_name: request.merchantName,
-          narration: request.narration,
-          expires_at: request.expiresAt.toISOString(),
-        }),
-      );
-      return { code: issued.code, gatewayReference: issued.reference };
-    },
-    async inquirePaymentCode(request: PaymentCodeInquiry): Promise<PaymentCodeStatus> {
-      const found = parsePaymentCode(await call("GET", `/v1/payment-codes/${encodeURIComponent(request.code)}`));
-      if (found.payment_id !== request.paymentId) {
-        throw new GatewayUnavailableError(`gateway code ${request.code} belongs to another payment`);
-      }
-      switch (found.status) {
-        case "paid":
-          return { state: "paid", paidAt: new Date(found.paid_at ?? Date.now()), payerMsisdn: found.payer_msisdn };
-        case "expired":
-          return { state: "expired" };
-        case "unusable":
-          return { state: "unusable", reason: found.reason ?? "reported unusable by the gateway" };
-        case "pending":
-          return { state: "pending" };
-      }
-    },
+    issuePaymentCode: (request: IssuePaymentCodeRequest): Promise<IssuedPaymentCode> =>
+      timed("issue_payment_code", async () => {
+        const issued = parsePaymentCode(
+          await call("POST", "/v1/payment-codes", {
+            payment_id: request.paymentId,
+            amount_cents: request.amountCents,
+            currency: request.currency,
+            merchant_name: request.merchantName,
+            narration: request.narration,
+            expires_at: request.expiresAt.toISOString(),
+          }),
+        );
+        return { code: issued.code, gatewayReference: issued.reference };
+      }),
+    inquirePaymentCode: (request: PaymentCodeInquiry): Promise<PaymentCodeStatus> =>
+      timed("inquire_payment_code", async () => {
+        const found = parsePaymentCode(await call("GET", `/v1/payment-codes/${encodeURIComponent(request.code)}`));
+        if (found.payment_id !== request.paymentId) {
+          throw new GatewayUnavailableError(`gateway code ${request.code} belongs to another payment`);
+        }
+        switch (found.status) {
+          case "paid":
+            return { state: "paid", paidAt: new Date(found.paid_at ?? Date.now()), payerMsisdn: found.payer_msisdn };
+          case "expired":
+            return { state: "expired" };
+          case "unusable":
+            return { state: "unusable", reason: found.reason ?? "reported unusable by the gateway" };
+          case "pending":
+            return { state: "pending" };
+        }
+      }),
   };
 }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { sampleValue } from "../../../tests/support/metrics.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
@@ -210,6 +211,9 @@ describe("creating a payment", () => {
 describe("payment states (test world)", () => {
   test("mockpay settles: paid_at, net credit, one payment.paid event with the spec's fields", async () => {
     const { app } = setup();
+    const labels = { livemode: "false", currency: "USD" };
+    const createdBefore = await sampleValue("pos_payments_total", { event: "created", ...labels });
+    const paidBefore = await sampleValue("pos_payments_total", { event: "paid", ...labels });
     const payment = (await create(app, shop.testKey, { amount_cents: 1000, merchant_ref: "m-1" })).body;
     const paid = await request(app).post(`/checkout/${payment.id}/mockpay`).send({});
     expect(paid.status).toBe(200);
@@ -231,6 +235,10 @@ describe("payment states (test world)", () => {
         },
       },
     ]);
+    // The funnel metrics count each step once, and /metrics serves them.
+    expect(await sampleValue("pos_payments_total", { event: "created", ...labels })).toBe(createdBefore + 1);
+    expect(await sampleValue("pos_payments_total", { event: "paid", ...labels })).toBe(paidBefore + 1);
+    expect((await request(app).get("/metrics")).text).toMatch(/pos_payments_total\{[^}]*event="paid"/);
     const again = await request(app).post(`/checkout/${payment.id}/mockpay`).send({});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("payment_not_pending");

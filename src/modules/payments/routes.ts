@@ -1,6 +1,7 @@
 import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { paymentsTotal } from "./metrics.ts";
 import {
   createPaymentBody,
   listPaymentsQuery,
@@ -52,10 +53,13 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
         const prepared = await payments.preparePayment({ config, database, logger, gateways }, tenant, body);
-        return transaction(async (tx) => ({
+        const reply = await transaction(async (tx) => ({
           status: 201,
           body: presentPayment(config, await payments.recordPayment(tx, config, tenant, prepared)),
         }));
+        // Counted once committed (a replayed response does not come through here).
+        paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });
+        return reply;
       },
     }),
     defineRoute({

@@ -18,6 +18,7 @@ import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
+import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
 
@@ -360,6 +361,9 @@ export async function settlePayment(
     });
     return settled;
   });
+  if (paid !== null) {
+    paymentsTotal.inc({ event: "paid", livemode: String(paid.livemode), currency: paid.currency });
+  }
   return paid ?? current(database, payment);
 }
 
@@ -399,6 +403,9 @@ async function finishUnpaid(
     }
     return row;
   });
+  if (finished !== null) {
+    paymentsTotal.inc({ event: outcome.status, livemode: String(finished.livemode), currency: finished.currency });
+  }
   return finished ?? current(database, payment);
 }
 

@@ -6,6 +6,7 @@ import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
+import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
 import type { AttemptRow, CreateEndpointInput, DeliveryRow, DeliveryStatus, EndpointRow } from "./schemas.ts";
@@ -274,8 +275,13 @@ export async function attemptDelivery(
     : claimed.attempt_count >= attemptsMax || retryInMs === undefined
       ? "dead"
       : "pending";
+  webhookAttemptsTotal.inc({
+    outcome: succeeded ? "succeeded" : "failed",
+    attempt: claimed.attempt_count <= attemptsMax ? String(claimed.attempt_count) : `${attemptsMax + 1}+`,
+  });
+  webhookAttemptDurationSeconds.observe(outcome.durationMs / 1000);
   // One statement: the attempt's record, the delivery's new state and the next attempt's job.
-  return queries.recordAttempt(database, {
+  const settled = await queries.recordAttempt(database, {
     ...delivery,
     attempt: {
       attempt: claimed.attempt_count,
@@ -290,6 +296,10 @@ export async function attemptDelivery(
     nextAttemptInMs: status === "pending" ? (retryInMs ?? null) : null,
     job,
   });
+  if (settled?.status === "dead") {
+    webhookDeadDeliveriesTotal.inc();
+  }
+  return settled;
 }
 
 /**

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { sampleValue } from "../../../tests/support/metrics.ts";
 import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
 import type { Config } from "../../platform/config.ts";
 import { sql } from "../../platform/db/pool.ts";
@@ -254,6 +255,11 @@ describe("delivering events", () => {
 
   test("the full schedule: 8 attempts spaced by the configured delays in order, then dead; a manual retry revives it", async () => {
     const receiver = await startReceiver(() => 500);
+    const deadBefore = await sampleValue("pos_webhook_dead_deliveries_total");
+    const failedEighthBefore = await sampleValue("pos_webhook_delivery_attempts_total", {
+      outcome: "failed",
+      attempt: "8",
+    });
     try {
       const endpoint = await registered(shop.testKey, { url: receiver.url });
       await emit(shop.id, false, "payment.failed", { payment_id: "pay_dead" });
@@ -282,6 +288,10 @@ describe("delivering events", () => {
         1, 2, 3, 4, 5, 6, 7, 8,
       ]);
       expect(dead.body.data[0].next_attempt_at).toBeNull();
+      expect(await sampleValue("pos_webhook_dead_deliveries_total")).toBe(deadBefore + 1);
+      expect(await sampleValue("pos_webhook_delivery_attempts_total", { outcome: "failed", attempt: "8" })).toBe(
+        failedEighthBefore + 1,
+      );
 
       receiver.answerWith(() => 200);
       const retried = await request(app)

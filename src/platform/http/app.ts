@@ -92,7 +92,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     }
   });
   app.get("/metrics", async (_request, response) => {
-    response.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    response.type(metrics.registry.contentType).send(await metrics.render());
   });
 
   app.use(express.json({ limit: config.httpBodyLimitBytes, type: ["application/json", "application/*+json"] }));

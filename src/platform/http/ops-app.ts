@@ -19,7 +19,7 @@ export function createOpsApp(options: { database: Database; metrics: Metrics; re
     response.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable" });
   });
   app.get("/metrics", async (_request, response) => {
-    response.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+    response.type(options.metrics.registry.contentType).send(await options.metrics.render());
   });
   return app;
 }

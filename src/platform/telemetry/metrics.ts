@@ -1,10 +1,13 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { domainRegistry } from "./domain-registry.ts";
 
 /**
  * One registry per process role. Labels are bounded: route templates, never ids or merchants.
  */
 export type Metrics = {
   registry: Registry;
+  /** The process's exposition: platform metrics and the domain modules' metrics. */
+  render: () => Promise<string>;
   httpRequestDurationSeconds: Histogram<"method" | "route" | "status_code">;
   rateLimitedRequestsTotal: Counter;
   idempotentReplaysTotal: Counter;
@@ -13,9 +16,11 @@ export type Metrics = {
 export function createMetrics(options: { service: string }): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service: options.service });
+  domainRegistry.setDefaultLabels({ service: options.service });
   collectDefaultMetrics({ register: registry });
   return {
     registry,
+    render: async () => `${await registry.metrics()}\n${await domainRegistry.metrics()}`,
     httpRequestDurationSeconds: new Histogram({
       name: "http_request_duration_seconds",
       help: "HTTP request duration by method, route template and status code.",
