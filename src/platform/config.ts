@@ -73,6 +73,7 @@ const environmentSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(0).max(1000).default(0),
+  WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS: seconds(15),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
   OTEL_SDK_DISABLED: booleanFlag(true),
   OTEL_SERVICE_NAME: optionalString,
@@ -129,6 +130,8 @@ export type Config = {
     pollIntervalMs: number;
     /** Jobs fetched and locked per round trip; 0 fetches one job per round trip. */
     localQueueSize: number;
+    /** How often each pool samples its runnable backlog into metrics. */
+    queueSampleIntervalMs: number;
     shutdownTimeoutMs: number;
   };
   telemetry: { sdkDisabled: boolean; serviceName: string | undefined };
@@ -193,6 +196,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
+      queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
       shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
     },
     telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },

@@ -5,6 +5,7 @@ import { freePort } from "../../src/platform/db/embedded.ts";
 import { sql } from "../../src/platform/db/pool.ts";
 import { addJob } from "../../src/platform/queue/add-job.ts";
 import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
+import { sampleQueueDepth } from "../../src/platform/queue/queue-depth.ts";
 import type { TaskDefinition } from "../../src/platform/queue/task.ts";
 import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
@@ -108,9 +109,37 @@ test("a pool service serves /healthz and /metrics and exits 0 on SIGTERM", async
     expect(ready.status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain('service="code-expiry"');
+    // The backlog gauges are sampled at start (and then on a timer).
+    expect(metrics).toMatch(/worker_queue_runnable_jobs\{[^}]*pool="code-expiry"[^}]*\} \d+/);
+    expect(metrics).toMatch(/worker_queue_oldest_runnable_job_age_seconds\{[^}]*pool="code-expiry"/);
     expect(service.output()).toContain("purge_idempotency_keys");
   } finally {
     code = await service.stop();
   }
   expect(code).toBe(0);
+});
+
+test("queue depth: only the pool's runnable jobs count, and the oldest one's wait is measured", async () => {
+  await db.database.transaction(async (transaction) => {
+    const past = new Date(Date.now() - 60_000);
+    await addJob(transaction, { task: "depth_task_a", payload: {}, runAt: past, maxAttempts: 3 });
+    await addJob(transaction, { task: "depth_task_a", payload: {}, maxAttempts: 3 });
+    await addJob(transaction, { task: "depth_task_b", payload: {}, maxAttempts: 3 });
+    // Not runnable yet, and another pool's task: neither counts.
+    await addJob(transaction, {
+      task: "depth_task_a",
+      payload: {},
+      runAt: new Date(Date.now() + 60_000),
+      maxAttempts: 3,
+    });
+    await addJob(transaction, { task: "depth_task_other", payload: {}, maxAttempts: 3 });
+  });
+  const depth = await sampleQueueDepth(pgPool, ["depth_task_a", "depth_task_b"]);
+  expect(depth.runnableJobs).toBe(3);
+  expect(depth.oldestRunnableAgeSeconds).toBeGreaterThanOrEqual(59);
+  expect(depth.oldestRunnableAgeSeconds).toBeLessThan(120);
+  expect(await sampleQueueDepth(pgPool, ["depth_task_missing"])).toEqual({
+    runnableJobs: 0,
+    oldestRunnableAgeSeconds: 0,
+  });
 });

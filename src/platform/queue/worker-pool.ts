@@ -1,6 +1,7 @@
 import { parseCronItems, type Runner, run, type TaskList } from "graphile-worker";
 import type pg from "pg";
 import { Counter, Histogram, type Registry } from "prom-client";
+import { startQueueDepthSampler } from "./queue-depth.ts";
 import type { PoolName, TaskDefinition, TaskDependencies } from "./task.ts";
 import { workerLogger } from "./worker-logger.ts";
 
@@ -88,6 +89,19 @@ export async function startWorkerPool(options: {
     },
     logger: workerLogger(logger.child({ pool: options.pool })),
   });
+  const stopSampling = await startQueueDepthSampler({
+    pool: options.pool,
+    taskIdentifiers: Object.keys(taskList),
+    pgPool: options.pgPool,
+    registry: options.registry,
+    intervalMs: config.worker.queueSampleIntervalMs,
+    onError: (error) => logger.warn({ pool: options.pool, err: error }, "queue depth sample failed"),
+  });
+  const stopRunner = runner.stop.bind(runner);
+  runner.stop = async () => {
+    stopSampling();
+    await stopRunner();
+  };
   logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
   return runner;
 }
