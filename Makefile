@@ -5,7 +5,7 @@ INSTALL_STAMP := node_modules/.install-stamp
 # Renders the Helm chart for the tests (helm itself is not installable here): scripts/chart-render.
 CHART_RENDER := node_modules/.cache/chart-render
 
-.PHONY: install chromium run test migrate typecheck lint build schema-dump bench-platform release-check chart-check
+.PHONY: install test-tools run test migrate typecheck lint build schema-dump bench-platform release-check chart-check
 
 # Installs dependencies only when package.json or the lockfile changed since the last install.
 $(INSTALL_STAMP): package.json package-lock.json
@@ -19,14 +19,14 @@ install: $(INSTALL_STAMP)
 $(CHART_RENDER): scripts/chart-render/main.go scripts/chart-render/build.sh | $(INSTALL_STAMP)
 	scripts/chart-render/build.sh $@
 
-# Debian's Chromium for the browser tests (never a browser downloaded by a tool).
-chromium:
-	scripts/chromium/install.sh
+# Debian's chromium (browser tests) and promtool (alerting rule tests).
+test-tools:
+	scripts/install-test-tools.sh
 
 run: install
 	node services/dev/main.ts
 
-test: install $(CHART_RENDER) chromium
+test: install $(CHART_RENDER) test-tools
 	tsc --noEmit -p tsconfig.json
 	biome check .
 	npm test
