@@ -81,6 +81,7 @@ describeIfRenderer("the rendered chart", () => {
         "Job",
         "NetworkPolicy",
         "PodDisruptionBudget",
+        "PrometheusRule",
         "ScaledObject",
         "Secret",
         "Service",

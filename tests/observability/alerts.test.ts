@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import YAML from "yaml";
 
 const run = promisify(execFile);
-const directory = "observability/alerts";
+const directory = "helm/pos-platform/files/alerts";
 
 test("the alerting rules are valid and pass their promtool unit tests", async () => {
   const checked = await run("promtool", ["check", "rules", "pos-platform.rules.yml"], { cwd: directory });
@@ -26,5 +26,31 @@ test("every alert has a unit test and a runbook section its annotation points at
     expect(tests).toContain(`alertname: ${rule.alert}`);
     expect(rule.annotations.runbook_url).toBe(`docs/runbooks.md#${rule.alert.toLowerCase()}`);
     expect(anchors).toContain(rule.alert.toLowerCase());
+  }
+});
+
+test("the Grafana dashboard is valid JSON whose queries use only metrics the services export", async () => {
+  const dashboard = JSON.parse(await readFile("helm/pos-platform/files/dashboards/pos-platform.json", "utf8")) as {
+    panels: { type: string; targets?: { expr: string }[] }[];
+  };
+  const expressions = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+  expect(expressions.length).toBeGreaterThanOrEqual(15);
+  const exported = new Set(
+    [...(await run("grep", ["-rhoE", 'name: "[a-z_]+"', "src"])).stdout.matchAll(/name: "([a-z_]+)"/g)].map(
+      (match) => match[1],
+    ),
+  );
+  // prom-client's default process metrics, collected on every deployment.
+  for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes"]) {
+    exported.add(name);
+  }
+  for (const expression of expressions) {
+    for (const [, name] of expression.matchAll(/\b([a-z_]+)(?:_bucket|_count|_sum)?(?=\{|\[)/g)) {
+      const base = name?.replace(/_(bucket|count|sum)$/, "") ?? "";
+      expect({ expression, metric: exported.has(base) ? "exported" : base }).toEqual({
+        expression,
+        metric: "exported",
+      });
+    }
   }
 });
