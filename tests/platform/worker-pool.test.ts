@@ -143,3 +143,46 @@ test("queue depth: only the pool's runnable jobs count, and the oldest one's wai
     oldestRunnableAgeSeconds: 0,
   });
 });
+
+test("job metrics: started, succeeded, retried while attempts remain, failed when none do", async () => {
+  const config = testConfig(db.url, { WORKER_POLL_INTERVAL_MS: "100" });
+  const registry = new Registry();
+  const failing: TaskDefinition = {
+    identifier: "test_failing_job",
+    build: () => async () => {
+      throw new Error("always fails");
+    },
+  };
+  const succeeding: TaskDefinition = { identifier: "test_succeeding_job", build: () => async () => {} };
+  const runner = await startWorkerPool({
+    pool: "payout-processor",
+    tasks: [failing, succeeding],
+    dependencies: { config, database: db.database, logger: createLogger({ level: "silent", service: "test" }) },
+    pgPool,
+    registry,
+  });
+  const value = async (task: string, outcome: string) => {
+    const metric = registry.getSingleMetric("worker_jobs_total");
+    const values = (await metric?.get())?.values ?? [];
+    return values.find((sample) => sample.labels.task === task && sample.labels.outcome === outcome)?.value ?? 0;
+  };
+  try {
+    await db.database.transaction(async (transaction) => {
+      await addJob(transaction, { task: "test_failing_job", payload: { n: 1 }, maxAttempts: 1 });
+      await addJob(transaction, { task: "test_failing_job", payload: { n: 2 }, maxAttempts: 5 });
+      await addJob(transaction, { task: "test_succeeding_job", payload: {}, maxAttempts: 1 });
+    });
+    const deadline = Date.now() + 10_000;
+    while ((await value("test_failing_job", "started")) < 2 || (await value("test_succeeding_job", "succeeded")) < 1) {
+      if (Date.now() > deadline) {
+        throw new Error("jobs did not run");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await value("test_failing_job", "failed")).toBe(1);
+    expect(await value("test_failing_job", "retried")).toBe(1);
+    expect(await value("test_succeeding_job", "started")).toBe(1);
+  } finally {
+    await runner.stop();
+  }
+});

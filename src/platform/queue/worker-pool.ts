@@ -23,7 +23,7 @@ export async function startWorkerPool(options: {
     (options.registry.getSingleMetric("worker_jobs_total") as Counter<"pool" | "task" | "outcome">) ??
     new Counter({
       name: "worker_jobs_total",
-      help: "Jobs run, by pool, task and outcome (succeeded or failed; a failed job is retried until its attempts run out).",
+      help: "Jobs by pool, task and outcome: started, succeeded, retried (failed, attempts left) or failed (no attempts left).",
       labelNames: ["pool", "task", "outcome"],
       registers: [options.registry],
     });
@@ -43,11 +43,14 @@ export async function startWorkerPool(options: {
     const labels = { pool: options.pool, task: definition.identifier };
     taskList[definition.identifier] = async (payload, helpers) => {
       const stopTimer = jobDurationSeconds.startTimer(labels);
+      jobsTotal.inc({ ...labels, outcome: "started" });
       try {
         await handler(payload, helpers);
         jobsTotal.inc({ ...labels, outcome: "succeeded" });
       } catch (error) {
-        jobsTotal.inc({ ...labels, outcome: "failed" });
+        // graphile-worker counts this attempt before running the job.
+        const retried = helpers.job.attempts < helpers.job.max_attempts;
+        jobsTotal.inc({ ...labels, outcome: retried ? "retried" : "failed" });
         throw error;
       } finally {
         stopTimer();
