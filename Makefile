@@ -28,6 +28,7 @@ run: install
 
 test: install $(CHART_RENDER) test-tools
 	tsc --noEmit -p tsconfig.json
+	tsc -p load-tests/k6/tsconfig.json
 	biome check .
 	npm test
 
@@ -36,6 +37,7 @@ migrate: install
 
 typecheck: install
 	tsc --noEmit -p tsconfig.json
+	tsc -p load-tests/k6/tsconfig.json
 
 lint: install
 	biome check .

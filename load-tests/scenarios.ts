@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+/**
+ * The load scenarios, defined once in scenarios.json: the k6 scripts (load-tests/k6/) and the Node
+ * runner (`npm run load -- <scenario>`) read the same definitions.
+ */
+const scenarioSchema = z.strictObject({
+  description: z.string(),
+  request: z.enum(["me", "create_payment"]),
+  ratePerSecond: z.number().positive(),
+  durationSeconds: z.number().positive(),
+  merchants: z.number().int().positive(),
+  expect: z.strictObject({
+    minRefusedRatio: z.number().min(0).max(1).optional(),
+    maxRefusedRatio: z.number().min(0).max(1).optional(),
+    maxErrorRatio: z.number().min(0).max(1).optional(),
+    maxAcceptedPerWindow: z.number().int().positive().optional(),
+  }),
+});
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+export const scenarios: Record<string, Scenario> = z
+  .record(z.string(), scenarioSchema)
+  .parse(JSON.parse(readFileSync(new URL("./scenarios.json", import.meta.url), "utf8")));
