@@ -1,6 +1,5 @@
 import QRCode from "qrcode";
 import { UniqueIntegrityConstraintViolationError } from "slonik";
-import { z } from "zod";
 import {
   CodeGenerationError,
   type Gateways,
@@ -11,7 +10,7 @@ import {
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { gatewayError, notFound } from "../../platform/errors.ts";
-import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
@@ -206,8 +205,6 @@ export async function getPaymentById(database: Queryable, paymentId: string): Pr
   return payment;
 }
 
-const timeIdCursor = z.tuple([z.iso.datetime(), z.string()]);
-
 export async function listPayments(
   database: Queryable,
   filter: World & {
@@ -219,15 +216,15 @@ export async function listPayments(
     cursor: string | undefined;
   },
 ): Promise<Page<PaymentRow>> {
-  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, timeIdCursor);
+  const after = decodeCreatedAtCursor(filter.cursor);
   const rows = await queries.selectPayments(database, {
     ...filter,
-    after: after === undefined ? undefined : { createdAt: after[0], id: after[1] },
+    after,
     limit: filter.limit + 1,
   });
   return toPage(rows, {
     limit: filter.limit,
-    keyOf: (row) => [row.created_at.toISOString(), row.id],
+    keyOf: createdAtKey,
     present: (row) => row,
   });
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { type Config, requireWebhookSecretKey } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
-import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
@@ -102,21 +101,19 @@ export async function getEndpoint(database: Queryable, world: World, endpointId:
   return endpoint;
 }
 
-const timeIdCursor = z.tuple([z.iso.datetime(), z.string()]);
-
 export async function listEndpoints(
   database: Queryable,
   world: World & { limit: number; cursor: string | undefined },
 ): Promise<Page<EndpointRow>> {
-  const after = world.cursor === undefined ? undefined : decodeCursor(world.cursor, timeIdCursor);
+  const after = decodeCreatedAtCursor(world.cursor);
   const rows = await queries.selectEndpoints(database, {
     ...world,
-    after: after === undefined ? undefined : { createdAt: after[0], id: after[1] },
+    after,
     limit: world.limit + 1,
   });
   return toPage(rows, {
     limit: world.limit,
-    keyOf: (row) => [row.created_at.toISOString(), row.id],
+    keyOf: createdAtKey,
     present: (row) => row,
   });
 }
@@ -137,15 +134,15 @@ export async function listDeliveries(
   filter: World & { endpointId: string; status: DeliveryStatus | undefined; limit: number; cursor: string | undefined },
 ): Promise<Page<DeliveryWithAttempts>> {
   await getEndpoint(database, filter, filter.endpointId);
-  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, timeIdCursor);
+  const after = decodeCreatedAtCursor(filter.cursor);
   const rows = await queries.selectDeliveries(database, {
     ...filter,
-    after: after === undefined ? undefined : { createdAt: after[0], id: after[1] },
+    after,
     limit: filter.limit + 1,
   });
   const page = toPage(rows, {
     limit: filter.limit,
-    keyOf: (row) => [row.created_at.toISOString(), row.id],
+    keyOf: createdAtKey,
     present: (row) => row,
   });
   const attempts = await queries.selectAttempts(

@@ -52,6 +52,18 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, keySchema: S):
   return parsed.data;
 }
 
+/** The usual keyset of newest-first lists: (created_at, id), decoded from a cursor, or undefined. */
+export function decodeCreatedAtCursor(cursor: string | undefined): { createdAt: string; id: string } | undefined {
+  if (cursor === undefined) {
+    return undefined;
+  }
+  const [createdAt, id] = decodeCursor(cursor, z.tuple([z.iso.datetime(), z.string()]));
+  return { createdAt, id };
+}
+
+/** The (created_at, id) sort key of a row, as `decodeCreatedAtCursor` reads it back. */
+export const createdAtKey = (row: { created_at: Date; id: string }) => [row.created_at.toISOString(), row.id];
+
 /**
  * Builds a page from rows fetched with `limit + 1`: the extra row only says there is more.
  * `keyOf` gives a row's sort key, which the next page's query starts after.
