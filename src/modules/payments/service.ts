@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import {
   CodeGenerationError,
@@ -12,6 +11,7 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { gatewayError, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
+import { qrPngDataUrl } from "../../platform/qr-code.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
@@ -90,12 +90,13 @@ export async function preparePayment(
   } catch (error) {
     throw toApiGatewayError(error);
   }
-  const qrPngDataUrl = await QRCode.toDataURL(deepLinkOf(dependencies.config, issued.code), {
-    errorCorrectionLevel: "M",
-    margin: 1,
-    scale: 4,
-  });
-  return { id, input, issued, qrPngDataUrl, feeCents: feeCents(input.amount_cents, tenant.merchant) };
+  return {
+    id,
+    input,
+    issued,
+    qrPngDataUrl: qrPngDataUrl(deepLinkOf(dependencies.config, issued.code)),
+    feeCents: feeCents(input.amount_cents, tenant.merchant),
+  };
 }
 
 function toApiGatewayError(error: unknown): unknown {
