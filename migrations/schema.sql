@@ -3,7 +3,7 @@
 -- tables
 TABLE api_keys (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, secret_hash bytea NOT NULL, secret_last4 text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
-TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL);
+TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
 TABLE ledger_balances (merchant_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, currency text NOT NULL, balance_cents bigint NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, entry_type text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, balance_after_cents bigint NOT NULL, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL);
@@ -24,6 +24,7 @@ CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (mer
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
 CONSTRAINT events_merchant_id_fkey ON events: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT events_pkey ON events: PRIMARY KEY (merchant_id, id);
+CONSTRAINT events_traceparent_check ON events: CHECK ((char_length(traceparent) <= 128));
 CONSTRAINT idempotency_keys_check ON idempotency_keys: CHECK (((state = 'completed'::text) = ((response_status IS NOT NULL) AND (response_body IS NOT NULL))));
 CONSTRAINT idempotency_keys_key_check ON idempotency_keys: CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255)));
 CONSTRAINT idempotency_keys_merchant_id_fkey ON idempotency_keys: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
@@ -265,7 +266,9 @@ BEGIN
         AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[NEW.type])
       RETURNING merchant_id, id),
   specs AS (
-    SELECT array_agg(ROW('deliver_webhook', json_build_object('merchant_id', merchant_id, 'delivery_id', id),
+    SELECT array_agg(ROW('deliver_webhook',
+        json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id,
+          'traceparent', NEW.traceparent)),
         NULL, NULL, 5, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec) AS jobs
       FROM created)
   SELECT count(*) INTO v_jobs_added

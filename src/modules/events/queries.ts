@@ -6,11 +6,12 @@ const EVENT_COLUMNS = sql.fragment`merchant_id, id, livemode, type, data, create
 /** Inserts an event; the database fans it out to matching webhook endpoints in the same transaction. */
 export async function insertEvent(
   transaction: Transaction,
-  event: Pick<EventRow, "merchant_id" | "id" | "livemode" | "type" | "data">,
+  event: Pick<EventRow, "merchant_id" | "id" | "livemode" | "type" | "data"> & { traceparent: string | null },
 ): Promise<EventRow> {
   return transaction.one(sql.type(eventRowSchema)`
-    INSERT INTO events (merchant_id, id, livemode, type, data)
-    VALUES (${event.merchant_id}, ${event.id}, ${event.livemode}, ${event.type}, ${sql.jsonb(event.data as never)})
+    INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
+    VALUES (${event.merchant_id}, ${event.id}, ${event.livemode}, ${event.type}, ${sql.jsonb(event.data as never)},
+      ${event.traceparent})
     RETURNING ${EVENT_COLUMNS}`);
 }
 

@@ -2,6 +2,7 @@ import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { EventType } from "./event-types.ts";
 import * as queries from "./queries.ts";
 import type { EventRow } from "./schemas.ts";
@@ -9,7 +10,8 @@ import type { EventRow } from "./schemas.ts";
 /**
  * Events tell a merchant what happened to its money, by polling (`GET /v1/events`) and by webhook.
  * `emit` records one inside the caller's transaction, beside the change it describes; the database
- * then creates its webhook deliveries and their jobs in that same transaction (see the webhooks module).
+ * then creates its webhook deliveries and their jobs in that same transaction (see the webhooks module),
+ * and the deliveries continue the emitting span's trace.
  */
 export async function emit(
   transaction: Transaction,
@@ -21,6 +23,7 @@ export async function emit(
     livemode: event.livemode,
     type: event.type,
     data: event.data,
+    traceparent: currentTraceparent(),
   });
 }
 

@@ -28,6 +28,8 @@ export async function insertPaymentWithJobs(
   jobs: {
     poll: { task: string; delayMs: number; maxAttempts: number };
     expiry: { task: string; maxAttempts: number };
+    /** The creating request's trace, continued by both jobs. */
+    traceparent: string | null;
   },
 ): Promise<PaymentRow> {
   return transaction.one(sql.type(paymentRowSchema)`
@@ -42,10 +44,12 @@ export async function insertPaymentWithJobs(
       RETURNING ${PAYMENT_COLUMNS}),
     jobs AS (
       SELECT graphile_worker.add_jobs(ARRAY[
-        ROW(${jobs.poll.task}, json_build_object('merchant_id', merchant_id, 'payment_id', id, 'attempt', 0), NULL,
+        ROW(${jobs.poll.task}, json_strip_nulls(json_build_object('merchant_id', merchant_id, 'payment_id', id,
+            'attempt', 0, 'traceparent', ${jobs.traceparent}::text)), NULL,
           now() + ${jobs.poll.delayMs} * interval '1 millisecond', ${jobs.poll.maxAttempts}, 'payment_poll:' || id,
           NULL, NULL)::graphile_worker.job_spec,
-        ROW(${jobs.expiry.task}, json_build_object('merchant_id', merchant_id, 'payment_id', id), NULL,
+        ROW(${jobs.expiry.task}, json_strip_nulls(json_build_object('merchant_id', merchant_id, 'payment_id', id,
+            'traceparent', ${jobs.traceparent}::text)), NULL,
           expires_at, ${jobs.expiry.maxAttempts}, 'payment_expiry:' || id, NULL, NULL)::graphile_worker.job_spec
       ]) FROM inserted)
     SELECT ${PAYMENT_COLUMNS} FROM inserted WHERE (SELECT count(*) FROM jobs) = 2`);

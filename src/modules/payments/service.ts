@@ -14,6 +14,7 @@ import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr-code.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
@@ -155,6 +156,7 @@ export async function recordPayment(
           maxAttempts: POLL_JOB_ATTEMPTS_MAX,
         },
         expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
+        traceparent: currentTraceparent(),
       },
     );
   } catch (error) {

@@ -165,7 +165,7 @@ export async function recordAttempt(
     attemptNumber: number;
     status: DeliveryStatus;
     nextAttemptInMs: number | null;
-    job: { task: string; maxAttempts: number };
+    job: { task: string; maxAttempts: number; traceparent: string | null };
   },
 ): Promise<DeliveryRow | null> {
   const nextAttemptAt =
@@ -193,7 +193,8 @@ export async function recordAttempt(
       RETURNING ${DELIVERY_COLUMNS}),
     next_job AS (
       SELECT graphile_worker.add_job(${record.job.task},
-          payload => json_build_object('merchant_id', merchant_id, 'delivery_id', id),
+          payload => json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id,
+            'traceparent', ${record.job.traceparent}::text)),
           run_at => next_attempt_at, max_attempts => ${record.job.maxAttempts}, job_key => 'webhook_delivery:' || id)
       FROM settled WHERE status = 'pending')
     SELECT ${DELIVERY_COLUMNS} FROM settled

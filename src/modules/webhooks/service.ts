@@ -5,6 +5,7 @@ import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
@@ -229,7 +230,8 @@ export async function attemptDelivery(
   if (claimed === null) {
     return null;
   }
-  const job = { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX };
+  // A retry continues the trace of this attempt.
+  const job = { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX, traceparent: currentTraceparent() };
   if (!claimed.endpoint_active) {
     return queries.recordAttempt(database, {
       ...delivery,

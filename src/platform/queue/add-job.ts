@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sql, type Transaction } from "../db/pool.ts";
+import { currentTraceparent } from "../telemetry/trace-context.ts";
 
 /**
  * Enqueues a graphile-worker job inside the caller's transaction: the job exists if and only if the
@@ -20,9 +21,15 @@ export async function addJob(
   return transaction.one(sql.type(z.object({ id: z.coerce.string() }))`
     SELECT id FROM graphile_worker.add_job(
       ${job.task},
-      payload => ${JSON.stringify(job.payload)}::json,
+      payload => ${JSON.stringify(withTraceparent(job.payload))}::json,
       queue_name => ${job.queueName ?? null},
       run_at => ${job.runAt?.toISOString() ?? null}::timestamptz,
       max_attempts => ${job.maxAttempts},
       job_key => ${job.jobKey ?? null})`);
+}
+
+/** The job continues the enqueuing span's trace (see `inJobSpan`). */
+export function withTraceparent(payload: Record<string, unknown>): Record<string, unknown> {
+  const traceparent = currentTraceparent();
+  return traceparent === null ? payload : { ...payload, traceparent };
 }

@@ -1,6 +1,7 @@
 import { parseCronItems, type Runner, run, type TaskList } from "graphile-worker";
 import type pg from "pg";
 import { Counter, Histogram, type Registry } from "prom-client";
+import { inJobSpan } from "../telemetry/trace-context.ts";
 import { startQueueDepthSampler } from "./queue-depth.ts";
 import type { PoolName, TaskDefinition, TaskDependencies } from "./task.ts";
 import { workerLogger } from "./worker-logger.ts";
@@ -45,7 +46,18 @@ export async function startWorkerPool(options: {
       const stopTimer = jobDurationSeconds.startTimer(labels);
       jobsTotal.inc({ ...labels, outcome: "started" });
       try {
-        await handler(payload, helpers);
+        await inJobSpan(
+          {
+            pool: options.pool,
+            task: definition.identifier,
+            jobId: helpers.job.id,
+            attempt: helpers.job.attempts,
+            payload,
+          },
+          async () => {
+            await handler(payload, helpers);
+          },
+        );
         jobsTotal.inc({ ...labels, outcome: "succeeded" });
       } catch (error) {
         // graphile-worker counts this attempt before running the job.

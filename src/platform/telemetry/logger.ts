@@ -1,4 +1,5 @@
 import pino, { type Logger } from "pino";
+import { traceIdsForLog } from "./trace-context.ts";
 
 export type { Logger };
 
@@ -16,6 +17,8 @@ export function createLogger(
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // Every line logged inside a traced request or job names its trace.
+      mixin: traceIdsForLog,
       redact: {
         paths: [
           "req.headers.authorization",

@@ -19,7 +19,13 @@ export async function startTracing(config: Config, serviceName: string): Promise
   ]);
   const sdk = new NodeSDK({
     serviceName: config.telemetry.serviceName ?? serviceName,
-    instrumentations: [getNodeAutoInstrumentations({ "@opentelemetry/instrumentation-fs": { enabled: false } })],
+    instrumentations: [
+      getNodeAutoInstrumentations({
+        "@opentelemetry/instrumentation-fs": { enabled: false },
+        // Log lines get their trace ids from the logger's own mixin (telemetry/logger.ts).
+        "@opentelemetry/instrumentation-pino": { enabled: false },
+      }),
+    ],
   });
   sdk.start();
   return () => sdk.shutdown();
