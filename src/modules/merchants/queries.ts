@@ -115,12 +115,24 @@ const authenticationRowSchema = z.object({
   payout_verified: z.boolean(),
   merchant_created_at: z.date(),
   merchant_updated_at: z.date(),
-  rate_limited: z.boolean(),
-  rate_remaining: z.number().int(),
+  rate_taken: z.boolean(),
+  rate_in_window: z.number().int(),
   rate_reset_ms: z.number().int(),
 });
 
-/** One round trip: key lookup, merchant, and one request taken from the rate limit when active. */
+/**
+ * One round trip, one statement: key lookup, merchant, and for an active merchant one request taken
+ * from its rate limit. It runs on every /v1 request, so it is a named prepared statement (planned once
+ * per connection; planning this statement costs more than executing it).
+ *
+ * The limiter keeps, per merchant, the times of its last `limit` accepted requests, oldest first, in
+ * an unlogged table (its commit writes no WAL and waits for no flush). A request is accepted when the
+ * limit-th most recent of them has left the window, an O(1) test. The upsert evaluates that test on
+ * the latest row version once the row is locked, and the appended time is read after the lock
+ * (`clock_timestamp()`), so the log stays ordered across replicas and no window of `windowMs` ever
+ * holds more than `limit` accepted requests. The database clock decides the time for every replica.
+ * The key's coarse "last used" time is written at most once a minute.
+ */
 export async function authenticateApiKey(
   database: Queryable,
   request: { secretHash: Buffer; rateLimit: number; rateWindowMs: number },
@@ -131,8 +143,43 @@ export async function authenticateApiKey(
   merchant: MerchantRow;
   rate: { limited: boolean; remaining: number; resetMs: number };
 } | null> {
-  const row = await database.maybeOne(sql.type(authenticationRowSchema)`
-    SELECT * FROM authenticate_api_key(${sql.binary(request.secretHash)}, ${request.rateLimit}, ${request.rateWindowMs})`);
+  const limit = request.rateLimit;
+  const window = sql.fragment`(${request.rateWindowMs}::integer * interval '1 millisecond')`;
+  const row = await database.maybeOne(sql.prepared("authenticate_api_key_and_take_rate", authenticationRowSchema)`
+    WITH presented AS (
+      SELECT k.id AS key_id, k.livemode, k.revoked_at IS NOT NULL AS key_revoked, k.last_used_at,
+        m.id AS merchant_id, m.name AS merchant_name, m.type AS merchant_type, m.status AS merchant_status,
+        m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
+        m.created_at AS merchant_created_at, m.updated_at AS merchant_updated_at
+      FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+      WHERE k.secret_hash = ${sql.binary(request.secretHash)}),
+    taken AS (
+      INSERT INTO rate_limit_windows AS w (merchant_id, accepted_at)
+        SELECT merchant_id, ARRAY[clock_timestamp()] FROM presented
+        WHERE NOT key_revoked AND merchant_status = 'active'
+      ON CONFLICT (merchant_id) DO UPDATE
+        SET accepted_at = w.accepted_at[greatest(1, cardinality(w.accepted_at) - ${limit}::integer + 2) : cardinality(w.accepted_at)]
+          || clock_timestamp()
+        WHERE cardinality(w.accepted_at) < ${limit}::integer
+          OR w.accepted_at[cardinality(w.accepted_at) - ${limit}::integer + 1] <= clock_timestamp() - ${window}
+      RETURNING w.accepted_at),
+    touched AS (
+      UPDATE api_keys k SET last_used_at = now()
+      FROM presented p
+      WHERE k.merchant_id = p.merchant_id AND k.id = p.key_id AND NOT p.key_revoked
+        AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute'))
+    SELECT p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type, p.merchant_status,
+      p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_created_at, p.merchant_updated_at,
+      EXISTS (SELECT 1 FROM taken) AS rate_taken, log.in_window AS rate_in_window, log.reset_ms AS rate_reset_ms
+    FROM presented p
+    CROSS JOIN LATERAL (
+      -- The log as this request left it; when refused, as it stood (the refusal appended nothing).
+      SELECT count(*)::integer AS in_window,
+        coalesce(ceil(extract(epoch FROM min(t) + ${window} - clock_timestamp()) * 1000)::integer, 0) AS reset_ms
+      FROM unnest(coalesce(
+        (SELECT accepted_at FROM taken),
+        (SELECT w.accepted_at FROM rate_limit_windows w WHERE w.merchant_id = p.merchant_id))) AS t
+      WHERE t > clock_timestamp() - ${window}) AS log`);
   if (row === null) {
     return null;
   }
@@ -152,6 +199,10 @@ export async function authenticateApiKey(
       created_at: row.merchant_created_at,
       updated_at: row.merchant_updated_at,
     },
-    rate: { limited: row.rate_limited, remaining: row.rate_remaining, resetMs: row.rate_reset_ms },
+    rate: {
+      limited: !row.rate_taken,
+      remaining: row.rate_taken ? Math.max(0, limit - row.rate_in_window) : 0,
+      resetMs: Math.max(0, row.rate_reset_ms),
+    },
   };
 }

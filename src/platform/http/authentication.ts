@@ -4,7 +4,7 @@ import { ApiError, forbidden, unauthenticated } from "../errors.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 
-/** What the merchants module answers for a presented secret key (see `authenticate_api_key`). */
+/** What the merchants module answers for a presented secret key (see `authenticateApiKey` in the merchants queries). */
 export type ApiKeyVerdict =
   | { kind: "unknown" }
   | { kind: "revoked" }
