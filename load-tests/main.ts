@@ -5,9 +5,12 @@ import { scenarios } from "./scenarios.ts";
 
 /**
  * npm run load -- <scenario> --base-url http://localhost:8080 --admin-token … [--seconds N] [--json out.json]
+ *   [--sink-listen 0.0.0.0:9797 --sink-url http://this-host:9797]
  *
  * Provisions the scenario's merchants through the operator API (their test keys), runs the scenario
- * and prints a summary; exits 1 when the scenario's expectations are not met.
+ * and prints a summary; exits 1 when the scenario's expectations are not met. A webhook storm
+ * receives the deliveries itself: by default on a loopback port, which a platform on the same machine
+ * reaches in the test world; for a remote platform, listen on a reachable address and give its URL.
  */
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -16,6 +19,8 @@ const { positionals, values } = parseArgs({
     "admin-token": { type: "string" },
     seconds: { type: "string" },
     json: { type: "string" },
+    "sink-listen": { type: "string", default: "127.0.0.1:0" },
+    "sink-url": { type: "string" },
   },
 });
 const name = positionals[0] ?? "";
@@ -43,9 +48,15 @@ for (let index = 0; index < scenario.merchants; index += 1) {
   }
   keys.push(((await response.json()) as { test_secret_key: string }).test_secret_key);
 }
+const [sinkHost = "127.0.0.1", sinkPort = "0"] = (values["sink-listen"] ?? "127.0.0.1:0").split(/:(?=\d+$)/);
 const summary = await runScenario(name, scenario, {
   baseUrl,
   keys,
+  sink: {
+    host: sinkHost,
+    port: Number(sinkPort),
+    ...(values["sink-url"] === undefined ? {} : { publicUrl: values["sink-url"] }),
+  },
   ...(values.seconds === undefined ? {} : { durationSeconds: Number(values.seconds) }),
 });
 process.stdout.write(`${formatSummary(summary)}\n`);

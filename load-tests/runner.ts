@@ -1,11 +1,24 @@
 import { randomUUID } from "node:crypto";
 import type { Scenario } from "./scenarios.ts";
+import { startWebhookSink } from "./webhook-sink.ts";
 
 /**
  * Runs a scenario at a constant arrival rate (requests are sent on schedule whatever the answers take,
  * as k6's constant-arrival-rate executor does) and summarises what came back.
  */
-type Outcome = { sentAtMs: number; status: number; latencyMs: number; retryAfter: string | null };
+type Answer = { status: number; retryAfter: string | null; paidPaymentId?: string };
+type Outcome = Answer & { sentAtMs: number; latencyMs: number };
+
+/** What the webhook sink saw of a storm: one signed `payment.paid` expected per settled payment. */
+export type WebhookSummary = {
+  expected: number;
+  delivered: number;
+  duplicates: number;
+  unverified: number;
+  deliveredRatio: number;
+  /** From the settling request's answer to the delivery's arrival. */
+  latencyMs: { p50: number; p99: number; max: number };
+};
 
 export type Summary = {
   scenario: string;
@@ -18,12 +31,15 @@ export type Summary = {
   refusedWithoutRetryAfter: number;
   maxAcceptedPerWindow: number;
   latencyMs: { p50: number; p95: number; p99: number; max: number };
+  webhooks?: WebhookSummary;
 };
 
-function send(request: Scenario["request"], baseUrl: string, key: string): Promise<Response> {
-  if (request === "me") {
-    return fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
-  }
+async function answerOf(response: Response): Promise<Answer> {
+  await response.arrayBuffer();
+  return { status: response.status, retryAfter: response.headers.get("retry-after") };
+}
+
+function createPayment(baseUrl: string, key: string): Promise<Response> {
   return fetch(`${baseUrl}/v1/payments`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "idempotency-key": randomUUID(), "content-type": "application/json" },
@@ -31,10 +47,137 @@ function send(request: Scenario["request"], baseUrl: string, key: string): Promi
   });
 }
 
+async function send(request: Scenario["request"], baseUrl: string, key: string): Promise<Answer> {
+  switch (request) {
+    case "me":
+      return answerOf(await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${key}` } }));
+    case "create_payment":
+      return answerOf(await createPayment(baseUrl, key));
+    case "paid_payment": {
+      // A test payment settled at once by the hosted checkout's mockpay: one payment.paid webhook each.
+      const created = await createPayment(baseUrl, key);
+      if (created.status !== 201) {
+        return answerOf(created);
+      }
+      const { id } = (await created.json()) as { id: string };
+      const settled = await answerOf(await fetch(`${baseUrl}/checkout/${id}/mockpay`, { method: "POST" }));
+      return settled.status === 200 ? { ...settled, paidPaymentId: id } : settled;
+    }
+  }
+}
+
+const percentile = (sorted: readonly number[], fraction: number) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0);
+
+/**
+ * For a webhook storm: a sink for the deliveries and one endpoint per merchant pointing at it. The
+ * endpoints are deactivated again when the run ends.
+ */
+async function prepareWebhooks(
+  scenario: Scenario,
+  options: { baseUrl: string; keys: readonly string[]; sink?: { host: string; port: number; publicUrl?: string } },
+) {
+  if (scenario.webhooks === undefined) {
+    return undefined;
+  }
+  const sink = await startWebhookSink(options.sink ?? { host: "127.0.0.1", port: 0 });
+  const endpoints: { key: string; id: string }[] = [];
+  for (const [index, key] of options.keys.entries()) {
+    const response = await fetch(`${options.baseUrl}/v1/webhook_endpoints`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: sink.urlFor(index), event_types: ["payment.paid"] }),
+    });
+    if (response.status !== 201) {
+      throw new Error(`registering a webhook endpoint failed: ${response.status} ${await response.text()}`);
+    }
+    const endpoint = (await response.json()) as { id: string; secret: string };
+    sink.trust(index, endpoint.secret);
+    endpoints.push({ key, id: endpoint.id });
+  }
+  return {
+    sink,
+    deadlineMs: scenario.webhooks.deliveryDeadlineSeconds * 1000,
+    close: async () => {
+      for (const endpoint of endpoints) {
+        await fetch(`${options.baseUrl}/v1/webhook_endpoints/${endpoint.id}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${endpoint.key}` },
+        }).then((response) => response.arrayBuffer());
+      }
+      await sink.close();
+    },
+  };
+}
+
+/** Waits for one delivery per settled payment (or the deadline), then compares. */
+async function summariseWebhooks(
+  webhooks: NonNullable<Awaited<ReturnType<typeof prepareWebhooks>>>,
+  outcomes: readonly Outcome[],
+): Promise<WebhookSummary> {
+  const settledAt = new Map(
+    outcomes.flatMap((outcome) =>
+      outcome.paidPaymentId === undefined ? [] : [[outcome.paidPaymentId, outcome.sentAtMs + outcome.latencyMs]],
+    ),
+  );
+  const deadline = performance.now() + webhooks.deadlineMs;
+  const deliveredPayments = () =>
+    new Set(webhooks.sink.received.filter((delivery) => delivery.verified).map((delivery) => delivery.paymentId));
+  while (deliveredPayments().size < settledAt.size && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const firstArrival = new Map<string, number>();
+  let duplicates = 0;
+  for (const delivery of webhooks.sink.received) {
+    if (!delivery.verified || delivery.paymentId === null || !settledAt.has(delivery.paymentId)) {
+      continue;
+    }
+    if (firstArrival.has(delivery.paymentId)) {
+      duplicates += 1;
+    } else {
+      firstArrival.set(delivery.paymentId, delivery.receivedAtMs);
+    }
+  }
+  const latencies = [...firstArrival].map(([id, at]) => at - (settledAt.get(id) ?? at)).sort((a, b) => a - b);
+  return {
+    expected: settledAt.size,
+    delivered: firstArrival.size,
+    duplicates,
+    unverified: webhooks.sink.received.filter((delivery) => !delivery.verified).length,
+    deliveredRatio: settledAt.size === 0 ? 1 : firstArrival.size / settledAt.size,
+    latencyMs: {
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      max: Math.round(latencies.at(-1) ?? 0),
+    },
+  };
+}
+
 export async function runScenario(
   name: string,
   scenario: Scenario,
+  options: {
+    baseUrl: string;
+    keys: readonly string[];
+    durationSeconds?: number;
+    windowSeconds?: number;
+    /** Where the webhook sink listens, and the URL the platform reaches it by (storm scenarios). */
+    sink?: { host: string; port: number; publicUrl?: string };
+  },
+): Promise<Summary> {
+  const webhooks = await prepareWebhooks(scenario, options);
+  try {
+    return await run(name, scenario, options, webhooks);
+  } finally {
+    await webhooks?.close();
+  }
+}
+
+async function run(
+  name: string,
+  scenario: Scenario,
   options: { baseUrl: string; keys: readonly string[]; durationSeconds?: number; windowSeconds?: number },
+  webhooks: Awaited<ReturnType<typeof prepareWebhooks>>,
 ): Promise<Summary> {
   const durationSeconds = options.durationSeconds ?? scenario.durationSeconds;
   const total = Math.max(1, Math.round(scenario.ratePerSecond * durationSeconds));
@@ -52,15 +195,7 @@ export async function runScenario(
     const sentAtMs = performance.now();
     pending.push(
       send(scenario.request, options.baseUrl, key).then(
-        async (response) => {
-          await response.arrayBuffer();
-          return {
-            sentAtMs,
-            status: response.status,
-            latencyMs: performance.now() - sentAtMs,
-            retryAfter: response.headers.get("retry-after"),
-          };
-        },
+        (answer) => ({ ...answer, sentAtMs, latencyMs: performance.now() - sentAtMs }),
         () => ({ sentAtMs, status: 0, latencyMs: performance.now() - sentAtMs, retryAfter: null }),
       ),
     );
@@ -96,8 +231,7 @@ export async function runScenario(
     maxAcceptedPerWindow = Math.max(maxAcceptedPerWindow, inside);
   }
   const latencies = outcomes.map((outcome) => outcome.latencyMs).sort((left, right) => left - right);
-  const at = (fraction: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(fraction * latencies.length))] ?? 0);
+  const at = (fraction: number) => percentile(latencies, fraction);
   return {
     scenario: name,
     requests: outcomes.length,
@@ -109,6 +243,7 @@ export async function runScenario(
     refusedWithoutRetryAfter: refused.filter((outcome) => outcome.retryAfter === null).length,
     maxAcceptedPerWindow,
     latencyMs: { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0) },
+    ...(webhooks === undefined ? {} : { webhooks: await summariseWebhooks(webhooks, outcomes) }),
   };
 }
 
@@ -128,6 +263,17 @@ export function violations(scenario: Scenario, summary: Summary): string[] {
   if (expect.maxAcceptedPerWindow !== undefined && summary.maxAcceptedPerWindow > expect.maxAcceptedPerWindow) {
     found.push(`${summary.maxAcceptedPerWindow} accepted in one window > ${expect.maxAcceptedPerWindow}`);
   }
+  if (expect.minDeliveredRatio !== undefined && (summary.webhooks?.deliveredRatio ?? 0) < expect.minDeliveredRatio) {
+    found.push(
+      `${summary.webhooks?.delivered ?? 0} of ${summary.webhooks?.expected ?? "?"} webhooks delivered (ratio < ${expect.minDeliveredRatio})`,
+    );
+  }
+  if (expect.maxDeliveryP99Ms !== undefined && (summary.webhooks?.latencyMs.p99 ?? 0) > expect.maxDeliveryP99Ms) {
+    found.push(`webhook delivery p99 ${summary.webhooks?.latencyMs.p99} ms > ${expect.maxDeliveryP99Ms} ms`);
+  }
+  if ((summary.webhooks?.unverified ?? 0) > 0) {
+    found.push(`${summary.webhooks?.unverified} webhook deliveries failed signature verification`);
+  }
   if (summary.refusedWithoutRetryAfter > 0) {
     found.push(`${summary.refusedWithoutRetryAfter} 429 answers without Retry-After`);
   }
@@ -142,5 +288,10 @@ export function formatSummary(summary: Summary): string {
       .join(" ")}`,
     `  refused ${(summary.refusedRatio * 100).toFixed(1)} %, errors ${(summary.errorRatio * 100).toFixed(1)} %, max accepted in 10 s ${summary.maxAcceptedPerWindow}`,
     `  latency p50 ${summary.latencyMs.p50} ms, p95 ${summary.latencyMs.p95} ms, p99 ${summary.latencyMs.p99} ms, max ${summary.latencyMs.max} ms`,
+    ...(summary.webhooks === undefined
+      ? []
+      : [
+          `  webhooks ${summary.webhooks.delivered} of ${summary.webhooks.expected} delivered, ${summary.webhooks.duplicates} duplicates, ${summary.webhooks.unverified} unverified; settle → delivery p50 ${summary.webhooks.latencyMs.p50} ms, p99 ${summary.webhooks.latencyMs.p99} ms, max ${summary.webhooks.latencyMs.max} ms`,
+        ]),
   ].join("\n");
 }

@@ -7,15 +7,20 @@ import { z } from "zod";
  */
 const scenarioSchema = z.strictObject({
   description: z.string(),
-  request: z.enum(["me", "create_payment"]),
+  /** me: GET /v1/me; create_payment: POST /v1/payments; paid_payment: a test payment, then its mockpay. */
+  request: z.enum(["me", "create_payment", "paid_payment"]),
   ratePerSecond: z.number().positive(),
   durationSeconds: z.number().positive(),
   merchants: z.number().int().positive(),
+  /** Each merchant registers a webhook endpoint at the runner's sink; deliveries are awaited this long. */
+  webhooks: z.strictObject({ deliveryDeadlineSeconds: z.number().positive() }).optional(),
   expect: z.strictObject({
     minRefusedRatio: z.number().min(0).max(1).optional(),
     maxRefusedRatio: z.number().min(0).max(1).optional(),
     maxErrorRatio: z.number().min(0).max(1).optional(),
     maxAcceptedPerWindow: z.number().int().positive().optional(),
+    minDeliveredRatio: z.number().min(0).max(1).optional(),
+    maxDeliveryP99Ms: z.number().positive().optional(),
   }),
 });
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -1,11 +1,14 @@
 // k6 run -e SCENARIO=rate-limit-over -e BASE_URL=https://pos.example.com -e KEYS=sk_test_a,sk_test_b load-tests/k6/scenario.ts
 // The same scenario definitions as the Node runner (../scenarios.json), for operators who run k6.
+// k6 drives a webhook storm (paid_payment) but cannot receive it: register the merchants' endpoints at
+// a sink of yours beforehand and read the delivery side from pos_webhook_delivery_attempts_total, or
+// run the storm with the Node runner, which hosts the sink and checks every signature.
 import { check } from "k6";
 import http from "k6/http";
 import { Counter, Rate } from "k6/metrics";
 
 type Scenario = {
-  request: "me" | "create_payment";
+  request: "me" | "create_payment" | "paid_payment";
   ratePerSecond: number;
   durationSeconds: number;
   expect: { minRefusedRatio?: number; maxRefusedRatio?: number; maxErrorRatio?: number };
@@ -49,24 +52,37 @@ export const options = {
   thresholds,
 };
 
+function createPayment(headers: Record<string, string>) {
+  return http.post(
+    `${baseUrl}/v1/payments`,
+    JSON.stringify({ amount_cents: 100 + Math.floor(Math.random() * 10_000) }),
+    {
+      headers: { ...headers, "content-type": "application/json", "idempotency-key": `${__VU}-${__ITER}-${Date.now()}` },
+      responseCallback: http.expectedStatuses(201, 429),
+    },
+  );
+}
+
+function send(headers: Record<string, string>) {
+  switch (scenario?.request) {
+    case "me":
+      return http.get(`${baseUrl}/v1/me`, { headers, responseCallback: http.expectedStatuses(200, 429) });
+    case "paid_payment": {
+      const created = createPayment(headers);
+      if (created.status !== 201) {
+        return created;
+      }
+      const id = (created.json() as { id: string }).id;
+      return http.post(`${baseUrl}/checkout/${id}/mockpay`, null, { responseCallback: http.expectedStatuses(200) });
+    }
+    default:
+      return createPayment(headers);
+  }
+}
+
 export default function (): void {
   const key = keys[Math.floor(Math.random() * keys.length)] ?? "";
-  const headers = { authorization: `Bearer ${key}` };
-  const response =
-    scenario?.request === "me"
-      ? http.get(`${baseUrl}/v1/me`, { headers, responseCallback: http.expectedStatuses(200, 429) })
-      : http.post(
-          `${baseUrl}/v1/payments`,
-          JSON.stringify({ amount_cents: 100 + Math.floor(Math.random() * 10_000) }),
-          {
-            headers: {
-              ...headers,
-              "content-type": "application/json",
-              "idempotency-key": `${__VU}-${__ITER}-${Date.now()}`,
-            },
-            responseCallback: http.expectedStatuses(201, 429),
-          },
-        );
+  const response = send({ authorization: `Bearer ${key}` });
   refused.add(response.status === 429);
   if (response.status === 429 && response.headers["Retry-After"] === undefined) {
     refusedWithoutRetryAfter.add(1);

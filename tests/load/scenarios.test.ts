@@ -1,8 +1,15 @@
 import type { Server } from "node:http";
+import { Registry } from "prom-client";
+import { z } from "zod";
 import { runScenario, violations } from "../../load-tests/runner.ts";
 import { scenarios } from "../../load-tests/scenarios.ts";
+import { deliverWebhook } from "../../src/modules/webhooks/tasks/deliver-webhook.ts";
 import { freePort } from "../../src/platform/db/embedded.ts";
+import { sql } from "../../src/platform/db/pool.ts";
 import { closeGracefully, listen } from "../../src/platform/http/server.ts";
+import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
+import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
+import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant } from "../support/factories.ts";
@@ -68,4 +75,37 @@ test("many merchants creating payments: none refused, no errors", async () => {
   expect(summary.requests).toBe(200);
   expect(summary.statuses["201"]).toBe(200);
   expect(violations(scenario("payments-throughput"), summary)).toEqual([]);
+});
+
+test("webhook storm: every settled payment's payment.paid arrives once, signed, through the delivery pool", async () => {
+  const config = testConfig(db.url, { WORKER_POLL_INTERVAL_MS: "100", WORKER_CONCURRENCY: "10" });
+  const logger = createLogger({ level: "silent", service: "test" });
+  const pgPool = createWorkerPgPool({ url: db.url, size: 12, applicationName: "test", logger });
+  const runner = await startWorkerPool({
+    pool: "webhook-delivery",
+    tasks: [deliverWebhook],
+    dependencies: { config, database: db.database, logger },
+    pgPool,
+    registry: new Registry(),
+  });
+  try {
+    const shops = await Promise.all(Array.from({ length: 5 }, () => newMerchant(db.database)));
+    const summary = await runScenario("webhook-storm", scenario("webhook-storm"), {
+      baseUrl,
+      keys: shops.map((shop) => shop.testKey),
+      durationSeconds: 2,
+    });
+    expect(summary.requests).toBe(100);
+    expect(summary.statuses["200"]).toBe(100);
+    expect(summary.webhooks).toMatchObject({ expected: 100, delivered: 100, duplicates: 0, unverified: 0 });
+    expect(violations(scenario("webhook-storm"), summary)).toEqual([]);
+    // The run's endpoints were deactivated afterwards.
+    const active = await db.database.oneFirst(
+      sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM webhook_endpoints WHERE active`,
+    );
+    expect(active).toBe(0);
+  } finally {
+    await runner.stop();
+    await pgPool.end();
+  }
 });

@@ -11,13 +11,15 @@ const recordSchema = z.object({
   response_body: z.string().nullable(),
 });
 export type IdempotencyRecord = z.infer<typeof recordSchema>;
+const ownerTokenRowSchema = z.object({ owner_token: z.string() });
 
+/** The claim of every money POST: a prepared statement (planned once per connection). */
 export async function insertInFlight(
   database: Queryable,
   scope: IdempotencyScope,
   request: { method: string; path: string; fingerprint: Buffer; ownerToken: string; lockTimeoutMs: number },
 ): Promise<boolean> {
-  const inserted = await database.maybeOneFirst(sql.type(z.object({ owner_token: z.string() }))`
+  const inserted = await database.maybeOneFirst(sql.prepared("idempotency_claim", ownerTokenRowSchema)`
     INSERT INTO idempotency_keys
       (merchant_id, livemode, key, request_method, request_path, request_fingerprint, state, owner_token, locked_until)
     VALUES (${scope.merchantId}, ${scope.livemode}, ${scope.key}, ${request.method}, ${request.path},
@@ -41,7 +43,7 @@ export async function takeOverAbandoned(
   scope: IdempotencyScope,
   takeover: { ownerToken: string; lockTimeoutMs: number },
 ): Promise<boolean> {
-  const updated = await database.maybeOneFirst(sql.type(z.object({ owner_token: z.string() }))`
+  const updated = await database.maybeOneFirst(sql.type(ownerTokenRowSchema)`
     UPDATE idempotency_keys
     SET owner_token = ${takeover.ownerToken}, locked_until = now() + ${takeover.lockTimeoutMs} * interval '1 millisecond'
     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
@@ -56,7 +58,7 @@ export async function markCompleted(
   scope: IdempotencyScope,
   completion: { ownerToken: string; status: number; body: string },
 ): Promise<boolean> {
-  const updated = await transaction.maybeOneFirst(sql.type(z.object({ key: z.string() }))`
+  const updated = await transaction.maybeOneFirst(sql.prepared("idempotency_complete", z.object({ key: z.string() }))`
     UPDATE idempotency_keys
     SET state = 'completed', response_status = ${completion.status}, response_body = ${completion.body},
       completed_at = now()
