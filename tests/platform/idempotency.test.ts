@@ -3,7 +3,7 @@ import request from "supertest";
 import { z } from "zod";
 import { sql, type Transaction } from "../../src/platform/db/pool.ts";
 import { insufficientFunds } from "../../src/platform/errors.ts";
-import { defineRoute } from "../../src/platform/http/route.ts";
+import { defineRoute, type HandlerContext } from "../../src/platform/http/route.ts";
 import { amountCentsSchema } from "../../src/platform/http/validation.ts";
 import { fingerprintRequest } from "../../src/platform/idempotency/service.ts";
 import { purgeIdempotencyKeys } from "../../src/platform/idempotency/tasks/purge-idempotency-keys.ts";
@@ -27,7 +27,47 @@ async function recordExecution(tx: Transaction, tenant: Tenant, amountCents: num
   return id;
 }
 
+/** The single-statement path: the execution row is inserted only if the response was stored. */
+async function recordExecutionWithResponse(
+  database: TestDatabase["database"],
+  tenant: Tenant,
+  id: string,
+  storeResponse: Parameters<
+    Parameters<HandlerContext<unknown, unknown, unknown, "api_key">["commitWithResponse"]>[1]
+  >[0],
+): Promise<boolean> {
+  const written = await database.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
+    WITH stored AS (${storeResponse})
+    INSERT INTO executions (id, merchant_id, livemode, amount_cents)
+    SELECT ${id}, ${tenant.merchantId}, ${tenant.livemode}, 1 WHERE EXISTS (SELECT 1 FROM stored)
+    RETURNING id`);
+  return written !== null;
+}
+
+const singleStatementRoute = (idempotent: boolean) =>
+  defineRoute({
+    method: "post",
+    path: idempotent ? "/v1/test_single_statement_charges" : "/v1/test_unkeyed_charges",
+    operationId: idempotent ? "testSingleStatementCharge" : "testUnkeyedCharge",
+    summary: "fixture",
+    tags: ["Test"],
+    auth: "api_key",
+    idempotent,
+    request: { body: bodySchema },
+    responses: { 201: { description: "created" } },
+    handler: async ({ body, tenant, database, commitWithResponse }) => {
+      // A slow provider call before the write, as a payment's gateway call.
+      await new Promise((resolve) => setTimeout(resolve, body.note === "slower than the lock" ? 1800 : 0));
+      const id = `ch_${randomUUID()}`;
+      return commitWithResponse({ status: 201, body: { id, amount_cents: body.amount_cents } }, (storeResponse) =>
+        recordExecutionWithResponse(database, tenant, id, storeResponse),
+      );
+    },
+  });
+
 const fixtureRoutes = [
+  singleStatementRoute(true),
+  singleStatementRoute(false),
   defineRoute({
     method: "post",
     path: "/v1/test_charges",
@@ -208,6 +248,50 @@ describe("idempotent money POSTs", () => {
     expect(await executions(merchant.id)).toBe(1);
     const replay = await post("/v1/test_slow_charges", merchant.testKey, "overtaken", body);
     expect(replay.text).toBe(retry.text);
+  });
+
+  test("effects and response in one statement: replayed byte for byte, executed once", async () => {
+    const merchant = await newMerchant(db.database);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post("/v1/test_single_statement_charges", merchant.testKey, "single-1", { amount_cents: 250 }),
+      ),
+    );
+    const created = responses.filter((response) => response.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((response) => response.text)).size).toBe(1);
+    expect(responses.every((response) => response.status === 201 || response.status === 409)).toBe(true);
+    const replay = await post("/v1/test_single_statement_charges", merchant.testKey, "single-1", { amount_cents: 250 });
+    expect(replay.text).toBe(created[0]?.text);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(await executions(merchant.id)).toBe(1);
+  });
+
+  test("one statement, owner slower than its lock: the late statement writes nothing and answers 409", async () => {
+    const merchant = await newMerchant(db.database);
+    const body = { amount_cents: 400, note: "slower than the lock" };
+    // supertest sends when `then` is called.
+    const slow = post("/v1/test_single_statement_charges", merchant.testKey, "single-late", body).then(
+      (response) => response,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    const retry = await post("/v1/test_single_statement_charges", merchant.testKey, "single-late", body);
+    const original = await slow;
+    expect(retry.status).toBe(201);
+    expect(original.status).toBe(409);
+    expect(original.body.error.code).toBe("idempotency_in_flight");
+    expect(await executions(merchant.id)).toBe(1);
+    const replay = await post("/v1/test_single_statement_charges", merchant.testKey, "single-late", body);
+    expect(replay.text).toBe(retry.text);
+  });
+
+  test("on a route without idempotency the single statement writes and nothing is stored", async () => {
+    const merchant = await newMerchant(db.database);
+    const first = await post("/v1/test_unkeyed_charges", merchant.testKey, undefined, { amount_cents: 100 });
+    const second = await post("/v1/test_unkeyed_charges", merchant.testKey, undefined, { amount_cents: 100 });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(first.body.id).not.toBe(second.body.id);
+    expect(await executions(merchant.id)).toBe(2);
   });
 
   test("a 4xx answer is stored and replayed; nothing of the failed attempt is kept", async () => {

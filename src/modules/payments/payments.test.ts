@@ -272,6 +272,9 @@ describe("payment states (test world)", () => {
           issued: { code: "123456789", gatewayReference: "gw_1" },
           qrPngDataUrl: "data:image/png;base64,AA==",
           feeCents: 2,
+          reference: "PRLIVE",
+          createdAt: new Date(),
+          expiresAt: new Date(Date.now() + 600_000),
         },
       ),
     );

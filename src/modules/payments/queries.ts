@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
@@ -10,38 +11,41 @@ type World = { merchantId: string; livemode: boolean };
 /**
  * Inserts a pending payment and, in the same statement, enqueues its first poll and its expiry (at
  * `expires_at`): one round trip instead of three, on the hottest write path, and a prepared statement
- * (planning it costs more than running it).
+ * (planning it costs more than running it). With `storeResponse` (a statement returning a row when
+ * it stored the idempotent response), the insert happens only if it did, and the statement is the
+ * request's whole transaction. Returns null when nothing was written.
  */
 export async function insertPaymentWithJobs(
-  transaction: Transaction,
-  payment: Omit<
-    PaymentRow,
-    | "status"
-    | "paid_at"
-    | "payer_msisdn"
-    | "failure_reason"
-    | "last_inquiry_at"
-    | "inquiry_count"
-    | "created_at"
-    | "updated_at"
-    | "expires_at"
-  > & { expiresInMs: number },
-  jobs: {
-    poll: { task: string; delayMs: number; maxAttempts: number };
-    expiry: { task: string; maxAttempts: number };
-    /** The creating request's trace, continued by both jobs. */
-    traceparent: string | null;
+  database: Queryable,
+  payment: PaymentRow,
+  options: {
+    jobs: {
+      poll: { task: string; delayMs: number; maxAttempts: number };
+      expiry: { task: string; maxAttempts: number };
+      /** The creating request's trace, continued by both jobs. */
+      traceparent: string | null;
+    };
+    storeResponse: FragmentSqlToken | null;
   },
-): Promise<PaymentRow> {
-  return transaction.one(sql.prepared("payments_insert_with_jobs", paymentRowSchema)`
-    WITH inserted AS (
+): Promise<PaymentRow | null> {
+  const { jobs } = options;
+  const statementName =
+    options.storeResponse === null ? "payments_insert_with_jobs" : "payments_insert_with_jobs_and_response";
+  // INSERT … SELECT types its values from the SELECT list, hence the casts.
+  return database.maybeOne(sql.prepared(statementName, paymentRowSchema)`
+    WITH stored AS (${options.storeResponse ?? sql.fragment`SELECT 1`}),
+    inserted AS (
       INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration, merchant_ref,
-        metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at)
-      VALUES (${payment.merchant_id}, ${payment.id}, ${payment.livemode}, 'pending', ${payment.amount_cents},
-        ${payment.currency}, ${payment.fee_cents}, ${payment.narration}, ${payment.merchant_ref},
-        ${sql.jsonb(payment.metadata as never)}, ${payment.success_url}, ${payment.cancel_url}, ${payment.reference},
-        ${payment.code}, ${payment.gateway_reference}, ${payment.qr_png_data_url},
-        now() + ${payment.expiresInMs} * interval '1 millisecond')
+        metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
+        updated_at)
+      SELECT ${payment.merchant_id}::text, ${payment.id}::text, ${payment.livemode}::boolean, 'pending',
+        ${payment.amount_cents}::bigint, ${payment.currency}::text, ${payment.fee_cents}::bigint,
+        ${payment.narration}::text, ${payment.merchant_ref}::text, ${sql.jsonb(payment.metadata as never)},
+        ${payment.success_url}::text, ${payment.cancel_url}::text, ${payment.reference}::text, ${payment.code}::text,
+        ${payment.gateway_reference}::text, ${payment.qr_png_data_url}::text,
+        ${payment.expires_at.toISOString()}::timestamptz, ${payment.created_at.toISOString()}::timestamptz,
+        ${payment.created_at.toISOString()}::timestamptz
+      WHERE EXISTS (SELECT 1 FROM stored)
       RETURNING ${PAYMENT_COLUMNS}),
     jobs AS (
       SELECT graphile_worker.add_jobs(ARRAY[

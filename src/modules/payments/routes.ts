@@ -51,12 +51,14 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       idempotent: true,
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
-      handler: async ({ body, tenant, config, database, logger, transaction }) => {
+      handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
         const prepared = await payments.preparePayment({ config, database, logger, gateways }, tenant, body);
-        const reply = await transaction(async (tx) => ({
-          status: 201,
-          body: presentPayment(config, await payments.recordPayment(tx, config, tenant, prepared)),
-        }));
+        const payment = payments.pendingRowOf(tenant, prepared);
+        // Row, jobs and stored response in one statement: the hottest write path, in one round trip.
+        const reply = await commitWithResponse(
+          { status: 201, body: presentPayment(config, payment) },
+          (storeResponse) => payments.recordPaymentWithResponse(database, config, payment, storeResponse),
+        );
         // Counted once committed (a replayed response does not come through here).
         paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });
         return reply;

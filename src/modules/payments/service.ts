@@ -1,4 +1,4 @@
-import { UniqueIntegrityConstraintViolationError } from "slonik";
+import { type FragmentSqlToken, UniqueIntegrityConstraintViolationError } from "slonik";
 import {
   CodeGenerationError,
   type Gateways,
@@ -69,7 +69,9 @@ export type PreparedPayment = Awaited<ReturnType<typeof preparePayment>>;
 
 /**
  * Phase one of creation, outside any database transaction: the gateway issues the code (a slow
- * external call must not hold a transaction), and the QR image of the deep link is drawn.
+ * external call must not hold a transaction), and the QR image of the deep link is drawn. The
+ * payment's times are the API's clock: the whole pending row, and so the response, is known before
+ * it is written.
  */
 export async function preparePayment(
   dependencies: PaymentDependencies,
@@ -77,7 +79,8 @@ export async function preparePayment(
   input: CreatePaymentInput,
 ) {
   const id = newId("pay");
-  const expiresAt = new Date(Date.now() + dependencies.config.paymentCodeWindowMs);
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + dependencies.config.paymentCodeWindowMs);
   let issued: Awaited<ReturnType<PaymentGateway["issuePaymentCode"]>>;
   try {
     issued = await gatewayOf(dependencies.gateways, tenant.livemode).issuePaymentCode({
@@ -97,6 +100,39 @@ export async function preparePayment(
     issued,
     qrPngDataUrl: qrPngDataUrl(deepLinkOf(dependencies.config, issued.code)),
     feeCents: feeCents(input.amount_cents, tenant.merchant),
+    reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
+    createdAt,
+    expiresAt,
+  };
+}
+
+/** The row a prepared payment becomes once written. */
+export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentRow {
+  return {
+    merchant_id: tenant.merchantId,
+    id: prepared.id,
+    livemode: tenant.livemode,
+    status: "pending",
+    amount_cents: prepared.input.amount_cents,
+    currency: prepared.input.currency,
+    fee_cents: prepared.feeCents,
+    narration: prepared.input.narration ?? null,
+    merchant_ref: prepared.input.merchant_ref ?? null,
+    metadata: prepared.input.metadata ?? {},
+    success_url: prepared.input.success_url ?? null,
+    cancel_url: prepared.input.cancel_url ?? null,
+    reference: prepared.reference,
+    code: prepared.issued.code,
+    gateway_reference: prepared.issued.gatewayReference,
+    qr_png_data_url: prepared.qrPngDataUrl,
+    expires_at: prepared.expiresAt,
+    paid_at: null,
+    payer_msisdn: null,
+    failure_reason: null,
+    last_inquiry_at: null,
+    inquiry_count: 0,
+    created_at: prepared.createdAt,
+    updated_at: prepared.createdAt,
   };
 }
 
@@ -117,7 +153,7 @@ function toApiGatewayError(error: unknown): unknown {
 }
 
 /**
- * Phase two, inside the request's transaction: the payment row, its first poll and its expiry job
+ * Phase two, inside the caller's transaction: the payment row, its first poll and its expiry job
  * commit together or not at all (the first poll is enqueued even when a very short code window would
  * close first: it then finds the payment final and stops).
  */
@@ -127,29 +163,36 @@ export async function recordPayment(
   tenant: World,
   prepared: PreparedPayment,
 ): Promise<PaymentRow> {
-  let payment: PaymentRow;
+  const payment = await insertPending(transaction, config, pendingRowOf(tenant, prepared), null);
+  if (payment === null) {
+    throw new TypeError(`payment ${prepared.id} was not written`);
+  }
+  return payment;
+}
+
+/**
+ * Phase two as one statement that is its own transaction: the row, its jobs and the idempotent
+ * response (`storeResponse`, written only while the request still owns its key). False when the key
+ * was taken over and nothing was written.
+ */
+export async function recordPaymentWithResponse(
+  database: Database,
+  config: Config,
+  payment: PaymentRow,
+  storeResponse: FragmentSqlToken,
+): Promise<boolean> {
+  return (await insertPending(database, config, payment, storeResponse)) !== null;
+}
+
+async function insertPending(
+  database: Queryable,
+  config: Config,
+  payment: PaymentRow,
+  storeResponse: FragmentSqlToken | null,
+): Promise<PaymentRow | null> {
   try {
-    payment = await queries.insertPaymentWithJobs(
-      transaction,
-      {
-        merchant_id: tenant.merchantId,
-        id: prepared.id,
-        livemode: tenant.livemode,
-        amount_cents: prepared.input.amount_cents,
-        currency: prepared.input.currency,
-        fee_cents: prepared.feeCents,
-        narration: prepared.input.narration ?? null,
-        merchant_ref: prepared.input.merchant_ref ?? null,
-        metadata: prepared.input.metadata ?? {},
-        success_url: prepared.input.success_url ?? null,
-        cancel_url: prepared.input.cancel_url ?? null,
-        reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
-        code: prepared.issued.code,
-        gateway_reference: prepared.issued.gatewayReference,
-        qr_png_data_url: prepared.qrPngDataUrl,
-        expiresInMs: config.paymentCodeWindowMs,
-      },
-      {
+    return await queries.insertPaymentWithJobs(database, payment, {
+      jobs: {
         poll: {
           task: POLL_PAYMENT_TASK,
           delayMs: config.payment.pollScheduleMs[0] ?? 2000,
@@ -158,7 +201,8 @@ export async function recordPayment(
         expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
         traceparent: currentTraceparent(),
       },
-    );
+      storeResponse,
+    });
   } catch (error) {
     // The code is already payable for another payment of this world: ask again with the same key.
     if (error instanceof UniqueIntegrityConstraintViolationError) {
@@ -166,7 +210,6 @@ export async function recordPayment(
     }
     throw error;
   }
-  return payment;
 }
 
 /** Schedules the poller's next inquiry, unless it would come after the code window closes. */

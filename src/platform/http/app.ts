@@ -146,7 +146,10 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
   } else if (route.auth === "admin") {
     authenticateAdmin(request, config.adminToken);
   }
-  const context = (transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>) => ({
+  const context = (
+    transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
+    commitWithResponse: CommitWithResponse,
+  ) => ({
     body: parseRequestPart(route.request?.body, request.body, "body"),
     query: parseRequestPart(route.request?.query, request.query, "query"),
     params: parseRequestPart(route.request?.params, request.params, "path"),
@@ -156,6 +159,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     logger: request.log,
     requestId: request.id,
     transaction,
+    commitWithResponse,
   });
 
   if (route.idempotent === true && tenant !== undefined) {
@@ -163,12 +167,21 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     return;
   }
   const plainTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) => database.transaction(effects);
-  const reply = await route.handler(context(plainTransaction) as never);
+  const plainCommit: CommitWithResponse = async (reply, write) => {
+    if (!(await write(sql.fragment`SELECT 1`))) {
+      throw new TypeError(`${route.operationId}: the effects statement wrote nothing`);
+    }
+    return reply;
+  };
+  const reply = await route.handler(context(plainTransaction, plainCommit) as never);
   sendReply(response, reply);
 }
 
+type CommitWithResponse = Parameters<AnyRoute["handler"]>[0]["commitWithResponse"];
+
 type ContextFactory = (
   transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
+  commitWithResponse: CommitWithResponse,
 ) => Parameters<AnyRoute["handler"]>[0];
 
 /**
@@ -223,8 +236,17 @@ async function handleIdempotent(
       return reply;
     });
 
+  const idempotentCommit: CommitWithResponse = async (reply, write) => {
+    const completion = { status: reply.status ?? 200, body: JSON.stringify(reply.body) };
+    if (!(await write(idempotency.storeResponseStatement(scope, { ownerToken: claim.ownerToken, ...completion })))) {
+      throw idempotency.takenOver();
+    }
+    stored = completion;
+    return reply;
+  };
+
   try {
-    const reply = await route.handler(context(idempotentTransaction) as never);
+    const reply = await route.handler(context(idempotentTransaction, idempotentCommit) as never);
     if (!("body" in reply)) {
       throw new TypeError(`Idempotent route ${route.operationId} must answer JSON`);
     }

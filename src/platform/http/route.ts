@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { FragmentSqlToken } from "slonik";
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Database, Transaction } from "../db/pool.ts";
@@ -36,6 +37,17 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
    * commits in that same transaction, so effects and replayable response can never diverge.
    */
   transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
+  /**
+   * For a handler whose effects are one statement and whose reply is known before it runs: `write`
+   * runs that statement with `storeResponse` embedded (as a CTE, its effects conditional on it
+   * returning a row) and tells whether it wrote. Effects and the stored response then commit in one
+   * round trip instead of four (BEGIN, effects, store, COMMIT). On routes that are not idempotent,
+   * `storeResponse` is a statement that stores nothing and returns one row.
+   */
+  commitWithResponse: (
+    reply: JsonReply,
+    write: (storeResponse: FragmentSqlToken) => Promise<boolean>,
+  ) => Promise<JsonReply>;
 };
 
 export type RouteDefinition<

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../db/pool.ts";
 
@@ -52,19 +53,32 @@ export async function takeOverAbandoned(
   return updated !== null;
 }
 
-/** Stores the response; false when this execution no longer owns the record. */
-export async function markCompleted(
-  transaction: Transaction,
-  scope: IdempotencyScope,
-  completion: { ownerToken: string; status: number; body: string },
-): Promise<boolean> {
-  const updated = await transaction.maybeOneFirst(sql.prepared("idempotency_complete", z.object({ key: z.string() }))`
+export type IdempotencyCompletion = { ownerToken: string; status: number; body: string };
+
+/**
+ * The statement that stores the response, returning one row when this execution still owns the
+ * record and none otherwise. A fragment, so a handler whose effects are one statement can run it in
+ * that statement (see `commitWithResponse` in the HTTP platform).
+ */
+export function storeResponseStatement(scope: IdempotencyScope, completion: IdempotencyCompletion): FragmentSqlToken {
+  return sql.fragment`
     UPDATE idempotency_keys
     SET state = 'completed', response_status = ${completion.status}, response_body = ${completion.body},
       completed_at = now()
     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
       AND state = 'in_flight' AND owner_token = ${completion.ownerToken}
-    RETURNING key`);
+    RETURNING key`;
+}
+
+/** Stores the response; false when this execution no longer owns the record. */
+export async function markCompleted(
+  transaction: Transaction,
+  scope: IdempotencyScope,
+  completion: IdempotencyCompletion,
+): Promise<boolean> {
+  const updated = await transaction.maybeOneFirst(
+    sql.prepared("idempotency_complete", z.object({ key: z.string() }))`${storeResponseStatement(scope, completion)}`,
+  );
   return updated !== null;
 }
 

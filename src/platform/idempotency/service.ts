@@ -60,6 +60,20 @@ export async function claim(
   );
 }
 
+/**
+ * The statement that stores the response, for a handler whose effects are one statement: embedded in
+ * it, effects and response commit together in one round trip. It returns no row when another execution
+ * took over, and the effects statement must then write nothing.
+ */
+export const storeResponseStatement = queries.storeResponseStatement;
+
+export function takenOver(): Error {
+  return conflict(
+    "idempotency_in_flight",
+    "This request took longer than the idempotency lock and was taken over by a retry.",
+  );
+}
+
 /** Stores the response inside the handler's transaction; fails it if another execution took over. */
 export async function complete(
   transaction: Transaction,
@@ -67,10 +81,7 @@ export async function complete(
   completion: { ownerToken: string; status: number; body: string },
 ): Promise<void> {
   if (!(await queries.markCompleted(transaction, scope, completion))) {
-    throw conflict(
-      "idempotency_in_flight",
-      "This request took longer than the idempotency lock and was taken over by a retry.",
-    );
+    throw takenOver();
   }
 }
 
