@@ -74,6 +74,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
           port: environmentConfig.gateway.simulatorPort,
           apiKey: simulatorApiKey,
           logger,
+          payoutSettleMs: environmentConfig.payoutSettleMs,
         })
       : undefined;
   const config = {
