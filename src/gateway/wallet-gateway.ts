@@ -139,12 +139,16 @@ export interface WithdrawalGateway {
 
 // Instant transfers (change-to-wallet, utility payments): done or refused in the call itself.
 
+/** An instant transfer done: the gateway's reference, when, and what the operation adds. */
+export type TransferCompleted<Completed> = {
+  state: "completed";
+  gatewayReference: string;
+  completedAt: Date;
+} & Completed;
+/** What the gateway answers to a submission: done, or refused for good. */
+export type TransferOutcome<Completed> = TransferCompleted<Completed> | { state: "rejected"; reason: string };
 /** What the gateway knows of an instant transfer. `not_found`: it never received it. */
-export type TransferStatus<Completed> =
-  | { state: "not_found" }
-  | ({ state: "completed"; gatewayReference: string; completedAt: Date } & Completed)
-  | { state: "rejected"; reason: string };
-export type TransferOutcome<Completed> = Exclude<TransferStatus<Completed>, { state: "not_found" }>;
+export type TransferStatus<Completed> = { state: "not_found" } | TransferOutcome<Completed>;
 
 /** Platform knowledge sent with an inquiry: submissions attempted so far, the last one's start. */
 export type TransferAttempts = { attempts: number; lastAttemptAt: Date | null };

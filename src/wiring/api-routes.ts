@@ -1,4 +1,5 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
+import { agentRoutes } from "../modules/agent/routes.ts";
 import { checkoutRoutes } from "../modules/checkout/routes.ts";
 import { staticRoutes } from "../modules/checkout/static-routes.ts";
 import { eventRoutes } from "../modules/events/routes.ts";
@@ -15,6 +16,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...merchantRoutes,
     ...paymentRoutes(gateways),
     ...payoutRoutes,
+    ...agentRoutes(gateways),
     ...ledgerRoutes,
     ...eventRoutes,
     ...webhookRoutes,

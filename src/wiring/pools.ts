@@ -1,4 +1,7 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
+import { expireWithdrawalCodeTask } from "../modules/agent/tasks/expire-withdrawal-code.ts";
+import { pollWithdrawalCodeTask } from "../modules/agent/tasks/poll-withdrawal-code.ts";
+import { reconcileBankChangeTask } from "../modules/agent/tasks/reconcile-bank-change.ts";
 import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
 import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
 import { processPayoutTask } from "../modules/payouts/tasks/process-payout.ts";
@@ -11,8 +14,8 @@ import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
 /** Which tasks each worker pool runs. A task identifier belongs to exactly one pool. */
 export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly TaskDefinition[]> {
   return {
-    "gateway-poller": [pollPaymentTask(gateways)],
-    "code-expiry": [expirePaymentTask(gateways), purgeIdempotencyKeys],
+    "gateway-poller": [pollPaymentTask(gateways), pollWithdrawalCodeTask(gateways), reconcileBankChangeTask(gateways)],
+    "code-expiry": [expirePaymentTask(gateways), expireWithdrawalCodeTask(gateways), purgeIdempotencyKeys],
     "payout-processor": [processPayoutTask(gateways), requeueStalledPayoutsTask],
     "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
   };

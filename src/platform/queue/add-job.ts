@@ -26,3 +26,8 @@ export async function addJob(
       max_attempts => ${job.maxAttempts},
       job_key => ${job.jobKey ?? null})`);
 }
+
+/** Removes a queued job by its key, inside the caller's transaction (a job already running is left alone). */
+export async function removeJob(transaction: Transaction, jobKey: string): Promise<void> {
+  await transaction.query(sql.unsafe`SELECT graphile_worker.remove_job(${jobKey})`);
+}
