@@ -87,7 +87,7 @@ const ELECTRICITY_CENTS_PER_KWH: Record<Currency, number> = { USD: 10, ZWG: 270 
 
 /**
  * The biller's side of a utility payment: its reference, the token when the product has one, and the
- * receipt lines the customer gets. The providers and products are the platform's catalogue
+ * receipt details the customer gets. The providers and products are the platform's catalogue
  * (src/modules/utilities/catalogue.ts).
  */
 export function utilityReceiptOf(request: {
@@ -108,8 +108,7 @@ export function utilityReceiptOf(request: {
         providerReference,
         token,
         receipt: {
-          provider_reference: providerReference,
-          token: token.replace(/(\d{4})(?=\d)/g, "$1 "),
+          token_display: token.replace(/(\d{4})(?=\d)/g, "$1 "),
           units_kwh: units,
           tariff: `${request.currency} ${(ELECTRICITY_CENTS_PER_KWH[request.currency] / 100).toFixed(2)}/kWh`,
           meter_number: request.account,
@@ -124,7 +123,6 @@ export function utilityReceiptOf(request: {
         providerReference,
         token: null,
         receipt: {
-          provider_reference: providerReference,
           recipient_msisdn: request.account,
           product: request.product,
           airtime_value: `${request.currency} ${(request.amountCents / 100).toFixed(2)}`,
@@ -138,7 +136,6 @@ export function utilityReceiptOf(request: {
         providerReference,
         token: null,
         receipt: {
-          provider_reference: providerReference,
           smartcard_number: request.account,
           package: request.product,
           months,
@@ -151,7 +148,6 @@ export function utilityReceiptOf(request: {
         providerReference,
         token: null,
         receipt: {
-          provider_reference: providerReference,
           account_number: request.account,
           account_holder: holderNameOf(`account:${request.provider}:${request.account}`),
         },

@@ -7,6 +7,7 @@ import { ledgerRoutes } from "../modules/ledger/routes.ts";
 import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes.ts";
 import { paymentRoutes } from "../modules/payments/routes.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
+import { utilityRoutes } from "../modules/utilities/routes.ts";
 import { webhookRoutes } from "../modules/webhooks/routes.ts";
 import type { AnyRoute } from "../platform/http/route.ts";
 
@@ -17,6 +18,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...paymentRoutes(gateways),
     ...payoutRoutes,
     ...agentRoutes(gateways),
+    ...utilityRoutes(gateways),
     ...ledgerRoutes,
     ...eventRoutes,
     ...webhookRoutes,

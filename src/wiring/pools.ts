@@ -6,6 +6,7 @@ import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
 import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
 import { processPayoutTask } from "../modules/payouts/tasks/process-payout.ts";
 import { requeueStalledPayoutsTask } from "../modules/payouts/tasks/requeue-stalled-payouts.ts";
+import { reconcileUtilityPaymentTask } from "../modules/utilities/tasks/reconcile-utility-payment.ts";
 import { deliverWebhook } from "../modules/webhooks/tasks/deliver-webhook.ts";
 import { requeueStalledWebhookDeliveries } from "../modules/webhooks/tasks/requeue-stalled-deliveries.ts";
 import { purgeIdempotencyKeys } from "../platform/idempotency/tasks/purge-idempotency-keys.ts";
@@ -14,7 +15,12 @@ import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
 /** Which tasks each worker pool runs. A task identifier belongs to exactly one pool. */
 export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly TaskDefinition[]> {
   return {
-    "gateway-poller": [pollPaymentTask(gateways), pollWithdrawalCodeTask(gateways), reconcileBankChangeTask(gateways)],
+    "gateway-poller": [
+      pollPaymentTask(gateways),
+      pollWithdrawalCodeTask(gateways),
+      reconcileBankChangeTask(gateways),
+      reconcileUtilityPaymentTask(gateways),
+    ],
     "code-expiry": [expirePaymentTask(gateways), expireWithdrawalCodeTask(gateways), purgeIdempotencyKeys],
     "payout-processor": [processPayoutTask(gateways), requeueStalledPayoutsTask],
     "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
