@@ -2,6 +2,7 @@
 
 -- tables
 TABLE api_keys (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, secret_hash bytea NOT NULL, secret_last4 text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
+TABLE bank_changes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_msisdn text NOT NULL, recipient_name text, narration text, reference text NOT NULL, gateway_reference text, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
@@ -10,15 +11,29 @@ TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_
 TABLE ledger_transactions (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, posting_key text NOT NULL, description text NOT NULL, source_type text NOT NULL, source_id text NOT NULL, reverses_transaction_id text, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, fee_cents bigint NOT NULL, narration text, merchant_ref text, metadata jsonb NOT NULL DEFAULT '{}'::jsonb, success_url text, cancel_url text, reference text NOT NULL, code text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, paid_at timestamp with time zone, payer_msisdn text, failure_reason text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL);
+TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, provider text NOT NULL, provider_product text NOT NULL, amount_cents bigint NOT NULL, fee_cents bigint NOT NULL, commission_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, narration text, additional_data jsonb NOT NULL DEFAULT '{}'::jsonb, reference text NOT NULL, provider_reference text, token text, receipt jsonb, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL);
 TABLE webhook_endpoints (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, url text NOT NULL, event_types text[] NOT NULL, secret_ciphertext bytea NOT NULL, secret_last4 text NOT NULL, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), deactivated_at timestamp with time zone);
+TABLE withdrawal_codes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, code text NOT NULL, reference text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, redeemed_at timestamp with time zone, customer_msisdn text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 
 -- constraints
 CONSTRAINT api_keys_merchant_id_fkey ON api_keys: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT api_keys_pkey ON api_keys: PRIMARY KEY (merchant_id, id);
 CONSTRAINT api_keys_secret_hash_check ON api_keys: CHECK ((octet_length(secret_hash) = 32));
+CONSTRAINT bank_changes_amount_cents_check ON bank_changes: CHECK ((amount_cents > 0));
+CONSTRAINT bank_changes_check ON bank_changes: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
+CONSTRAINT bank_changes_check1 ON bank_changes: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
+CONSTRAINT bank_changes_currency_check ON bank_changes: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT bank_changes_destination_msisdn_check ON bank_changes: CHECK ((destination_msisdn ~ '^263[0-9]{6,12}$'::text));
+CONSTRAINT bank_changes_merchant_id_debit_transaction_id_livemode_fkey ON bank_changes: FOREIGN KEY (merchant_id, debit_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
+CONSTRAINT bank_changes_merchant_id_fkey ON bank_changes: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT bank_changes_merchant_id_livemode_idempotency_key_key ON bank_changes: UNIQUE (merchant_id, livemode, idempotency_key);
+CONSTRAINT bank_changes_narration_check ON bank_changes: CHECK ((char_length(narration) <= 200));
+CONSTRAINT bank_changes_pkey ON bank_changes: PRIMARY KEY (merchant_id, id);
+CONSTRAINT bank_changes_status_check ON bank_changes: CHECK ((status = ANY (ARRAY['processing'::text, 'completed'::text, 'failed'::text])));
 CONSTRAINT dashboard_users_email_check ON dashboard_users: CHECK (((email = lower(email)) AND (POSITION(('@'::text) IN (email)) > 1)));
 CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
@@ -33,7 +48,7 @@ CONSTRAINT idempotency_keys_state_check ON idempotency_keys: CHECK ((state = ANY
 CONSTRAINT ledger_balances_available_not_negative ON ledger_balances: CHECK (((account <> 'merchant_available'::text) OR (balance_cents >= 0)));
 CONSTRAINT ledger_balances_merchant_id_fkey ON ledger_balances: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT ledger_balances_pkey ON ledger_balances: PRIMARY KEY (merchant_id, livemode, account, currency);
-CONSTRAINT ledger_postings_account_check ON ledger_postings: CHECK ((account = ANY (ARRAY['merchant_available'::text, 'platform_fees'::text, 'gateway_clearing'::text, 'payouts_in_transit'::text, 'commissions'::text, 'adjustments'::text])));
+CONSTRAINT ledger_postings_account_check ON ledger_postings: CHECK ((account = ANY (ARRAY['merchant_available'::text, 'platform_fees'::text, 'gateway_clearing'::text, 'payouts_in_transit'::text, 'commissions'::text, 'adjustments'::text, 'utility_clearing'::text])));
 CONSTRAINT ledger_postings_amount_cents_check ON ledger_postings: CHECK ((amount_cents <> 0));
 CONSTRAINT ledger_postings_currency_check ON ledger_postings: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
 CONSTRAINT ledger_postings_entry_type_check ON ledger_postings: CHECK ((entry_type = ANY (ARRAY['payment'::text, 'fee'::text, 'payout'::text, 'withdrawal'::text, 'bank_change'::text, 'utility_payment'::text, 'commission'::text, 'reversal'::text, 'adjustment'::text])));
@@ -68,8 +83,33 @@ CONSTRAINT payments_narration_check ON payments: CHECK ((char_length(narration) 
 CONSTRAINT payments_pkey ON payments: PRIMARY KEY (merchant_id, id);
 CONSTRAINT payments_status_check ON payments: CHECK ((status = ANY (ARRAY['pending'::text, 'paid'::text, 'expired'::text, 'failed'::text])));
 CONSTRAINT payments_success_url_check ON payments: CHECK ((char_length(success_url) <= 2048));
+CONSTRAINT payouts_amount_cents_check ON payouts: CHECK ((amount_cents > 0));
+CONSTRAINT payouts_check ON payouts: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
+CONSTRAINT payouts_check1 ON payouts: CHECK (((status = ANY (ARRAY['confirmed'::text, 'reversed'::text])) = ((confirmed_at IS NOT NULL) AND (confirm_transaction_id IS NOT NULL))));
+CONSTRAINT payouts_check2 ON payouts: CHECK (((status = 'reversed'::text) = (reversed_at IS NOT NULL)));
+CONSTRAINT payouts_check3 ON payouts: CHECK (((status = 'requested'::text) OR (status = 'failed'::text) OR (submitted_at IS NOT NULL)));
+CONSTRAINT payouts_currency_check ON payouts: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT payouts_destination_account_check ON payouts: CHECK ((destination_account ~ '^263[0-9]{6,12}$'::text));
+CONSTRAINT payouts_merchant_id_confirm_transaction_id_livemode_fkey ON payouts: FOREIGN KEY (merchant_id, confirm_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
+CONSTRAINT payouts_merchant_id_fkey ON payouts: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT payouts_merchant_id_request_transaction_id_livemode_fkey ON payouts: FOREIGN KEY (merchant_id, request_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
+CONSTRAINT payouts_pkey ON payouts: PRIMARY KEY (merchant_id, id);
+CONSTRAINT payouts_status_check ON payouts: CHECK ((status = ANY (ARRAY['requested'::text, 'submitted'::text, 'confirmed'::text, 'failed'::text, 'reversed'::text])));
 CONSTRAINT rate_limit_windows_merchant_id_fkey ON rate_limit_windows: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT rate_limit_windows_pkey ON rate_limit_windows: PRIMARY KEY (merchant_id);
+CONSTRAINT utility_payments_amount_cents_check ON utility_payments: CHECK ((amount_cents > 0));
+CONSTRAINT utility_payments_check ON utility_payments: CHECK (((status = 'completed'::text) = ((completed_at IS NOT NULL) AND (receipt IS NOT NULL))));
+CONSTRAINT utility_payments_check1 ON utility_payments: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
+CONSTRAINT utility_payments_commission_cents_check ON utility_payments: CHECK ((commission_cents >= 0));
+CONSTRAINT utility_payments_currency_check ON utility_payments: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT utility_payments_destination_account_check ON utility_payments: CHECK ((char_length(destination_account) <= 64));
+CONSTRAINT utility_payments_fee_cents_check ON utility_payments: CHECK ((fee_cents >= 0));
+CONSTRAINT utility_payments_merchant_id_debit_transaction_id_livemode_fkey ON utility_payments: FOREIGN KEY (merchant_id, debit_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
+CONSTRAINT utility_payments_merchant_id_fkey ON utility_payments: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT utility_payments_merchant_id_livemode_idempotency_key_key ON utility_payments: UNIQUE (merchant_id, livemode, idempotency_key);
+CONSTRAINT utility_payments_narration_check ON utility_payments: CHECK ((char_length(narration) <= 200));
+CONSTRAINT utility_payments_pkey ON utility_payments: PRIMARY KEY (merchant_id, id);
+CONSTRAINT utility_payments_status_check ON utility_payments: CHECK ((status = ANY (ARRAY['processing'::text, 'completed'::text, 'failed'::text])));
 CONSTRAINT webhook_deliveries_check ON webhook_deliveries: CHECK (((status = 'pending'::text) = (next_attempt_at IS NOT NULL)));
 CONSTRAINT webhook_deliveries_merchant_id_endpoint_id_fkey ON webhook_deliveries: FOREIGN KEY (merchant_id, endpoint_id) REFERENCES webhook_endpoints(merchant_id, id);
 CONSTRAINT webhook_deliveries_merchant_id_event_id_fkey ON webhook_deliveries: FOREIGN KEY (merchant_id, event_id) REFERENCES events(merchant_id, id);
@@ -84,10 +124,21 @@ CONSTRAINT webhook_endpoints_event_types_check ON webhook_endpoints: CHECK ((car
 CONSTRAINT webhook_endpoints_merchant_id_fkey ON webhook_endpoints: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT webhook_endpoints_pkey ON webhook_endpoints: PRIMARY KEY (merchant_id, id);
 CONSTRAINT webhook_endpoints_url_check ON webhook_endpoints: CHECK ((char_length(url) <= 2048));
+CONSTRAINT withdrawal_codes_amount_cents_check ON withdrawal_codes: CHECK ((amount_cents > 0));
+CONSTRAINT withdrawal_codes_check ON withdrawal_codes: CHECK (((status = 'redeemed'::text) = (redeemed_at IS NOT NULL)));
+CONSTRAINT withdrawal_codes_code_check ON withdrawal_codes: CHECK ((code ~ '^[0-9]{9}$'::text));
+CONSTRAINT withdrawal_codes_currency_check ON withdrawal_codes: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT withdrawal_codes_merchant_id_fkey ON withdrawal_codes: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT withdrawal_codes_pkey ON withdrawal_codes: PRIMARY KEY (merchant_id, id);
+CONSTRAINT withdrawal_codes_status_check ON withdrawal_codes: CHECK ((status = ANY (ARRAY['pending'::text, 'redeemed'::text, 'expired'::text])));
 
 -- indexes
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (merchant_id, id);
 CREATE UNIQUE INDEX api_keys_secret_hash_key ON public.api_keys USING btree (secret_hash);
+CREATE UNIQUE INDEX bank_changes_id_key ON public.bank_changes USING btree (id);
+CREATE UNIQUE INDEX bank_changes_merchant_id_livemode_idempotency_key_key ON public.bank_changes USING btree (merchant_id, livemode, idempotency_key);
+CREATE UNIQUE INDEX bank_changes_pkey ON public.bank_changes USING btree (merchant_id, id);
+CREATE UNIQUE INDEX bank_changes_reference_key ON public.bank_changes USING btree (reference);
 CREATE UNIQUE INDEX dashboard_users_email_key ON public.dashboard_users USING btree (email);
 CREATE UNIQUE INDEX dashboard_users_pkey ON public.dashboard_users USING btree (merchant_id, id);
 CREATE INDEX events_feed_idx ON public.events USING btree (merchant_id, livemode, transaction_xid, seq);
@@ -110,13 +161,26 @@ CREATE INDEX payments_merchant_ref_idx ON public.payments USING btree (merchant_
 CREATE UNIQUE INDEX payments_pending_code_key ON public.payments USING btree (livemode, code) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX payments_pkey ON public.payments USING btree (merchant_id, id);
 CREATE UNIQUE INDEX payments_reference_key ON public.payments USING btree (reference);
+CREATE UNIQUE INDEX payouts_id_key ON public.payouts USING btree (id);
+CREATE INDEX payouts_list_idx ON public.payouts USING btree (merchant_id, livemode, created_at DESC, id DESC);
+CREATE UNIQUE INDEX payouts_pkey ON public.payouts USING btree (merchant_id, id);
+CREATE UNIQUE INDEX payouts_reference_key ON public.payouts USING btree (reference);
+CREATE INDEX payouts_unfinished_idx ON public.payouts USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['requested'::text, 'submitted'::text]));
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE UNIQUE INDEX utility_payments_id_key ON public.utility_payments USING btree (id);
+CREATE UNIQUE INDEX utility_payments_merchant_id_livemode_idempotency_key_key ON public.utility_payments USING btree (merchant_id, livemode, idempotency_key);
+CREATE UNIQUE INDEX utility_payments_pkey ON public.utility_payments USING btree (merchant_id, id);
+CREATE UNIQUE INDEX utility_payments_reference_key ON public.utility_payments USING btree (reference);
 CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (merchant_id, endpoint_id, created_at DESC, id DESC);
 CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (merchant_id, id);
 CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_attempts USING btree (merchant_id, delivery_id, attempt);
 CREATE INDEX webhook_endpoints_active_idx ON public.webhook_endpoints USING btree (merchant_id, livemode) WHERE active;
 CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btree (merchant_id, id);
+CREATE UNIQUE INDEX withdrawal_codes_id_key ON public.withdrawal_codes USING btree (id);
+CREATE UNIQUE INDEX withdrawal_codes_pending_code_key ON public.withdrawal_codes USING btree (livemode, code) WHERE (status = 'pending'::text);
+CREATE UNIQUE INDEX withdrawal_codes_pkey ON public.withdrawal_codes USING btree (merchant_id, id);
+CREATE UNIQUE INDEX withdrawal_codes_reference_key ON public.withdrawal_codes USING btree (reference);
 
 -- sequences
 SEQUENCE events_seq_seq;

@@ -6,6 +6,8 @@ import {
   setStatusBody,
 } from "../../src/modules/merchants/schemas.ts";
 import * as merchants from "../../src/modules/merchants/service.ts";
+import { reversePayoutBody } from "../../src/modules/payouts/schemas.ts";
+import * as payouts from "../../src/modules/payouts/service.ts";
 import * as webhooks from "../../src/modules/webhooks/service.ts";
 import { type Config, ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../../src/platform/db/pool.ts";
@@ -29,6 +31,10 @@ Commands:
   create-key --merchant mch_… --mode test|live
   revoke-key --merchant mch_… --key key_…
   set-payout-destination --merchant mch_… --msisdn 263… [--verified]
+                           (in the test world, a wallet ending 0000 rejects payouts, 0096 fails once)
+  get-payout --payout po_…
+  reverse-payout --payout po_… [--reason text]
+                           a confirmed payout's amount returns to the balance (payout.reversed)
   reseal-webhook-secrets   re-encrypt every webhook secret under WEBHOOK_SECRET_ENCRYPTION_KEY
                            (run with the old key as WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS)`;
 
@@ -49,6 +55,8 @@ const { positionals, values } = parseArgs({
     key: { type: "string" },
     msisdn: { type: "string" },
     verified: { type: "boolean" },
+    payout: { type: "string" },
+    reason: { type: "string" },
     help: { type: "boolean" },
   },
 });
@@ -119,6 +127,12 @@ async function run(command: string | undefined, database: Database, config: Conf
         "options",
       );
       return merchants.setPayoutDestination(database, requireMerchant(), input);
+    }
+    case "get-payout":
+      return payouts.getPayoutById(database, values.payout ?? "");
+    case "reverse-payout": {
+      const input = parseRequestPart(reversePayoutBody, withoutUndefined({ reason: values.reason }), "options");
+      return payouts.reversePayout(database, values.payout ?? "", { reason: input?.reason ?? null });
     }
     case "reseal-webhook-secrets":
       return webhooks.resealSecrets(database, config);

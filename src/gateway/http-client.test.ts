@@ -2,11 +2,11 @@ import { sampleValue } from "../../tests/support/metrics.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createHttpGateway } from "./http-client.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "./simulator/app.ts";
-import { CodeGenerationError, GatewayUnavailableError, type PaymentGateway } from "./wallet-gateway.ts";
+import { CodeGenerationError, GatewayUnavailableError, type WalletGateway } from "./wallet-gateway.ts";
 
 const API_KEY = "gwsim_test_key";
 let simulator: GatewaySimulator;
-let gateway: PaymentGateway;
+let gateway: WalletGateway;
 
 beforeAll(async () => {
   simulator = await startGatewaySimulator({
@@ -140,4 +140,105 @@ test("an unreachable gateway is unavailable, and calls are timed by outcome", as
   expect(
     await sampleValue("pos_gateway_call_duration_seconds", { operation: "issue_payment_code", outcome: "unavailable" }),
   ).toBe(before + 1);
+});
+
+describe("money out over the protocol", () => {
+  test("a payout is executed once per payout id, however often it is submitted; unknown ones are not_found", async () => {
+    const payoutId = `po_client_${Date.now()}`;
+    const submission = {
+      payoutId,
+      amountCents: 700,
+      currency: "USD" as const,
+      destinationMsisdn: "263774000001",
+      reference: "POCLIENT",
+      narration: "Payout POCLIENT",
+      attempt: 1,
+    };
+    const inquiry = {
+      payoutId,
+      amountCents: 700,
+      destinationMsisdn: "263774000001",
+      acceptedAt: null,
+      attempts: 1,
+      lastAttemptAt: null,
+    };
+    expect(await gateway.inquirePayout(inquiry)).toEqual({ state: "not_found" });
+    const first = await gateway.submitPayout(submission);
+    expect(first).toMatchObject({ state: "processing", gatewayReference: expect.stringMatching(/^SIM/) });
+    expect(await gateway.submitPayout({ ...submission, attempt: 2 })).toMatchObject({
+      gatewayReference: first.state === "rejected" ? null : first.gatewayReference,
+    });
+    expect(simulator.state.payouts.get(payoutId)?.submissions).toBe(2);
+    await simulate(`/sim/payouts/${payoutId}/complete`);
+    expect(await gateway.inquirePayout(inquiry)).toMatchObject({ state: "completed" });
+    expect(simulator.state.wallets.get("263774000001")?.get("USD")).toBe(700);
+  });
+
+  test("lookup, withdrawal codes, change-to-wallet and utility payments; 404s are answers, nonsense is unavailable", async () => {
+    await simulate("/sim/wallets", { msisdn: "263774000002", currency: "USD", amount_cents: 0, name: "Vimbai Gumbo" });
+    expect(await gateway.lookupAccount({ msisdn: "263774000002", currency: "USD" })).toMatchObject({
+      name: "Vimbai Gumbo",
+      accounts: [{ currency: "USD", type: "wallet" }],
+    });
+    expect(await gateway.lookupAccount({ msisdn: "263774999999", currency: "USD" })).toBeNull();
+
+    const withdrawalId = `wdc_client_${Date.now()}`;
+    const issued = await gateway.issueWithdrawalCode({
+      withdrawalId,
+      amountCents: 300,
+      currency: "USD",
+      merchantName: "Corner Shop",
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const codeInquiry = { withdrawalId, code: issued.code, amountCents: 300, issuedAt: new Date() };
+    expect(await gateway.inquireWithdrawalCode(codeInquiry)).toEqual({ state: "pending" });
+    await simulate("/sim/wallets", { msisdn: "263774000003", currency: "USD", amount_cents: 300 });
+    await simulate(`/sim/withdrawal-codes/${issued.code}/claim`, { customer_msisdn: "263774000003" });
+    expect(await gateway.inquireWithdrawalCode(codeInquiry)).toMatchObject({
+      state: "redeemed",
+      customerMsisdn: "263774000003",
+    });
+
+    const transferId = `bch_client_${Date.now()}`;
+    const attempts = { attempts: 1, lastAttemptAt: new Date() };
+    expect(await gateway.inquireChangeToWallet({ transferId, destinationMsisdn: "263774000002", ...attempts })).toEqual(
+      { state: "not_found" },
+    );
+    expect(
+      await gateway.sendChangeToWallet({
+        transferId,
+        amountCents: 200,
+        currency: "USD",
+        destinationMsisdn: "263774000002",
+        narration: null,
+        attempt: 1,
+      }),
+    ).toMatchObject({ state: "completed", recipientName: "Vimbai Gumbo" });
+
+    const paymentId = `utp_client_${Date.now()}`;
+    const utility = {
+      paymentId,
+      provider: "zesa",
+      product: "ZESA_PREPAID",
+      amountCents: 1000,
+      currency: "USD" as const,
+      account: "37132640914",
+      additionalData: {},
+    };
+    const paid = await gateway.payUtility({ ...utility, attempt: 1 });
+    expect(paid).toMatchObject({ state: "completed", token: expect.stringMatching(/^[0-9]{20}$/) });
+    expect(await gateway.inquireUtilityPayment({ ...utility, ...attempts })).toEqual(paid);
+
+    await simulate("/sim/faults", { operation: "inquire_payout", mode: "unavailable", count: 3 });
+    await expect(
+      gateway.inquirePayout({
+        payoutId: "po_x",
+        amountCents: 1,
+        destinationMsisdn: "263774000001",
+        acceptedAt: null,
+        attempts: 1,
+        lastAttemptAt: null,
+      }),
+    ).rejects.toBeInstanceOf(GatewayUnavailableError);
+  });
 });

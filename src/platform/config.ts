@@ -65,6 +65,13 @@ const environmentSchema = z.object({
   WALLET_USSD_PREFIX: z.string().min(1).default("*151*2*"),
   PAYOUT_SETTLE_SECONDS: seconds(20),
   PAYOUT_PROCESSOR_INTERVAL_SECONDS: seconds(60),
+  PAYOUT_RETRY_SECONDS: seconds(15),
+  MONEY_OUT_LEASE_SECONDS: seconds(60),
+  MONEY_OUT_RECONCILE_SECONDS: seconds(60),
+  WITHDRAWAL_CODE_WINDOW_SECONDS: seconds(600),
+  WALLET_WITHDRAWAL_DEEP_LINK_PREFIX: z.string().min(1).default("wallet://withdraw?code="),
+  BANK_CHANGE_LIMIT_USD_CENTS: z.coerce.number().int().positive().default(500),
+  BANK_CHANGE_LIMIT_ZWG_CENTS: z.coerce.number().int().positive().default(13_500),
   WEBHOOK_TIMEOUT_SECONDS: seconds(10),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: commaSeparatedSeconds.default([60, 300, 1800, 7200, 43_200, 86_400, 86_400]),
   WEBHOOK_SECRET_ENCRYPTION_KEY: base64Key,
@@ -115,6 +122,21 @@ export type Config = {
   };
   payoutSettleMs: number;
   payoutProcessorIntervalMs: number;
+  /** After a submission whose outcome is unclear (gateway unavailable), the processor looks again after this. */
+  payoutRetryMs: number;
+  moneyOut: {
+    /**
+     * How long one worker or request may act on a payout or instant transfer (gateway call included)
+     * before another may take over; longer than a gateway call with all its retries.
+     */
+    leaseMs: number;
+    /** A change-to-wallet or utility payment still unsettled this long after creation is settled by inquiry. */
+    reconcileMs: number;
+    withdrawalCodeWindowMs: number;
+    withdrawalDeepLinkPrefix: string;
+    /** The largest change-to-wallet per currency. */
+    bankChangeLimitCents: Record<"USD" | "ZWG", number>;
+  };
   webhook: {
     timeoutMs: number;
     /** Delays before the 2nd, 3rd, ... attempt; attempts in all = its length + 1. */
@@ -150,6 +172,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   }
   const env = parsed.data;
   const toMs = (value: number) => Math.round(value * 1000);
+  // A lease shorter than one gateway call with its retries and backoff would let a second actor take
+  // over a payout or transfer while the first one's call may still land.
+  const gatewayCallMaxMs = env.GATEWAY_TIMEOUT_MS * (env.GATEWAY_RETRIES + 1) + 100 * (2 ** env.GATEWAY_RETRIES - 1);
+  if (toMs(env.MONEY_OUT_LEASE_SECONDS) <= gatewayCallMaxMs) {
+    throw new ConfigError(
+      `Invalid configuration:\n  MONEY_OUT_LEASE_SECONDS: must exceed one gateway call with its retries (${gatewayCallMaxMs} ms)`,
+    );
+  }
   return {
     nodeEnv: env.NODE_ENV,
     databaseUrl: env.DATABASE_URL,
@@ -185,6 +215,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     payoutSettleMs: toMs(env.PAYOUT_SETTLE_SECONDS),
     payoutProcessorIntervalMs: toMs(env.PAYOUT_PROCESSOR_INTERVAL_SECONDS),
+    payoutRetryMs: toMs(env.PAYOUT_RETRY_SECONDS),
+    moneyOut: {
+      leaseMs: toMs(env.MONEY_OUT_LEASE_SECONDS),
+      reconcileMs: toMs(env.MONEY_OUT_RECONCILE_SECONDS),
+      withdrawalCodeWindowMs: toMs(env.WITHDRAWAL_CODE_WINDOW_SECONDS),
+      withdrawalDeepLinkPrefix: env.WALLET_WITHDRAWAL_DEEP_LINK_PREFIX,
+      bankChangeLimitCents: { USD: env.BANK_CHANGE_LIMIT_USD_CENTS, ZWG: env.BANK_CHANGE_LIMIT_ZWG_CENTS },
+    },
     webhook: {
       timeoutMs: toMs(env.WEBHOOK_TIMEOUT_SECONDS),
       retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.map(toMs),

@@ -74,6 +74,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
           port: environmentConfig.gateway.simulatorPort,
           apiKey: simulatorApiKey,
           logger,
+          payoutSettleMs: environmentConfig.payoutSettleMs,
         })
       : undefined;
   const config = {
@@ -100,7 +101,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       "POS platform is running (Ctrl-C to stop)",
       `  Base URL         ${config.publicBaseUrl}`,
       `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
-      `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay)`}`,
+      `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay; claim a cash-out code: POST ${simulator.url}/sim/withdrawal-codes/<code>/claim)`}`,
       `  Database         ${environmentConfig.databaseUrl === undefined ? "embedded PostgreSQL, data in .data/postgres" : "DATABASE_URL"}`,
       `  Admin token      ${demo.adminToken}`,
       `  Demo merchant    Demo Shop (${demo.merchantId})`,

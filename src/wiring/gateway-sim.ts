@@ -13,6 +13,7 @@ export async function startGatewaySimulatorService(config: Config): Promise<() =
     host: "0.0.0.0",
     apiKey: config.gateway.apiKey,
     logger,
+    payoutSettleMs: config.payoutSettleMs,
   });
   return simulator.stop;
 }

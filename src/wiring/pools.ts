@@ -1,17 +1,28 @@
-import type { Gateways } from "../gateway/wallet-gateway.ts";
+import type { WalletGateways } from "../gateway/wallet-gateway.ts";
+import { expireWithdrawalCodeTask } from "../modules/agent/tasks/expire-withdrawal-code.ts";
+import { pollWithdrawalCodeTask } from "../modules/agent/tasks/poll-withdrawal-code.ts";
+import { reconcileBankChangeTask } from "../modules/agent/tasks/reconcile-bank-change.ts";
 import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
 import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
+import { processPayoutTask } from "../modules/payouts/tasks/process-payout.ts";
+import { requeueStalledPayoutsTask } from "../modules/payouts/tasks/requeue-stalled-payouts.ts";
+import { reconcileUtilityPaymentTask } from "../modules/utilities/tasks/reconcile-utility-payment.ts";
 import { deliverWebhook } from "../modules/webhooks/tasks/deliver-webhook.ts";
 import { requeueStalledWebhookDeliveries } from "../modules/webhooks/tasks/requeue-stalled-deliveries.ts";
 import { purgeIdempotencyKeys } from "../platform/idempotency/tasks/purge-idempotency-keys.ts";
 import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
 
 /** Which tasks each worker pool runs. A task identifier belongs to exactly one pool. */
-export function poolTasks(gateways: Gateways): Record<PoolName, readonly TaskDefinition[]> {
+export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly TaskDefinition[]> {
   return {
-    "gateway-poller": [pollPaymentTask(gateways)],
-    "code-expiry": [expirePaymentTask(gateways), purgeIdempotencyKeys],
-    "payout-processor": [],
+    "gateway-poller": [
+      pollPaymentTask(gateways),
+      pollWithdrawalCodeTask(gateways),
+      reconcileBankChangeTask(gateways),
+      reconcileUtilityPaymentTask(gateways),
+    ],
+    "code-expiry": [expirePaymentTask(gateways), expireWithdrawalCodeTask(gateways), purgeIdempotencyKeys],
+    "payout-processor": [processPayoutTask(gateways), requeueStalledPayoutsTask],
     "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
   };
 }

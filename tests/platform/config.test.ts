@@ -20,6 +20,25 @@ describe("configuration", () => {
     expect(config.webhook.retryScheduleMs).toEqual([60, 300, 1800, 7200, 43_200, 86_400, 86_400].map((s) => s * 1000));
   });
 
+  test("money-out settings: the specification's defaults, and a lease that outlasts a gateway call", () => {
+    const config = loadConfig({});
+    expect(config.payoutProcessorIntervalMs).toBe(60_000);
+    expect(config.payoutRetryMs).toBe(15_000);
+    expect(config.moneyOut).toEqual({
+      leaseMs: 60_000,
+      reconcileMs: 60_000,
+      withdrawalCodeWindowMs: 600_000,
+      withdrawalDeepLinkPrefix: "wallet://withdraw?code=",
+      bankChangeLimitCents: { USD: 500, ZWG: 13_500 },
+    });
+    expect(
+      loadConfig({ MONEY_OUT_LEASE_SECONDS: "0.5", GATEWAY_TIMEOUT_MS: "100", GATEWAY_RETRIES: "0" }).moneyOut.leaseMs,
+    ).toBe(500);
+    // 5 s × 3 attempts + backoff is longer than a 10-second lease: a second worker could act meanwhile.
+    expect(() => loadConfig({ MONEY_OUT_LEASE_SECONDS: "10" })).toThrow(/MONEY_OUT_LEASE_SECONDS/);
+    expect(() => loadConfig({ MONEY_OUT_LEASE_SECONDS: "10" })).toThrow(ConfigError);
+  });
+
   test("durations can be shortened, in fractional seconds", () => {
     const config = loadConfig({
       PAYMENT_CODE_WINDOW_SECONDS: "2.5",

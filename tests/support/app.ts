@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { Gateways } from "../../src/gateway/wallet-gateway.ts";
+import type { Gateways, WalletGateways } from "../../src/gateway/wallet-gateway.ts";
 import { apiKeyAuthenticator } from "../../src/modules/merchants/service.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
@@ -26,12 +26,24 @@ export function testConfig(databaseUrl: string, environment: Record<string, stri
   });
 }
 
+/**
+ * The world's gateways, with a test's own implementation of some operations over the configured ones
+ * (a test of payments may bring only the payment part).
+ */
+export function testGateways(config: Config, overrides?: Gateways | WalletGateways): WalletGateways {
+  const configured = createGateways(config);
+  if (overrides === undefined) {
+    return configured;
+  }
+  return { test: { ...configured.test, ...overrides.test }, live: { ...configured.live, ...overrides.live } };
+}
+
 /** The API app with its real routes, plus optional fixture routes that exist only in tests. */
 export function testApp(options: {
   database: Database;
   config: Config;
   extraRoutes?: readonly AnyRoute[];
-  gateways?: Gateways;
+  gateways?: Gateways | WalletGateways;
   logger?: Logger;
 }) {
   return createApp({
@@ -39,7 +51,7 @@ export function testApp(options: {
     logger: options.logger ?? createLogger({ level: "silent", service: "test" }),
     database: options.database,
     metrics: createMetrics({ service: "api" }),
-    routes: [...apiRoutes(options.gateways ?? createGateways(options.config)), ...(options.extraRoutes ?? [])],
+    routes: [...apiRoutes(testGateways(options.config, options.gateways)), ...(options.extraRoutes ?? [])],
     authenticate: apiKeyAuthenticator(options.database, options.config),
   });
 }

@@ -4,13 +4,20 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { z } from "zod";
 import { currencies } from "../../platform/http/validation.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
-import { issuePaymentCodeRequestSchema } from "../protocol.ts";
-import { type Operation, SimulatorState } from "./state.ts";
+import {
+  issuePaymentCodeRequestSchema,
+  issueWithdrawalCodeRequestSchema,
+  submitPayoutRequestSchema,
+  utilityPaymentRequestSchema,
+  walletTransferRequestSchema,
+} from "../protocol.ts";
+import { type Operation, operations, SimulatorState } from "./state.ts";
 
 /**
  * The gateway simulator: a stand-in for the wallet network that speaks exactly the protocol of our
  * HTTP gateway client (docs/gateway-protocol.md), plus `/sim/*` controls with which a test or a
- * person acts as a payer (pay, refuse, let lapse), funds wallets and injects faults. It is a separate
+ * person acts as a payer (pay, refuse, let lapse) or a cash-out customer (claim a withdrawal code),
+ * settles payouts, funds wallets and injects faults. It is a separate
  * service simulating a third party, so it uses Express directly rather than the platform's HTTP layer.
  */
 
@@ -23,9 +30,13 @@ const walletBody = z.object({
   msisdn: z.string().regex(/^263[0-9]{6,12}$/),
   currency: z.enum(currencies),
   amount_cents: z.number().int(),
+  name: z.string().min(1).max(100).optional(),
 });
+const claimBody = z.object({ customer_msisdn: z.string().regex(/^263[0-9]{6,12}$/) });
+const rejectBody = z.object({ reason: z.string().min(1).max(200).optional() });
+const lookupQuery = z.object({ currency: z.enum(currencies).default("USD") });
 const faultBody = z.object({
-  operation: z.enum(["issue_payment_code", "inquire_payment_code", "*"]),
+  operation: z.enum([...operations, "*"]),
   mode: z.enum(["unavailable", "code_generation_failed", "timeout"]),
   count: z.number().int().min(1).max(1000).default(1),
 });
@@ -63,7 +74,10 @@ export function createSimulatorApp(options: {
       fail(response, 503, "unavailable", "injected fault: gateway unavailable");
       return;
     }
-    if (fault === "code_generation_failed" && operation === "issue_payment_code") {
+    if (
+      fault === "code_generation_failed" &&
+      (operation === "issue_payment_code" || operation === "issue_withdrawal_code")
+    ) {
       fail(response, 422, "code_generation_failed", "injected fault: could not generate a code");
       return;
     }
@@ -88,7 +102,184 @@ export function createSimulatorApp(options: {
     response.json(code);
   });
 
-  // Controls: what payers and people do on the network's side.
+  /** Parses a protocol body, answering 400 `invalid_request` when it does not follow the protocol. */
+  function body<S extends z.ZodType>(schema: S, request: Request, response: Response): z.output<S> | undefined {
+    const parsed = schema.safeParse(request.body);
+    if (!parsed.success) {
+      fail(response, 400, "invalid_request", parsed.error.issues[0]?.message ?? "invalid request");
+      return undefined;
+    }
+    return parsed.data;
+  }
+  const transientFault = (response: Response) =>
+    fail(response, 503, "unavailable", "transient fault on the first submission (destination ending 0096)");
+
+  app.post("/v1/payouts", authenticated, faulted("submit_payout"), (request, response) => {
+    const parsed = body(submitPayoutRequestSchema, request, response);
+    if (parsed === undefined) {
+      return;
+    }
+    if (!state.payouts.has(parsed.payout_id) && state.takeTransientFault(parsed.payout_id, parsed.destination_msisdn)) {
+      transientFault(response);
+      return;
+    }
+    const { payout, created } = state.submitPayout(parsed);
+    response.status(created ? 201 : 200).json(payout);
+  });
+  app.get("/v1/payouts/:payout_id", authenticated, faulted("inquire_payout"), (request, response) => {
+    const payout = state.readPayout(String(request.params.payout_id));
+    if (payout === undefined) {
+      fail(response, 404, "not_found", "no such payout");
+      return;
+    }
+    response.json(payout);
+  });
+
+  app.get("/v1/accounts/:msisdn", authenticated, faulted("lookup_account"), (request, response) => {
+    const query = lookupQuery.safeParse(request.query);
+    if (!query.success) {
+      fail(response, 400, "invalid_request", "currency: USD or ZWG");
+      return;
+    }
+    const account = state.lookup(String(request.params.msisdn), query.data.currency);
+    if (account === undefined) {
+      fail(response, 404, "not_found", "no wallet is registered for this number");
+      return;
+    }
+    response.json(account);
+  });
+
+  app.post("/v1/withdrawal-codes", authenticated, faulted("issue_withdrawal_code"), (request, response) => {
+    const parsed = body(issueWithdrawalCodeRequestSchema, request, response);
+    if (parsed === undefined) {
+      return;
+    }
+    const { code, created } = state.issueWithdrawal(parsed);
+    response.status(created ? 201 : 200).json(code);
+  });
+  app.get("/v1/withdrawal-codes/:code", authenticated, faulted("inquire_withdrawal_code"), (request, response) => {
+    const code = state.readWithdrawal(String(request.params.code));
+    if (code === undefined) {
+      fail(response, 404, "not_found", "no such code");
+      return;
+    }
+    response.json(code);
+  });
+
+  app.post("/v1/wallet-transfers", authenticated, faulted("send_change_to_wallet"), (request, response) => {
+    const parsed = body(walletTransferRequestSchema, request, response);
+    if (parsed === undefined) {
+      return;
+    }
+    if (
+      !state.transfers.has(parsed.transfer_id) &&
+      state.takeTransientFault(parsed.transfer_id, parsed.destination_msisdn)
+    ) {
+      transientFault(response);
+      return;
+    }
+    const { transfer, created } = state.transfer(parsed);
+    response.status(created ? 201 : 200).json(transfer);
+  });
+  app.get(
+    "/v1/wallet-transfers/:transfer_id",
+    authenticated,
+    faulted("inquire_change_to_wallet"),
+    (request, response) => {
+      const transfer = state.transfers.get(String(request.params.transfer_id));
+      if (transfer === undefined) {
+        fail(response, 404, "not_found", "no such transfer");
+        return;
+      }
+      const { submissions: _submissions, ...wire } = transfer;
+      response.json(wire);
+    },
+  );
+
+  app.post("/v1/utility-payments", authenticated, faulted("pay_utility"), (request, response) => {
+    const parsed = body(utilityPaymentRequestSchema, request, response);
+    if (parsed === undefined) {
+      return;
+    }
+    if (!state.utilityPayments.has(parsed.payment_id) && state.takeTransientFault(parsed.payment_id, parsed.account)) {
+      transientFault(response);
+      return;
+    }
+    const { payment, created } = state.payUtility(parsed);
+    response.status(created ? 201 : 200).json(payment);
+  });
+  app.get(
+    "/v1/utility-payments/:payment_id",
+    authenticated,
+    faulted("inquire_utility_payment"),
+    (request, response) => {
+      const payment = state.utilityPayments.get(String(request.params.payment_id));
+      if (payment === undefined) {
+        fail(response, 404, "not_found", "no such utility payment");
+        return;
+      }
+      const { submissions: _submissions, ...wire } = payment;
+      response.json(wire);
+    },
+  );
+
+  // Controls: what payers, customers and people do on the network's side.
+  app.get("/sim/payouts", (_request, response) => {
+    response.json({
+      data: [...state.payouts.keys()].map((id) => ({
+        ...state.readPayout(id),
+        submissions: state.payouts.get(id)?.submissions,
+      })),
+    });
+  });
+  app.post("/sim/payouts/:payout_id/complete", (request, response) => {
+    const payout = state.settlePayout(String(request.params.payout_id), { status: "completed" });
+    if (payout === undefined) {
+      fail(response, 404, "not_found", "no such payout");
+      return;
+    }
+    response.json(payout);
+  });
+  app.post("/sim/payouts/:payout_id/reject", (request, response) => {
+    const reason = rejectBody.safeParse(request.body ?? {}).data?.reason ?? "rejected by the network";
+    const payout = state.settlePayout(String(request.params.payout_id), { status: "rejected", reason });
+    if (payout === undefined) {
+      fail(response, 404, "not_found", "no such payout");
+      return;
+    }
+    response.json(payout);
+  });
+  app.get("/sim/withdrawal-codes", (_request, response) => {
+    response.json({ data: [...state.withdrawalCodes.keys()].map((code) => state.readWithdrawal(code)) });
+  });
+  app.post("/sim/withdrawal-codes/:code/claim", (request, response) => {
+    const parsed = claimBody.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      fail(response, 400, "invalid_request", "customer_msisdn: 263 followed by digits");
+      return;
+    }
+    const result = state.claimWithdrawal(String(request.params.code), parsed.data.customer_msisdn);
+    if (!result.ok) {
+      fail(response, 409, "invalid_request", result.reason);
+      return;
+    }
+    response.json(result.code);
+  });
+  app.post("/sim/withdrawal-codes/:code/lapse", (request, response) => {
+    const code = state.lapseWithdrawal(String(request.params.code));
+    if (code === undefined) {
+      fail(response, 404, "not_found", "no such code");
+      return;
+    }
+    response.json(code);
+  });
+  app.get("/sim/wallet-transfers", (_request, response) => {
+    response.json({ data: [...state.transfers.values()] });
+  });
+  app.get("/sim/utility-payments", (_request, response) => {
+    response.json({ data: [...state.utilityPayments.values()] });
+  });
+
   app.get("/sim/payment-codes", (_request, response) => {
     response.json({ data: [...state.codes.keys()].map((code) => state.read(code)) });
   });
@@ -128,8 +319,13 @@ export function createSimulatorApp(options: {
       fail(response, 400, "invalid_request", "msisdn, currency and amount_cents are required");
       return;
     }
-    const balance = state.fund(parsed.data.msisdn, parsed.data.currency, parsed.data.amount_cents);
-    response.json({ msisdn: parsed.data.msisdn, currency: parsed.data.currency, balance_cents: balance });
+    const balance = state.fund(parsed.data.msisdn, parsed.data.currency, parsed.data.amount_cents, parsed.data.name);
+    response.json({
+      msisdn: parsed.data.msisdn,
+      name: state.walletNames.get(parsed.data.msisdn),
+      currency: parsed.data.currency,
+      balance_cents: balance,
+    });
   });
   app.post("/sim/faults", (request, response) => {
     const parsed = faultBody.safeParse(request.body ?? {});
@@ -157,8 +353,10 @@ export async function startGatewaySimulator(options: {
   host?: string;
   apiKey: string;
   logger: Logger;
+  /** How long after acceptance a payout settles (20 s by default, as the sandbox). */
+  payoutSettleMs?: number;
 }): Promise<GatewaySimulator> {
-  const state = new SimulatorState();
+  const state = new SimulatorState({ payoutSettleMs: options.payoutSettleMs ?? 20_000 });
   const requests = new Map<Operation, number>();
   const app = createSimulatorApp({ apiKey: options.apiKey, state, requests });
   const server: Server = await new Promise((resolve) => {

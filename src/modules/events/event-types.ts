@@ -10,6 +10,10 @@ export const eventTypes = [
   "payout.failed",
   "payout.reversed",
   "withdrawal.redeemed",
+  "bank_change.completed",
+  "bank_change.failed",
+  "utility_payment.completed",
+  "utility_payment.failed",
   "sale.completed",
 ] as const;
 export type EventType = (typeof eventTypes)[number];

@@ -13,6 +13,7 @@ export const ledgerAccounts = [
   "payouts_in_transit",
   "commissions",
   "adjustments",
+  "utility_clearing",
 ] as const;
 export type LedgerAccount = (typeof ledgerAccounts)[number];
 

@@ -158,6 +158,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     database,
     logger: request.log,
     requestId: request.id,
+    idempotencyKey: route.idempotent === true ? request.get("idempotency-key") : undefined,
     transaction,
     commitWithResponse,
   });

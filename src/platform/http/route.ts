@@ -33,6 +33,12 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   logger: Logger;
   requestId: string;
   /**
+   * The Idempotency-Key of an idempotent route (undefined elsewhere). A handler whose work spans
+   * several transactions (reserve money, call the gateway, settle) records it, so that a retry after
+   * a crash resumes the same operation instead of starting another.
+   */
+  idempotencyKey: string | undefined;
+  /**
    * Runs the handler's database effects in one transaction. On idempotent routes the stored response
    * commits in that same transaction, so effects and replayable response can never diverge.
    */

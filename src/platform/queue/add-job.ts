@@ -33,3 +33,8 @@ export function withTraceparent(payload: Record<string, unknown>): Record<string
   const traceparent = currentTraceparent();
   return traceparent === null ? payload : { ...payload, traceparent };
 }
+
+/** Removes a queued job by its key, inside the caller's transaction (a job already running is left alone). */
+export async function removeJob(transaction: Transaction, jobKey: string): Promise<void> {
+  await transaction.query(sql.unsafe`SELECT graphile_worker.remove_job(${jobKey})`);
+}

@@ -1,0 +1,188 @@
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type BankChangeRow, bankChangeRowSchema, type WithdrawalRow, withdrawalRowSchema } from "./schemas.ts";
+
+type World = { merchantId: string; livemode: boolean };
+/** A row as jobs name it: its merchant and id (the id implies the world). */
+type RowKey = { merchantId: string; id: string };
+
+// Withdrawal codes.
+
+const WITHDRAWAL_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, code, reference,
+  gateway_reference, qr_png_data_url, expires_at, redeemed_at, customer_msisdn, last_inquiry_at, inquiry_count,
+  created_at, updated_at`;
+
+export async function insertWithdrawal(
+  transaction: Transaction,
+  withdrawal: Pick<
+    WithdrawalRow,
+    | "merchant_id"
+    | "id"
+    | "livemode"
+    | "amount_cents"
+    | "currency"
+    | "code"
+    | "reference"
+    | "gateway_reference"
+    | "qr_png_data_url"
+  > & { expiresInMs: number },
+): Promise<WithdrawalRow> {
+  return transaction.one(sql.type(withdrawalRowSchema)`
+    INSERT INTO withdrawal_codes (merchant_id, id, livemode, status, amount_cents, currency, code, reference,
+      gateway_reference, qr_png_data_url, expires_at)
+    VALUES (${withdrawal.merchant_id}, ${withdrawal.id}, ${withdrawal.livemode}, 'pending', ${withdrawal.amount_cents},
+      ${withdrawal.currency}, ${withdrawal.code}, ${withdrawal.reference}, ${withdrawal.gateway_reference},
+      ${withdrawal.qr_png_data_url}, now() + ${withdrawal.expiresInMs} * interval '1 millisecond')
+    RETURNING ${WITHDRAWAL_COLUMNS}`);
+}
+
+export async function selectWithdrawal(database: Queryable, world: World, id: string): Promise<WithdrawalRow | null> {
+  return database.maybeOne(sql.type(withdrawalRowSchema)`
+    SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawal_codes
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${id}`);
+}
+
+export async function selectWithdrawalByKey(database: Queryable, key: RowKey): Promise<WithdrawalRow | null> {
+  return database.maybeOne(sql.type(withdrawalRowSchema)`
+    SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawal_codes WHERE merchant_id = ${key.merchantId} AND id = ${key.id}`);
+}
+
+/** The right to ask the gateway about a pending code now: at most once per interval across replicas. */
+export async function claimWithdrawalInquiry(
+  database: Queryable,
+  key: RowKey & { minIntervalMs: number },
+): Promise<WithdrawalRow | null> {
+  return database.maybeOne(sql.type(withdrawalRowSchema)`
+    UPDATE withdrawal_codes SET last_inquiry_at = now(), inquiry_count = inquiry_count + 1
+    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'pending'
+      AND (last_inquiry_at IS NULL OR last_inquiry_at <= now() - ${key.minIntervalMs} * interval '1 millisecond')
+    RETURNING ${WITHDRAWAL_COLUMNS}`);
+}
+
+/**
+ * `pending → redeemed`; null when it was no longer pending (someone else won). With `onlyBeforeExpiry`
+ * (the test world's claim hook, acting as the network would) a code past its expiry cannot be claimed;
+ * a claim the gateway reports is honoured whenever it is learnt.
+ */
+export async function redeemWithdrawal(
+  transaction: Transaction,
+  withdrawal: RowKey & { redeemedAt: Date; customerMsisdn: string | null; onlyBeforeExpiry: boolean },
+): Promise<WithdrawalRow | null> {
+  const beforeExpiry = withdrawal.onlyBeforeExpiry ? sql.fragment`AND expires_at > now()` : sql.fragment``;
+  return transaction.maybeOne(sql.type(withdrawalRowSchema)`
+    UPDATE withdrawal_codes SET status = 'redeemed', redeemed_at = ${withdrawal.redeemedAt.toISOString()}::timestamptz,
+      customer_msisdn = ${withdrawal.customerMsisdn}, updated_at = now()
+    WHERE merchant_id = ${withdrawal.merchantId} AND id = ${withdrawal.id} AND status = 'pending' ${beforeExpiry}
+    RETURNING ${WITHDRAWAL_COLUMNS}`);
+}
+
+/** `pending → expired`, only once `expires_at` has passed on the database clock (unless the gateway said so). */
+export async function expireWithdrawal(
+  transaction: Transaction,
+  withdrawal: RowKey & { onlyWhenDue: boolean },
+): Promise<WithdrawalRow | null> {
+  const due = withdrawal.onlyWhenDue ? sql.fragment`AND expires_at <= now()` : sql.fragment``;
+  return transaction.maybeOne(sql.type(withdrawalRowSchema)`
+    UPDATE withdrawal_codes SET status = 'expired', updated_at = now()
+    WHERE merchant_id = ${withdrawal.merchantId} AND id = ${withdrawal.id} AND status = 'pending' ${due}
+    RETURNING ${WITHDRAWAL_COLUMNS}`);
+}
+
+// Change-to-wallet.
+
+const BANK_CHANGE_COLUMNS = sql.fragment`merchant_id, id, livemode, idempotency_key, status, amount_cents, currency,
+  destination_msisdn, recipient_name, narration, reference, gateway_reference, failure_reason, debit_transaction_id,
+  attempts, last_attempt_at, lease_until, completed_at, failed_at, created_at, updated_at`;
+
+/** A reserved change: `processing`, its lease taken and its first attempt counted. */
+export async function insertBankChange(
+  transaction: Transaction,
+  change: Pick<
+    BankChangeRow,
+    | "merchant_id"
+    | "id"
+    | "livemode"
+    | "idempotency_key"
+    | "amount_cents"
+    | "currency"
+    | "destination_msisdn"
+    | "narration"
+    | "reference"
+    | "debit_transaction_id"
+  > & { leaseMs: number },
+): Promise<BankChangeRow> {
+  return transaction.one(sql.type(bankChangeRowSchema)`
+    INSERT INTO bank_changes (merchant_id, id, livemode, idempotency_key, status, amount_cents, currency,
+      destination_msisdn, narration, reference, debit_transaction_id, attempts, last_attempt_at, lease_until)
+    VALUES (${change.merchant_id}, ${change.id}, ${change.livemode}, ${change.idempotency_key}, 'processing',
+      ${change.amount_cents}, ${change.currency}, ${change.destination_msisdn}, ${change.narration}, ${change.reference},
+      ${change.debit_transaction_id}, 1, now(), now() + ${change.leaseMs} * interval '1 millisecond')
+    RETURNING ${BANK_CHANGE_COLUMNS}`);
+}
+
+export async function selectBankChange(database: Queryable, world: World, id: string): Promise<BankChangeRow | null> {
+  return database.maybeOne(sql.type(bankChangeRowSchema)`
+    SELECT ${BANK_CHANGE_COLUMNS} FROM bank_changes
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${id}`);
+}
+
+export async function selectBankChangeByKey(database: Queryable, key: RowKey): Promise<BankChangeRow | null> {
+  return database.maybeOne(sql.type(bankChangeRowSchema)`
+    SELECT ${BANK_CHANGE_COLUMNS} FROM bank_changes WHERE merchant_id = ${key.merchantId} AND id = ${key.id}`);
+}
+
+export async function selectBankChangeByIdempotencyKey(
+  database: Queryable,
+  world: World & { idempotencyKey: string },
+): Promise<BankChangeRow | null> {
+  return database.maybeOne(sql.type(bankChangeRowSchema)`
+    SELECT ${BANK_CHANGE_COLUMNS} FROM bank_changes
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode}
+      AND idempotency_key = ${world.idempotencyKey}`);
+}
+
+export async function claimBankChangeLease(
+  database: Queryable,
+  key: RowKey & { leaseMs: number },
+): Promise<BankChangeRow | null> {
+  return database.maybeOne(sql.type(bankChangeRowSchema)`
+    UPDATE bank_changes SET lease_until = now() + ${key.leaseMs} * interval '1 millisecond', updated_at = now()
+    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'processing'
+      AND (lease_until IS NULL OR lease_until <= now())
+    RETURNING ${BANK_CHANGE_COLUMNS}`);
+}
+
+export async function recordBankChangeAttempt(database: Queryable, key: RowKey): Promise<BankChangeRow | null> {
+  return database.maybeOne(sql.type(bankChangeRowSchema)`
+    UPDATE bank_changes SET attempts = attempts + 1, last_attempt_at = now(), updated_at = now()
+    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'processing'
+    RETURNING ${BANK_CHANGE_COLUMNS}`);
+}
+
+export async function releaseBankChangeLease(database: Queryable, key: RowKey): Promise<void> {
+  await database.query(sql.unsafe`
+    UPDATE bank_changes SET lease_until = NULL, updated_at = now()
+    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'processing'`);
+}
+
+export async function completeBankChange(
+  transaction: Transaction,
+  change: RowKey & { gatewayReference: string; recipientName: string; completedAt: Date },
+): Promise<BankChangeRow | null> {
+  return transaction.maybeOne(sql.type(bankChangeRowSchema)`
+    UPDATE bank_changes SET status = 'completed', gateway_reference = ${change.gatewayReference},
+      recipient_name = ${change.recipientName}, completed_at = ${change.completedAt.toISOString()}::timestamptz,
+      lease_until = NULL, updated_at = now()
+    WHERE merchant_id = ${change.merchantId} AND id = ${change.id} AND status = 'processing'
+    RETURNING ${BANK_CHANGE_COLUMNS}`);
+}
+
+export async function failBankChange(
+  transaction: Transaction,
+  change: RowKey & { reason: string },
+): Promise<BankChangeRow | null> {
+  return transaction.maybeOne(sql.type(bankChangeRowSchema)`
+    UPDATE bank_changes SET status = 'failed', failure_reason = ${change.reason}, failed_at = now(),
+      lease_until = NULL, updated_at = now()
+    WHERE merchant_id = ${change.merchantId} AND id = ${change.id} AND status = 'processing'
+    RETURNING ${BANK_CHANGE_COLUMNS}`);
+}

@@ -1,0 +1,654 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import { Registry } from "prom-client";
+import request from "supertest";
+import { z } from "zod";
+import { TEST_ADMIN_TOKEN, testApp, testConfig, testGateways } from "../../../tests/support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { sampleValue } from "../../../tests/support/metrics.ts";
+import {
+  accountBalances,
+  available,
+  eventsAbout,
+  eventually,
+  jobsWithKey,
+  ledgerTransactionsOf,
+  postingsOf,
+  sleep,
+} from "../../../tests/support/money.ts";
+import { createSandboxGateway } from "../../gateway/sandbox.ts";
+import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
+import type { WalletGateway, WalletGateways } from "../../gateway/wallet-gateway.ts";
+import { sql } from "../../platform/db/pool.ts";
+import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
+import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
+import * as payouts from "./service.ts";
+import { processPayoutTask } from "./tasks/process-payout.ts";
+import { requeueStalledPayoutsTask } from "./tasks/requeue-stalled-payouts.ts";
+
+const logger = createLogger({ level: "silent", service: "test" });
+const admin = `Bearer ${TEST_ADMIN_TOKEN}`;
+const WALLET = "263771234567";
+let db: TestDatabase;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ poolSize: 20 });
+});
+beforeEach(async () => {
+  shop = await newMerchant(db.database, { payout_msisdn: WALLET, payout_verified: true });
+});
+afterAll(() => db.close());
+
+/** Shortened sandbox time: settles 0.3 s after submission, the processor comes back every 0.4 s. */
+const FAST = {
+  PAYOUT_SETTLE_SECONDS: "0.3",
+  PAYOUT_PROCESSOR_INTERVAL_SECONDS: "0.4",
+  PAYOUT_RETRY_SECONDS: "0.2",
+  RATE_LIMIT_REQUESTS: "10000",
+  // The sandbox answers in-process; short gateway deadlines allow short leases in the crash tests.
+  GATEWAY_TIMEOUT_MS: "100",
+  GATEWAY_RETRIES: "0",
+};
+
+function setup(environment: Record<string, string> = {}, gateways?: WalletGateways) {
+  const config = testConfig(db.url, { ...FAST, ...environment });
+  const resolved = testGateways(config, gateways);
+  const app = testApp({ database: db.database, config, gateways: resolved });
+  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
+}
+
+function createPayout(app: ReturnType<typeof testApp>, key: string, body: unknown, idempotencyKey = randomUUID()) {
+  return request(app)
+    .post("/v1/payouts")
+    .set("Authorization", `Bearer ${key}`)
+    .set("Idempotency-Key", idempotencyKey)
+    .send(body as object);
+}
+
+const fund = (merchant: TestMerchant, amountCents: number, livemode = false, currency: "USD" | "ZWG" = "USD") =>
+  fundMerchant(db.database, { merchantId: merchant.id, livemode, currency, amountCents });
+
+const setDestination = (merchant: TestMerchant, msisdn: string, verified = true) =>
+  request(testApp({ database: db.database, config: testConfig(db.url) }))
+    .post(`/admin/v1/merchants/${merchant.id}/payout_destination`)
+    .set("Authorization", admin)
+    .send({ msisdn, verified })
+    .expect(200);
+
+async function payoutRow(id: string) {
+  return db.database.one(
+    sql.type(
+      z.object({ status: z.string(), submit_attempts: z.number(), next_attempt_at: z.date() }),
+    )`SELECT status, submit_attempts, next_attempt_at FROM payouts WHERE id = ${id}`,
+  );
+}
+
+/** Runs the processor's passes as its jobs would, each at its scheduled time, until the payout is final. */
+async function processUntilFinal(dependencies: payouts.PayoutDependencies, payout: { id: string }, passes = 10) {
+  const { merchant_id: merchantId } = await payouts.getPayoutById(db.database, payout.id);
+  for (let pass = 0; pass < passes; pass += 1) {
+    const row = await payouts.processPayout(dependencies, { merchantId, payoutId: payout.id });
+    if (row === null || !["requested", "submitted"].includes(row.status)) {
+      return row;
+    }
+    await sleep(Math.max(0, row.next_attempt_at.getTime() - Date.now()) + 20);
+  }
+  return payouts.getPayoutById(db.database, payout.id);
+}
+
+/** A gateway that counts submissions per payout id at the sandbox's door. */
+function countingSandbox(settleMs = 300) {
+  const sandbox = createSandboxGateway({ autoSettleMs: 18_000, payoutSettleMs: settleMs });
+  const submissions = new Map<string, number>();
+  const gateway: WalletGateway = {
+    ...sandbox,
+    submitPayout: (submission) => {
+      submissions.set(submission.payoutId, (submissions.get(submission.payoutId) ?? 0) + 1);
+      return sandbox.submitPayout(submission);
+    },
+  };
+  return { gateways: { test: gateway, live: gateway }, submissions };
+}
+
+describe("requesting a payout", () => {
+  test("requested at once: the amount leaves the balance for payouts in transit, with the processor's job", async () => {
+    const { app } = setup();
+    await fund(shop, 10_000);
+    const response = await createPayout(app, shop.testKey, { amount_cents: 2500 });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      object: "payout",
+      livemode: false,
+      status: "requested",
+      amount_cents: 2500,
+      currency: "USD",
+      destination_account: WALLET,
+      destination_name: null,
+      failure_reason: null,
+      submitted_at: null,
+      confirmed_at: null,
+    });
+    expect(response.body.id).toMatch(/^po_[0-9A-Za-z]{24}$/);
+    expect(response.body.reference).toMatch(/^PO[0-9A-Z]{12}$/);
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 7500 },
+      payouts_in_transit: { USD: 2500 },
+    });
+    expect(await postingsOf(db.database, response.body.id)).toEqual([
+      { account: "payouts_in_transit", entry_type: "payout", currency: "USD", amount_cents: 2500 },
+      { account: "merchant_available", entry_type: "payout", currency: "USD", amount_cents: -2500 },
+    ]);
+    const jobs = await jobsWithKey(db.database, `payout:${response.body.id}`);
+    expect(jobs).toMatchObject([
+      { task_identifier: "process_payout", payload: { merchant_id: shop.id, payout_id: response.body.id } },
+    ]);
+    // GET shows the same payout.
+    const fetched = await request(app)
+      .get(`/v1/payouts/${response.body.id}`)
+      .set("Authorization", `Bearer ${shop.testKey}`);
+    expect(fetched.body).toEqual(response.body);
+  });
+
+  test("402 insufficient_funds above the balance: nothing debited, nothing created; the reply is replayed", async () => {
+    const { app } = setup();
+    await fund(shop, 1000);
+    const key = randomUUID();
+    const refused = await createPayout(app, shop.testKey, { amount_cents: 1001 }, key);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ type: "insufficient_funds", code: "insufficient_funds" });
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({ merchant_available: { USD: 1000 } });
+    expect((await accountBalances(db.database, shop.id, false)).payouts_in_transit).toBeUndefined();
+    const replay = await createPayout(app, shop.testKey, { amount_cents: 1001 }, key);
+    expect(replay.status).toBe(402);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    // A ZWG payout draws on the ZWG balance only.
+    expect((await createPayout(app, shop.testKey, { amount_cents: 1, currency: "ZWG" })).status).toBe(402);
+    expect(
+      await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM payouts WHERE merchant_id = ${shop.id}`),
+    ).toBe(0);
+  });
+
+  test("403 payout_destination_unverified without a verified wallet, before any balance check", async () => {
+    const { app } = setup();
+    const noWallet = await newMerchant(db.database);
+    await fund(noWallet, 5000);
+    const missing = await createPayout(app, noWallet.testKey, { amount_cents: 100 });
+    expect(missing.status).toBe(403);
+    expect(missing.body.error).toMatchObject({ type: "auth_error", code: "payout_destination_unverified" });
+    await setDestination(noWallet, "263771111111", false);
+    const unverified = await createPayout(app, noWallet.testKey, { amount_cents: 100_000 });
+    expect(unverified.status).toBe(403);
+    expect(unverified.body.error.code).toBe("payout_destination_unverified");
+    expect(await available(db.database, noWallet.id, false)).toBe(5000);
+    await setDestination(noWallet, "263771111111", true);
+    expect((await createPayout(app, noWallet.testKey, { amount_cents: 100 })).status).toBe(201);
+  });
+
+  test.each([
+    ["zero", { amount_cents: 0 }, "invalid_amount"],
+    ["fractional", { amount_cents: 1.5 }, "invalid_amount"],
+    ["missing", {}, "invalid_amount"],
+    ["too large", { amount_cents: 1_000_000_001 }, "invalid_amount"],
+    ["an unknown currency", { amount_cents: 100, currency: "EUR" }, "invalid_currency"],
+    ["an unknown field", { amount_cents: 100, destination: "263770000000" }, "parameter_unknown"],
+  ])("refuses %s with 400", async (_, body, code) => {
+    const { app } = setup();
+    await fund(shop, 1000);
+    const response = await createPayout(app, shop.testKey, body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request", code });
+    expect(await available(db.database, shop.id, false)).toBe(1000);
+  });
+
+  test("requires an Idempotency-Key; a retry with the same key moves nothing twice", async () => {
+    const { app } = setup();
+    await fund(shop, 1000);
+    const missing = await request(app)
+      .post("/v1/payouts")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ amount_cents: 100 });
+    expect(missing.body.error.code).toBe("missing_idempotency_key");
+    const key = randomUUID();
+    const first = await createPayout(app, shop.testKey, { amount_cents: 300 }, key);
+    const again = await createPayout(app, shop.testKey, { amount_cents: 300 }, key);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(await available(db.database, shop.id, false)).toBe(700);
+    expect((await createPayout(app, shop.testKey, { amount_cents: 301 }, key)).body.error.code).toBe(
+      "idempotency_mismatch",
+    );
+  });
+
+  test("50 concurrent payouts racing one balance never overdraw it", async () => {
+    const { app } = setup();
+    await fund(shop, 1000);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => createPayout(app, shop.testKey, { amount_cents: 100 })),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(40);
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 0 },
+      payouts_in_transit: { USD: 1000 },
+    });
+    expect(
+      await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM payouts WHERE merchant_id = ${shop.id}`),
+    ).toBe(10);
+  });
+});
+
+describe("payout states (test world, sandbox timing shortened)", () => {
+  test("requested → submitted at once → confirmed on the next pass after settling: payout.confirmed", async () => {
+    const { app, dependencies } = setup();
+    await fund(shop, 5000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 1200 })).body;
+    const confirmedBefore = await sampleValue("pos_payouts_total", {
+      status: "confirmed",
+      livemode: "false",
+      currency: "USD",
+    });
+    const before = Date.now();
+    const submitted = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
+    expect(submitted).toMatchObject({ status: "submitted", submit_attempts: 1 });
+    expect(submitted?.destination_name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
+    // The next pass comes one processor interval (0.4 s) later, by which time it has settled (0.3 s).
+    expect((submitted?.next_attempt_at.getTime() ?? 0) - before).toBeGreaterThanOrEqual(400);
+    await sleep(450);
+    const confirmed = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
+    expect(confirmed).toMatchObject({ status: "confirmed" });
+    const body = (await request(app).get(`/v1/payouts/${created.id}`).set("Authorization", `Bearer ${shop.testKey}`))
+      .body;
+    expect(body).toMatchObject({ status: "confirmed", failure_reason: null });
+    expect(Date.parse(body.confirmed_at)).toBeGreaterThanOrEqual(Date.parse(body.submitted_at));
+    expect(await eventsAbout(db.database, "payout_id", created.id)).toEqual([
+      {
+        type: "payout.confirmed",
+        livemode: false,
+        data: { payout_id: created.id, amount_cents: 1200, currency: "USD", reference: created.reference },
+      },
+    ]);
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 3800 },
+      payouts_in_transit: { USD: 0 },
+      gateway_clearing: { USD: -5000 + 1200 },
+    });
+    expect(await sampleValue("pos_payouts_total", { status: "confirmed", livemode: "false", currency: "USD" })).toBe(
+      confirmedBefore + 1,
+    );
+    // A late duplicate job changes nothing.
+    await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
+    expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(2);
+  });
+
+  test("a destination ending 0000 is rejected when it settles: failed, exactly the amount restored, payout.failed", async () => {
+    const { app, dependencies } = setup();
+    await setDestination(shop, "263770000000");
+    await fund(shop, 5000);
+    await fund(shop, 700, false, "ZWG");
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 4321 })).body;
+    expect(await available(db.database, shop.id, false)).toBe(679);
+    const failed = await processUntilFinal(dependencies, created);
+    expect(failed).toMatchObject({ status: "failed" });
+    expect(failed?.failure_reason).toContain("0000");
+    expect(failed?.submitted_at).not.toBeNull();
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 5000, ZWG: 700 },
+      payouts_in_transit: { USD: 0 },
+    });
+    const [event] = await eventsAbout(db.database, "payout_id", created.id);
+    expect(event).toMatchObject({
+      type: "payout.failed",
+      data: { payout_id: created.id, amount_cents: 4321, currency: "USD", reason: failed?.failure_reason },
+    });
+    const transactions = await ledgerTransactionsOf(db.database, created.id);
+    expect(transactions).toHaveLength(2);
+    expect(transactions[1]?.reverses_transaction_id).toBe(transactions[0]?.id);
+    const entries = await request(setup().app)
+      .get("/v1/ledger?entry_type=reversal")
+      .set("Authorization", `Bearer ${shop.testKey}`);
+    expect(entries.body.data.map((entry: { amount_cents: number }) => entry.amount_cents)).toEqual([4321]);
+  });
+
+  test("a destination ending 0096: the first submission fails transiently, is retried internally, and completes", async () => {
+    const { gateways, submissions } = countingSandbox();
+    const { app, dependencies } = setup({}, gateways);
+    await setDestination(shop, "263771230096");
+    await fund(shop, 5000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 800 })).body;
+    const before = Date.now();
+    const first = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
+    expect(first).toMatchObject({ status: "requested", submit_attempts: 1 });
+    // Looked at again after PAYOUT_RETRY_SECONDS, not at once.
+    expect((first?.next_attempt_at.getTime() ?? 0) - before).toBeGreaterThanOrEqual(200);
+    const confirmed = await processUntilFinal(dependencies, created);
+    expect(confirmed).toMatchObject({ status: "confirmed", submit_attempts: 2 });
+    expect(submissions.get(created.id)).toBe(2);
+    expect(await available(db.database, shop.id, false)).toBe(4200);
+    expect((await eventsAbout(db.database, "payout_id", created.id)).map((event) => event.type)).toEqual([
+      "payout.confirmed",
+    ]);
+  });
+});
+
+describe("an operator reverses a confirmed payout", () => {
+  test("reversed, payout.reversed, the money returns; only once, only when confirmed, only for operators", async () => {
+    const { app, dependencies } = setup();
+    await fund(shop, 3000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 1000 })).body;
+    const reverse = (id: string, body: object = {}) =>
+      request(app).post(`/admin/v1/payouts/${id}/reverse`).set("Authorization", admin).send(body);
+    const early = await reverse(created.id);
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe("payout_not_confirmed");
+    await processUntilFinal(dependencies, created);
+    expect(await available(db.database, shop.id, false)).toBe(2000);
+
+    expect((await request(app).post(`/admin/v1/payouts/${created.id}/reverse`).send({})).status).toBe(401);
+    const reversed = await reverse(created.id, { reason: "wallet provider recalled it" });
+    expect(reversed.status).toBe(200);
+    expect(reversed.body).toMatchObject({
+      id: created.id,
+      status: "reversed",
+      merchant_id: shop.id,
+      reversal_reason: "wallet provider recalled it",
+    });
+    expect(reversed.body.reversed_at).not.toBeNull();
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 3000 },
+      payouts_in_transit: { USD: 0 },
+      gateway_clearing: { USD: -3000 },
+    });
+    expect((await eventsAbout(db.database, "payout_id", created.id)).map((event) => event.type)).toEqual([
+      "payout.confirmed",
+      "payout.reversed",
+    ]);
+    expect((await reverse(created.id)).body.error.code).toBe("payout_not_confirmed");
+    expect((await reverse("po_missing")).status).toBe(404);
+    expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(4);
+    expect(await available(db.database, shop.id, false)).toBe(3000);
+  });
+
+  test("through the admin CLI", async () => {
+    const { app, dependencies } = setup();
+    await fund(shop, 900);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 900 })).body;
+    await processUntilFinal(dependencies, created);
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["services/admin/main.ts", ...args], {
+        env: { PATH: process.env.PATH, DATABASE_URL: db.url, LOG_LEVEL: "silent" },
+      });
+    const reversed = JSON.parse((await cli("reverse-payout", "--payout", created.id, "--reason", "fraud")).stdout);
+    expect(reversed).toMatchObject({ id: created.id, status: "reversed", reversal_reason: "fraud" });
+    expect(await available(db.database, shop.id, false)).toBe(900);
+    await expect(cli("reverse-payout", "--payout", created.id)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('"code":"payout_not_confirmed"'),
+    });
+  });
+});
+
+describe("a worker killed mid-payout", () => {
+  test("killed after the gateway accepted the submission, before recording it: no second submission, no lost payout", async () => {
+    const { gateways, submissions } = countingSandbox();
+    const { app, config } = setup({ MONEY_OUT_LEASE_SECONDS: "1" }, gateways);
+    await fund(shop, 2000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 700 })).body;
+    // The dying worker: its submission reaches the gateway, and the process dies before the answer is used.
+    const dying: WalletGateway = {
+      ...gateways.test,
+      submitPayout: async (submission) => {
+        await gateways.test.submitPayout(submission);
+        return new Promise<never>(() => {});
+      },
+    };
+    void payouts.processPayout(
+      { config, database: db.database, logger, gateways: { test: dying, live: dying } },
+      { merchantId: shop.id, payoutId: created.id },
+    );
+    await eventually(async () => submissions.get(created.id) === 1);
+    expect((await payoutRow(created.id)).submit_attempts).toBe(1);
+    // Its job is lost with it (locked); once the lease and the grace have passed, the sweeper gives the
+    // payout a new job, whose pass asks the gateway first and finds the submission.
+    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).not.toContain(created.id);
+    await sleep(2100);
+    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
+    const final = await processUntilFinal({ config, database: db.database, logger, gateways }, created);
+    expect(final).toMatchObject({ status: "confirmed", submit_attempts: 1 });
+    expect(submissions.get(created.id)).toBe(1);
+    expect(await available(db.database, shop.id, false)).toBe(1300);
+    expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(2);
+  });
+
+  test("killed between submitted and confirmed: the recovered pass confirms once, without submitting again", async () => {
+    const { gateways, submissions } = countingSandbox();
+    const { app, config, dependencies } = setup({ MONEY_OUT_LEASE_SECONDS: "1" }, gateways);
+    await fund(shop, 2000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 500 })).body;
+    expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
+      status: "submitted",
+    });
+    await sleep(450);
+    let inquiries = 0;
+    const dying: WalletGateway = {
+      ...gateways.test,
+      inquirePayout: async (inquiry) => {
+        inquiries += 1;
+        await gateways.test.inquirePayout(inquiry);
+        return new Promise<never>(() => {});
+      },
+    };
+    void payouts.processPayout(
+      { config, database: db.database, logger, gateways: { test: dying, live: dying } },
+      { merchantId: shop.id, payoutId: created.id },
+    );
+    await eventually(async () => inquiries === 1);
+    // Another pass meanwhile (a duplicate job) cannot act while the dying worker's lease lasts.
+    expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
+      status: "submitted",
+    });
+    await sleep(2100);
+    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
+    expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed" });
+    expect(submissions.get(created.id)).toBe(1);
+    expect((await eventsAbout(db.database, "payout_id", created.id)).map((event) => event.type)).toEqual([
+      "payout.confirmed",
+    ]);
+  });
+});
+
+describe("listing and isolation", () => {
+  test("filters by status and time, pages newest first, never shows another merchant's or the other world's", async () => {
+    const { app, dependencies } = setup();
+    await fund(shop, 10_000);
+    await fund(shop, 10_000, true);
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      ids.push((await createPayout(app, shop.testKey, { amount_cents: 100 + index })).body.id);
+    }
+    await processUntilFinal(dependencies, { id: ids[0] as string });
+    const live = (await createPayout(app, shop.liveKey, { amount_cents: 100 })).body;
+    const other = await newMerchant(db.database, { payout_msisdn: "263772222222", payout_verified: true });
+    await fund(other, 1000);
+    const foreign = (await createPayout(app, other.testKey, { amount_cents: 100 })).body;
+
+    const list = (query: string, key = shop.testKey) =>
+      request(app).get(`/v1/payouts${query}`).set("Authorization", `Bearer ${key}`);
+    const firstPage = await list("?limit=2");
+    expect(firstPage.body.data.map((payout: { id: string }) => payout.id)).toEqual([ids[4], ids[3]]);
+    expect(firstPage.body.has_more).toBe(true);
+    const rest = await list(`?limit=10&cursor=${firstPage.body.next_cursor}`);
+    expect(rest.body.data.map((payout: { id: string }) => payout.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(rest.body).toMatchObject({ has_more: false, next_cursor: null });
+    expect((await list("?status=confirmed")).body.data.map((payout: { id: string }) => payout.id)).toEqual([ids[0]]);
+    expect((await list("?status=requested")).body.data).toHaveLength(4);
+    expect((await list(`?from=${new Date(Date.now() + 60_000).toISOString()}`)).body.data).toEqual([]);
+    expect((await list("?to=2000-01-01")).body.data).toEqual([]);
+    expect((await list("", shop.liveKey)).body.data.map((payout: { id: string }) => payout.id)).toEqual([live.id]);
+    expect((await list("?limit=101")).status).toBe(400);
+    expect((await list("?cursor=nonsense")).body.error.code).toBe("parameter_invalid");
+    expect((await list("?status=paid")).status).toBe(400);
+
+    const get = (id: string, key: string) =>
+      request(app).get(`/v1/payouts/${id}`).set("Authorization", `Bearer ${key}`);
+    expect((await get(foreign.id, shop.testKey)).status).toBe(404);
+    expect((await get(live.id, shop.testKey)).status).toBe(404);
+    expect((await get(ids[1] as string, shop.liveKey)).status).toBe(404);
+    expect((await get(live.id, shop.liveKey)).status).toBe(200);
+  });
+
+  test("test and live balances never mix: a live payout cannot draw on the test balance", async () => {
+    const { app } = setup();
+    await fund(shop, 5000);
+    const live = await createPayout(app, shop.liveKey, { amount_cents: 100 });
+    expect(live.status).toBe(402);
+    await fund(shop, 300, true);
+    expect((await createPayout(app, shop.liveKey, { amount_cents: 300 })).status).toBe(201);
+    expect(await available(db.database, shop.id, false)).toBe(5000);
+    expect(await available(db.database, shop.id, true)).toBe(0);
+  });
+});
+
+describe("the payout-processor pool", () => {
+  test("without any direct call, its jobs confirm one payout and fail another (0000), each exactly once", async () => {
+    const { app, config, dependencies } = setup({ WORKER_POLL_INTERVAL_MS: "50" });
+    const rejecting = await newMerchant(db.database, { payout_msisdn: "263779990000", payout_verified: true });
+    await fund(shop, 1000);
+    await fund(rejecting, 1000);
+    const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
+    const runner = await startWorkerPool({
+      pool: "payout-processor",
+      tasks: [processPayoutTask(dependencies.gateways), requeueStalledPayoutsTask],
+      dependencies: { config, database: db.database, logger },
+      pgPool,
+      registry: new Registry(),
+    });
+    try {
+      const confirming = (await createPayout(app, shop.testKey, { amount_cents: 600 })).body;
+      const failing = (await createPayout(app, rejecting.testKey, { amount_cents: 600 })).body;
+      const statuses = async () =>
+        Promise.all(
+          [confirming.id, failing.id].map(async (id) => (await payouts.getPayoutById(db.database, id)).status),
+        );
+      await eventually(async () => (await statuses()).join() === "confirmed,failed");
+      expect(await available(db.database, shop.id, false)).toBe(400);
+      expect(await available(db.database, rejecting.id, false)).toBe(1000);
+      expect((await eventsAbout(db.database, "payout_id", confirming.id)).map((event) => event.type)).toEqual([
+        "payout.confirmed",
+      ]);
+      expect((await eventsAbout(db.database, "payout_id", failing.id)).map((event) => event.type)).toEqual([
+        "payout.failed",
+      ]);
+    } finally {
+      await runner.stop();
+      await pgPool.end();
+    }
+  });
+});
+
+describe("live payouts, through the gateway simulator", () => {
+  let simulator: GatewaySimulator;
+  beforeAll(async () => {
+    simulator = await startGatewaySimulator({ port: 0, apiKey: "gwsim_payouts", logger, payoutSettleMs: 300 });
+  });
+  afterAll(() => simulator.stop());
+
+  const live = (environment: Record<string, string> = {}) =>
+    setup({
+      GATEWAY_URL: simulator.url,
+      GATEWAY_API_KEY: "gwsim_payouts",
+      GATEWAY_TIMEOUT_MS: "5000",
+      GATEWAY_RETRIES: "2",
+      ...environment,
+    });
+
+  test("requested → submitted → confirmed; the simulator credits the merchant's wallet once", async () => {
+    const { app, dependencies } = live();
+    await fund(shop, 5000, true);
+    const created = (await createPayout(app, shop.liveKey, { amount_cents: 1500 })).body;
+    expect(created).toMatchObject({ livemode: true, status: "requested" });
+    const submitted = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
+    expect(submitted).toMatchObject({ status: "submitted" });
+    expect(simulator.state.payouts.get(created.id)).toMatchObject({ status: "processing", submissions: 1 });
+    const confirmed = await processUntilFinal(dependencies, created);
+    expect(confirmed).toMatchObject({ status: "confirmed" });
+    expect(simulator.state.wallets.get(WALLET)?.get("USD")).toBeGreaterThanOrEqual(1500);
+    expect(await available(db.database, shop.id, true)).toBe(3500);
+    expect(await available(db.database, shop.id, false)).toBe(0);
+    expect(
+      (await eventsAbout(db.database, "payout_id", created.id)).map((event) => [event.type, event.livemode]),
+    ).toEqual([["payout.confirmed", true]]);
+  });
+
+  test("the network rejects (0000): failed and restored; a transient fault (0096) is retried by the client", async () => {
+    const { app, dependencies } = live();
+    await setDestination(shop, "263775550000");
+    await fund(shop, 5000, true);
+    const rejected = (await createPayout(app, shop.liveKey, { amount_cents: 1000 })).body;
+    expect(await processUntilFinal(dependencies, rejected)).toMatchObject({
+      status: "failed",
+      failure_reason: "the destination wallet is closed",
+    });
+    expect(await available(db.database, shop.id, true)).toBe(5000);
+
+    await setDestination(shop, "263775550096");
+    const transient = (await createPayout(app, shop.liveKey, { amount_cents: 1000 })).body;
+    expect(await processUntilFinal(dependencies, transient)).toMatchObject({ status: "confirmed", submit_attempts: 1 });
+    expect(simulator.state.payouts.get(transient.id)?.submissions).toBe(1);
+  });
+
+  test("an unanswered submission (timeout) is settled by inquiry: the gateway pays once", async () => {
+    const { app, dependencies } = live({
+      GATEWAY_TIMEOUT_MS: "200",
+      GATEWAY_RETRIES: "0",
+      MONEY_OUT_LEASE_SECONDS: "1",
+    });
+    await fund(shop, 5000, true);
+    const created = (await createPayout(app, shop.liveKey, { amount_cents: 400 })).body;
+    await fetch(`${simulator.url}/sim/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ operation: "submit_payout", mode: "timeout", count: 1 }),
+    });
+    const unclear = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
+    expect(unclear).toMatchObject({ status: "requested", submit_attempts: 1 });
+    // The timed-out call never reached the simulator's payouts; the next pass asks, finds nothing, submits.
+    expect(simulator.state.payouts.has(created.id)).toBe(false);
+    expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed", submit_attempts: 2 });
+    expect(simulator.state.payouts.get(created.id)?.submissions).toBe(1);
+  });
+
+  test("killed after the simulator accepted the submission: recovered by inquiry, submitted once", async () => {
+    const { app, config, dependencies } = live({
+      GATEWAY_TIMEOUT_MS: "1000",
+      GATEWAY_RETRIES: "0",
+      MONEY_OUT_LEASE_SECONDS: "1.5",
+    });
+    await fund(shop, 5000, true);
+    const created = (await createPayout(app, shop.liveKey, { amount_cents: 250 })).body;
+    const real = dependencies.gateways.live;
+    const dying: WalletGateway = {
+      ...real,
+      submitPayout: async (submission) => {
+        await real.submitPayout(submission);
+        return new Promise<never>(() => {});
+      },
+    };
+    void payouts.processPayout(
+      { config, database: db.database, logger, gateways: { test: dying, live: dying } },
+      { merchantId: shop.id, payoutId: created.id },
+    );
+    await eventually(async () => simulator.state.payouts.has(created.id));
+    await sleep(3200);
+    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
+    expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed", submit_attempts: 1 });
+    expect(simulator.state.payouts.get(created.id)?.submissions).toBe(1);
+    expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,129 @@
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import {
+  adminPayoutSchema,
+  createPayoutBody,
+  listPayoutsQuery,
+  type PayoutRow,
+  payoutIdParams,
+  payoutPageSchema,
+  payoutSchema,
+  reversePayoutBody,
+} from "./schemas.ts";
+import * as payouts from "./service.ts";
+
+export function presentPayout(payout: PayoutRow) {
+  return {
+    id: payout.id,
+    object: "payout" as const,
+    livemode: payout.livemode,
+    status: payout.status,
+    amount_cents: payout.amount_cents,
+    currency: payout.currency,
+    destination_account: payout.destination_account,
+    destination_name: payout.destination_name,
+    reference: payout.reference,
+    failure_reason: payout.failure_reason,
+    submitted_at: payout.submitted_at?.toISOString() ?? null,
+    confirmed_at: payout.confirmed_at?.toISOString() ?? null,
+    failed_at: payout.failed_at?.toISOString() ?? null,
+    reversed_at: payout.reversed_at?.toISOString() ?? null,
+    created_at: payout.created_at.toISOString(),
+  };
+}
+
+export function presentAdminPayout(payout: PayoutRow) {
+  return { ...presentPayout(payout), merchant_id: payout.merchant_id, reversal_reason: payout.reversal_reason };
+}
+
+/** The payout-processor calls the gateway; the routes only record requests and read payouts. */
+export const payoutRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "post",
+    path: "/v1/payouts",
+    operationId: "createPayout",
+    summary: "Pay out to the merchant's verified wallet: debited now, submitted and confirmed by the processor",
+    tags: ["Payouts"],
+    auth: "api_key",
+    idempotent: true,
+    request: { body: createPayoutBody },
+    responses: {
+      201: { description: "The payout, `requested`; the amount has left the balance.", schema: payoutSchema },
+    },
+    handler: async ({ body, tenant, transaction }) => {
+      payouts.payoutDestinationOf(tenant.merchant);
+      let created: PayoutRow | undefined;
+      const reply = await transaction(async (tx) => {
+        created = await payouts.requestPayout(tx, tenant, body);
+        return { status: 201, body: presentPayout(created) };
+      });
+      if (created !== undefined) {
+        payouts.countTransition(created);
+      }
+      return reply;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/payouts/:id",
+    operationId: "getPayout",
+    summary: "A payout",
+    tags: ["Payouts"],
+    auth: "api_key",
+    request: { params: payoutIdParams },
+    responses: { 200: { description: "The payout.", schema: payoutSchema } },
+    handler: async ({ params, tenant, database }) => ({
+      body: presentPayout(await payouts.getPayout(database, tenant, params.id)),
+    }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/payouts",
+    operationId: "listPayouts",
+    summary: "The key's world's payouts, newest first",
+    tags: ["Payouts"],
+    auth: "api_key",
+    request: { query: listPayoutsQuery },
+    responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
+    handler: async ({ query, tenant, database }) => {
+      const page = await payouts.listPayouts(database, {
+        merchantId: tenant.merchantId,
+        livemode: tenant.livemode,
+        status: query.status,
+        from: query.from,
+        to: query.to,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { body: { ...page, data: page.data.map(presentPayout) } };
+    },
+  }),
+];
+
+export const payoutAdminRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "get",
+    path: "/admin/v1/payouts/:id",
+    operationId: "adminGetPayout",
+    summary: "Get any merchant's payout",
+    tags: ["Operator"],
+    auth: "admin",
+    request: { params: payoutIdParams },
+    responses: { 200: { description: "The payout.", schema: adminPayoutSchema } },
+    handler: async ({ params, database }) => ({
+      body: presentAdminPayout(await payouts.getPayoutById(database, params.id)),
+    }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/admin/v1/payouts/:id/reverse",
+    operationId: "adminReversePayout",
+    summary: "Reverse a confirmed payout: its amount returns to the merchant's balance (payout.reversed)",
+    tags: ["Operator"],
+    auth: "admin",
+    request: { params: payoutIdParams, body: reversePayoutBody },
+    responses: { 200: { description: "The reversed payout.", schema: adminPayoutSchema } },
+    handler: async ({ params, body, database }) => ({
+      body: presentAdminPayout(await payouts.reversePayout(database, params.id, { reason: body?.reason ?? null })),
+    }),
+  }),
+];

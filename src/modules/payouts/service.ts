@@ -1,0 +1,529 @@
+import {
+  type PayoutStatus as GatewayPayoutStatus,
+  type Gateways,
+  GatewayUnavailableError,
+  gatewayOf,
+  type PaymentGateway,
+  type PayoutGateway,
+} from "../../gateway/wallet-gateway.ts";
+import type { Config } from "../../platform/config.ts";
+import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import { conflict, forbidden, notFound } from "../../platform/errors.ts";
+import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newId, randomSecret } from "../../platform/ids.ts";
+import { addJob } from "../../platform/queue/add-job.ts";
+import type { Logger } from "../../platform/telemetry/logger.ts";
+import type { MerchantRow } from "../../platform/tenant.ts";
+import * as events from "../events/service.ts";
+import * as ledger from "../ledger/service.ts";
+import { payoutsTotal } from "./metrics.ts";
+import * as queries from "./queries.ts";
+import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
+
+/**
+ * Payouts: money from the merchant's available balance to its verified wallet, moved exactly once.
+ *
+ * Invariants:
+ * - the request debits the balance (to payouts in transit) in the transaction that creates the payout
+ *   and its first processor job, so a payout exists if and only if its money left the balance; a
+ *   debit beyond the balance fails on the ledger's row lock (402), however many run at once;
+ * - `requested → submitted → confirmed`, `requested | submitted → failed`, `confirmed → reversed`,
+ *   each by a guarded UPDATE in the transaction of its ledger movement and its event: a failure
+ *   reverses the request's transaction (the exact amount returns), a reversal undoes both;
+ * - one actor at a time works on a payout (a lease in its row, longer than a gateway call with its
+ *   retries); every submission is recorded before it is sent and carries the payout id as the
+ *   gateway's idempotency reference, and after a submission whose answer was lost the gateway is
+ *   asked before submitting again: a retried or recovered job never pays twice;
+ * - an unclear gateway answer is never guessed: the payout stays where it is and is looked at again;
+ * - a payout whose job was lost with its worker is found by the stalled-payout sweeper.
+ *
+ * Error codes: `invalid_amount`, `invalid_currency` (400), `payout_destination_unverified` (403),
+ * `insufficient_funds` (402), `resource_missing` (404), `payout_not_confirmed` (409, reversal).
+ */
+
+export const PROCESS_PAYOUT_TASK = "process_payout";
+export const REQUEUE_STALLED_PAYOUTS_TASK = "requeue_stalled_payouts";
+/** Our own failures (database down) are retried by graphile-worker with backoff for about a day. */
+export const PROCESS_PAYOUT_ATTEMPTS_MAX = 20;
+const STALLED_BATCH_SIZE = 500;
+
+export type PayoutDependencies = {
+  database: Database;
+  config: Config;
+  gateways: Gateways<PaymentGateway & PayoutGateway>;
+  logger: Logger;
+};
+type World = { merchantId: string; livemode: boolean };
+
+/** The verified payout wallet, or the 403 that explains why there is none. */
+export function payoutDestinationOf(merchant: Pick<MerchantRow, "payout_msisdn" | "payout_verified">): string {
+  if (merchant.payout_msisdn === null || !merchant.payout_verified) {
+    throw forbidden(
+      "payout_destination_unverified",
+      "Payouts go only to a verified payout wallet, and this account has none yet; contact support to verify it.",
+    );
+  }
+  return merchant.payout_msisdn;
+}
+
+/**
+ * `POST /v1/payouts` inside the request's transaction: the debit (402 when it exceeds the balance:
+ * the transaction then rolls back and nothing is written), the payout and its first processor job.
+ */
+export async function requestPayout(
+  transaction: Transaction,
+  tenant: World & { merchant: MerchantRow },
+  input: CreatePayoutInput,
+): Promise<PayoutRow> {
+  const destination = payoutDestinationOf(tenant.merchant);
+  const id = newId("po");
+  const reference = `PO${randomSecret().slice(0, 12).toUpperCase()}`;
+  const debit = await ledger.post(transaction, {
+    merchantId: tenant.merchantId,
+    livemode: tenant.livemode,
+    postingKey: `payout:${id}:request`,
+    description: `Payout ${reference}`,
+    source: { type: "payout", id },
+    postings: [
+      {
+        account: "merchant_available",
+        entryType: "payout",
+        currency: input.currency,
+        amountCents: -input.amount_cents,
+      },
+      { account: "payouts_in_transit", entryType: "payout", currency: input.currency, amountCents: input.amount_cents },
+    ],
+  });
+  const payout = await queries.insertPayout(transaction, {
+    merchant_id: tenant.merchantId,
+    id,
+    livemode: tenant.livemode,
+    amount_cents: input.amount_cents,
+    currency: input.currency,
+    destination_account: destination,
+    reference,
+    request_transaction_id: debit.transaction.id,
+  });
+  await enqueueProcessing(transaction, payout, new Date());
+  return payout;
+}
+
+async function enqueueProcessing(transaction: Transaction, payout: PayoutRow, runAt: Date): Promise<void> {
+  await addJob(transaction, {
+    task: PROCESS_PAYOUT_TASK,
+    payload: { merchant_id: payout.merchant_id, payout_id: payout.id },
+    runAt,
+    jobKey: `payout:${payout.id}`,
+    maxAttempts: PROCESS_PAYOUT_ATTEMPTS_MAX,
+  });
+}
+
+export function countTransition(payout: PayoutRow): void {
+  payoutsTotal.inc({ status: payout.status, livemode: String(payout.livemode), currency: payout.currency });
+}
+
+export async function getPayout(database: Queryable, world: World, payoutId: string): Promise<PayoutRow> {
+  const payout = await queries.selectPayout(database, world, payoutId);
+  if (payout === null) {
+    throw notFound(`No such payout: ${payoutId}.`);
+  }
+  return payout;
+}
+
+export async function getPayoutById(database: Queryable, payoutId: string): Promise<PayoutRow> {
+  const payout = await queries.selectPayoutById(database, payoutId);
+  if (payout === null) {
+    throw notFound(`No such payout: ${payoutId}.`);
+  }
+  return payout;
+}
+
+export async function listPayouts(
+  database: Queryable,
+  filter: World & {
+    status: PayoutStatus | undefined;
+    from: Date | undefined;
+    to: Date | undefined;
+    limit: number;
+    cursor: string | undefined;
+  },
+): Promise<Page<PayoutRow>> {
+  const rows = await queries.selectPayouts(database, {
+    ...filter,
+    after: decodeCreatedAtCursor(filter.cursor),
+    limit: filter.limit + 1,
+  });
+  return toPage(rows, { limit: filter.limit, keyOf: createdAtKey, present: (row) => row });
+}
+
+/** Raised inside a transaction to roll it back when a guarded change found someone else had won. */
+class Superseded extends Error {
+  override name = "Superseded";
+}
+
+/**
+ * One pass of the payout-processor over a payout: submit it, or ask the gateway how it stands, and
+ * apply the answer. Returns the payout as it now stands (null when it does not exist).
+ */
+export async function processPayout(
+  dependencies: PayoutDependencies,
+  job: { merchantId: string; payoutId: string },
+): Promise<PayoutRow | null> {
+  const key = { merchantId: job.merchantId, id: job.payoutId };
+  const leased = await queries.claimLease(dependencies.database, {
+    ...key,
+    leaseMs: dependencies.config.moneyOut.leaseMs,
+  });
+  if (leased === null) {
+    // Final, or another worker is acting on it and will schedule the next pass itself.
+    return queries.selectPayoutByKey(dependencies.database, key);
+  }
+  try {
+    return await advance(dependencies, leased);
+  } catch (error) {
+    // Our own failure (not the gateway's): let the next attempt of this job act at once.
+    await dependencies.database
+      .transaction((transaction) => queries.scheduleNextAttempt(transaction, { ...key, runAt: new Date() }))
+      .catch(() => {});
+    throw error;
+  }
+}
+
+async function advance(dependencies: PayoutDependencies, payout: PayoutRow): Promise<PayoutRow> {
+  const { config, database, logger } = dependencies;
+  const gateway = gatewayOf(dependencies.gateways, payout.livemode);
+  const inquire = () =>
+    gateway.inquirePayout({
+      payoutId: payout.id,
+      amountCents: payout.amount_cents,
+      destinationMsisdn: payout.destination_account,
+      acceptedAt: payout.submitted_at,
+      attempts: payout.submit_attempts,
+      lastAttemptAt: payout.last_submit_attempt_at,
+    });
+
+  if (payout.status === "requested") {
+    if (payout.submit_attempts > 0) {
+      // A previous submission's answer was lost (timeout, crash): ask before submitting again.
+      let status: GatewayPayoutStatus;
+      try {
+        status = await inquire();
+      } catch (error) {
+        return retryLater(dependencies, payout, config.payoutRetryMs, error);
+      }
+      if (status.state !== "not_found") {
+        return apply(dependencies, payout, status);
+      }
+    }
+    const attempt = await queries.recordSubmitAttempt(database, { merchantId: payout.merchant_id, id: payout.id });
+    if (attempt === null) {
+      return current(database, payout);
+    }
+    let outcome: Exclude<GatewayPayoutStatus, { state: "not_found" }>;
+    try {
+      outcome = await gateway.submitPayout({
+        payoutId: attempt.id,
+        amountCents: attempt.amount_cents,
+        currency: attempt.currency,
+        destinationMsisdn: attempt.destination_account,
+        reference: attempt.reference,
+        narration: `Payout ${attempt.reference}`,
+        attempt: attempt.submit_attempts,
+      });
+    } catch (error) {
+      return retryLater(dependencies, attempt, config.payoutRetryMs, error);
+    }
+    return apply(dependencies, attempt, outcome);
+  }
+
+  let status: GatewayPayoutStatus;
+  try {
+    status = await inquire();
+  } catch (error) {
+    return retryLater(dependencies, payout, config.payoutProcessorIntervalMs, error);
+  }
+  if (status.state === "not_found") {
+    // The gateway accepted this payout and now does not know it: nothing safe to guess. Keep asking,
+    // loudly (an operator must look).
+    logger.error({ payout_id: payout.id }, "the gateway does not know a payout it accepted");
+    return retryLater(dependencies, payout, config.payoutProcessorIntervalMs);
+  }
+  return apply(dependencies, payout, status);
+}
+
+/** The gateway did not answer clearly: the payout stays as it is, and is looked at again after `delayMs`. */
+async function retryLater(
+  dependencies: PayoutDependencies,
+  payout: PayoutRow,
+  delayMs: number,
+  error?: unknown,
+): Promise<PayoutRow> {
+  if (error !== undefined && !(error instanceof GatewayUnavailableError)) {
+    throw error;
+  }
+  if (error !== undefined) {
+    dependencies.logger.warn({ payout_id: payout.id, err: error }, "payout gateway call failed; retrying later");
+  }
+  return scheduleNextPass(dependencies.database, payout, delayMs);
+}
+
+async function scheduleNextPass(database: Database, payout: PayoutRow, delayMs: number): Promise<PayoutRow> {
+  const runAt = new Date(Date.now() + delayMs);
+  const scheduled = await database.transaction(async (transaction) => {
+    const row = await queries.scheduleNextAttempt(transaction, {
+      merchantId: payout.merchant_id,
+      id: payout.id,
+      runAt,
+    });
+    if (row !== null) {
+      await enqueueProcessing(transaction, row, runAt);
+    }
+    return row;
+  });
+  return scheduled ?? current(database, payout);
+}
+
+/** Applies what the gateway says of a payout it knows. */
+async function apply(
+  dependencies: PayoutDependencies,
+  payout: PayoutRow,
+  status: Exclude<GatewayPayoutStatus, { state: "not_found" }>,
+): Promise<PayoutRow> {
+  const { database, config } = dependencies;
+  switch (status.state) {
+    case "processing": {
+      const submitted = payout.status === "requested" ? await submit(database, payout, status) : payout;
+      return scheduleNextPass(database, submitted, config.payoutProcessorIntervalMs);
+    }
+    case "completed":
+      return confirm(database, payout, status);
+    case "rejected":
+      return fail(database, payout, status);
+  }
+}
+
+async function submit(
+  database: Database,
+  payout: PayoutRow,
+  accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
+): Promise<PayoutRow> {
+  const submitted = await database.transaction((transaction) => markSubmitted(transaction, payout, accepted));
+  if (submitted === null) {
+    return current(database, payout);
+  }
+  countTransition(submitted);
+  return submitted;
+}
+
+function markSubmitted(
+  transaction: Transaction,
+  payout: PayoutRow,
+  accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
+): Promise<PayoutRow | null> {
+  return queries.markSubmitted(transaction, {
+    merchantId: payout.merchant_id,
+    id: payout.id,
+    gatewayReference: accepted.gatewayReference,
+    destinationName: accepted.destinationName,
+    submittedAt: accepted.acceptedAt,
+  });
+}
+
+/**
+ * `submitted → confirmed` (through `submitted` when the gateway completed it at once): payouts in
+ * transit to gateway clearing, and `payout.confirmed`, in one transaction.
+ */
+async function confirm(
+  database: Database,
+  payout: PayoutRow,
+  completed: Extract<GatewayPayoutStatus, { state: "completed" }>,
+): Promise<PayoutRow> {
+  const transitions: PayoutRow[] = [];
+  try {
+    await database.transaction(async (transaction) => {
+      let submitted = payout;
+      if (payout.status === "requested") {
+        const row = await markSubmitted(transaction, payout, completed);
+        if (row === null) {
+          throw new Superseded();
+        }
+        transitions.push(row);
+        submitted = row;
+      }
+      const posted = await ledger.post(transaction, {
+        merchantId: submitted.merchant_id,
+        livemode: submitted.livemode,
+        postingKey: `payout:${submitted.id}:confirm`,
+        description: `Payout ${submitted.reference} confirmed`,
+        source: { type: "payout", id: submitted.id },
+        postings: [
+          {
+            account: "payouts_in_transit",
+            entryType: "payout",
+            currency: submitted.currency,
+            amountCents: -submitted.amount_cents,
+          },
+          {
+            account: "gateway_clearing",
+            entryType: "payout",
+            currency: submitted.currency,
+            amountCents: submitted.amount_cents,
+          },
+        ],
+      });
+      const confirmed = await queries.markConfirmed(transaction, {
+        merchantId: submitted.merchant_id,
+        id: submitted.id,
+        confirmedAt: completed.completedAt,
+        confirmTransactionId: posted.transaction.id,
+      });
+      if (confirmed === null) {
+        throw new Superseded();
+      }
+      await events.emit(transaction, {
+        merchantId: confirmed.merchant_id,
+        livemode: confirmed.livemode,
+        type: "payout.confirmed",
+        data: {
+          payout_id: confirmed.id,
+          amount_cents: confirmed.amount_cents,
+          currency: confirmed.currency,
+          reference: confirmed.reference,
+        },
+      });
+      transitions.push(confirmed);
+    });
+  } catch (error) {
+    if (error instanceof Superseded) {
+      return current(database, payout);
+    }
+    throw error;
+  }
+  transitions.forEach(countTransition);
+  return transitions.at(-1) ?? current(database, payout);
+}
+
+/** `requested | submitted → failed`: the request's debit reversed, `payout.failed`, in one transaction. */
+async function fail(
+  database: Database,
+  payout: PayoutRow,
+  rejected: Extract<GatewayPayoutStatus, { state: "rejected" }>,
+): Promise<PayoutRow> {
+  const failed = await database.transaction(async (transaction) => {
+    const row = await queries.markFailed(transaction, {
+      merchantId: payout.merchant_id,
+      id: payout.id,
+      reason: rejected.reason,
+      gatewayReference: rejected.gatewayReference,
+      destinationName: rejected.destinationName,
+    });
+    if (row === null) {
+      return null;
+    }
+    await ledger.reverse(transaction, {
+      merchantId: row.merchant_id,
+      transactionId: row.request_transaction_id,
+      description: `Payout ${row.reference} failed: ${rejected.reason}`.slice(0, 500),
+    });
+    await events.emit(transaction, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: "payout.failed",
+      data: {
+        payout_id: row.id,
+        amount_cents: row.amount_cents,
+        currency: row.currency,
+        reason: row.failure_reason,
+        reference: row.reference,
+      },
+    });
+    return row;
+  });
+  if (failed === null) {
+    return current(database, payout);
+  }
+  countTransition(failed);
+  return failed;
+}
+
+/**
+ * An operator reverses a confirmed payout (the platform took the money back from the wallet): both
+ * of its ledger transactions are reversed, so exactly its amount returns to the balance, and
+ * `payout.reversed` is emitted, in one transaction.
+ */
+export async function reversePayout(
+  database: Database,
+  payoutId: string,
+  options: { reason: string | null },
+): Promise<PayoutRow> {
+  const payout = await getPayoutById(database, payoutId);
+  const reversed = await database.transaction(async (transaction) => {
+    const row = await queries.markReversed(transaction, {
+      merchantId: payout.merchant_id,
+      id: payout.id,
+      reason: options.reason,
+    });
+    if (row === null || row.confirm_transaction_id === null) {
+      return null;
+    }
+    const description = `Payout ${row.reference} reversed${options.reason === null ? "" : `: ${options.reason}`}`;
+    await ledger.reverse(transaction, {
+      merchantId: row.merchant_id,
+      transactionId: row.confirm_transaction_id,
+      description: description.slice(0, 500),
+    });
+    await ledger.reverse(transaction, {
+      merchantId: row.merchant_id,
+      transactionId: row.request_transaction_id,
+      description: description.slice(0, 500),
+    });
+    await events.emit(transaction, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: "payout.reversed",
+      data: {
+        payout_id: row.id,
+        amount_cents: row.amount_cents,
+        currency: row.currency,
+        reference: row.reference,
+        reason: options.reason,
+      },
+    });
+    return row;
+  });
+  if (reversed === null) {
+    const now = await current(database, payout);
+    throw conflict(
+      "payout_not_confirmed",
+      `Only a confirmed payout can be reversed; payout ${payout.id} is ${now.status}.`,
+    );
+  }
+  countTransition(reversed);
+  return reversed;
+}
+
+/**
+ * The sweeper: re-enqueues unfinished payouts overdue by a lease whose lease has lapsed, i.e. whose
+ * job died with its worker. Each then gets one more pass (which asks the gateway first if a
+ * submission's answer was lost). Returns the ids re-enqueued.
+ */
+export async function requeueStalledPayouts(dependencies: Pick<PayoutDependencies, "database" | "config" | "logger">) {
+  const stalled = await queries.selectStalledPayouts(dependencies.database, {
+    graceMs: dependencies.config.moneyOut.leaseMs,
+    limit: STALLED_BATCH_SIZE,
+  });
+  if (stalled.length === 0) {
+    return [];
+  }
+  await dependencies.database.transaction(async (transaction) => {
+    for (const payout of stalled) {
+      await enqueueProcessing(transaction, payout, new Date());
+    }
+  });
+  dependencies.logger.warn({ count: stalled.length }, "re-enqueued stalled payouts");
+  return stalled.map((payout) => payout.id);
+}
+
+async function current(database: Queryable, payout: PayoutRow): Promise<PayoutRow> {
+  return (await queries.selectPayoutByKey(database, { merchantId: payout.merchant_id, id: payout.id })) ?? payout;
+}

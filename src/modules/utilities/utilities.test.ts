@@ -1,0 +1,522 @@
+import { randomUUID } from "node:crypto";
+import request from "supertest";
+import { z } from "zod";
+import { testApp, testConfig, testGateways } from "../../../tests/support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { accountBalances, available, eventsAbout, postingsOf } from "../../../tests/support/money.ts";
+import { electricityTokenOf } from "../../gateway/network-data.ts";
+import { createSandboxGateway } from "../../gateway/sandbox.ts";
+import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
+import { GatewayUnavailableError, type WalletGateway, type WalletGateways } from "../../gateway/wallet-gateway.ts";
+import { sql } from "../../platform/db/pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
+import { utilityProviders } from "./catalogue.ts";
+import * as utilities from "./service.ts";
+
+const logger = createLogger({ level: "silent", service: "test" });
+let db: TestDatabase;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ poolSize: 20 });
+});
+beforeEach(async () => {
+  shop = await newMerchant(db.database);
+});
+afterAll(() => db.close());
+
+const BASE = { RATE_LIMIT_REQUESTS: "10000", GATEWAY_TIMEOUT_MS: "100", GATEWAY_RETRIES: "0" };
+
+function setup(environment: Record<string, string> = {}, gateways?: WalletGateways) {
+  const config = testConfig(db.url, { ...BASE, ...environment });
+  const resolved = testGateways(config, gateways);
+  const app = testApp({ database: db.database, config, gateways: resolved });
+  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
+}
+type App = ReturnType<typeof testApp>;
+
+const pay = (app: App, body: unknown, idempotencyKey: string = randomUUID(), key = shop.testKey) =>
+  request(app)
+    .post("/v1/utilities/payments")
+    .set("Authorization", `Bearer ${key}`)
+    .set("Idempotency-Key", idempotencyKey)
+    .send(body as object);
+
+const fund = (merchant: TestMerchant, amountCents: number, livemode = false, currency: "USD" | "ZWG" = "USD") =>
+  fundMerchant(db.database, { merchantId: merchant.id, livemode, currency, amountCents });
+
+describe("GET /v1/utilities/providers", () => {
+  test("publishes every provider: products, account format, currencies, additional_data as JSON Schema, fees", async () => {
+    const { app } = setup();
+    const response = await request(app).get("/v1/utilities/providers").set("Authorization", `Bearer ${shop.testKey}`);
+    expect(response.status).toBe(200);
+    const providers = response.body.data as {
+      id: string;
+      category: string;
+      products: { code: string; pricing: string }[];
+      additional_data_schema: { required?: string[]; properties?: Record<string, unknown> };
+      destination_account: { pattern: string; example: string };
+    }[];
+    expect(providers.map((provider) => provider.id)).toEqual([
+      "zesa",
+      "econet",
+      "netone",
+      "telecel",
+      "dstv",
+      "harare_water",
+    ]);
+    expect(new Set(providers.map((provider) => provider.category))).toEqual(
+      new Set(["electricity", "airtime", "tv", "water"]),
+    );
+    const dstv = providers.find((provider) => provider.id === "dstv");
+    expect(dstv?.additional_data_schema.required?.sort()).toEqual(["customer_name", "months"]);
+    expect(dstv?.products.every((product) => product.pricing === "fixed")).toBe(true);
+    // Every example account matches its own published pattern.
+    for (const provider of providers) {
+      expect(new RegExp(provider.destination_account.pattern).test(provider.destination_account.example)).toBe(true);
+    }
+    expect((await request(app).get("/v1/utilities/providers")).status).toBe(401);
+  });
+});
+
+describe("paying a utility (test world)", () => {
+  test.each([
+    {
+      name: "ZESA prepaid electricity: a 20-digit token",
+      body: {
+        provider: "zesa",
+        provider_product: "ZESA_PREPAID",
+        amount_cents: 1000,
+        destination_account: "37132640914",
+        additional_data: { customer_msisdn: "263771234567" },
+      },
+      fee: 0,
+      commission: 15,
+    },
+    {
+      name: "Econet airtime",
+      body: { provider: "econet", provider_product: "AIRTIME", amount_cents: 500, destination_account: "263771234567" },
+      fee: 0,
+      commission: 15,
+    },
+    {
+      name: "an Econet data bundle at its fixed price",
+      body: {
+        provider: "econet",
+        provider_product: "DATA_1GB",
+        amount_cents: 500,
+        destination_account: "263781234567",
+      },
+      fee: 0,
+      commission: 15,
+    },
+    {
+      name: "NetOne airtime in ZWG",
+      body: {
+        provider: "netone",
+        provider_product: "AIRTIME",
+        amount_cents: 13_500,
+        currency: "ZWG",
+        destination_account: "263712345678",
+      },
+      fee: 0,
+      commission: 473,
+    },
+    {
+      name: "Telecel airtime",
+      body: {
+        provider: "telecel",
+        provider_product: "AIRTIME",
+        amount_cents: 100,
+        destination_account: "263732345678",
+      },
+      fee: 0,
+      commission: 4,
+    },
+    {
+      name: "two months of DStv Compact",
+      body: {
+        provider: "dstv",
+        provider_product: "DSTV_COMPACT",
+        amount_cents: 8400,
+        destination_account: "4123456789",
+        additional_data: { customer_name: "Tendai Moyo", months: 2 },
+      },
+      fee: 50,
+      commission: 84,
+    },
+    {
+      name: "a City of Harare water account",
+      body: {
+        provider: "harare_water",
+        provider_product: "WATER_RATES",
+        amount_cents: 2500,
+        destination_account: "0120034567",
+        additional_data: { account_holder: "Rudo Ncube", stand_number: "1234 Mabelreign" },
+        narration: "March water",
+      },
+      fee: 25,
+      commission: 13,
+    },
+  ])(
+    "$name: debited, fee and commission in one balanced transaction, with the receipt",
+    async ({ body, fee, commission }) => {
+      const { app } = setup();
+      const currency = (body as { currency?: "USD" | "ZWG" }).currency ?? "USD";
+      await fund(shop, 20_000, false, currency);
+      const response = await pay(app, body);
+      expect(response.status).toBe(201);
+      const payment = response.body;
+      expect(payment).toMatchObject({
+        object: "utility_payment",
+        livemode: false,
+        status: "completed",
+        provider: body.provider,
+        provider_product: body.provider_product,
+        amount_cents: body.amount_cents,
+        fee_cents: fee,
+        commission_cents: commission,
+        total_debited_cents: body.amount_cents + fee,
+        net_cost_cents: body.amount_cents + fee - commission,
+        currency,
+        destination_account: body.destination_account,
+        additional_data: (body as { additional_data?: object }).additional_data ?? {},
+        failure_reason: null,
+      });
+      expect(payment.id).toMatch(/^utp_/);
+      expect(payment.receipt.provider_reference).toMatch(new RegExp(`^${body.provider.toUpperCase()}-[0-9]{10}$`));
+      if (body.provider === "zesa") {
+        expect(payment.receipt.token).toMatch(/^[0-9]{20}$/);
+        expect(payment.receipt.token).toBe(electricityTokenOf(payment.id));
+        expect(payment.receipt.details).toMatchObject({ units_kwh: "100.0", meter_number: body.destination_account });
+      } else {
+        expect(payment.receipt.token).toBeNull();
+      }
+      expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+        merchant_available: { [currency]: 20_000 - body.amount_cents - fee + commission },
+        utility_clearing: { [currency]: body.amount_cents },
+        ...(fee > 0 ? { platform_fees: { [currency]: fee } } : {}),
+        ...(commission > 0 ? { commissions: { [currency]: -commission } } : {}),
+      });
+      const postings = await postingsOf(db.database, payment.id);
+      expect(postings).toEqual(
+        expect.arrayContaining([
+          { account: "merchant_available", entry_type: "utility_payment", currency, amount_cents: -body.amount_cents },
+          { account: "utility_clearing", entry_type: "utility_payment", currency, amount_cents: body.amount_cents },
+          { account: "merchant_available", entry_type: "commission", currency, amount_cents: commission },
+          { account: "commissions", entry_type: "commission", currency, amount_cents: -commission },
+        ]),
+      );
+      expect(postings).toHaveLength(fee > 0 ? 6 : 4);
+      const [event] = await eventsAbout(db.database, "utility_payment_id", payment.id);
+      expect(event).toMatchObject({
+        type: "utility_payment.completed",
+        data: {
+          utility_payment_id: payment.id,
+          amount_cents: body.amount_cents,
+          fee_cents: fee,
+          commission_cents: commission,
+          provider_reference: payment.receipt.provider_reference,
+          token: payment.receipt.token,
+        },
+      });
+      const fetched = await request(app)
+        .get(`/v1/utilities/payments/${payment.id}`)
+        .set("Authorization", `Bearer ${shop.testKey}`);
+      expect(fetched.body).toEqual(payment);
+    },
+  );
+
+  const zesa = {
+    provider: "zesa",
+    provider_product: "ZESA_PREPAID",
+    amount_cents: 1000,
+    destination_account: "37132640914",
+  };
+  const dstv = {
+    provider: "dstv",
+    provider_product: "DSTV_PADI",
+    amount_cents: 1300,
+    destination_account: "4123456789",
+    additional_data: { customer_name: "Farai Dube", months: 1 },
+  };
+  test.each([
+    ["an unknown provider", { ...zesa, provider: "zetdc" }, "unknown_provider"],
+    ["an unknown product", { ...zesa, provider_product: "ZESA_POSTPAID" }, "unknown_provider_product"],
+    ["a meter number of 10 digits", { ...zesa, destination_account: "3713264091" }, "invalid_destination_account"],
+    [
+      "a NetOne number for Econet",
+      {
+        ...zesa,
+        provider: "econet",
+        provider_product: "AIRTIME",
+        amount_cents: 100,
+        destination_account: "263712345678",
+      },
+      "invalid_destination_account",
+    ],
+    ["electricity below its minimum", { ...zesa, amount_cents: 99 }, "amount_out_of_range"],
+    ["electricity above its maximum", { ...zesa, amount_cents: 50_001 }, "amount_out_of_range"],
+    ["ZWG below its minimum", { ...zesa, currency: "ZWG", amount_cents: 2_699 }, "amount_out_of_range"],
+    ["DStv in ZWG", { ...dstv, currency: "ZWG" }, "currency_not_supported"],
+    [
+      "an Econet bundle in ZWG",
+      {
+        provider: "econet",
+        provider_product: "DATA_1GB",
+        amount_cents: 500,
+        currency: "ZWG",
+        destination_account: "263771234567",
+      },
+      "currency_not_supported",
+    ],
+    [
+      "a bundle at the wrong price",
+      { provider: "econet", provider_product: "DATA_1GB", amount_cents: 400, destination_account: "263771234567" },
+      "amount_mismatch",
+    ],
+    [
+      "DStv for 2 months at the price of one",
+      { ...dstv, additional_data: { customer_name: "Farai Dube", months: 2 } },
+      "amount_mismatch",
+    ],
+    ["DStv without additional_data", { ...dstv, additional_data: undefined }, "invalid_additional_data"],
+    [
+      "DStv for 13 months",
+      { ...dstv, amount_cents: 16_900, additional_data: { customer_name: "Farai Dube", months: 13 } },
+      "invalid_additional_data",
+    ],
+    [
+      "an unknown additional_data field",
+      { ...zesa, additional_data: { customer_email: "a@b.c" } },
+      "invalid_additional_data",
+    ],
+    [
+      "a bad SMS number for the token",
+      { ...zesa, additional_data: { customer_msisdn: "0771234567" } },
+      "invalid_additional_data",
+    ],
+    [
+      "airtime with additional_data",
+      {
+        provider: "telecel",
+        provider_product: "AIRTIME",
+        amount_cents: 100,
+        destination_account: "263732345678",
+        additional_data: { pin: 1 },
+      },
+      "invalid_additional_data",
+    ],
+    [
+      "water without the account holder",
+      {
+        provider: "harare_water",
+        provider_product: "WATER_RATES",
+        amount_cents: 1000,
+        destination_account: "0120034567",
+        additional_data: {},
+      },
+      "invalid_additional_data",
+    ],
+    ["no destination account", { ...zesa, destination_account: undefined }, "parameter_missing"],
+    ["a zero amount", { ...zesa, amount_cents: 0 }, "invalid_amount"],
+    ["an unknown currency", { ...zesa, currency: "ZAR" }, "invalid_currency"],
+    ["an unknown field", { ...zesa, tip: 1 }, "parameter_unknown"],
+  ])("refuses %s with 400, moving nothing", async (_, body, code) => {
+    const { app } = setup();
+    await fund(shop, 100_000);
+    await fund(shop, 100_000, false, "ZWG");
+    const response = await pay(app, body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request", code });
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 100_000, ZWG: 100_000 },
+    });
+    expect((await accountBalances(db.database, shop.id, false)).utility_clearing).toBeUndefined();
+  });
+
+  test("402 when the balance does not cover amount + fee − commission; exactly covered, it goes through", async () => {
+    const { app } = setup();
+    const water = {
+      provider: "harare_water",
+      provider_product: "WATER_RATES",
+      amount_cents: 2500,
+      destination_account: "0120034567",
+      additional_data: { account_holder: "Rudo Ncube" },
+    };
+    await fund(shop, 2511);
+    const short = await pay(app, water);
+    expect(short.status).toBe(402);
+    expect(short.body.error.code).toBe("insufficient_funds");
+    expect(await accountBalances(db.database, shop.id, false)).toEqual({
+      merchant_available: { USD: 2511 },
+      gateway_clearing: { USD: -2511 },
+    });
+    await fund(shop, 1);
+    expect((await pay(app, water)).status).toBe(201);
+    expect(await available(db.database, shop.id, false)).toBe(0);
+  });
+
+  test("a retry with the same key replays the receipt and pays the provider once", async () => {
+    const { app } = setup();
+    await fund(shop, 5000);
+    const key = randomUUID();
+    const body = {
+      provider: "econet",
+      provider_product: "AIRTIME",
+      amount_cents: 1000,
+      destination_account: "263771234567",
+    };
+    const first = await pay(app, body, key);
+    const again = await pay(app, body, key);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(await available(db.database, shop.id, false)).toBe(5000 - 1000 + 30);
+  });
+
+  test("the provider refuses (account ending 0000): 400 utility_payment_failed, the whole transaction reversed", async () => {
+    const { app } = setup();
+    await fund(shop, 5000);
+    const refused = await pay(app, {
+      provider: "harare_water",
+      provider_product: "WATER_RATES",
+      amount_cents: 2500,
+      destination_account: "0120030000",
+      additional_data: { account_holder: "Rudo Ncube" },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("utility_payment_failed");
+    const id = refused.body.error.message.match(/utp_[0-9A-Za-z]+/)?.[0] as string;
+    const fetched = await request(app)
+      .get(`/v1/utilities/payments/${id}`)
+      .set("Authorization", `Bearer ${shop.testKey}`);
+    expect(fetched.body).toMatchObject({ status: "failed", receipt: null });
+    expect(fetched.body.failure_reason).toContain("0120030000");
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 5000 },
+      utility_clearing: { USD: 0 },
+      platform_fees: { USD: 0 },
+      commissions: { USD: 0 },
+    });
+    expect((await eventsAbout(db.database, "utility_payment_id", id)).map((event) => event.type)).toEqual([
+      "utility_payment.failed",
+    ]);
+  });
+
+  test("a transient fault (ending 0096): 502 with the money reserved, then the retry completes it once", async () => {
+    const { app } = setup();
+    await fund(shop, 5000);
+    const key = randomUUID();
+    const body = {
+      provider: "zesa",
+      provider_product: "ZESA_PREPAID",
+      amount_cents: 2000,
+      destination_account: "37132640096",
+    };
+    expect((await pay(app, body, key)).status).toBe(502);
+    expect(await available(db.database, shop.id, false)).toBe(5000 - 2000 + 30);
+    const retried = await pay(app, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.body.receipt.token).toMatch(/^[0-9]{20}$/);
+    expect(await available(db.database, shop.id, false)).toBe(5000 - 2000 + 30);
+    expect((await eventsAbout(db.database, "utility_payment_id", retried.body.id)).map((event) => event.type)).toEqual([
+      "utility_payment.completed",
+    ]);
+  });
+
+  test("left unclear, the reconcile job settles it by inquiry: completed with its receipt if the provider got it", async () => {
+    const sandbox = createSandboxGateway({ autoSettleMs: 18_000 });
+    const lossy: WalletGateway = {
+      ...sandbox,
+      payUtility: async (payment) => {
+        await sandbox.payUtility(payment);
+        throw new GatewayUnavailableError("connection reset after the request was sent");
+      },
+    };
+    const { app, dependencies } = setup({}, { test: lossy, live: lossy });
+    await fund(shop, 5000);
+    const lost = await pay(app, {
+      provider: "telecel",
+      provider_product: "AIRTIME",
+      amount_cents: 200,
+      destination_account: "263732345678",
+    });
+    expect(lost.status).toBe(502);
+    const [row] = await db.database.any(sql.type(z.object({ id: z.string() }))`
+      SELECT id FROM utility_payments WHERE merchant_id = ${shop.id}`);
+    const reconciled = await utilities.reconcileUtilityPayment(dependencies, {
+      merchantId: shop.id,
+      utilityPaymentId: row?.id as string,
+    });
+    expect(reconciled).toMatchObject({ status: "completed" });
+    expect(reconciled?.provider_reference).toMatch(/^TELECEL-/);
+    expect(await available(db.database, shop.id, false)).toBe(5000 - 200 + 7);
+  });
+
+  test("test and live never mix; one merchant cannot see another's payment", async () => {
+    const { app } = setup();
+    await fund(shop, 5000);
+    const body = {
+      provider: "econet",
+      provider_product: "AIRTIME",
+      amount_cents: 100,
+      destination_account: "263771234567",
+    };
+    expect((await pay(app, body, randomUUID(), shop.liveKey)).status).toBe(402);
+    const done = (await pay(app, body)).body;
+    const other = await newMerchant(db.database);
+    const get = (key: string) =>
+      request(app).get(`/v1/utilities/payments/${done.id}`).set("Authorization", `Bearer ${key}`);
+    expect((await get(other.testKey)).status).toBe(404);
+    expect((await get(shop.liveKey)).status).toBe(404);
+    expect(await available(db.database, shop.id, true)).toBe(0);
+  });
+
+  test("the catalogue is exactly the six providers whose happy paths are tested above", () => {
+    expect(utilityProviders.map((provider) => provider.id).sort()).toEqual(
+      ["dstv", "econet", "harare_water", "netone", "telecel", "zesa"].sort(),
+    );
+  });
+});
+
+describe("live utility payments, through the gateway simulator", () => {
+  let simulator: GatewaySimulator;
+  beforeAll(async () => {
+    simulator = await startGatewaySimulator({ port: 0, apiKey: "gwsim_utilities", logger });
+  });
+  afterAll(() => simulator.stop());
+
+  const live = () =>
+    setup({
+      GATEWAY_URL: simulator.url,
+      GATEWAY_API_KEY: "gwsim_utilities",
+      GATEWAY_TIMEOUT_MS: "5000",
+      GATEWAY_RETRIES: "2",
+    });
+
+  test("a ZESA token from the simulator's biller; a refused account returns the money", async () => {
+    const { app } = live();
+    await fund(shop, 10_000, true);
+    const token = await pay(
+      app,
+      { provider: "zesa", provider_product: "ZESA_PREPAID", amount_cents: 3000, destination_account: "37132640914" },
+      randomUUID(),
+      shop.liveKey,
+    );
+    expect(token.status).toBe(201);
+    expect(token.body).toMatchObject({ livemode: true, status: "completed", commission_cents: 45 });
+    expect(token.body.receipt.token).toMatch(/^[0-9]{20}$/);
+    expect(simulator.state.utilityPayments.get(token.body.id)).toMatchObject({ status: "completed", submissions: 1 });
+    expect(await available(db.database, shop.id, true)).toBe(10_000 - 3000 + 45);
+    const refused = await pay(
+      app,
+      { provider: "zesa", provider_product: "ZESA_PREPAID", amount_cents: 3000, destination_account: "37132640000" },
+      randomUUID(),
+      shop.liveKey,
+    );
+    expect(refused.body.error.code).toBe("utility_payment_failed");
+    expect(await available(db.database, shop.id, true)).toBe(10_000 - 3000 + 45);
+    expect(await available(db.database, shop.id, false)).toBe(0);
+  });
+});

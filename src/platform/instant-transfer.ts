@@ -1,0 +1,207 @@
+import {
+  GatewayUnavailableError,
+  type TransferCompleted,
+  type TransferOutcome,
+  type TransferStatus,
+} from "../gateway/wallet-gateway.ts";
+import type { Database, Transaction } from "./db/pool.ts";
+import { type ApiError, gatewayError } from "./errors.ts";
+import type { JsonReply } from "./http/route.ts";
+
+/**
+ * Instant transfers (change-to-wallet, utility payments): money leaves the balance and the gateway
+ * moves it in the same request. They share one shape, whose steps each module supplies (its table,
+ * its gateway call, its ledger movement and events):
+ *
+ * 1. reserve: the row (`processing`, keyed by the request's Idempotency-Key, lease taken, first
+ *    attempt counted) and the debit commit together, with a reconcile job; 402 writes nothing;
+ * 2. the gateway is called outside any transaction, with the row's id as the idempotency reference;
+ * 3. its answer is recorded: `completed` (with the idempotent response, in one transaction) or
+ *    `failed` with the debit reversed.
+ *
+ * An unclear answer (timeout, gateway down) is never guessed: the request answers 502 and the row
+ * stays `processing`. Whoever comes next — the client's retry with the same key, or the reconcile
+ * job — takes the lease and asks the gateway first. The retry submits again only when the gateway
+ * never received it; the reconcile job instead fails it and returns the money.
+ */
+
+export type InstantTransferRow = {
+  merchant_id: string;
+  id: string;
+  livemode: boolean;
+  status: "processing" | "completed" | "failed";
+  attempts: number;
+};
+
+export type InstantTransferSteps<Row extends InstantTransferRow, Completed> = {
+  /** Takes the lease of a `processing` row; null when it is final or another actor holds the lease. */
+  claim: (row: Row) => Promise<Row | null>;
+  /** Counts an attempt before it is sent (committed on its own); null when no longer processing. */
+  recordAttempt: (row: Row) => Promise<Row | null>;
+  /** Gives the lease back after an unclear answer, so the next actor may go at once. */
+  release: (row: Row) => Promise<void>;
+  /** The gateway call, with `row.attempts` as this attempt's number. */
+  submit: (row: Row) => Promise<TransferOutcome<Completed>>;
+  inquire: (row: Row) => Promise<TransferStatus<Completed>>;
+  reload: (row: Row) => Promise<Row>;
+};
+
+/** What to do next; `complete` and `fail` are applied by the caller, in the transaction of its choice. */
+export type TransferStep<Row, Completed> =
+  | { kind: "complete"; row: Row; outcome: TransferCompleted<Completed> }
+  | { kind: "fail"; row: Row; reason: string }
+  | { kind: "final"; row: Row }
+  | { kind: "unclear"; row: Row }
+  | { kind: "busy"; row: Row };
+
+function stepOf<Row, Completed>(row: Row, outcome: TransferOutcome<Completed>): TransferStep<Row, Completed> {
+  return outcome.state === "completed"
+    ? { kind: "complete", row, outcome }
+    : { kind: "fail", row, reason: outcome.reason };
+}
+
+/** Submits a row that was just reserved (lease held, its first attempt counted). */
+export async function submitReserved<Row extends InstantTransferRow, Completed>(
+  steps: InstantTransferSteps<Row, Completed>,
+  row: Row,
+): Promise<TransferStep<Row, Completed>> {
+  try {
+    return stepOf(row, await steps.submit(row));
+  } catch (error) {
+    return unclear(steps, row, error);
+  }
+}
+
+/**
+ * Takes up a row left `processing` by an earlier actor: asks the gateway first, then submits again
+ * (`whenUnknown: "submit"`, the client's retry) or gives up (`"fail"`, the reconcile job) when the
+ * gateway never received it.
+ */
+export async function resume<Row extends InstantTransferRow, Completed>(
+  steps: InstantTransferSteps<Row, Completed>,
+  row: Row,
+  options: { whenUnknown: "submit" | "fail" },
+): Promise<TransferStep<Row, Completed>> {
+  if (row.status !== "processing") {
+    return { kind: "final", row };
+  }
+  const claimed = await steps.claim(row);
+  if (claimed === null) {
+    const now = await steps.reload(row);
+    return now.status === "processing" ? { kind: "busy", row: now } : { kind: "final", row: now };
+  }
+  let status: TransferStatus<Completed>;
+  try {
+    status = await steps.inquire(claimed);
+  } catch (error) {
+    return unclear(steps, claimed, error);
+  }
+  if (status.state !== "not_found") {
+    return stepOf(claimed, status);
+  }
+  if (options.whenUnknown === "fail") {
+    return { kind: "fail", row: claimed, reason: "the gateway never received the transfer" };
+  }
+  const attempted = await steps.recordAttempt(claimed);
+  if (attempted === null) {
+    return { kind: "final", row: await steps.reload(claimed) };
+  }
+  return submitReserved(steps, attempted);
+}
+
+async function unclear<Row extends InstantTransferRow, Completed>(
+  steps: InstantTransferSteps<Row, Completed>,
+  row: Row,
+  error: unknown,
+): Promise<TransferStep<Row, Completed>> {
+  if (!(error instanceof GatewayUnavailableError)) {
+    await steps.release(row).catch(() => {});
+    throw error;
+  }
+  await steps.release(row);
+  return { kind: "unclear", row };
+}
+
+/** Applies a step outside a request (the reconcile job): completes or fails it in its own transaction. */
+export async function applyStep<Row extends InstantTransferRow, Completed>(
+  database: Database,
+  step: TransferStep<Row, Completed>,
+  apply: {
+    complete: (transaction: Transaction, row: Row, outcome: TransferCompleted<Completed>) => Promise<Row | null>;
+    fail: (database: Database, row: Row, reason: string) => Promise<Row | null>;
+  },
+): Promise<TransferStep<Row, Completed>> {
+  switch (step.kind) {
+    case "complete": {
+      const row = await database.transaction((transaction) => apply.complete(transaction, step.row, step.outcome));
+      return { kind: "final", row: row ?? step.row };
+    }
+    case "fail": {
+      const row = await apply.fail(database, step.row, step.reason);
+      return { kind: "final", row: row ?? step.row };
+    }
+    default:
+      return step;
+  }
+}
+
+/**
+ * The answer to the request that created (or retried) a transfer: 201 with the completed transfer,
+ * stored with its completion in the idempotent transaction; the module's 4xx once it failed (its
+ * money returned); 502 while its outcome is unclear, to be retried with the same Idempotency-Key.
+ */
+export async function replyToStep<Row extends InstantTransferRow, Completed>(
+  step: TransferStep<Row, Completed>,
+  reply: {
+    transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
+    complete: (transaction: Transaction, row: Row, outcome: TransferCompleted<Completed>) => Promise<Row | null>;
+    fail: (row: Row, reason: string) => Promise<Row | null>;
+    reload: (row: Row) => Promise<Row>;
+    present: (row: Row) => unknown;
+    failed: (row: Row) => ApiError;
+  },
+): Promise<JsonReply> {
+  switch (step.kind) {
+    case "complete": {
+      const completed = await reply
+        .transaction(async (transaction) => {
+          const row = await reply.complete(transaction, step.row, step.outcome);
+          if (row === null) {
+            throw new Superseded();
+          }
+          return { status: 201, body: reply.present(row) };
+        })
+        .catch(async (error: unknown) => {
+          if (!(error instanceof Superseded)) {
+            throw error;
+          }
+          return undefined;
+        });
+      return completed ?? replyToStep({ kind: "final", row: await reply.reload(step.row) }, reply);
+    }
+    case "fail":
+      throw reply.failed((await reply.fail(step.row, step.reason)) ?? (await reply.reload(step.row)));
+    case "final":
+      if (step.row.status === "completed") {
+        return { status: 201, body: reply.present(step.row) };
+      }
+      if (step.row.status === "failed") {
+        throw reply.failed(step.row);
+      }
+      throw stillUnclear();
+    case "unclear":
+    case "busy":
+      throw stillUnclear();
+  }
+}
+
+const stillUnclear = () =>
+  gatewayError(
+    "gateway_error",
+    "The gateway has not confirmed this transfer yet; retry with the same Idempotency-Key to learn its outcome.",
+  );
+
+/** Thrown inside a transaction to roll it back when a guarded change found someone else had won. */
+class Superseded extends Error {
+  override name = "Superseded";
+}
