@@ -25,6 +25,15 @@ describe("QR PNG data URLs", () => {
     },
   );
 
+  test("every payment code's deep link reads back (the mask pattern is fixed, not scored)", () => {
+    for (let index = 0; index < 60; index += 1) {
+      const code = String((index * 7_919_993 + 123_456_789) % 1_000_000_000).padStart(9, "0");
+      for (const text of [`wallet://pay?code=${code}`, `wallet://withdraw?code=${code}`]) {
+        expect(decode(qrPngDataUrl(text)).text).toBe(text);
+      }
+    }
+  });
+
   test("the quiet zone is white and the finder pattern's corner is black", () => {
     const { image } = decode(qrPngDataUrl("wallet://pay?code=123456789", { moduleSizePx: 3, quietZoneModules: 2 }));
     const greyAt = (x: number, y: number) => image.data[(y * image.width + x) * 4];
