@@ -130,12 +130,13 @@ export type ClaimedDelivery = z.infer<typeof claimedDeliverySchema>;
 /**
  * Claims the next attempt of a due, pending delivery that no live worker holds: counts the attempt
  * and takes a lease on it. Null when there is nothing to do (already delivered, not due, or held).
+ * Prepared: it runs once per attempt.
  */
 export async function claimDelivery(
   database: Queryable,
   delivery: { merchantId: string; deliveryId: string; leaseMs: number },
 ): Promise<ClaimedDelivery | null> {
-  return database.maybeOne(sql.type(claimedDeliverySchema)`
+  return database.maybeOne(sql.prepared("webhook_claim_delivery", claimedDeliverySchema)`
     UPDATE webhook_deliveries d
     SET attempt_count = d.attempt_count + 1,
       lease_expires_at = now() + ${delivery.leaseMs} * interval '1 millisecond',
@@ -181,7 +182,10 @@ export async function recordAttempt(
         VALUES (${record.merchantId}, ${record.deliveryId}, ${record.attemptNumber}, ${attempt.started_at.toISOString()}::timestamptz,
           ${attempt.duration_ms}, ${attempt.response_status}, ${attempt.error}, ${attempt.succeeded})
         ON CONFLICT DO NOTHING`;
-  return database.maybeOne(sql.type(deliveryRowSchema)`
+  // Prepared (one name per shape of the statement): it runs once per attempt, and planning it costs
+  // more than running it.
+  const statementName = `webhook_record_attempt_${attempt === null ? "none" : "one"}_${record.nextAttemptInMs === null ? "final" : "again"}`;
+  return database.maybeOne(sql.prepared(statementName, deliveryRowSchema)`
     WITH recorded AS (${insertAttempt}),
     settled AS (
       UPDATE webhook_deliveries
