@@ -42,6 +42,8 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(9090),
+  /** `make run` only: where the embedded PostgreSQL and the demo's keys live (relative to the working directory). */
+  DEV_DATA_DIRECTORY: z.string().min(1).default(".data"),
   PUBLIC_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -93,6 +95,7 @@ export type Config = {
   databaseStatementTimeoutMs: number;
   port: number;
   workerHttpPort: number;
+  devDataDirectory: string;
   publicBaseUrl: string;
   adminToken: string | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -187,6 +190,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     port: env.PORT,
     workerHttpPort: env.WORKER_HTTP_PORT,
+    devDataDirectory: env.DEV_DATA_DIRECTORY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     adminToken: env.ADMIN_TOKEN,
     logLevel: env.LOG_LEVEL,

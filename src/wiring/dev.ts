@@ -17,9 +17,9 @@ import { startPools } from "./worker-pools.ts";
 
 /**
  * `make run`: everything in one process for a developer's machine. PostgreSQL from DATABASE_URL, or
- * an embedded one under .data/; migrations; the API and all four worker pools; a demo merchant.
+ * an embedded one under DEV_DATA_DIRECTORY (.data/); migrations; the API and all four worker pools; a
+ * demo merchant.
  */
-const DATA_DIRECTORY = path.resolve(import.meta.dirname, "../../.data");
 const DEV_DATABASE = "pos_dev";
 
 async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
@@ -46,12 +46,13 @@ async function devSecretKey(file: string): Promise<Buffer> {
 }
 
 export async function startDev(environmentConfig: Config): Promise<() => Promise<void>> {
-  await mkdir(DATA_DIRECTORY, { recursive: true });
+  const dataDirectory = path.resolve(environmentConfig.devDataDirectory);
+  await mkdir(dataDirectory, { recursive: true });
   const logger = createLogger({ level: environmentConfig.logLevel, service: "dev" });
   let stopCluster = async () => {};
   let databaseUrl = environmentConfig.databaseUrl;
   if (databaseUrl === undefined) {
-    const cluster = await startEmbeddedPostgres({ dataDirectory: path.join(DATA_DIRECTORY, "postgres") });
+    const cluster = await startEmbeddedPostgres({ dataDirectory: path.join(dataDirectory, "postgres") });
     stopCluster = cluster.stop;
     await ensureDatabase(cluster.url("postgres"), DEV_DATABASE);
     databaseUrl = cluster.url(DEV_DATABASE);
@@ -63,7 +64,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
     applicationName: "dev",
   });
   const demo = await provisionDemoMerchant(database, {
-    stateFile: path.join(DATA_DIRECTORY, "dev-state.json"),
+    stateFile: path.join(dataDirectory, "dev-state.json"),
     adminToken: environmentConfig.adminToken,
   });
   // Live payments go to the gateway simulator unless a real gateway is configured.
@@ -88,7 +89,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
     webhook: {
       ...environmentConfig.webhook,
       secretKey:
-        environmentConfig.webhook.secretKey ?? (await devSecretKey(path.join(DATA_DIRECTORY, "webhook-secret-key"))),
+        environmentConfig.webhook.secretKey ?? (await devSecretKey(path.join(dataDirectory, "webhook-secret-key"))),
     },
   };
   const metrics = createMetrics({ service: "dev" });
@@ -102,7 +103,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       `  Base URL         ${config.publicBaseUrl}`,
       `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
       `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay; claim a cash-out code: POST ${simulator.url}/sim/withdrawal-codes/<code>/claim)`}`,
-      `  Database         ${environmentConfig.databaseUrl === undefined ? "embedded PostgreSQL, data in .data/postgres" : "DATABASE_URL"}`,
+      `  Database         ${environmentConfig.databaseUrl === undefined ? `embedded PostgreSQL, data in ${path.join(environmentConfig.devDataDirectory, "postgres")}` : "DATABASE_URL"}`,
       `  Admin token      ${demo.adminToken}`,
       `  Demo merchant    Demo Shop (${demo.merchantId})`,
       `  Test secret key  ${demo.testSecretKey}`,

