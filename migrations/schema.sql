@@ -8,9 +8,12 @@ TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, ke
 TABLE ledger_balances (merchant_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, currency text NOT NULL, balance_cents bigint NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, entry_type text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, balance_after_cents bigint NOT NULL, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL);
 TABLE ledger_transactions (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, posting_key text NOT NULL, description text NOT NULL, source_type text NOT NULL, source_id text NOT NULL, reverses_transaction_id text, created_at timestamp with time zone NOT NULL DEFAULT now());
-TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), timezone text NOT NULL DEFAULT 'Africa/Harare'::text);
 TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, fee_cents bigint NOT NULL, narration text, merchant_ref text, metadata jsonb NOT NULL DEFAULT '{}'::jsonb, success_url text, cancel_url text, reference text NOT NULL, code text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, paid_at timestamp with time zone, payer_msisdn text, failure_reason text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone);
+TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL);
 TABLE webhook_endpoints (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, url text NOT NULL, event_types text[] NOT NULL, secret_ciphertext bytea NOT NULL, secret_last4 text NOT NULL, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), deactivated_at timestamp with time zone);
@@ -53,6 +56,7 @@ CONSTRAINT merchants_name_check ON merchants: CHECK (((char_length(name) >= 1) A
 CONSTRAINT merchants_payout_msisdn_check ON merchants: CHECK ((payout_msisdn ~ '^263[0-9]{6,12}$'::text));
 CONSTRAINT merchants_pkey ON merchants: PRIMARY KEY (id);
 CONSTRAINT merchants_status_check ON merchants: CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'suspended'::text])));
+CONSTRAINT merchants_timezone_check ON merchants: CHECK (((char_length(timezone) >= 1) AND (char_length(timezone) <= 64)));
 CONSTRAINT merchants_type_check ON merchants: CHECK ((type = ANY (ARRAY['business'::text, 'individual'::text, 'agent'::text])));
 CONSTRAINT payments_amount_cents_check ON payments: CHECK ((amount_cents > 0));
 CONSTRAINT payments_cancel_url_check ON payments: CHECK ((char_length(cancel_url) <= 2048));
@@ -67,8 +71,45 @@ CONSTRAINT payments_narration_check ON payments: CHECK ((char_length(narration) 
 CONSTRAINT payments_pkey ON payments: PRIMARY KEY (merchant_id, id);
 CONSTRAINT payments_status_check ON payments: CHECK ((status = ANY (ARRAY['pending'::text, 'paid'::text, 'expired'::text, 'failed'::text])));
 CONSTRAINT payments_success_url_check ON payments: CHECK ((char_length(success_url) <= 2048));
+CONSTRAINT products_barcode_check ON products: CHECK (((char_length(barcode) >= 1) AND (char_length(barcode) <= 100)));
+CONSTRAINT products_barcode_key ON products: UNIQUE (merchant_id, barcode);
+CONSTRAINT products_category_check ON products: CHECK (((char_length(category) >= 1) AND (char_length(category) <= 100)));
+CONSTRAINT products_currency_check ON products: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT products_low_stock_at_check ON products: CHECK ((low_stock_at >= 0));
+CONSTRAINT products_merchant_id_fkey ON products: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT products_name_check ON products: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)));
+CONSTRAINT products_pkey ON products: PRIMARY KEY (merchant_id, id);
+CONSTRAINT products_price_cents_check ON products: CHECK ((price_cents >= 0));
+CONSTRAINT products_sku_check ON products: CHECK (((char_length(sku) >= 1) AND (char_length(sku) <= 100)));
 CONSTRAINT rate_limit_windows_merchant_id_fkey ON rate_limit_windows: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT rate_limit_windows_pkey ON rate_limit_windows: PRIMARY KEY (merchant_id);
+CONSTRAINT sales_actor_type_check ON sales: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'till_user'::text])));
+CONSTRAINT sales_cashier_check ON sales: CHECK ((char_length(cashier) <= 100));
+CONSTRAINT sales_check ON sales: CHECK (((tender = 'wallet'::text) = (payment_id IS NOT NULL)));
+CONSTRAINT sales_check1 ON sales: CHECK (((tender = 'wallet'::text) OR (status = 'completed'::text)));
+CONSTRAINT sales_check2 ON sales: CHECK (((tender = 'cash'::text) OR (total_cents > 0)));
+CONSTRAINT sales_check3 ON sales: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
+CONSTRAINT sales_check4 ON sales: CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL)));
+CONSTRAINT sales_currency_check ON sales: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT sales_items_check ON sales: CHECK (((jsonb_typeof(items) = 'array'::text) AND ((jsonb_array_length(items) >= 1) AND (jsonb_array_length(items) <= 100))));
+CONSTRAINT sales_merchant_id_fkey ON sales: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id, payment_id) REFERENCES payments(merchant_id, id);
+CONSTRAINT sales_note_check ON sales: CHECK ((char_length(note) <= 500));
+CONSTRAINT sales_payment_key ON sales: UNIQUE (merchant_id, payment_id);
+CONSTRAINT sales_pkey ON sales: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'cancelled'::text])));
+CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
+CONSTRAINT stock_moves_actor_type_check ON stock_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'till_user'::text])));
+CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = 'sale'::text) = (sale_id IS NOT NULL)));
+CONSTRAINT stock_moves_check1 ON stock_moves: CHECK (((kind = 'count'::text) OR (qty_delta <> 0)));
+CONSTRAINT stock_moves_check2 ON stock_moves: CHECK (((kind <> 'receive'::text) OR (qty_delta > 0)));
+CONSTRAINT stock_moves_check3 ON stock_moves: CHECK (((kind <> 'sale'::text) OR (qty_delta < 0)));
+CONSTRAINT stock_moves_kind_check ON stock_moves: CHECK ((kind = ANY (ARRAY['receive'::text, 'sale'::text, 'adjust'::text, 'count'::text])));
+CONSTRAINT stock_moves_merchant_id_product_id_fkey ON stock_moves: FOREIGN KEY (merchant_id, product_id) REFERENCES products(merchant_id, id);
+CONSTRAINT stock_moves_merchant_id_sale_id_fkey ON stock_moves: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
+CONSTRAINT stock_moves_note_check ON stock_moves: CHECK ((char_length(note) <= 500));
+CONSTRAINT stock_moves_pkey ON stock_moves: PRIMARY KEY (merchant_id, id);
 CONSTRAINT webhook_deliveries_check ON webhook_deliveries: CHECK (((status = 'pending'::text) = (next_attempt_at IS NOT NULL)));
 CONSTRAINT webhook_deliveries_merchant_id_endpoint_id_fkey ON webhook_deliveries: FOREIGN KEY (merchant_id, endpoint_id) REFERENCES webhook_endpoints(merchant_id, id);
 CONSTRAINT webhook_deliveries_merchant_id_event_id_fkey ON webhook_deliveries: FOREIGN KEY (merchant_id, event_id) REFERENCES events(merchant_id, id);
@@ -109,7 +150,19 @@ CREATE INDEX payments_merchant_ref_idx ON public.payments USING btree (merchant_
 CREATE UNIQUE INDEX payments_pending_code_key ON public.payments USING btree (livemode, code) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX payments_pkey ON public.payments USING btree (merchant_id, id);
 CREATE UNIQUE INDEX payments_reference_key ON public.payments USING btree (reference);
+CREATE UNIQUE INDEX products_barcode_key ON public.products USING btree (merchant_id, barcode);
+CREATE INDEX products_category_idx ON public.products USING btree (merchant_id, category, name, id) WHERE (category IS NOT NULL);
+CREATE INDEX products_name_idx ON public.products USING btree (merchant_id, name, id);
+CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, id);
+CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, name extensions.gin_trgm_ops, sku extensions.gin_trgm_ops, barcode extensions.gin_trgm_ops);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
+CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
+CREATE UNIQUE INDEX sales_pkey ON public.sales USING btree (merchant_id, id);
+CREATE INDEX sales_report_idx ON public.sales USING btree (merchant_id, livemode, completed_at) INCLUDE (tender, currency, total_cents) WHERE (status = 'completed'::text);
+CREATE INDEX stock_moves_list_idx ON public.stock_moves USING btree (merchant_id, livemode, seq);
+CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant_id, id);
+CREATE INDEX stock_moves_product_idx ON public.stock_moves USING btree (merchant_id, livemode, product_id, seq);
 CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (merchant_id, endpoint_id, created_at DESC, id DESC);
 CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (merchant_id, id);
@@ -120,6 +173,7 @@ CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btr
 -- sequences
 SEQUENCE events_seq_seq;
 SEQUENCE ledger_postings_seq;
+SEQUENCE stock_moves_seq_seq;
 
 -- views
 
@@ -152,7 +206,7 @@ BEGIN
 END;
 $function$;
 CREATE OR REPLACE FUNCTION public.authenticate_api_key(p_secret_hash bytea, p_rate_limit integer, p_rate_window_ms integer)
- RETURNS TABLE(key_id text, livemode boolean, key_revoked boolean, merchant_id text, merchant_name text, merchant_type text, merchant_status text, fee_bps integer, fee_fixed_cents bigint, payout_msisdn text, payout_verified boolean, merchant_created_at timestamp with time zone, merchant_updated_at timestamp with time zone, rate_limited boolean, rate_remaining integer, rate_reset_ms integer)
+ RETURNS TABLE(key_id text, livemode boolean, key_revoked boolean, merchant_id text, merchant_name text, merchant_type text, merchant_status text, fee_bps integer, fee_fixed_cents bigint, payout_msisdn text, payout_verified boolean, merchant_created_at timestamp with time zone, merchant_updated_at timestamp with time zone, rate_limited boolean, rate_remaining integer, rate_reset_ms integer, merchant_timezone text)
  LANGUAGE plpgsql
 AS $function$
 DECLARE
@@ -168,9 +222,10 @@ BEGIN
   -- WAL flush. The setting is local to this statement's own transaction, never a money transaction.
   PERFORM set_config('synchronous_commit', 'off', true);
   SELECT k.id, k.livemode, k.revoked_at IS NOT NULL, k.last_used_at, m.id, m.name, m.type, m.status, m.fee_bps,
-      m.fee_fixed_cents, m.payout_msisdn, m.payout_verified, m.created_at, m.updated_at
+      m.fee_fixed_cents, m.payout_msisdn, m.payout_verified, m.created_at, m.updated_at, m.timezone
     INTO key_id, livemode, key_revoked, v_last_used_at, merchant_id, merchant_name, merchant_type, merchant_status,
-      fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, merchant_created_at, merchant_updated_at
+      fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, merchant_created_at, merchant_updated_at,
+      merchant_timezone
     FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
     WHERE k.secret_hash = p_secret_hash;
   IF NOT FOUND THEN
@@ -184,9 +239,6 @@ BEGIN
     RETURN;
   END IF;
 
-  -- Accept: one guarded UPDATE that keeps the log's in-window suffix and appends the time. Its
-  -- condition is re-checked on the latest row version once the row is locked, and the appended time is
-  -- read after the lock, so the log stays ordered and no window ever holds more than the limit.
   -- The log holds the times of the merchant's last `limit` accepted requests, oldest first. A request
   -- is accepted when the limit-th most recent of them has left the window: an O(1) test. The guarded
   -- UPDATE re-checks it on the latest row version once the row is locked, and reads the appended time
@@ -273,6 +325,25 @@ BEGIN
   RETURN NULL;
 END;
 $function$;
+CREATE OR REPLACE FUNCTION public.guard_sale_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'sales are never deleted' USING ERRCODE = 'restrict_violation';
+  END IF;
+  IF OLD.status <> 'pending' OR NEW.status = 'pending'
+      OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
+        NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at)
+        IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
+        OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at) THEN
+    RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
+      USING ERRCODE = 'restrict_violation';
+  END IF;
+  RETURN NEW;
+END;
+$function$;
 CREATE OR REPLACE FUNCTION public.refuse_direct_balance_write()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -304,6 +375,10 @@ CREATE TRIGGER ledger_postings_no_truncate BEFORE TRUNCATE ON public.ledger_post
 CREATE TRIGGER ledger_transactions_append_only BEFORE DELETE OR UPDATE ON public.ledger_transactions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON public.ledger_transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION check_ledger_transaction_balanced();
 CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON public.ledger_transactions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER sales_guard BEFORE DELETE OR UPDATE ON public.sales FOR EACH ROW EXECUTE FUNCTION guard_sale_change();
+CREATE TRIGGER sales_no_truncate BEFORE TRUNCATE ON public.sales FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER stock_moves_append_only BEFORE DELETE OR UPDATE ON public.stock_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER stock_moves_no_truncate BEFORE TRUNCATE ON public.stock_moves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER webhook_delivery_attempts_append_only BEFORE DELETE OR UPDATE ON public.webhook_delivery_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 
 -- graphile-worker

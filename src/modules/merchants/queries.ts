@@ -2,16 +2,16 @@ import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type MerchantRow, merchantRowSchema } from "../../platform/tenant.ts";
 
-const MERCHANT_COLUMNS = sql.fragment`id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, created_at, updated_at`;
+const MERCHANT_COLUMNS = sql.fragment`id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, timezone, created_at, updated_at`;
 
 export async function insertMerchant(
   transaction: Transaction,
   merchant: Omit<MerchantRow, "created_at" | "updated_at">,
 ): Promise<MerchantRow> {
   return transaction.one(sql.type(merchantRowSchema)`
-    INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified)
+    INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, timezone)
     VALUES (${merchant.id}, ${merchant.name}, ${merchant.type}, ${merchant.status}, ${merchant.fee_bps},
-      ${merchant.fee_fixed_cents}, ${merchant.payout_msisdn}, ${merchant.payout_verified})
+      ${merchant.fee_fixed_cents}, ${merchant.payout_msisdn}, ${merchant.payout_verified}, ${merchant.timezone})
     RETURNING ${MERCHANT_COLUMNS}`);
 }
 
@@ -118,6 +118,7 @@ const authenticationRowSchema = z.object({
   rate_limited: z.boolean(),
   rate_remaining: z.number().int(),
   rate_reset_ms: z.number().int(),
+  merchant_timezone: z.string(),
 });
 
 /** One round trip: key lookup, merchant, and one request taken from the rate limit when active. */
@@ -149,6 +150,7 @@ export async function authenticateApiKey(
       fee_fixed_cents: row.fee_fixed_cents,
       payout_msisdn: row.payout_msisdn,
       payout_verified: row.payout_verified,
+      timezone: row.merchant_timezone,
       created_at: row.merchant_created_at,
       updated_at: row.merchant_updated_at,
     },
