@@ -137,9 +137,11 @@ CREATE TABLE products (
 -- The list's order (name, id), per merchant; stock updates touch no indexed column, so they stay HOT.
 CREATE INDEX products_name_idx ON products (merchant_id, name, id);
 CREATE INDEX products_category_idx ON products (merchant_id, category, name, id) WHERE category IS NOT NULL;
--- `q`: substring match (ILIKE) on name, sku or barcode, within one merchant.
+-- `q`: substring match (ILIKE) on name, sku or barcode, within one merchant: one trigram index over
+-- the three joined by a unit separator, chr(31) (a query cannot match across two fields), so a search is one
+-- bitmap index scan whose merchant key keeps other merchants' products out.
 CREATE INDEX products_search_idx ON products USING gin (
-  merchant_id, name extensions.gin_trgm_ops, sku extensions.gin_trgm_ops, barcode extensions.gin_trgm_ops);
+  merchant_id, (name || chr(31) || coalesce(sku, '') || chr(31) || coalesce(barcode, '')) extensions.gin_trgm_ops);
 
 -- Sales, per merchant and world. `items` is the snapshot of the basket taken at sale time (name, unit
 -- price, line total): a value, never edited, so later catalog edits cannot change a past sale.

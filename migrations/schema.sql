@@ -154,7 +154,7 @@ CREATE UNIQUE INDEX products_barcode_key ON public.products USING btree (merchan
 CREATE INDEX products_category_idx ON public.products USING btree (merchant_id, category, name, id) WHERE (category IS NOT NULL);
 CREATE INDEX products_name_idx ON public.products USING btree (merchant_id, name, id);
 CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, id);
-CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, name extensions.gin_trgm_ops, sku extensions.gin_trgm_ops, barcode extensions.gin_trgm_ops);
+CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
 CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);

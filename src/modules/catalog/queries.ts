@@ -83,9 +83,21 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+/** What `q` searches: name, sku and barcode joined by a unit separator, as the trigram index has it. */
+const SEARCH_TEXT = sql.fragment`(name || chr(31) || coalesce(sku, '') || chr(31) || coalesce(barcode, ''))`;
+
+/** Shorter queries have no trigram to look up: the name-ordered walk serves them better. */
+const TRIGRAM_QUERY_LENGTH_MIN = 3;
+
 /**
  * A page of the merchant's products in (name, id) order. `q` is a substring of the name, sku or
- * barcode (the trigram GIN index, merchant id included); `barcode` is an exact probe of the unique index.
+ * barcode; `barcode` is an exact probe of the unique index.
+ *
+ * A `q` of 3 characters or more first collects every match through the trigram index (a materialized
+ * step), then sorts and pages them. Left to itself the planner may instead walk the name index and
+ * filter, which is fast when matches are plentiful but scans most of a large catalog when its estimate
+ * of a rare match is wrong: a till's search box mostly asks for rare matches, so their cost is the one
+ * kept predictable (a query matching most of the catalog is the slow case instead).
  */
 export async function selectProducts(
   database: Queryable,
@@ -104,8 +116,7 @@ export async function selectProducts(
     conditions.push(sql.fragment`barcode = ${filter.barcode}`);
   }
   if (filter.q !== undefined) {
-    const pattern = likePattern(filter.q);
-    conditions.push(sql.fragment`(name ILIKE ${pattern} OR sku ILIKE ${pattern} OR barcode ILIKE ${pattern})`);
+    conditions.push(sql.fragment`${SEARCH_TEXT} ILIKE ${likePattern(filter.q)}`);
   }
   if (filter.category !== undefined) {
     conditions.push(sql.fragment`category = ${filter.category}`);
@@ -113,12 +124,22 @@ export async function selectProducts(
   if (filter.active !== undefined) {
     conditions.push(sql.fragment`active = ${filter.active}`);
   }
-  if (filter.after !== undefined) {
-    conditions.push(sql.fragment`(name, id) > (${filter.after.name}, ${filter.after.id})`);
+  const after =
+    filter.after === undefined
+      ? sql.fragment`TRUE`
+      : sql.fragment`(name, id) > (${filter.after.name}, ${filter.after.id})`;
+  if (filter.q !== undefined && filter.q.length >= TRIGRAM_QUERY_LENGTH_MIN && filter.barcode === undefined) {
+    return database.any(sql.type(productRowSchema)`
+      WITH matches AS MATERIALIZED (
+        SELECT ${PRODUCT_COLUMNS} FROM products WHERE ${sql.join(conditions, sql.fragment` AND `)})
+      SELECT ${PRODUCT_COLUMNS} FROM matches
+      WHERE ${after}
+      ORDER BY name, id
+      LIMIT ${filter.limit}`);
   }
   return database.any(sql.type(productRowSchema)`
     SELECT ${PRODUCT_COLUMNS} FROM products
-    WHERE ${sql.join(conditions, sql.fragment` AND `)}
+    WHERE ${sql.join(conditions, sql.fragment` AND `)} AND ${after}
     ORDER BY name, id
     LIMIT ${filter.limit}`);
 }

@@ -117,23 +117,29 @@ const topProductRowSchema = z.object({
 });
 
 /**
- * Best sellers by revenue, `top` per currency. Lines of a product are grouped by its id (named as in
- * its latest sale); ad hoc lines by their name.
+ * Best sellers by revenue, `top` per currency: the lines of the period's completed sales, expanded from
+ * their snapshots and summed in a hash aggregate (no sort of the lines), ranked, and only then named:
+ * a product by its catalog name now, an ad hoc line by its own name (ad hoc lines group by name).
  */
 export async function selectTopProducts(
   database: Queryable,
   period: Period & { top: number },
 ): Promise<readonly z.infer<typeof topProductRowSchema>[]> {
   return database.any(sql.type(topProductRowSchema)`
-    SELECT product_id, name, currency, units, revenue_cents FROM (
-      SELECT i.product_id, (array_agg(i.name ORDER BY s.completed_at DESC))[1] AS name, s.currency,
-        sum(i.qty)::int8 AS units, sum(i.line_total_cents)::int8 AS revenue_cents,
-        row_number() OVER (PARTITION BY s.currency ORDER BY sum(i.line_total_cents) DESC, sum(i.qty) DESC,
-          i.product_id, min(i.name)) AS rank
+    WITH lines AS (
+      SELECT s.currency, i.product_id, CASE WHEN i.product_id IS NULL THEN i.name END AS adhoc_name,
+        sum(i.qty)::int8 AS units, sum(i.line_total_cents)::int8 AS revenue_cents
       FROM sales s
       CROSS JOIN LATERAL jsonb_to_recordset(s.items) AS i (product_id text, name text, qty int8, line_total_cents int8)
       WHERE ${completedIn(period)}
-      GROUP BY s.currency, i.product_id, CASE WHEN i.product_id IS NULL THEN i.name END) AS ranked
-    WHERE rank <= ${period.top}
-    ORDER BY currency, rank`);
+      GROUP BY 1, 2, 3),
+    ranked AS (
+      SELECT lines.*, row_number() OVER (PARTITION BY currency
+        ORDER BY revenue_cents DESC, units DESC, product_id, adhoc_name) AS rank
+      FROM lines)
+    SELECT r.product_id, coalesce(p.name, r.adhoc_name, '') AS name, r.currency, r.units, r.revenue_cents
+    FROM ranked r
+    LEFT JOIN products p ON p.merchant_id = ${period.merchantId} AND p.id = r.product_id
+    WHERE r.rank <= ${period.top}
+    ORDER BY r.currency, r.rank`);
 }
