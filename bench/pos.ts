@@ -82,6 +82,10 @@ try {
      FROM generate_series(1, $4::int) AS n`,
     [CATALOG_MERCHANT, BRANDS, ITEMS, productCount],
   );
+  // The ceiling's table (bench/servers/baseline.ts answers POST /v1/sales with one INSERT into it).
+  await client.query(
+    "CREATE TABLE bench_payments (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
+  );
   await client.query("VACUUM ANALYZE products");
   process.stdout.write(`${merchantCount} merchants and ${productCount} catalog products seeded\n`);
 
