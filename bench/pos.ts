@@ -26,6 +26,7 @@ const { values } = parseArgs({
     "lookup-rate": { type: "string", default: "200" },
     "report-samples": { type: "string", default: "100" },
     "report-total": { type: "string", default: "1000000" },
+    "sales-only": { type: "boolean", default: false },
   },
 });
 const merchantCount = Number(values.merchants);
@@ -35,6 +36,8 @@ const productCount = Number(values.products);
 const lookupRate = Number(values["lookup-rate"]);
 const reportSamples = Number(values["report-samples"]);
 const reportTotal = Number(values["report-total"]);
+/** Only the cash sales phase: for comparing changes to the sale path quickly. */
+const salesOnly = values["sales-only"] === true;
 
 /** The report's day: a fixed past day in Africa/Harare (UTC+2, no daylight saving). */
 const DAY_FROM = "2026-01-15T00:00:00+02:00";
@@ -99,73 +102,77 @@ try {
   const catalogKey = keys[0] ?? "";
 
   // 1 and 2: lookups, search and the report, on one API server with the rate limit out of the way.
-  const reads = await startServer("bench/servers/api.ts", { ...environment, RATE_LIMIT_REQUESTS: "10000" });
-  let barcode: LoadResult;
-  let searchBroad: LoadResult;
-  let searchNarrow: LoadResult;
-  let report10k: Latency;
-  let report1m: Latency;
-  let tableRows10k: number;
-  let tableRows1m: number;
-  try {
-    const base = `http://127.0.0.1:${reads.port}`;
-    const paced = async (pathFor: (requestNumber: number) => string): Promise<LoadResult> => {
-      let counter = 0;
-      const run = () =>
-        autocannon({
-          url: `${base}/v1/products`,
-          connections: 10,
-          duration: seconds,
-          overallRate: lookupRate,
-          requests: [
-            {
-              method: "GET",
-              setupRequest: (request) => {
-                counter += 1;
-                return { ...request, path: pathFor(counter), headers: { authorization: `Bearer ${catalogKey}` } };
+  const readFigures = salesOnly ? undefined : await measureReads();
+  async function measureReads() {
+    const reads = await startServer("bench/servers/api.ts", { ...environment, RATE_LIMIT_REQUESTS: "10000" });
+    let barcode: LoadResult;
+    let searchBroad: LoadResult;
+    let searchNarrow: LoadResult;
+    let report10k: Latency;
+    let report1m: Latency;
+    let tableRows10k: number;
+    let tableRows1m: number;
+    try {
+      const base = `http://127.0.0.1:${reads.port}`;
+      const paced = async (pathFor: (requestNumber: number) => string): Promise<LoadResult> => {
+        let counter = 0;
+        const run = () =>
+          autocannon({
+            url: `${base}/v1/products`,
+            connections: 10,
+            duration: seconds,
+            overallRate: lookupRate,
+            requests: [
+              {
+                method: "GET",
+                setupRequest: (request) => {
+                  counter += 1;
+                  return { ...request, path: pathFor(counter), headers: { authorization: `Bearer ${catalogKey}` } };
+                },
               },
-            },
-          ],
-        });
-      const result = await run();
-      return {
-        requestsPerSecond: result.requests.average,
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
-        total: result.requests.total,
-        non2xx: result.non2xx + result.errors + result.timeouts,
+            ],
+          });
+        const result = await run();
+        return {
+          requestsPerSecond: result.requests.average,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          total: result.requests.total,
+          non2xx: result.non2xx + result.errors + result.timeouts,
+        };
       };
-    };
-    const randomProduct = () => 1 + Math.floor(Math.random() * productCount);
-    barcode = await paced(() => `/v1/products?barcode=${6000000000000 + randomProduct()}`);
-    searchBroad = await paced(
-      (n) => `/v1/products?limit=20&q=${encodeURIComponent(ITEMS[n % ITEMS.length] ?? "cola")}`,
-    );
-    searchNarrow = await paced((n) => {
-      const product = randomProduct();
-      const q =
-        n % 2 === 0
-          ? `${BRANDS[product % BRANDS.length]} ${ITEMS[Math.floor(product / BRANDS.length) % ITEMS.length]}`
-          : `SKU-${String(product).padStart(7, "0").slice(0, 5)}`;
-      return `/v1/products?limit=20&q=${encodeURIComponent(q)}`;
-    });
+      const randomProduct = () => 1 + Math.floor(Math.random() * productCount);
+      barcode = await paced(() => `/v1/products?barcode=${6000000000000 + randomProduct()}`);
+      searchBroad = await paced(
+        (n) => `/v1/products?limit=20&q=${encodeURIComponent(ITEMS[n % ITEMS.length] ?? "cola")}`,
+      );
+      searchNarrow = await paced((n) => {
+        const product = randomProduct();
+        const q =
+          n % 2 === 0
+            ? `${BRANDS[product % BRANDS.length]} ${ITEMS[Math.floor(product / BRANDS.length) % ITEMS.length]}`
+            : `SKU-${String(product).padStart(7, "0").slice(0, 5)}`;
+        return `/v1/products?limit=20&q=${encodeURIComponent(q)}`;
+      });
 
-    // The report's day, then enough other sales for 10k rows in the table.
-    await seedSales(client, {
-      tag: "day",
-      count: DAY_SALES,
-      merchantExpression: `'${CATALOG_MERCHANT}'`,
-      from: DAY_FROM,
-      spanSeconds: 86_399,
-    });
-    await seedOtherSales(client, "a", 10_000 - DAY_SALES, merchantCount);
-    tableRows10k = await countSales(client);
-    report10k = await measureReport(base, catalogKey);
-    await seedOtherSales(client, "b", reportTotal - tableRows10k, merchantCount);
-    tableRows1m = await countSales(client);
-    report1m = await measureReport(base, catalogKey);
-  } finally {
-    await stopServer(reads);
+      // The report's day, then enough other sales for 10k rows in the table.
+      await seedSales(client, {
+        tag: "day",
+        count: DAY_SALES,
+        merchantExpression: `'${CATALOG_MERCHANT}'`,
+        from: DAY_FROM,
+        spanSeconds: 86_399,
+      });
+      await seedOtherSales(client, "a", 10_000 - DAY_SALES, merchantCount);
+      tableRows10k = await countSales(client);
+      report10k = await measureReport(base, catalogKey);
+      await seedOtherSales(client, "b", reportTotal - tableRows10k, merchantCount);
+      tableRows1m = await countSales(client);
+      report1m = await measureReport(base, catalogKey);
+    } finally {
+      await stopServer(reads);
+    }
+    return { barcode, searchBroad, searchNarrow, report10k, report1m, tableRows10k, tableRows1m };
   }
 
   // 3: cash sales against the ceiling.
@@ -199,14 +206,14 @@ try {
   await client.end();
 
   const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
-  const reportRatio = report1m.p50Ms / report10k.p50Ms;
   const line = (name: string, result: LoadResult) =>
     `${name.padEnd(52)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}`;
   const latency = (name: string, result: Latency) =>
     `${name.padEnd(52)} p50 ${result.p50Ms.toFixed(1).padStart(6)} ms   p99 ${result.p99Ms.toFixed(1).padStart(6)} ms   (${result.samples} sequential requests)`;
-  process.stdout.write(
-    [
-      "",
+  const readLines = (figures: NonNullable<typeof readFigures>) => {
+    const { barcode, searchBroad, searchNarrow, report10k, report1m, tableRows10k, tableRows1m } = figures;
+    const reportRatio = report1m.p50Ms / report10k.p50Ms;
+    return [
       `bench:pos — ${productCount} catalog products; lookups paced at ${lookupRate}/s over 10 connections for ${seconds} s`,
       line("GET /v1/products?barcode= (scanner lookup)", barcode),
       line("GET /v1/products?q=<one word>&limit=20 (~2% match)", searchBroad),
@@ -217,6 +224,12 @@ try {
       latency(`GET /v1/sales/report, ${tableRows1m} sales in the table`, report1m),
       `ratio ${reportRatio.toFixed(2)} (p50 at ${tableRows1m} / at ${tableRows10k}; target ≤ 1.50: ${reportRatio <= 1.5 ? "met" : "NOT met"})`,
       "",
+    ];
+  };
+  process.stdout.write(
+    [
+      "",
+      ...(readFigures === undefined ? [] : readLines(readFigures)),
       `cash sales — ${connections} connections, ${seconds} s each, ${merchantCount} merchants (live keys), database pool 10`,
       line("baseline: Express + one INSERT", baseline),
       line("POST /v1/sales cash, 3 tracked lines (auth, idempotency)", api),
