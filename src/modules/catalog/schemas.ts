@@ -102,7 +102,7 @@ export const productSchema = z
     low_stock: z.boolean(),
     active: z.boolean(),
     created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
+    updated_at: z.iso.datetime().meta({ description: "Last catalog change (stock moves do not change it)." }),
   })
   .meta({ id: "Product" });
 

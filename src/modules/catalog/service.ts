@@ -1,7 +1,7 @@
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
-import { conflict, notFound } from "../../platform/errors.ts";
+import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Actor } from "../stock/schemas.ts";
@@ -39,7 +39,7 @@ export async function createProduct(
 ): Promise<ProductRow> {
   const { input } = request;
   if (!input.track_stock && input.stock_qty !== undefined && input.stock_qty !== 0) {
-    throw stock.stockNotTracked("(new product)");
+    throw invalidRequest("stock_not_tracked", "An untracked product (track_stock false) has no opening stock_qty.");
   }
   try {
     return await database.transaction(async (transaction) => {
