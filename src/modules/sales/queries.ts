@@ -35,12 +35,13 @@ export async function selectSale(database: Queryable, world: World, saleId: stri
  */
 export async function finishSaleOfPayment(
   transaction: Transaction,
-  target: { merchantId: string; paymentId: string; status: Exclude<SaleStatus, "pending"> },
+  target: { merchantId: string; livemode: boolean; paymentId: string; status: Exclude<SaleStatus, "pending"> },
 ): Promise<SaleRow | null> {
   const stamp = target.status === "completed" ? sql.fragment`completed_at = now()` : sql.fragment`cancelled_at = now()`;
   return transaction.maybeOne(sql.type(saleRowSchema)`
     UPDATE sales SET status = ${target.status}, ${stamp}
-    WHERE merchant_id = ${target.merchantId} AND payment_id = ${target.paymentId} AND status = 'pending'
+    WHERE merchant_id = ${target.merchantId} AND livemode = ${target.livemode} AND payment_id = ${target.paymentId}
+      AND status = 'pending'
     RETURNING ${SALE_COLUMNS}`);
 }
 

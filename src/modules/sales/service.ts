@@ -210,6 +210,7 @@ async function finishSaleOfPayment(
 ): Promise<AfterCommit | undefined> {
   const sale = await queries.finishSaleOfPayment(transaction, {
     merchantId: payment.merchant_id,
+    livemode: payment.livemode,
     paymentId: payment.id,
     status,
   });
