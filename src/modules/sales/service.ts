@@ -54,9 +54,7 @@ export function priceSale(
   input: Pick<CreateSaleInput, "items" | "currency" | "tender">,
   products: ReadonlyMap<string, ProductRow>,
 ): PricedSale {
-  if (input.items.length > SALE_ITEMS_MAX) {
-    throw invalidRequest("too_many_items", `A sale has at most ${SALE_ITEMS_MAX} lines.`);
-  }
+  assertItemCount(input.items.length);
   const firstProductId = input.items.find((item) => item.product_id !== undefined)?.product_id;
   const currency: Currency =
     input.currency ?? (firstProductId === undefined ? undefined : products.get(firstProductId)?.currency) ?? "USD";
@@ -103,6 +101,12 @@ export function priceSale(
   return { currency, items, total_cents: total };
 }
 
+function assertItemCount(count: number): void {
+  if (count > SALE_ITEMS_MAX) {
+    throw invalidRequest("too_many_items", `A sale has at most ${SALE_ITEMS_MAX} lines.`);
+  }
+}
+
 function line(productId: string | null, name: string, qty: number, unitCents: number): SaleItem {
   return { product_id: productId, name, qty, unit_cents: unitCents, line_total_cents: qty * unitCents };
 }
@@ -114,6 +118,8 @@ export type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
  * the payments service prepare the payment (the gateway issues its code: a slow external call).
  */
 export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant, input: CreateSaleInput) {
+  // Before any query: the basket's size bounds the product lookup.
+  assertItemCount(input.items.length);
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
   const products = await catalog.getProductsByIds(dependencies.database, tenant.merchantId, productIds);
   const priced = priceSale(input, products);
