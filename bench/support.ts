@@ -124,10 +124,14 @@ export async function committedTransactions(url: string, options: { settledMs?: 
 }
 
 /**
- * Active merchants with one test key each, written directly: the service would hash a dashboard
+ * Active merchants with one key each (test keys unless `livemode`), written directly: the service would hash a dashboard
  * password per merchant (scrypt), which is not what the benchmarks measure.
  */
-export async function seedMerchants(client: pg.Client, keys: readonly string[]): Promise<void> {
+export async function seedMerchants(
+  client: pg.Client,
+  keys: readonly string[],
+  options: { livemode?: boolean } = {},
+): Promise<void> {
   await client.query(
     `INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents)
      SELECT 'mch_bench_' || n, 'Bench ' || n, 'business', 'active', 150, 0 FROM generate_series(1, $1::int) AS n`,
@@ -135,8 +139,8 @@ export async function seedMerchants(client: pg.Client, keys: readonly string[]):
   );
   await client.query(
     `INSERT INTO api_keys (merchant_id, id, livemode, secret_hash, secret_last4)
-     SELECT 'mch_bench_' || ordinality, 'key_bench_' || ordinality, false, sha256(convert_to(key, 'UTF8')), right(key, 4)
+     SELECT 'mch_bench_' || ordinality, 'key_bench_' || ordinality, $2::boolean, sha256(convert_to(key, 'UTF8')), right(key, 4)
      FROM unnest($1::text[]) WITH ORDINALITY AS k(key)`,
-    [keys],
+    [keys, options.livemode ?? false],
   );
 }

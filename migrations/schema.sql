@@ -9,10 +9,13 @@ TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, ke
 TABLE ledger_balances (merchant_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, currency text NOT NULL, balance_cents bigint NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, entry_type text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, balance_after_cents bigint NOT NULL, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL);
 TABLE ledger_transactions (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, posting_key text NOT NULL, description text NOT NULL, source_type text NOT NULL, source_id text NOT NULL, reverses_transaction_id text, created_at timestamp with time zone NOT NULL DEFAULT now());
-TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), timezone text NOT NULL DEFAULT 'Africa/Harare'::text);
 TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, fee_cents bigint NOT NULL, narration text, merchant_ref text, metadata jsonb NOT NULL DEFAULT '{}'::jsonb, success_url text, cancel_url text, reference text NOT NULL, code text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, paid_at timestamp with time zone, payer_msisdn text, failure_reason text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone);
+TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, provider text NOT NULL, provider_product text NOT NULL, amount_cents bigint NOT NULL, fee_cents bigint NOT NULL, commission_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, narration text, additional_data jsonb NOT NULL DEFAULT '{}'::jsonb, reference text NOT NULL, provider_reference text, token text, receipt jsonb, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL);
@@ -69,6 +72,7 @@ CONSTRAINT merchants_name_check ON merchants: CHECK (((char_length(name) >= 1) A
 CONSTRAINT merchants_payout_msisdn_check ON merchants: CHECK ((payout_msisdn ~ '^263[0-9]{6,12}$'::text));
 CONSTRAINT merchants_pkey ON merchants: PRIMARY KEY (id);
 CONSTRAINT merchants_status_check ON merchants: CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'suspended'::text])));
+CONSTRAINT merchants_timezone_check ON merchants: CHECK (((char_length(timezone) >= 1) AND (char_length(timezone) <= 64)));
 CONSTRAINT merchants_type_check ON merchants: CHECK ((type = ANY (ARRAY['business'::text, 'individual'::text, 'agent'::text])));
 CONSTRAINT payments_amount_cents_check ON payments: CHECK ((amount_cents > 0));
 CONSTRAINT payments_cancel_url_check ON payments: CHECK ((char_length(cancel_url) <= 2048));
@@ -95,8 +99,45 @@ CONSTRAINT payouts_merchant_id_fkey ON payouts: FOREIGN KEY (merchant_id) REFERE
 CONSTRAINT payouts_merchant_id_request_transaction_id_livemode_fkey ON payouts: FOREIGN KEY (merchant_id, request_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
 CONSTRAINT payouts_pkey ON payouts: PRIMARY KEY (merchant_id, id);
 CONSTRAINT payouts_status_check ON payouts: CHECK ((status = ANY (ARRAY['requested'::text, 'submitted'::text, 'confirmed'::text, 'failed'::text, 'reversed'::text])));
+CONSTRAINT products_barcode_check ON products: CHECK (((char_length(barcode) >= 1) AND (char_length(barcode) <= 100)));
+CONSTRAINT products_barcode_key ON products: UNIQUE (merchant_id, barcode);
+CONSTRAINT products_category_check ON products: CHECK (((char_length(category) >= 1) AND (char_length(category) <= 100)));
+CONSTRAINT products_currency_check ON products: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT products_low_stock_at_check ON products: CHECK ((low_stock_at >= 0));
+CONSTRAINT products_merchant_id_fkey ON products: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT products_name_check ON products: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)));
+CONSTRAINT products_pkey ON products: PRIMARY KEY (merchant_id, id);
+CONSTRAINT products_price_cents_check ON products: CHECK ((price_cents >= 0));
+CONSTRAINT products_sku_check ON products: CHECK (((char_length(sku) >= 1) AND (char_length(sku) <= 100)));
 CONSTRAINT rate_limit_windows_merchant_id_fkey ON rate_limit_windows: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT rate_limit_windows_pkey ON rate_limit_windows: PRIMARY KEY (merchant_id);
+CONSTRAINT sales_actor_type_check ON sales: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'till_user'::text])));
+CONSTRAINT sales_cashier_check ON sales: CHECK ((char_length(cashier) <= 100));
+CONSTRAINT sales_check ON sales: CHECK (((tender = 'wallet'::text) = (payment_id IS NOT NULL)));
+CONSTRAINT sales_check1 ON sales: CHECK (((tender = 'wallet'::text) OR (status = 'completed'::text)));
+CONSTRAINT sales_check2 ON sales: CHECK (((tender = 'cash'::text) OR (total_cents > 0)));
+CONSTRAINT sales_check3 ON sales: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
+CONSTRAINT sales_check4 ON sales: CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL)));
+CONSTRAINT sales_currency_check ON sales: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT sales_items_check ON sales: CHECK (((jsonb_typeof(items) = 'array'::text) AND ((jsonb_array_length(items) >= 1) AND (jsonb_array_length(items) <= 100))));
+CONSTRAINT sales_merchant_id_fkey ON sales: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id, payment_id) REFERENCES payments(merchant_id, id);
+CONSTRAINT sales_note_check ON sales: CHECK ((char_length(note) <= 500));
+CONSTRAINT sales_payment_key ON sales: UNIQUE (merchant_id, payment_id);
+CONSTRAINT sales_pkey ON sales: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'cancelled'::text])));
+CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
+CONSTRAINT stock_moves_actor_type_check ON stock_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'till_user'::text])));
+CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = 'sale'::text) = (sale_id IS NOT NULL)));
+CONSTRAINT stock_moves_check1 ON stock_moves: CHECK (((kind = 'count'::text) OR (qty_delta <> 0)));
+CONSTRAINT stock_moves_check2 ON stock_moves: CHECK (((kind <> 'receive'::text) OR (qty_delta > 0)));
+CONSTRAINT stock_moves_check3 ON stock_moves: CHECK (((kind <> 'sale'::text) OR (qty_delta < 0)));
+CONSTRAINT stock_moves_kind_check ON stock_moves: CHECK ((kind = ANY (ARRAY['receive'::text, 'sale'::text, 'adjust'::text, 'count'::text])));
+CONSTRAINT stock_moves_merchant_id_product_id_fkey ON stock_moves: FOREIGN KEY (merchant_id, product_id) REFERENCES products(merchant_id, id);
+CONSTRAINT stock_moves_merchant_id_sale_id_fkey ON stock_moves: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
+CONSTRAINT stock_moves_note_check ON stock_moves: CHECK ((char_length(note) <= 500));
+CONSTRAINT stock_moves_pkey ON stock_moves: PRIMARY KEY (merchant_id, id);
 CONSTRAINT utility_payments_amount_cents_check ON utility_payments: CHECK ((amount_cents > 0));
 CONSTRAINT utility_payments_check ON utility_payments: CHECK (((status = 'completed'::text) = ((completed_at IS NOT NULL) AND (receipt IS NOT NULL))));
 CONSTRAINT utility_payments_check1 ON utility_payments: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
@@ -166,7 +207,19 @@ CREATE INDEX payouts_list_idx ON public.payouts USING btree (merchant_id, livemo
 CREATE UNIQUE INDEX payouts_pkey ON public.payouts USING btree (merchant_id, id);
 CREATE UNIQUE INDEX payouts_reference_key ON public.payouts USING btree (reference);
 CREATE INDEX payouts_unfinished_idx ON public.payouts USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['requested'::text, 'submitted'::text]));
+CREATE UNIQUE INDEX products_barcode_key ON public.products USING btree (merchant_id, barcode);
+CREATE INDEX products_category_idx ON public.products USING btree (merchant_id, category, name, id) WHERE (category IS NOT NULL);
+CREATE INDEX products_name_idx ON public.products USING btree (merchant_id, name, id);
+CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, id);
+CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
+CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
+CREATE UNIQUE INDEX sales_pkey ON public.sales USING btree (merchant_id, id);
+CREATE INDEX sales_report_idx ON public.sales USING btree (merchant_id, livemode, completed_at) INCLUDE (tender, currency, total_cents) WHERE (status = 'completed'::text);
+CREATE INDEX stock_moves_list_idx ON public.stock_moves USING btree (merchant_id, livemode, seq);
+CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant_id, id);
+CREATE INDEX stock_moves_product_idx ON public.stock_moves USING btree (merchant_id, livemode, product_id, seq);
 CREATE UNIQUE INDEX utility_payments_id_key ON public.utility_payments USING btree (id);
 CREATE UNIQUE INDEX utility_payments_merchant_id_livemode_idempotency_key_key ON public.utility_payments USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX utility_payments_pkey ON public.utility_payments USING btree (merchant_id, id);
@@ -185,6 +238,7 @@ CREATE UNIQUE INDEX withdrawal_codes_reference_key ON public.withdrawal_codes US
 -- sequences
 SEQUENCE events_seq_seq;
 SEQUENCE ledger_postings_seq;
+SEQUENCE stock_moves_seq_seq;
 
 -- views
 
@@ -340,6 +394,25 @@ BEGIN
   RETURN NULL;
 END;
 $function$;
+CREATE OR REPLACE FUNCTION public.guard_sale_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'sales are never deleted' USING ERRCODE = 'restrict_violation';
+  END IF;
+  IF OLD.status <> 'pending' OR NEW.status = 'pending'
+      OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
+        NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at)
+        IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
+        OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at) THEN
+    RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
+      USING ERRCODE = 'restrict_violation';
+  END IF;
+  RETURN NEW;
+END;
+$function$;
 CREATE OR REPLACE FUNCTION public.refuse_direct_balance_write()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -371,6 +444,10 @@ CREATE TRIGGER ledger_postings_no_truncate BEFORE TRUNCATE ON public.ledger_post
 CREATE TRIGGER ledger_transactions_append_only BEFORE DELETE OR UPDATE ON public.ledger_transactions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON public.ledger_transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION check_ledger_transaction_balanced();
 CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON public.ledger_transactions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER sales_guard BEFORE DELETE OR UPDATE ON public.sales FOR EACH ROW EXECUTE FUNCTION guard_sale_change();
+CREATE TRIGGER sales_no_truncate BEFORE TRUNCATE ON public.sales FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER stock_moves_append_only BEFORE DELETE OR UPDATE ON public.stock_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER stock_moves_no_truncate BEFORE TRUNCATE ON public.stock_moves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER webhook_delivery_attempts_append_only BEFORE DELETE OR UPDATE ON public.webhook_delivery_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 
 -- graphile-worker

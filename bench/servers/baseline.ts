@@ -18,7 +18,8 @@ app.get("/v1/me", async (request, response) => {
   );
   response.json({ merchant_id: rows[0]?.merchant_id ?? null });
 });
-app.post("/v1/payments", express.json(), async (request, response) => {
+// The same single INSERT answers POST /v1/sales, the ceiling bench:pos compares cash sales with.
+app.post(["/v1/payments", "/v1/sales"], express.json(), async (request, response) => {
   const { rows } = await pool.query(
     "INSERT INTO bench_payments (amount_cents) VALUES ($1) RETURNING id, amount_cents, created_at",
     [Number(request.body?.amount_cents ?? 0)],

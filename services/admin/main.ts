@@ -24,7 +24,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 Commands:
   create-merchant --name N --email E --password P [--type business|individual|agent]
                   [--status pending|active|suspended] [--fee-bps N] [--fee-fixed-cents N]
-                  [--payout-msisdn 263…] [--payout-verified]
+                  [--payout-msisdn 263…] [--payout-verified] [--timezone Africa/Harare]
   get-merchant --merchant mch_…
   set-status --merchant mch_… --status pending|active|suspended
   list-keys --merchant mch_…
@@ -50,6 +50,7 @@ const { positionals, values } = parseArgs({
     "fee-fixed-cents": { type: "string" },
     "payout-msisdn": { type: "string" },
     "payout-verified": { type: "boolean" },
+    timezone: { type: "string" },
     merchant: { type: "string" },
     mode: { type: "string" },
     key: { type: "string" },
@@ -92,6 +93,7 @@ async function run(command: string | undefined, database: Database, config: Conf
           fee_fixed_cents: optionalNumber(values["fee-fixed-cents"]),
           payout_msisdn: values["payout-msisdn"],
           payout_verified: values["payout-verified"],
+          timezone: values.timezone,
         }),
         "options",
       );
@@ -100,6 +102,7 @@ async function run(command: string | undefined, database: Database, config: Conf
         id: created.merchant.id,
         name: created.merchant.name,
         status: created.merchant.status,
+        timezone: created.merchant.timezone,
         email: created.email,
         test_secret_key: created.testKey.secretKey,
         live_secret_key: created.liveKey.secretKey,

@@ -17,6 +17,8 @@ export const merchantRowSchema = z.object({
   fee_fixed_cents: z.number().int(),
   payout_msisdn: z.string().nullable(),
   payout_verified: z.boolean(),
+  /** IANA time zone: "today" in the merchant's reports. */
+  timezone: z.string(),
   created_at: z.date(),
   updated_at: z.date(),
 });

@@ -1,5 +1,6 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import { agentRoutes } from "../modules/agent/routes.ts";
+import { catalogRoutes } from "../modules/catalog/routes.ts";
 import { checkoutRoutes } from "../modules/checkout/routes.ts";
 import { staticRoutes } from "../modules/checkout/static-routes.ts";
 import { eventRoutes } from "../modules/events/routes.ts";
@@ -7,15 +8,23 @@ import { ledgerRoutes } from "../modules/ledger/routes.ts";
 import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes.ts";
 import { paymentRoutes } from "../modules/payments/routes.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
+import { saleRoutes } from "../modules/sales/routes.ts";
+import { stockRoutes } from "../modules/stock/routes.ts";
 import { utilityRoutes } from "../modules/utilities/routes.ts";
 import { webhookRoutes } from "../modules/webhooks/routes.ts";
 import type { AnyRoute } from "../platform/http/route.ts";
+import { installPaymentHooks } from "./payment-hooks.ts";
 
 /** Every HTTP route of the API deployment, in the order they are matched and documented. */
 export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
+  // The API settles and ends payments (GET refresh, mockpay): wallet sales must follow them.
+  installPaymentHooks();
   return [
     ...merchantRoutes,
     ...paymentRoutes(gateways),
+    ...catalogRoutes,
+    ...stockRoutes,
+    ...saleRoutes(gateways),
     ...payoutRoutes,
     ...agentRoutes(gateways),
     ...utilityRoutes(gateways),

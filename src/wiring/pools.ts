@@ -11,9 +11,12 @@ import { deliverWebhook } from "../modules/webhooks/tasks/deliver-webhook.ts";
 import { requeueStalledWebhookDeliveries } from "../modules/webhooks/tasks/requeue-stalled-deliveries.ts";
 import { purgeIdempotencyKeys } from "../platform/idempotency/tasks/purge-idempotency-keys.ts";
 import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
+import { installPaymentHooks } from "./payment-hooks.ts";
 
 /** Which tasks each worker pool runs. A task identifier belongs to exactly one pool. */
 export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly TaskDefinition[]> {
+  // The poller and the expiry job settle and end payments: wallet sales must follow them.
+  installPaymentHooks();
   return {
     "gateway-poller": [
       pollPaymentTask(gateways),

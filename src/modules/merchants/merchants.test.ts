@@ -188,11 +188,15 @@ describe("operator CLI", () => {
           "long enough pw",
           "--fee-bps",
           "120",
+          "--timezone",
+          "Europe/London",
         )
       ).stdout,
     );
     expect(created.test_secret_key).toMatch(/^sk_test_/);
-    await request(app).get("/v1/me").set("Authorization", `Bearer ${created.test_secret_key}`).expect(200);
+    expect(created.timezone).toBe("Europe/London");
+    const me = await request(app).get("/v1/me").set("Authorization", `Bearer ${created.test_secret_key}`).expect(200);
+    expect(me.body.timezone).toBe("Europe/London");
 
     const key = JSON.parse((await cli("create-key", "--merchant", created.id, "--mode", "test")).stdout);
     expect(key.secret_key).toMatch(/^sk_test_/);

@@ -2,16 +2,16 @@ import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type MerchantRow, merchantRowSchema } from "../../platform/tenant.ts";
 
-const MERCHANT_COLUMNS = sql.fragment`id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, created_at, updated_at`;
+const MERCHANT_COLUMNS = sql.fragment`id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, timezone, created_at, updated_at`;
 
 export async function insertMerchant(
   transaction: Transaction,
   merchant: Omit<MerchantRow, "created_at" | "updated_at">,
 ): Promise<MerchantRow> {
   return transaction.one(sql.type(merchantRowSchema)`
-    INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified)
+    INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, timezone)
     VALUES (${merchant.id}, ${merchant.name}, ${merchant.type}, ${merchant.status}, ${merchant.fee_bps},
-      ${merchant.fee_fixed_cents}, ${merchant.payout_msisdn}, ${merchant.payout_verified})
+      ${merchant.fee_fixed_cents}, ${merchant.payout_msisdn}, ${merchant.payout_verified}, ${merchant.timezone})
     RETURNING ${MERCHANT_COLUMNS}`);
 }
 
@@ -118,6 +118,7 @@ const authenticationRowSchema = z.object({
   rate_taken: z.boolean(),
   rate_in_window: z.number().int(),
   rate_reset_ms: z.number().int(),
+  merchant_timezone: z.string(),
 });
 
 /**
@@ -150,7 +151,7 @@ export async function authenticateApiKey(
       SELECT k.id AS key_id, k.livemode, k.revoked_at IS NOT NULL AS key_revoked, k.last_used_at,
         m.id AS merchant_id, m.name AS merchant_name, m.type AS merchant_type, m.status AS merchant_status,
         m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
-        m.created_at AS merchant_created_at, m.updated_at AS merchant_updated_at
+        m.timezone AS merchant_timezone, m.created_at AS merchant_created_at, m.updated_at AS merchant_updated_at
       FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
       WHERE k.secret_hash = ${sql.binary(request.secretHash)}),
     taken AS (
@@ -169,7 +170,8 @@ export async function authenticateApiKey(
       WHERE k.merchant_id = p.merchant_id AND k.id = p.key_id AND NOT p.key_revoked
         AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute'))
     SELECT p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type, p.merchant_status,
-      p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_created_at, p.merchant_updated_at,
+      p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_timezone, p.merchant_created_at,
+      p.merchant_updated_at,
       EXISTS (SELECT 1 FROM taken) AS rate_taken, log.in_window AS rate_in_window, log.reset_ms AS rate_reset_ms
     FROM presented p
     CROSS JOIN LATERAL (
@@ -196,6 +198,7 @@ export async function authenticateApiKey(
       fee_fixed_cents: row.fee_fixed_cents,
       payout_msisdn: row.payout_msisdn,
       payout_verified: row.payout_verified,
+      timezone: row.merchant_timezone,
       created_at: row.merchant_created_at,
       updated_at: row.merchant_updated_at,
     },

@@ -25,6 +25,7 @@ function presentMerchant(merchant: MerchantRow) {
     fee_bps: merchant.fee_bps,
     fee_fixed_cents: merchant.fee_fixed_cents,
     payout_destination: { msisdn: merchant.payout_msisdn, verified: merchant.payout_verified },
+    timezone: merchant.timezone,
     created_at: merchant.created_at.toISOString(),
     updated_at: merchant.updated_at.toISOString(),
   };

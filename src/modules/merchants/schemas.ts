@@ -3,6 +3,25 @@ import { pageSchema } from "../../platform/http/pagination.ts";
 import { msisdnSchema } from "../../platform/http/validation.ts";
 import { merchantStatuses, merchantTypes } from "../../platform/tenant.ts";
 
+export const DEFAULT_MERCHANT_TIMEZONE = "Africa/Harare";
+
+/** An IANA time zone name that this runtime knows (PostgreSQL ships the same tz database). */
+export const timeZoneSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(isKnownTimeZone, "expected an IANA time zone such as Africa/Harare")
+  .meta({ description: "IANA time zone, e.g. Africa/Harare (default)." });
+
+function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const merchantIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const apiKeyParams = z.strictObject({ id: z.string().min(1).max(64), key_id: z.string().min(1).max(64) });
 
@@ -19,6 +38,7 @@ export const createMerchantBody = z.strictObject({
   fee_fixed_cents: z.number().int().min(0).max(1_000_000).default(0),
   payout_msisdn: msisdnSchema.optional(),
   payout_verified: z.boolean().default(false),
+  timezone: timeZoneSchema.default(DEFAULT_MERCHANT_TIMEZONE),
 });
 export type CreateMerchantInput = z.output<typeof createMerchantBody>;
 
@@ -27,6 +47,7 @@ export const mintKeyBody = z.strictObject({ mode: z.enum(["test", "live"]) });
 export const payoutDestinationBody = z.strictObject({ msisdn: msisdnSchema, verified: z.boolean() });
 
 const payoutDestination = z.object({ msisdn: z.string().nullable(), verified: z.boolean() });
+const timezoneField = z.string().meta({ description: "IANA time zone of the merchant's day (sales reports)." });
 
 export const merchantProfileSchema = z
   .object({
@@ -39,6 +60,7 @@ export const merchantProfileSchema = z
     fee_bps: z.number().int(),
     fee_fixed_cents: z.number().int(),
     payout_destination: payoutDestination,
+    timezone: timezoneField,
     created_at: z.iso.datetime(),
   })
   .meta({ id: "MerchantProfile" });
@@ -53,6 +75,7 @@ export const adminMerchantSchema = z
     fee_bps: z.number().int(),
     fee_fixed_cents: z.number().int(),
     payout_destination: payoutDestination,
+    timezone: timezoneField,
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

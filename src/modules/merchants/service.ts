@@ -7,7 +7,7 @@ import { newId, randomSecret } from "../../platform/ids.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import * as queries from "./queries.ts";
-import type { CreateMerchantInput } from "./schemas.ts";
+import { type CreateMerchantInput, DEFAULT_MERCHANT_TIMEZONE } from "./schemas.ts";
 
 export type { ApiKeyRow } from "./queries.ts";
 
@@ -36,7 +36,7 @@ async function mintKey(
 /** Creates a merchant, its dashboard user and one key per world, all or nothing. */
 export async function createMerchant(
   database: Database,
-  input: CreateMerchantInput,
+  input: Omit<CreateMerchantInput, "timezone"> & { timezone?: string },
 ): Promise<{ merchant: MerchantRow; email: string; testKey: MintedKey; liveKey: MintedKey }> {
   const passwordHash = await hashPassword(input.password);
   return database.transaction(async (transaction) => {
@@ -49,6 +49,7 @@ export async function createMerchant(
       fee_fixed_cents: input.fee_fixed_cents,
       payout_msisdn: input.payout_msisdn ?? null,
       payout_verified: input.payout_msisdn !== undefined && input.payout_verified,
+      timezone: input.timezone ?? DEFAULT_MERCHANT_TIMEZONE,
     });
     const user = await queries.insertDashboardUser(transaction, {
       merchant_id: merchant.id,

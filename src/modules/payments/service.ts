@@ -18,6 +18,7 @@ import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
+import { type AfterCommit, runEndedUnpaidHooks, runSettledHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
@@ -34,6 +35,9 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
  *   second is paid, not expired; an unclear answer (gateway down) is retried, never guessed;
  * - the gateway is asked at most once per `PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS` per payment, across
  *   every replica, however often clients poll.
+ *
+ * - modules built on payments (sales) attach work to a payment's end through hooks (`hooks.ts`) that
+ *   run inside the transaction of the transition, so their effects happen exactly once with it.
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `gateway_error`, `code_generation_failed`
  * (502), `resource_missing` (404).
@@ -345,6 +349,7 @@ export async function settlePayment(
   payment: PaymentRow,
   observation: { paidAt: Date; payerMsisdn: string | null },
 ): Promise<PaymentRow> {
+  let afterCommit: AfterCommit[] = [];
   const paid = await database.transaction(async (transaction) => {
     const settled = await queries.finishPayment(transaction, {
       merchantId: payment.merchant_id,
@@ -402,10 +407,15 @@ export async function settlePayment(
         reference: settled.reference,
       },
     });
+    // What other modules attach to the settlement (a wallet sale completes) commits with it.
+    afterCommit = await runSettledHooks(transaction, settled);
     return settled;
   });
   if (paid !== null) {
     paymentsTotal.inc({ event: "paid", livemode: String(paid.livemode), currency: paid.currency });
+    for (const after of afterCommit) {
+      after();
+    }
   }
   return paid ?? current(database, payment);
 }
@@ -430,6 +440,7 @@ async function finishUnpaid(
   payment: PaymentRow,
   outcome: { status: "expired"; onlyWhenDue: boolean } | { status: "failed"; failureReason: string },
 ): Promise<PaymentRow> {
+  let afterCommit: AfterCommit[] = [];
   const finished = await database.transaction(async (transaction) => {
     const row = await queries.finishPayment(transaction, {
       merchantId: payment.merchant_id,
@@ -443,11 +454,16 @@ async function finishUnpaid(
         type: outcome.status === "expired" ? "payment.expired" : "payment.failed",
         data: { payment_id: row.id, merchant_ref: row.merchant_ref },
       });
+      // What other modules attach to an unpaid end (a wallet sale is cancelled) commits with it.
+      afterCommit = await runEndedUnpaidHooks(transaction, row);
     }
     return row;
   });
   if (finished !== null) {
     paymentsTotal.inc({ event: outcome.status, livemode: String(finished.livemode), currency: finished.currency });
+    for (const after of afterCommit) {
+      after();
+    }
   }
   return finished ?? current(database, payment);
 }

@@ -9,7 +9,7 @@ import type { AnyRoute } from "./route.ts";
 
 export const API_VERSION = "1.0.0";
 
-const errorEnvelopeSchema = z
+export const errorEnvelopeSchema = z
   .object({
     error: z.object({
       type: z.enum([

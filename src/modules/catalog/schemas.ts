@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
+import { currencies, currencySchema, ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
+
+/** The largest unit price and stock quantity the catalog accepts. */
+export const PRICE_CENTS_MAX = 1_000_000_000;
+export const STOCK_QTY_MAX = 1_000_000_000;
+
+export const productRowSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
+  category: z.string().nullable(),
+  price_cents: z.number().int().nullable(),
+  currency: z.enum(currencies),
+  track_stock: z.boolean(),
+  stock_qty: z.number().int(),
+  low_stock_at: z.number().int(),
+  active: z.boolean(),
+  created_at: z.date(),
+  updated_at: z.date(),
+});
+export type ProductRow = z.infer<typeof productRowSchema>;
+
+/** Derived: a tracked product is low when its on-hand is at or below its threshold (negative included). */
+export const isLowStock = (product: Pick<ProductRow, "track_stock" | "stock_qty" | "low_stock_at">) =>
+  product.track_stock && product.stock_qty <= product.low_stock_at;
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** A price in cents: a non-negative integer (0 is a free item), or null for "priced at sale time". */
+export const priceCentsSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(PRICE_CENTS_MAX)
+  .nullable()
+  .meta({
+    [ERROR_CODE_META_KEY]: "invalid_amount",
+    description: "Unit price in cents (0 to 1,000,000,000), or null: priced at sale time.",
+  });
+
+export const quantitySchema = (options: { min: number; description: string }) =>
+  z
+    .number()
+    .int()
+    .min(options.min)
+    .max(STOCK_QTY_MAX)
+    .meta({ [ERROR_CODE_META_KEY]: "invalid_quantity", description: options.description });
+
+export const createProductBody = z.strictObject({
+  name: text(200),
+  price_cents: priceCentsSchema.default(null),
+  currency: currencySchema.default("USD").meta({ description: "USD (default) or ZWG." }),
+  barcode: text(100).nullable().optional(),
+  sku: text(100).nullable().optional(),
+  category: text(100).nullable().optional(),
+  track_stock: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Count on-hand stock (default true); false for services." }),
+  stock_qty: quantitySchema({
+    min: 0,
+    description: "Opening on-hand quantity (tracked products only); journaled as the opening move.",
+  }).optional(),
+  low_stock_at: quantitySchema({ min: 0, description: "Low-stock threshold (default 0)." }).default(0),
+});
+export type CreateProductInput = z.output<typeof createProductBody>;
+
+export const updateProductBody = z.strictObject({
+  name: text(200).optional(),
+  price_cents: priceCentsSchema.optional(),
+  currency: currencySchema.optional(),
+  barcode: text(100).nullable().optional(),
+  sku: text(100).nullable().optional(),
+  category: text(100).nullable().optional(),
+  track_stock: z.boolean().optional(),
+  low_stock_at: quantitySchema({ min: 0, description: "Low-stock threshold." }).optional(),
+  active: z.boolean().optional().meta({ description: "false soft-deletes the product; true restores it." }),
+});
+export type UpdateProductInput = z.output<typeof updateProductBody>;
+
+export const productSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("product"),
+    name: z.string(),
+    sku: z.string().nullable(),
+    barcode: z.string().nullable(),
+    category: z.string().nullable(),
+    price_cents: z.number().int().nullable(),
+    currency: z.enum(currencies),
+    track_stock: z.boolean(),
+    stock_qty: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "On-hand (live inventory; may be negative after overselling); null when untracked." }),
+    low_stock_at: z.number().int(),
+    low_stock: z.boolean(),
+    active: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime().meta({ description: "Last catalog change (stock moves do not change it)." }),
+  })
+  .meta({ id: "Product" });
+
+export const productPageSchema = pageSchema(productSchema);
+
+export const productIdParams = z.strictObject({ id: z.string().max(100) });
+
+export const listProductsQuery = z.strictObject({
+  q: z.string().trim().min(1).max(100).optional().meta({ description: "Substring of the name, sku or barcode." }),
+  barcode: z.string().min(1).max(100).optional().meta({ description: "Exact barcode: the scanner lookup." }),
+  category: z.string().min(1).max(100).optional(),
+  active: z
+    .enum(["true", "false", "all"])
+    .default("true")
+    .meta({ description: "Active products (default), inactive ones, or all." }),
+  limit: limitSchema({ max: 500, fallback: 100 }),
+  cursor: cursorSchema,
+});

@@ -1,0 +1,143 @@
+import { UniqueIntegrityConstraintViolationError } from "slonik";
+import { z } from "zod";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
+import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import type { Actor } from "../stock/schemas.ts";
+import * as stock from "../stock/service.ts";
+import * as queries from "./queries.ts";
+import type { CreateProductInput, ProductRow, UpdateProductInput } from "./schemas.ts";
+
+/**
+ * The product catalog: one per merchant, shared by its test and live worlds.
+ *
+ * Invariants:
+ * - a barcode is unique per merchant, inactive products included (409 `barcode_taken`); another
+ *   merchant may use the same barcode;
+ * - products are never deleted: `active: false` hides them from sales and the default list, `true`
+ *   restores them; sales and stock moves that reference them stay intact;
+ * - the catalog never writes on-hand: the opening quantity is the stock module's opening move,
+ *   committed with the product; later changes go through /v1/stock/*;
+ * - catalog edits never change past sales (a sale snapshots its lines).
+ *
+ * Error codes: `resource_missing` (404), `barcode_taken` (409), `stock_not_tracked` (400, an opening
+ * quantity for an untracked product), `invalid_amount`, `invalid_currency`, `invalid_quantity`,
+ * `parameter_invalid` (400).
+ */
+
+const barcodeTaken = (barcode: string | null | undefined) =>
+  conflict("barcode_taken", `Barcode ${barcode ?? ""} is already used by another of your products.`);
+
+function isBarcodeConflict(error: unknown): boolean {
+  return error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.BARCODE_CONSTRAINT;
+}
+
+export async function createProduct(
+  database: Database,
+  request: { merchantId: string; actor: Actor; input: CreateProductInput },
+): Promise<ProductRow> {
+  const { input } = request;
+  if (!input.track_stock && input.stock_qty !== undefined && input.stock_qty !== 0) {
+    throw invalidRequest("stock_not_tracked", "An untracked product (track_stock false) has no opening stock_qty.");
+  }
+  try {
+    return await database.transaction(async (transaction) => {
+      const product = await queries.insertProduct(transaction, {
+        merchant_id: request.merchantId,
+        id: newId("prod"),
+        name: input.name,
+        sku: input.sku ?? null,
+        barcode: input.barcode ?? null,
+        category: input.category ?? null,
+        price_cents: input.price_cents,
+        currency: input.currency,
+        track_stock: input.track_stock,
+        low_stock_at: input.low_stock_at,
+      });
+      if (input.stock_qty === undefined || input.stock_qty === 0) {
+        return product;
+      }
+      const opening = await stock.recordOpening(transaction, {
+        merchantId: request.merchantId,
+        productId: product.id,
+        qty: input.stock_qty,
+        actor: request.actor,
+      });
+      return { ...product, stock_qty: opening.stock_qty_after };
+    });
+  } catch (error) {
+    if (isBarcodeConflict(error)) {
+      throw barcodeTaken(input.barcode);
+    }
+    throw error;
+  }
+}
+
+export async function getProduct(database: Queryable, merchantId: string, productId: string): Promise<ProductRow> {
+  const product = await queries.selectProduct(database, merchantId, productId);
+  if (product === null) {
+    throw notFound(`No such product: ${productId}.`);
+  }
+  return product;
+}
+
+/** The products named by a sale's lines (any that do not exist are simply absent). */
+export async function getProductsByIds(
+  database: Queryable,
+  merchantId: string,
+  productIds: readonly string[],
+): Promise<ReadonlyMap<string, ProductRow>> {
+  if (productIds.length === 0) {
+    return new Map();
+  }
+  const rows = await queries.selectProductsByIds(database, merchantId, [...new Set(productIds)]);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function updateProduct(
+  database: Queryable,
+  request: { merchantId: string; productId: string; input: UpdateProductInput },
+): Promise<ProductRow> {
+  let updated: ProductRow | null;
+  try {
+    updated = await queries.updateProduct(database, request.merchantId, request.productId, request.input);
+  } catch (error) {
+    if (isBarcodeConflict(error)) {
+      throw barcodeTaken(request.input.barcode);
+    }
+    throw error;
+  }
+  if (updated === null) {
+    throw notFound(`No such product: ${request.productId}.`);
+  }
+  return updated;
+}
+
+const nameCursor = z.tuple([z.string(), z.string()]);
+
+export async function listProducts(
+  database: Queryable,
+  filter: {
+    merchantId: string;
+    q: string | undefined;
+    barcode: string | undefined;
+    category: string | undefined;
+    active: "true" | "false" | "all";
+    limit: number;
+    cursor: string | undefined;
+  },
+): Promise<Page<ProductRow>> {
+  const after =
+    filter.cursor === undefined ? undefined : (([name, id]) => ({ name, id }))(decodeCursor(filter.cursor, nameCursor));
+  const rows = await queries.selectProducts(database, {
+    merchantId: filter.merchantId,
+    q: filter.q,
+    barcode: filter.barcode,
+    category: filter.category,
+    active: filter.active === "all" ? undefined : filter.active === "true",
+    after,
+    limit: filter.limit + 1,
+  });
+  return toPage(rows, { limit: filter.limit, keyOf: (row) => [row.name, row.id], present: (row) => row });
+}

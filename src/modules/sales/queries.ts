@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { currencies } from "../../platform/http/validation.ts";
+import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
+
+const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
+  payment_id, actor_type, actor_id, created_at, completed_at, cancelled_at`;
+
+type World = { merchantId: string; livemode: boolean };
+
+/** A cash sale is inserted completed; a wallet sale pending, beside its payment. */
+export async function insertSale(
+  transaction: Transaction,
+  sale: Omit<SaleRow, "created_at" | "completed_at" | "cancelled_at">,
+): Promise<SaleRow> {
+  const completedAt = sale.status === "completed" ? sql.fragment`now()` : sql.fragment`NULL`;
+  return transaction.one(sql.type(saleRowSchema)`
+    INSERT INTO sales (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note, payment_id,
+      actor_type, actor_id, completed_at)
+    VALUES (${sale.merchant_id}, ${sale.id}, ${sale.livemode}, ${sale.status}, ${sale.tender}, ${sale.currency},
+      ${sale.total_cents}, ${sql.jsonb(sale.items)}, ${sale.cashier}, ${sale.note}, ${sale.payment_id},
+      ${sale.actor_type}, ${sale.actor_id}, ${completedAt})
+    RETURNING ${SALE_COLUMNS}`);
+}
+
+export async function selectSale(database: Queryable, world: World, saleId: string): Promise<SaleRow | null> {
+  return database.maybeOne(sql.type(saleRowSchema)`
+    SELECT ${SALE_COLUMNS} FROM sales
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${saleId}`);
+}
+
+/**
+ * Moves the pending sale paid by `paymentId` to its final state; null when there is none (an
+ * ordinary payment) or it is already final. Guarded, so whoever comes second changes nothing.
+ */
+export async function finishSaleOfPayment(
+  transaction: Transaction,
+  target: { merchantId: string; livemode: boolean; paymentId: string; status: Exclude<SaleStatus, "pending"> },
+): Promise<SaleRow | null> {
+  const stamp = target.status === "completed" ? sql.fragment`completed_at = now()` : sql.fragment`cancelled_at = now()`;
+  return transaction.maybeOne(sql.type(saleRowSchema)`
+    UPDATE sales SET status = ${target.status}, ${stamp}
+    WHERE merchant_id = ${target.merchantId} AND livemode = ${target.livemode} AND payment_id = ${target.paymentId}
+      AND status = 'pending'
+    RETURNING ${SALE_COLUMNS}`);
+}
+
+export async function selectSales(
+  database: Queryable,
+  filter: World & {
+    status: SaleStatus | undefined;
+    from: Date | undefined;
+    to: Date | undefined;
+    after: { createdAt: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<readonly SaleRow[]> {
+  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
+  if (filter.status !== undefined) {
+    conditions.push(sql.fragment`status = ${filter.status}`);
+  }
+  if (filter.from !== undefined) {
+    conditions.push(sql.fragment`created_at >= ${filter.from.toISOString()}::timestamptz`);
+  }
+  if (filter.to !== undefined) {
+    conditions.push(sql.fragment`created_at < ${filter.to.toISOString()}::timestamptz`);
+  }
+  if (filter.after !== undefined) {
+    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
+  }
+  return database.any(sql.type(saleRowSchema)`
+    SELECT ${SALE_COLUMNS} FROM sales
+    WHERE ${sql.join(conditions, sql.fragment` AND `)}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${filter.limit}`);
+}
+
+const dayRowSchema = z.object({ day_start: z.date(), day_end: z.date() });
+
+/** Today in the merchant's time zone, as instants (on the database clock and its tz database). */
+export async function selectToday(database: Queryable, timezone: string): Promise<z.infer<typeof dayRowSchema>> {
+  return database.one(sql.type(dayRowSchema)`
+    SELECT date_trunc('day', now() AT TIME ZONE ${timezone}) AT TIME ZONE ${timezone} AS day_start,
+      (date_trunc('day', now() AT TIME ZONE ${timezone}) + interval '1 day') AT TIME ZONE ${timezone} AS day_end`);
+}
+
+type Period = World & { from: Date; to: Date };
+
+/** Only completed sales count, by completion time: the report index's range. */
+const completedIn = (period: Period) => sql.fragment`
+  s.merchant_id = ${period.merchantId} AND s.livemode = ${period.livemode} AND s.status = 'completed'
+  AND s.completed_at >= ${period.from.toISOString()}::timestamptz AND s.completed_at < ${period.to.toISOString()}::timestamptz`;
+
+const tenderTotalsRowSchema = z.object({
+  tender: z.enum(tenders),
+  currency: z.enum(currencies),
+  count: z.number().int(),
+  total_cents: z.number().int(),
+});
+
+export async function selectTenderTotals(
+  database: Queryable,
+  period: Period,
+): Promise<readonly z.infer<typeof tenderTotalsRowSchema>[]> {
+  return database.any(sql.type(tenderTotalsRowSchema)`
+    SELECT s.tender, s.currency, count(*)::int8 AS count, sum(s.total_cents)::int8 AS total_cents
+    FROM sales s
+    WHERE ${completedIn(period)}
+    GROUP BY s.tender, s.currency`);
+}
+
+const topProductRowSchema = z.object({
+  product_id: z.string().nullable(),
+  name: z.string(),
+  currency: z.enum(currencies),
+  units: z.number().int(),
+  revenue_cents: z.number().int(),
+});
+
+/**
+ * Best sellers by revenue, `top` per currency: the lines of the period's completed sales, expanded from
+ * their snapshots and summed in a hash aggregate (no sort of the lines), ranked, and only then named:
+ * a product by its catalog name now, an ad hoc line by its own name (ad hoc lines group by name).
+ */
+export async function selectTopProducts(
+  database: Queryable,
+  period: Period & { top: number },
+): Promise<readonly z.infer<typeof topProductRowSchema>[]> {
+  return database.any(sql.type(topProductRowSchema)`
+    WITH lines AS (
+      SELECT s.currency, i.product_id, CASE WHEN i.product_id IS NULL THEN i.name END AS adhoc_name,
+        sum(i.qty)::int8 AS units, sum(i.line_total_cents)::int8 AS revenue_cents
+      FROM sales s
+      CROSS JOIN LATERAL jsonb_to_recordset(s.items) AS i (product_id text, name text, qty int8, line_total_cents int8)
+      WHERE ${completedIn(period)}
+      GROUP BY 1, 2, 3),
+    ranked AS (
+      SELECT lines.*, row_number() OVER (PARTITION BY currency
+        ORDER BY revenue_cents DESC, units DESC, product_id, adhoc_name) AS rank
+      FROM lines)
+    SELECT r.product_id, coalesce(p.name, r.adhoc_name, '') AS name, r.currency, r.units, r.revenue_cents
+    FROM ranked r
+    LEFT JOIN products p ON p.merchant_id = ${period.merchantId} AND p.id = r.product_id
+    WHERE r.rank <= ${period.top}
+    ORDER BY r.currency, r.rank`);
+}

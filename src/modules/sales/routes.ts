@@ -1,0 +1,130 @@
+import type { Gateways } from "../../gateway/wallet-gateway.ts";
+import type { Config } from "../../platform/config.ts";
+import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { presentPayment } from "../payments/routes.ts";
+import type { PaymentRow } from "../payments/schemas.ts";
+import {
+  createSaleBody,
+  listSalesQuery,
+  type SaleRow,
+  saleIdParams,
+  salePageSchema,
+  saleSchema,
+  salesReportQuery,
+  salesReportSchema,
+} from "./schemas.ts";
+import * as sales from "./service.ts";
+
+export function presentSale(config: Config, sale: SaleRow, payment: PaymentRow | null) {
+  return {
+    id: sale.id,
+    object: "sale" as const,
+    livemode: sale.livemode,
+    status: sale.status,
+    tender: sale.tender,
+    total_cents: sale.total_cents,
+    currency: sale.currency,
+    items: sale.items,
+    cashier: sale.cashier,
+    note: sale.note,
+    payment_id: sale.payment_id,
+    payment: payment === null ? null : presentPayment(config, payment),
+    actor: { type: sale.actor_type, id: sale.actor_id },
+    completed_at: sale.completed_at?.toISOString() ?? null,
+    cancelled_at: sale.cancelled_at?.toISOString() ?? null,
+    created_at: sale.created_at.toISOString(),
+  };
+}
+
+export function saleRoutes(gateways: Gateways): AnyRoute[] {
+  return [
+    defineRoute({
+      method: "post",
+      path: "/v1/sales",
+      operationId: "createSale",
+      summary: "Ring up a sale: cash completes at once; wallet is pending with an embedded payment",
+      tags: ["Sales"],
+      auth: "api_key",
+      idempotent: true,
+      request: { body: createSaleBody },
+      responses: {
+        201: { description: "The sale (cash: completed; wallet: pending, with its payment).", schema: saleSchema },
+        404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
+        502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
+      },
+      handler: async ({ body, tenant, config, database, logger, transaction }) => {
+        const dependencies = { config, database, logger, gateways };
+        const prepared = await sales.prepareSale(dependencies, tenant, body);
+        let afterCommit: (() => void) | undefined;
+        const reply = await transaction(async (tx) => {
+          const recorded = await sales.recordSale(tx, dependencies, tenant, prepared);
+          afterCommit = recorded.afterCommit;
+          return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
+        });
+        // Counted once committed (a replayed response does not come through here).
+        afterCommit?.();
+        return reply;
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/sales/report",
+      operationId: "getSalesReport",
+      summary: "Takings of completed sales: totals, by tender, best sellers (default: today, merchant's time zone)",
+      tags: ["Sales"],
+      auth: "api_key",
+      request: { query: salesReportQuery },
+      responses: { 200: { description: "The sales report.", schema: salesReportSchema } },
+      handler: async ({ query, tenant, database }) => ({
+        body: await sales.salesReport(database, {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          timezone: tenant.merchant.timezone,
+          from: query.from,
+          to: query.to,
+          top: query.top,
+        }),
+      }),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/sales/:id",
+      operationId: "getSale",
+      summary: "A sale; a pending wallet sale refreshes its payment and is finalised when it has ended",
+      tags: ["Sales"],
+      auth: "api_key",
+      request: { params: saleIdParams },
+      responses: {
+        200: { description: "The sale.", schema: saleSchema },
+        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+      },
+      handler: async ({ params, tenant, config, database, logger }) => {
+        const { sale, payment } = await sales.getSale({ config, database, logger, gateways }, tenant, params.id);
+        return { body: presentSale(config, sale, payment) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/sales",
+      operationId: "listSales",
+      summary: "The key's world's sales, newest first (without embedded payments)",
+      tags: ["Sales"],
+      auth: "api_key",
+      request: { query: listSalesQuery },
+      responses: { 200: { description: "A page of sales.", schema: salePageSchema } },
+      handler: async ({ query, tenant, config, database }) => {
+        const page = await sales.listSales(database, {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          status: query.status,
+          from: query.from,
+          to: query.to,
+          limit: query.limit,
+          cursor: query.cursor,
+        });
+        return { body: { ...page, data: page.data.map((sale) => presentSale(config, sale, null)) } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
+import { currencies, currencySchema, ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
+import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
+import { paymentSchema } from "../payments/schemas.ts";
+import { actorTypes } from "../stock/schemas.ts";
+
+export const saleStatuses = ["pending", "completed", "cancelled"] as const;
+export type SaleStatus = (typeof saleStatuses)[number];
+export const tenders = ["cash", "wallet"] as const;
+export type Tender = (typeof tenders)[number];
+
+/** Lines per sale. */
+export const SALE_ITEMS_MAX = 100;
+/** Units per line. */
+export const LINE_QTY_MAX = 100_000;
+/** The largest sale total: the largest payment (10,000,000.00), whatever the tender. */
+export const SALE_TOTAL_CENTS_MAX = 1_000_000_000;
+
+/** A line as the sale keeps it: a snapshot, so later catalog edits never change it. */
+export const saleItemSchema = z.object({
+  product_id: z.string().nullable().meta({ description: "Null for an ad hoc line." }),
+  name: z.string(),
+  qty: z.number().int(),
+  unit_cents: z.number().int(),
+  line_total_cents: z.number().int(),
+});
+export type SaleItem = z.infer<typeof saleItemSchema>;
+
+export const saleRowSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  livemode: z.boolean(),
+  status: z.enum(saleStatuses),
+  tender: z.enum(tenders),
+  currency: z.enum(currencies),
+  total_cents: z.number().int(),
+  items: z.array(saleItemSchema),
+  cashier: z.string().nullable(),
+  note: z.string().nullable(),
+  payment_id: z.string().nullable(),
+  actor_type: z.enum(actorTypes),
+  actor_id: z.string(),
+  created_at: z.date(),
+  completed_at: z.date().nullable(),
+  cancelled_at: z.date().nullable(),
+});
+export type SaleRow = z.infer<typeof saleRowSchema>;
+
+/**
+ * An input line: `{product_id, qty, unit_cents?}` (catalog price unless overridden) or ad hoc
+ * `{name, qty, unit_cents}`. One flat object rather than a union, so each field keeps its own error code.
+ */
+export const saleItemInput = z.strictObject({
+  product_id: z.string().min(1).max(100).optional(),
+  name: z.string().trim().min(1).max(200).optional().meta({ description: "Ad hoc line (no product_id)." }),
+  qty: z
+    .number()
+    .int()
+    .min(1)
+    .max(LINE_QTY_MAX)
+    .meta({ [ERROR_CODE_META_KEY]: "invalid_quantity", description: `Units: 1 to ${LINE_QTY_MAX}.` }),
+  unit_cents: z
+    .number()
+    .int()
+    .min(0)
+    .max(PRICE_CENTS_MAX)
+    .optional()
+    .meta({
+      [ERROR_CODE_META_KEY]: "invalid_amount",
+      description: "Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog.",
+    }),
+});
+export type SaleItemInput = z.output<typeof saleItemInput>;
+
+export const createSaleBody = z.strictObject({
+  items: z
+    .array(saleItemInput)
+    .min(1)
+    .meta({ description: `1 to ${SALE_ITEMS_MAX} lines (more: too_many_items).` }),
+  tender: z.enum(tenders),
+  currency: currencySchema
+    .optional()
+    .meta({ description: "Default: the catalog products' currency (USD for ad hoc lines only)." }),
+  cashier: z.string().trim().max(100).optional(),
+  note: z.string().trim().max(500).optional(),
+});
+export type CreateSaleInput = z.output<typeof createSaleBody>;
+
+export const saleSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("sale"),
+    livemode: z.boolean(),
+    status: z.enum(saleStatuses),
+    tender: z.enum(tenders),
+    total_cents: z.number().int(),
+    currency: z.enum(currencies),
+    items: z.array(saleItemSchema),
+    cashier: z.string().nullable(),
+    note: z.string().nullable(),
+    payment_id: z.string().nullable(),
+    payment: paymentSchema
+      .nullable()
+      .meta({ description: "Wallet sales, on create and GET by id (null in lists and for cash)." }),
+    actor: z.object({ type: z.enum(actorTypes), id: z.string() }),
+    completed_at: z.iso.datetime().nullable(),
+    cancelled_at: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Sale" });
+
+export const salePageSchema = pageSchema(saleSchema);
+
+export const saleIdParams = z.strictObject({ id: z.string().max(100) });
+
+export const listSalesQuery = z.strictObject({
+  status: z.enum(saleStatuses).optional(),
+  from: timestampQuerySchema.optional().meta({ description: "Created at or after." }),
+  to: timestampQuerySchema.optional().meta({ description: "Created before." }),
+  limit: limitSchema({ max: 100, fallback: 20 }),
+  cursor: cursorSchema,
+});
+
+/** Longest report period. */
+export const REPORT_PERIOD_DAYS_MAX = 366;
+
+export const salesReportQuery = z.strictObject({
+  from: timestampQuerySchema
+    .optional()
+    .meta({ description: "Completed at or after (default: start of today in the merchant's time zone)." }),
+  to: timestampQuerySchema
+    .optional()
+    .meta({ description: "Completed before (default: start of tomorrow in the merchant's time zone)." }),
+  top: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(10)
+    .meta({ description: "Best sellers listed per currency (1 to 50, default 10)." }),
+});
+
+const currencyTotals = z.array(
+  z.object({ currency: z.enum(currencies), count: z.number().int(), total_cents: z.number().int() }),
+);
+
+export const salesReportSchema = z
+  .object({
+    object: z.literal("sales_report"),
+    livemode: z.boolean(),
+    timezone: z.string(),
+    from: z.iso.datetime(),
+    to: z.iso.datetime(),
+    totals: z.object({ count: z.number().int(), by_currency: currencyTotals }),
+    by_tender: z.array(z.object({ tender: z.enum(tenders), count: z.number().int(), by_currency: currencyTotals })),
+    top_products: z.array(
+      z.object({
+        product_id: z.string().nullable(),
+        name: z.string(),
+        currency: z.enum(currencies),
+        units: z.number().int(),
+        revenue_cents: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: "SalesReport" });

@@ -1,0 +1,355 @@
+import type { Queryable, Transaction } from "../../platform/db/pool.ts";
+import { invalidRequest, notFound } from "../../platform/errors.ts";
+import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { type Currency, currencies } from "../../platform/http/validation.ts";
+import { newId } from "../../platform/ids.ts";
+import type { Tenant } from "../../platform/tenant.ts";
+import type { ProductRow } from "../catalog/schemas.ts";
+import * as catalog from "../catalog/service.ts";
+import * as events from "../events/service.ts";
+import type { AfterCommit, PaymentHook } from "../payments/hooks.ts";
+import type { PaymentRow } from "../payments/schemas.ts";
+import * as payments from "../payments/service.ts";
+import * as stock from "../stock/service.ts";
+import { salesTotal } from "./metrics.ts";
+import * as queries from "./queries.ts";
+import {
+  type CreateSaleInput,
+  REPORT_PERIOD_DAYS_MAX,
+  SALE_ITEMS_MAX,
+  SALE_TOTAL_CENTS_MAX,
+  type SaleItem,
+  type SaleRow,
+  type SaleStatus,
+  tenders,
+} from "./schemas.ts";
+
+/**
+ * Sales: a basket of snapshotted lines and a tender.
+ *
+ * Invariants:
+ * - a line snapshots name, unit price and line total at sale time; the database refuses any change
+ *   to a sale other than its one status transition, so catalog edits never change a past sale;
+ * - cash: the sale, its stock moves, `sale.completed` and the idempotent response commit together;
+ *   it counts in takings and never touches the ledger (the payable balance);
+ * - wallet: the sale is pending beside its payment (created through the payments service); it
+ *   completes in the very transaction that settles the payment (stock moves, `sale.completed`), or is
+ *   cancelled in the transaction that expires or fails it, with nothing moved. Both happen once,
+ *   whoever observes the payment's end (poller, expiry job, mockpay, GET of the payment or the sale);
+ * - stock: only live sales change on-hand (see the stock module); untracked products never move;
+ * - sales are per world: a test key never sees a live sale, nor another merchant's.
+ *
+ * Error codes: `product_not_found` (404), `product_inactive`, `price_required`, `currency_mismatch`,
+ * `invalid_quantity`, `invalid_amount`, `invalid_currency`, `too_many_items`, `parameter_missing`,
+ * `parameter_invalid` (400), `resource_missing` (404), `gateway_error`, `code_generation_failed` (502).
+ */
+
+export type SaleDependencies = payments.PaymentDependencies;
+type World = { merchantId: string; livemode: boolean };
+
+export type PricedSale = { currency: Currency; items: SaleItem[]; total_cents: number };
+
+/** Prices the basket against the catalog rows it names: the rules of what may be sold. */
+export function priceSale(
+  input: Pick<CreateSaleInput, "items" | "currency" | "tender">,
+  products: ReadonlyMap<string, ProductRow>,
+): PricedSale {
+  assertItemCount(input.items.length);
+  const firstProductId = input.items.find((item) => item.product_id !== undefined)?.product_id;
+  const currency: Currency =
+    input.currency ?? (firstProductId === undefined ? undefined : products.get(firstProductId)?.currency) ?? "USD";
+  const items = input.items.map((item, index): SaleItem => {
+    const field = `items.${index}`;
+    if (item.product_id !== undefined && item.name !== undefined) {
+      throw invalidRequest("parameter_invalid", `${field}: give either product_id or name (ad hoc), not both.`);
+    }
+    if (item.product_id === undefined) {
+      if (item.name === undefined) {
+        throw invalidRequest("parameter_missing", `${field}: product_id, or name for an ad hoc line, is required.`);
+      }
+      if (item.unit_cents === undefined) {
+        throw invalidRequest("price_required", `${field}: an ad hoc line needs unit_cents.`);
+      }
+      return line(null, item.name, item.qty, item.unit_cents);
+    }
+    const product = products.get(item.product_id);
+    if (product === undefined) {
+      throw stock.productNotFound(item.product_id);
+    }
+    if (!product.active) {
+      throw invalidRequest("product_inactive", `${field}: product ${product.id} is inactive (deleted).`);
+    }
+    if (product.currency !== currency) {
+      throw invalidRequest(
+        "currency_mismatch",
+        `${field}: product ${product.id} is priced in ${product.currency}, the sale is in ${currency}.`,
+      );
+    }
+    const unitCents = item.unit_cents ?? product.price_cents;
+    if (unitCents === null) {
+      throw invalidRequest("price_required", `${field}: product ${product.id} has no price; give unit_cents.`);
+    }
+    return line(product.id, product.name, item.qty, unitCents);
+  });
+  const total = items.reduce((sum, item) => sum + item.line_total_cents, 0);
+  if (total > SALE_TOTAL_CENTS_MAX) {
+    throw invalidRequest("invalid_amount", `The sale's total exceeds ${SALE_TOTAL_CENTS_MAX} cents.`);
+  }
+  if (input.tender === "wallet" && total < 1) {
+    throw invalidRequest("invalid_amount", "A wallet sale's total must be positive.");
+  }
+  return { currency, items, total_cents: total };
+}
+
+function assertItemCount(count: number): void {
+  if (count > SALE_ITEMS_MAX) {
+    throw invalidRequest("too_many_items", `A sale has at most ${SALE_ITEMS_MAX} lines.`);
+  }
+}
+
+function line(productId: string | null, name: string, qty: number, unitCents: number): SaleItem {
+  return { product_id: productId, name, qty, unit_cents: unitCents, line_total_cents: qty * unitCents };
+}
+
+export type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
+
+/**
+ * Phase one, outside any transaction: read the products, price the basket, and for a wallet sale have
+ * the payments service prepare the payment (the gateway issues its code: a slow external call).
+ */
+export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant, input: CreateSaleInput) {
+  // Before any query: the basket's size bounds the product lookup.
+  assertItemCount(input.items.length);
+  const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
+  const products = await catalog.getProductsByIds(dependencies.database, tenant.merchantId, productIds);
+  const priced = priceSale(input, products);
+  const id = newId("sale");
+  const payment =
+    input.tender === "wallet"
+      ? await payments.preparePayment(dependencies, tenant, {
+          amount_cents: priced.total_cents,
+          currency: priced.currency,
+          narration: "Till sale",
+          metadata: { sale_id: id },
+        })
+      : null;
+  return { id, input, priced, payment };
+}
+
+/**
+ * Phase two, inside the request's (idempotent) transaction. Cash: the completed sale, its stock moves
+ * and `sale.completed`. Wallet: the payment (through the payments service) and the pending sale.
+ * The returned function counts the completion once the transaction has committed.
+ */
+export async function recordSale(
+  transaction: Transaction,
+  dependencies: Pick<SaleDependencies, "config">,
+  tenant: Tenant,
+  prepared: PreparedSale,
+): Promise<{ sale: SaleRow; payment: PaymentRow | null; afterCommit: AfterCommit | undefined }> {
+  const payment =
+    prepared.payment === null
+      ? null
+      : await payments.recordPayment(transaction, dependencies.config, tenant, prepared.payment);
+  const sale = await queries.insertSale(transaction, {
+    merchant_id: tenant.merchantId,
+    id: prepared.id,
+    livemode: tenant.livemode,
+    status: payment === null ? "completed" : "pending",
+    tender: prepared.input.tender,
+    currency: prepared.priced.currency,
+    total_cents: prepared.priced.total_cents,
+    items: prepared.priced.items,
+    cashier: emptyToNull(prepared.input.cashier),
+    note: emptyToNull(prepared.input.note),
+    payment_id: payment?.id ?? null,
+    actor_type: "api_key",
+    actor_id: tenant.keyId,
+  });
+  const afterCommit = sale.status === "completed" ? await completionEffects(transaction, sale) : undefined;
+  return { sale, payment, afterCommit };
+}
+
+const emptyToNull = (value: string | undefined) => (value === undefined || value === "" ? null : value);
+
+/**
+ * What a completion does, in the completing transaction: `sale.completed` and the stock moves. The
+ * moves come last: they lock the products' rows until the commit, and a popular product's sales queue
+ * on that lock, so it is held for as few statements as possible.
+ */
+async function completionEffects(transaction: Transaction, sale: SaleRow): Promise<AfterCommit> {
+  await events.emit(transaction, {
+    merchantId: sale.merchant_id,
+    livemode: sale.livemode,
+    type: "sale.completed",
+    data: saleCompletedData(sale),
+  });
+  await stock.recordSale(transaction, {
+    merchantId: sale.merchant_id,
+    livemode: sale.livemode,
+    saleId: sale.id,
+    actor: { type: sale.actor_type, id: sale.actor_id },
+    lines: sale.items.map((item) => ({ productId: item.product_id, qty: item.qty })),
+  });
+  return () => salesTotal.inc({ tender: sale.tender, livemode: String(sale.livemode), currency: sale.currency });
+}
+
+/** The `sale.completed` payload (documented in the README's events table). */
+export function saleCompletedData(sale: SaleRow) {
+  return {
+    sale_id: sale.id,
+    tender: sale.tender,
+    total_cents: sale.total_cents,
+    currency: sale.currency,
+    payment_id: sale.payment_id,
+    cashier: sale.cashier,
+    items: sale.items,
+    completed_at: sale.completed_at?.toISOString() ?? null,
+  };
+}
+
+/** Moves the sale paid by `payment` to the state its payment's end implies; null when none is pending. */
+async function finishSaleOfPayment(
+  transaction: Transaction,
+  payment: PaymentRow,
+  status: Exclude<SaleStatus, "pending">,
+): Promise<AfterCommit | undefined> {
+  const sale = await queries.finishSaleOfPayment(transaction, {
+    merchantId: payment.merchant_id,
+    livemode: payment.livemode,
+    paymentId: payment.id,
+    status,
+  });
+  if (sale === null || status === "cancelled") {
+    return undefined;
+  }
+  return completionEffects(transaction, sale);
+}
+
+/** A payment made for a sale carries the sale's id in its metadata: other payments cost no query. */
+const isSalePayment = (payment: PaymentRow) => typeof payment.metadata.sale_id === "string";
+
+/**
+ * Registered into the payments module at wiring time (`src/wiring/payment-hooks.ts`): a wallet sale
+ * completes inside its payment's settlement transaction, or is cancelled inside the transaction that
+ * ends the payment unpaid.
+ */
+export const salePaymentHook: PaymentHook = {
+  onSettled: async (transaction, payment) =>
+    isSalePayment(payment) ? finishSaleOfPayment(transaction, payment, "completed") : undefined,
+  onEndedUnpaid: async (transaction, payment) =>
+    isSalePayment(payment) ? finishSaleOfPayment(transaction, payment, "cancelled") : undefined,
+};
+
+async function findSale(database: Queryable, world: World, saleId: string): Promise<SaleRow> {
+  const sale = await queries.selectSale(database, world, saleId);
+  if (sale === null) {
+    throw notFound(`No such sale: ${saleId}.`);
+  }
+  return sale;
+}
+
+/**
+ * A sale; a pending wallet sale first refreshes its payment through the payments service (throttled
+ * there), whose settlement or expiry finalises the sale in its own transaction through the hook.
+ */
+export async function getSale(
+  dependencies: SaleDependencies,
+  world: World,
+  saleId: string,
+): Promise<{ sale: SaleRow; payment: PaymentRow | null }> {
+  const sale = await findSale(dependencies.database, world, saleId);
+  if (sale.payment_id === null) {
+    return { sale, payment: null };
+  }
+  const payment = await payments.getPayment(dependencies.database, world, sale.payment_id);
+  if (sale.status !== "pending") {
+    return { sale, payment };
+  }
+  const refreshed = await payments.refreshPayment(dependencies, payment);
+  if (refreshed.status === "pending") {
+    return { sale, payment: refreshed };
+  }
+  const finished = await findSale(dependencies.database, world, saleId);
+  if (finished.status === "pending") {
+    // The payment ended in a process that had no sales hook (an older release during a rolling
+    // deploy): finish the sale now, once, as the hook would have.
+    dependencies.logger.warn(
+      { sale_id: sale.id, payment_id: refreshed.id },
+      "finishing a sale its payment left pending",
+    );
+    const afterCommit = await dependencies.database.transaction((transaction) =>
+      finishSaleOfPayment(transaction, refreshed, refreshed.status === "paid" ? "completed" : "cancelled"),
+    );
+    afterCommit?.();
+    return { sale: await findSale(dependencies.database, world, saleId), payment: refreshed };
+  }
+  return { sale: finished, payment: refreshed };
+}
+
+export async function listSales(
+  database: Queryable,
+  filter: World & {
+    status: SaleStatus | undefined;
+    from: Date | undefined;
+    to: Date | undefined;
+    limit: number;
+    cursor: string | undefined;
+  },
+): Promise<Page<SaleRow>> {
+  const after = decodeCreatedAtCursor(filter.cursor);
+  const rows = await queries.selectSales(database, { ...filter, after, limit: filter.limit + 1 });
+  return toPage(rows, { limit: filter.limit, keyOf: createdAtKey, present: (row) => row });
+}
+
+/**
+ * Takings of completed sales in a period (by completion time): totals, per tender, best sellers.
+ * Default period: today in the merchant's time zone. Both currencies and tenders are always listed.
+ */
+export async function salesReport(
+  database: Queryable,
+  request: World & { timezone: string; from: Date | undefined; to: Date | undefined; top: number },
+) {
+  let { from, to } = request;
+  if (from === undefined || to === undefined) {
+    const today = await queries.selectToday(database, request.timezone);
+    from ??= today.day_start;
+    to ??= today.day_end;
+  }
+  if (from >= to) {
+    throw invalidRequest("parameter_invalid", "from must be before to.");
+  }
+  if (to.getTime() - from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
+    throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
+  }
+  const period = { merchantId: request.merchantId, livemode: request.livemode, from, to };
+  const [tenderRows, topProducts] = await Promise.all([
+    queries.selectTenderTotals(database, period),
+    queries.selectTopProducts(database, { ...period, top: request.top }),
+  ]);
+  const byCurrency = (rows: readonly { currency: Currency; count: number; total_cents: number }[]) =>
+    currencies.map((currency) => {
+      const matching = rows.filter((row) => row.currency === currency);
+      return {
+        currency,
+        count: matching.reduce((sum, row) => sum + row.count, 0),
+        total_cents: matching.reduce((sum, row) => sum + row.total_cents, 0),
+      };
+    });
+  return {
+    object: "sales_report" as const,
+    livemode: request.livemode,
+    timezone: request.timezone,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    totals: {
+      count: tenderRows.reduce((sum, row) => sum + row.count, 0),
+      by_currency: byCurrency(tenderRows),
+    },
+    by_tender: tenders.map((tender) => {
+      const rows = tenderRows.filter((row) => row.tender === tender);
+      return { tender, count: rows.reduce((sum, row) => sum + row.count, 0), by_currency: byCurrency(rows) };
+    }),
+    top_products: topProducts,
+  };
+}

@@ -1,0 +1,217 @@
+import { z } from "zod";
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { currencies } from "../../platform/http/validation.ts";
+import { type ProductRow, productRowSchema } from "../catalog/schemas.ts";
+import { type Actor, type StockMoveKind, type StockMoveRow, stockMoveRowSchema } from "./schemas.ts";
+
+/**
+ * The stock module owns `products.stock_qty` (the live on-hand) and the journal: every statement here
+ * that changes the one writes the other in the same statement.
+ */
+
+const MOVE_COLUMNS = sql.fragment`merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, note,
+  actor_type, actor_id, sale_id, seq, created_at`;
+const PRODUCT_COLUMNS = sql.fragment`merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
+  stock_qty, low_stock_at, active, created_at, updated_at`;
+
+/**
+ * The product a stock operation is about. In the live world its row is locked until the transaction
+ * ends, so a count's delta is computed against the on-hand no one else can change meanwhile.
+ */
+export async function selectProductForMove(
+  transaction: Transaction,
+  target: { merchantId: string; productId: string; lock: boolean },
+): Promise<ProductRow | null> {
+  const lock = target.lock ? sql.fragment`FOR NO KEY UPDATE` : sql.fragment``;
+  return transaction.maybeOne(sql.type(productRowSchema)`
+    SELECT ${PRODUCT_COLUMNS} FROM products WHERE merchant_id = ${target.merchantId} AND id = ${target.productId} ${lock}`);
+}
+
+/**
+ * One move of one product: when `apply`, on-hand changes by the delta and the move records the
+ * result; otherwise (test world) the move records the unchanged on-hand.
+ */
+export async function insertMove(
+  transaction: Transaction,
+  move: {
+    merchantId: string;
+    id: string;
+    livemode: boolean;
+    productId: string;
+    kind: StockMoveKind;
+    qtyDelta: number;
+    note: string | null;
+    actor: Actor;
+    apply: boolean;
+  },
+): Promise<StockMoveRow> {
+  return transaction.one(sql.type(stockMoveRowSchema)`
+    WITH updated AS (
+      UPDATE products SET stock_qty = stock_qty + ${move.qtyDelta}
+      WHERE merchant_id = ${move.merchantId} AND id = ${move.productId} AND ${move.apply}
+      RETURNING stock_qty),
+    current AS (
+      SELECT coalesce((SELECT stock_qty FROM updated),
+        (SELECT stock_qty FROM products WHERE merchant_id = ${move.merchantId} AND id = ${move.productId})) AS stock_qty)
+    INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, note, actor_type,
+      actor_id)
+    SELECT ${move.merchantId}, ${move.id}, ${move.livemode}, ${move.productId}, ${move.kind}, ${move.qtyDelta},
+      current.stock_qty, ${move.note}, ${move.actor.type}, ${move.actor.id}
+    FROM current
+    RETURNING ${MOVE_COLUMNS}`);
+}
+
+/**
+ * The `sale` moves of one sale, one per tracked product, in one statement. Live: the products' rows
+ * are locked in id order (so concurrent sales sharing products never deadlock), on-hand decremented
+ * (it may go negative: a sale never fails for lack of recorded stock), and each move records the
+ * result. Test: the moves record the unchanged on-hand. Untracked products get no move.
+ */
+export async function insertSaleMoves(
+  transaction: Transaction,
+  sale: {
+    merchantId: string;
+    livemode: boolean;
+    saleId: string;
+    actor: Actor;
+    lines: readonly { moveId: string; productId: string; qty: number }[];
+  },
+): Promise<readonly StockMoveRow[]> {
+  const wanted = sql.fragment`unnest(
+    ${sql.array(
+      sale.lines.map((line) => line.moveId),
+      "text",
+    )}::text[],
+    ${sql.array(
+      sale.lines.map((line) => line.productId),
+      "text",
+    )}::text[],
+    ${sql.array(
+      sale.lines.map((line) => line.qty),
+      "int8",
+    )}::int8[]) AS w (move_id, product_id, qty)`;
+  if (!sale.livemode) {
+    return transaction.any(sql.type(stockMoveRowSchema)`
+      INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
+        actor_id, sale_id)
+      SELECT p.merchant_id, w.move_id, false, p.id, 'sale', -w.qty, p.stock_qty, ${sale.actor.type}, ${sale.actor.id},
+        ${sale.saleId}
+      FROM ${wanted} JOIN products p ON p.merchant_id = ${sale.merchantId} AND p.id = w.product_id
+      WHERE p.track_stock
+      ORDER BY p.id
+      RETURNING ${MOVE_COLUMNS}`);
+  }
+  return transaction.any(sql.type(stockMoveRowSchema)`
+    WITH wanted AS (SELECT * FROM ${wanted}),
+    locked AS MATERIALIZED (
+      SELECT p.id FROM products p JOIN wanted w ON w.product_id = p.id
+      WHERE p.merchant_id = ${sale.merchantId} AND p.track_stock
+      ORDER BY p.id
+      FOR NO KEY UPDATE OF p),
+    updated AS (
+      UPDATE products p SET stock_qty = p.stock_qty - w.qty
+      FROM wanted w JOIN locked l ON l.id = w.product_id
+      WHERE p.merchant_id = ${sale.merchantId} AND p.id = w.product_id AND p.track_stock
+      RETURNING p.id, p.stock_qty, w.qty, w.move_id)
+    INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
+      actor_id, sale_id)
+    SELECT ${sale.merchantId}, u.move_id, true, u.id, 'sale', -u.qty, u.stock_qty, ${sale.actor.type}, ${sale.actor.id},
+      ${sale.saleId}
+    FROM updated u
+    ORDER BY u.id
+    RETURNING ${MOVE_COLUMNS}`);
+}
+
+export async function selectMoves(
+  database: Queryable,
+  filter: {
+    merchantId: string;
+    livemode: boolean;
+    productId: string | undefined;
+    kind: StockMoveKind | undefined;
+    beforeSeq: number | undefined;
+    limit: number;
+  },
+): Promise<readonly StockMoveRow[]> {
+  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
+  if (filter.productId !== undefined) {
+    conditions.push(sql.fragment`product_id = ${filter.productId}`);
+  }
+  if (filter.kind !== undefined) {
+    conditions.push(sql.fragment`kind = ${filter.kind}`);
+  }
+  if (filter.beforeSeq !== undefined) {
+    conditions.push(sql.fragment`seq < ${filter.beforeSeq}`);
+  }
+  return database.any(sql.type(stockMoveRowSchema)`
+    SELECT ${MOVE_COLUMNS} FROM stock_moves
+    WHERE ${sql.join(conditions, sql.fragment` AND `)}
+    ORDER BY seq DESC
+    LIMIT ${filter.limit}`);
+}
+
+const reportProductRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  currency: z.enum(currencies),
+  stock_qty: z.number().int(),
+  low_stock_at: z.number().int(),
+  price_cents: z.number().int().nullable(),
+});
+export type ReportProductRow = z.infer<typeof reportProductRowSchema>;
+
+/** The counted products of the report: active and tracked. */
+const COUNTED = sql.fragment`active AND track_stock`;
+
+export async function selectReportProducts(
+  database: Queryable,
+  filter: { merchantId: string; after: { name: string; id: string } | undefined; limit: number },
+): Promise<readonly ReportProductRow[]> {
+  const after =
+    filter.after === undefined
+      ? sql.fragment``
+      : sql.fragment`AND (name, id) > (${filter.after.name}, ${filter.after.id})`;
+  return database.any(sql.type(reportProductRowSchema)`
+    SELECT id, name, sku, currency, stock_qty, low_stock_at, price_cents FROM products
+    WHERE merchant_id = ${filter.merchantId} AND ${COUNTED} ${after}
+    ORDER BY name, id
+    LIMIT ${filter.limit}`);
+}
+
+export async function selectLowStockProducts(
+  database: Queryable,
+  filter: { merchantId: string; limit: number },
+): Promise<readonly ReportProductRow[]> {
+  return database.any(sql.type(reportProductRowSchema)`
+    SELECT id, name, sku, currency, stock_qty, low_stock_at, price_cents FROM products
+    WHERE merchant_id = ${filter.merchantId} AND ${COUNTED} AND stock_qty <= low_stock_at
+    ORDER BY stock_qty - low_stock_at, name, id
+    LIMIT ${filter.limit}`);
+}
+
+const stockTotalsRowSchema = z.object({
+  currency: z.enum(currencies),
+  products: z.number().int(),
+  units: z.number().int(),
+  value_cents: z.number().int(),
+  unpriced_products: z.number().int(),
+  low_stock_products: z.number().int(),
+});
+
+/** Totals per currency over the counted products; valuation at the current price, negatives as zero. */
+export async function selectStockTotals(
+  database: Queryable,
+  merchantId: string,
+): Promise<readonly z.infer<typeof stockTotalsRowSchema>[]> {
+  return database.any(sql.type(stockTotalsRowSchema)`
+    SELECT currency,
+      count(*)::int8 AS products,
+      coalesce(sum(stock_qty), 0)::int8 AS units,
+      coalesce(sum(greatest(stock_qty, 0) * price_cents), 0)::int8 AS value_cents,
+      count(*) FILTER (WHERE price_cents IS NULL)::int8 AS unpriced_products,
+      count(*) FILTER (WHERE stock_qty <= low_stock_at)::int8 AS low_stock_products
+    FROM products
+    WHERE merchant_id = ${merchantId} AND ${COUNTED}
+    GROUP BY currency`);
+}

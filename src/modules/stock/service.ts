@@ -1,0 +1,215 @@
+import { z } from "zod";
+import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import { ApiError, invalidRequest } from "../../platform/errors.ts";
+import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { type Currency, currencies } from "../../platform/http/validation.ts";
+import { newId } from "../../platform/ids.ts";
+import { isLowStock, type ProductRow } from "../catalog/schemas.ts";
+import * as queries from "./queries.ts";
+import { type Actor, LOW_STOCK_LIST_MAX, type StockMoveKind, type StockMoveRow } from "./schemas.ts";
+
+/**
+ * The stock journal and the on-hand quantity it explains.
+ *
+ * Invariants:
+ * - the journal is append-only (the database refuses UPDATE, DELETE and TRUNCATE of `stock_moves`);
+ * - on-hand (`products.stock_qty`) is the live inventory. It changes only together with a live journal
+ *   row, in the same statement, under the product row's lock, so per product the live moves replay it
+ *   exactly: on-hand = Σ qty_delta of its live moves, and each move's `stock_qty_after` is the running sum;
+ * - only the live world changes on-hand. Test-world operations and test sales are journaled with
+ *   `livemode: false` and change nothing (their `stock_qty_after` is the unchanged on-hand). The
+ *   opening quantity given when a product is created is catalog data: it changes on-hand whichever
+ *   key created the product, so its move (a `count`) is a live move naming that key;
+ * - untracked products are never counted: stock operations on them are refused, sales never move them;
+ * - a sale never fails for lack of recorded stock: on-hand may go negative, and such a product is low.
+ *
+ * Error codes: `product_not_found` (404), `stock_not_tracked` (400), `invalid_quantity` (400).
+ */
+
+type World = { merchantId: string; livemode: boolean };
+
+const OPENING_NOTE = "Opening quantity";
+
+export const productNotFound = (productId: string) =>
+  new ApiError({
+    status: 404,
+    type: "invalid_request",
+    code: "product_not_found",
+    message: `No such product: ${productId}.`,
+  });
+
+export const stockNotTracked = (productId: string) =>
+  invalidRequest("stock_not_tracked", `Product ${productId} does not track stock (track_stock is false).`);
+
+/** The opening quantity of a product just created in this transaction: a live `count` move. */
+export async function recordOpening(
+  transaction: Transaction,
+  opening: { merchantId: string; productId: string; qty: number; actor: Actor },
+): Promise<StockMoveRow> {
+  return queries.insertMove(transaction, {
+    merchantId: opening.merchantId,
+    id: newId("smv"),
+    livemode: true,
+    productId: opening.productId,
+    kind: "count",
+    qtyDelta: opening.qty,
+    note: OPENING_NOTE,
+    actor: opening.actor,
+    apply: true,
+  });
+}
+
+export type StockOperation =
+  | { kind: "receive"; qty: number }
+  | { kind: "adjust"; qty: number }
+  | { kind: "count"; qty: number };
+
+/**
+ * Receive, adjust or count one product. The live world locks the product row, so a count's delta is
+ * computed against an on-hand that cannot change until the move commits.
+ */
+export async function applyOperation(
+  database: Database,
+  world: World & { actor: Actor },
+  request: { productId: string; note: string | undefined; operation: StockOperation },
+): Promise<{ move: StockMoveRow; product: ProductRow }> {
+  return database.transaction(async (transaction) => {
+    const product = await queries.selectProductForMove(transaction, {
+      merchantId: world.merchantId,
+      productId: request.productId,
+      lock: world.livemode,
+    });
+    if (product === null) {
+      throw productNotFound(request.productId);
+    }
+    if (!product.track_stock) {
+      throw stockNotTracked(product.id);
+    }
+    const { operation } = request;
+    const qtyDelta = operation.kind === "count" ? operation.qty - product.stock_qty : operation.qty;
+    const move = await queries.insertMove(transaction, {
+      merchantId: world.merchantId,
+      id: newId("smv"),
+      livemode: world.livemode,
+      productId: product.id,
+      kind: operation.kind,
+      qtyDelta,
+      note: request.note === undefined || request.note === "" ? null : request.note,
+      actor: world.actor,
+      apply: world.livemode,
+    });
+    return { move, product: { ...product, stock_qty: move.stock_qty_after } };
+  });
+}
+
+/**
+ * The `sale` moves of a completed sale, inside the completing transaction: one per tracked product
+ * (lines of the same product summed). Live: on-hand decremented; test: journaled only.
+ */
+export async function recordSale(
+  transaction: Transaction,
+  sale: World & { saleId: string; actor: Actor; lines: readonly { productId: string | null; qty: number }[] },
+): Promise<readonly StockMoveRow[]> {
+  const perProduct = new Map<string, number>();
+  for (const line of sale.lines) {
+    if (line.productId !== null) {
+      perProduct.set(line.productId, (perProduct.get(line.productId) ?? 0) + line.qty);
+    }
+  }
+  if (perProduct.size === 0) {
+    return [];
+  }
+  return queries.insertSaleMoves(transaction, {
+    merchantId: sale.merchantId,
+    livemode: sale.livemode,
+    saleId: sale.saleId,
+    actor: sale.actor,
+    lines: [...perProduct].map(([productId, qty]) => ({ moveId: newId("smv"), productId, qty })),
+  });
+}
+
+const seqCursor = z.tuple([z.number().int().positive()]);
+
+/** The key's world's journal, newest first. */
+export async function listMoves(
+  database: Queryable,
+  filter: World & {
+    productId: string | undefined;
+    kind: StockMoveKind | undefined;
+    limit: number;
+    cursor: string | undefined;
+  },
+): Promise<Page<StockMoveRow>> {
+  const beforeSeq = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, seqCursor)[0];
+  const rows = await queries.selectMoves(database, { ...filter, beforeSeq, limit: filter.limit + 1 });
+  return toPage(rows, { limit: filter.limit, keyOf: (row) => [row.seq], present: (row) => row });
+}
+
+export type StockReportProduct = {
+  product_id: string;
+  name: string;
+  sku: string | null;
+  currency: Currency;
+  stock_qty: number;
+  low_stock_at: number;
+  low_stock: boolean;
+  price_cents: number | null;
+  value_cents: number | null;
+};
+
+function reportProduct(row: queries.ReportProductRow): StockReportProduct {
+  return {
+    product_id: row.id,
+    name: row.name,
+    sku: row.sku,
+    currency: row.currency,
+    stock_qty: row.stock_qty,
+    low_stock_at: row.low_stock_at,
+    low_stock: isLowStock({ track_stock: true, ...row }),
+    price_cents: row.price_cents,
+    value_cents: row.price_cents === null ? null : Math.max(row.stock_qty, 0) * row.price_cents,
+  };
+}
+
+const nameCursor = z.tuple([z.string(), z.string()]);
+
+/**
+ * On-hand and valuation at current prices of the active tracked products: totals per currency (both
+ * currencies always), the low-stock list (lowest first, at most 500; `low_stock_count` is the full
+ * number) and a page of products in name order.
+ */
+export async function stockReport(
+  database: Queryable,
+  request: { merchantId: string; limit: number; cursor: string | undefined },
+) {
+  const after =
+    request.cursor === undefined
+      ? undefined
+      : (([name, id]) => ({ name, id }))(decodeCursor(request.cursor, nameCursor));
+  const [totals, low, rows] = await Promise.all([
+    queries.selectStockTotals(database, request.merchantId),
+    queries.selectLowStockProducts(database, { merchantId: request.merchantId, limit: LOW_STOCK_LIST_MAX }),
+    queries.selectReportProducts(database, { merchantId: request.merchantId, after, limit: request.limit + 1 }),
+  ]);
+  return {
+    object: "stock_report" as const,
+    generated_at: new Date().toISOString(),
+    totals: currencies.map((currency) => {
+      const row = totals.find((candidate) => candidate.currency === currency);
+      return {
+        currency,
+        products: row?.products ?? 0,
+        units: row?.units ?? 0,
+        value_cents: row?.value_cents ?? 0,
+        unpriced_products: row?.unpriced_products ?? 0,
+      };
+    }),
+    low_stock: low.map(reportProduct),
+    low_stock_count: totals.reduce((sum, row) => sum + row.low_stock_products, 0),
+    products: toPage(rows, {
+      limit: request.limit,
+      keyOf: (row) => [row.name, row.id],
+      present: reportProduct,
+    }),
+  };
+}
