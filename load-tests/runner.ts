@@ -47,8 +47,51 @@ function createPayment(baseUrl: string, key: string): Promise<Response> {
   });
 }
 
-async function send(request: Scenario["request"], baseUrl: string, key: string): Promise<Answer> {
+/** A basket of three catalog products, one each, paid in cash. */
+function createCashSale(baseUrl: string, key: string, productIds: readonly string[]): Promise<Response> {
+  return fetch(`${baseUrl}/v1/sales`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "idempotency-key": randomUUID(), "content-type": "application/json" },
+    body: JSON.stringify({ tender: "cash", items: productIds.map((productId) => ({ product_id: productId, qty: 1 })) }),
+  });
+}
+
+/** For cash-sale scenarios: three stock-tracked products per merchant to sell. */
+async function prepareCatalogs(
+  scenario: Scenario,
+  options: { baseUrl: string; keys: readonly string[] },
+): Promise<Map<string, string[]>> {
+  const catalogs = new Map<string, string[]>();
+  if (scenario.request !== "cash_sale") {
+    return catalogs;
+  }
+  for (const key of options.keys) {
+    const productIds: string[] = [];
+    for (const name of ["Bread 700 g", "Milk 1 l", "Sugar 2 kg"]) {
+      const response = await fetch(`${options.baseUrl}/v1/products`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ name, price_cents: 150, currency: "USD", track_stock: true, stock_qty: 1_000_000 }),
+      });
+      if (response.status !== 201) {
+        throw new Error(`creating a product failed: ${response.status} ${await response.text()}`);
+      }
+      productIds.push(((await response.json()) as { id: string }).id);
+    }
+    catalogs.set(key, productIds);
+  }
+  return catalogs;
+}
+
+async function send(
+  request: Scenario["request"],
+  baseUrl: string,
+  key: string,
+  catalog: readonly string[] = [],
+): Promise<Answer> {
   switch (request) {
+    case "cash_sale":
+      return answerOf(await createCashSale(baseUrl, key, catalog));
     case "me":
       return answerOf(await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${key}` } }));
     case "create_payment":
@@ -167,7 +210,7 @@ export async function runScenario(
 ): Promise<Summary> {
   const webhooks = await prepareWebhooks(scenario, options);
   try {
-    return await run(name, scenario, options, webhooks);
+    return await run(name, scenario, options, { webhooks, catalogs: await prepareCatalogs(scenario, options) });
   } finally {
     await webhooks?.close();
   }
@@ -177,8 +220,9 @@ async function run(
   name: string,
   scenario: Scenario,
   options: { baseUrl: string; keys: readonly string[]; durationSeconds?: number; windowSeconds?: number },
-  webhooks: Awaited<ReturnType<typeof prepareWebhooks>>,
+  prepared: { webhooks: Awaited<ReturnType<typeof prepareWebhooks>>; catalogs: Map<string, string[]> },
 ): Promise<Summary> {
+  const { webhooks, catalogs } = prepared;
   const durationSeconds = options.durationSeconds ?? scenario.durationSeconds;
   const total = Math.max(1, Math.round(scenario.ratePerSecond * durationSeconds));
   const intervalMs = 1000 / scenario.ratePerSecond;
@@ -194,7 +238,7 @@ async function run(
     const key = options.keys[index % options.keys.length] ?? "";
     const sentAtMs = performance.now();
     pending.push(
-      send(scenario.request, options.baseUrl, key).then(
+      send(scenario.request, options.baseUrl, key, catalogs.get(key)).then(
         (answer) => ({ ...answer, sentAtMs, latencyMs: performance.now() - sentAtMs }),
         () => ({ sentAtMs, status: 0, latencyMs: performance.now() - sentAtMs, retryAfter: null }),
       ),

@@ -7,8 +7,11 @@ import { z } from "zod";
  */
 const scenarioSchema = z.strictObject({
   description: z.string(),
-  /** me: GET /v1/me; create_payment: POST /v1/payments; paid_payment: a test payment, then its mockpay. */
-  request: z.enum(["me", "create_payment", "paid_payment"]),
+  /**
+   * me: GET /v1/me; create_payment: POST /v1/payments; paid_payment: a test payment, then its mockpay;
+   * cash_sale: POST /v1/sales of three stock-tracked products in cash.
+   */
+  request: z.enum(["me", "create_payment", "paid_payment", "cash_sale"]),
   ratePerSecond: z.number().positive(),
   durationSeconds: z.number().positive(),
   merchants: z.number().int().positive(),

@@ -8,7 +8,7 @@ import http from "k6/http";
 import { Counter, Rate } from "k6/metrics";
 
 type Scenario = {
-  request: "me" | "create_payment" | "paid_payment";
+  request: "me" | "create_payment" | "paid_payment" | "cash_sale";
   ratePerSecond: number;
   durationSeconds: number;
   expect: { minRefusedRatio?: number; maxRefusedRatio?: number; maxErrorRatio?: number };
@@ -63,8 +63,28 @@ function createPayment(headers: Record<string, string>) {
   );
 }
 
-function send(headers: Record<string, string>) {
+// cash_sale sells the catalog products listed in PRODUCTS (ids of the keys' merchants, in KEYS order,
+// three per merchant, separated by commas): create them once with POST /v1/products.
+const products = (__ENV.PRODUCTS ?? "").split(",").filter((id) => id !== "");
+
+function send(headers: Record<string, string>, keyIndex: number) {
   switch (scenario?.request) {
+    case "cash_sale":
+      return http.post(
+        `${baseUrl}/v1/sales`,
+        JSON.stringify({
+          tender: "cash",
+          items: products.slice(keyIndex * 3, keyIndex * 3 + 3).map((id) => ({ product_id: id, qty: 1 })),
+        }),
+        {
+          headers: {
+            ...headers,
+            "content-type": "application/json",
+            "idempotency-key": `${__VU}-${__ITER}-${Date.now()}`,
+          },
+          responseCallback: http.expectedStatuses(201, 429),
+        },
+      );
     case "me":
       return http.get(`${baseUrl}/v1/me`, { headers, responseCallback: http.expectedStatuses(200, 429) });
     case "paid_payment": {
@@ -81,8 +101,8 @@ function send(headers: Record<string, string>) {
 }
 
 export default function (): void {
-  const key = keys[Math.floor(Math.random() * keys.length)] ?? "";
-  const response = send({ authorization: `Bearer ${key}` });
+  const keyIndex = Math.floor(Math.random() * keys.length);
+  const response = send({ authorization: `Bearer ${keys[keyIndex] ?? ""}` }, keyIndex);
   refused.add(response.status === 429);
   if (response.status === 429 && response.headers["Retry-After"] === undefined) {
     refusedWithoutRetryAfter.add(1);

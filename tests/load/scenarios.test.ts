@@ -77,6 +77,28 @@ test("many merchants creating payments: none refused, no errors", async () => {
   expect(violations(scenario("payments-throughput"), summary)).toEqual([]);
 });
 
+test("many merchants ringing up cash sales: none refused, no errors, every line journaled once", async () => {
+  const shops = await Promise.all(Array.from({ length: 10 }, () => newMerchant(db.database)));
+  const summary = await runScenario("cash-sales-throughput", scenario("cash-sales-throughput"), {
+    baseUrl,
+    keys: shops.map((shop) => shop.testKey),
+    durationSeconds: 2,
+  });
+  expect(summary.requests).toBe(200);
+  expect(summary.statuses["201"]).toBe(200);
+  expect(violations(scenario("cash-sales-throughput"), summary)).toEqual([]);
+  // Test keys: every sale is journaled (three lines each) and real inventory is untouched.
+  const moves = await db.database.oneFirst(
+    sql.type(z.object({ count: z.number() }))`
+      SELECT count(*)::int AS count FROM stock_moves WHERE kind = 'sale' AND NOT livemode
+        AND merchant_id = ANY(${sql.array(
+          shops.map((shop) => shop.id),
+          "text",
+        )})`,
+  );
+  expect(moves).toBe(600);
+});
+
 test("webhook storm: every settled payment's payment.paid arrives once, signed, through the delivery pool", async () => {
   const config = testConfig(db.url, { WORKER_POLL_INTERVAL_MS: "100", WORKER_CONCURRENCY: "10" });
   const logger = createLogger({ level: "silent", service: "test" });
