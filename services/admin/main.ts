@@ -4,6 +4,7 @@ import {
   mintKeyBody,
   payoutDestinationBody,
   setStatusBody,
+  setTimezoneBody,
 } from "../../src/modules/merchants/schemas.ts";
 import * as merchants from "../../src/modules/merchants/service.ts";
 import { reversePayoutBody } from "../../src/modules/payouts/schemas.ts";
@@ -27,6 +28,7 @@ Commands:
                   [--payout-msisdn 263…] [--payout-verified] [--timezone Africa/Harare]
   get-merchant --merchant mch_…
   set-status --merchant mch_… --status pending|active|suspended
+  set-timezone --merchant mch_… --timezone Africa/Harare
   list-keys --merchant mch_…
   create-key --merchant mch_… --mode test|live
   revoke-key --merchant mch_… --key key_…
@@ -113,6 +115,10 @@ async function run(command: string | undefined, database: Database, config: Conf
     case "set-status": {
       const input = parseRequestPart(setStatusBody, { status: values.status }, "options");
       return merchants.setStatus(database, requireMerchant(), input.status);
+    }
+    case "set-timezone": {
+      const input = parseRequestPart(setTimezoneBody, { timezone: values.timezone }, "options");
+      return merchants.setTimezone(database, requireMerchant(), input.timezone);
     }
     case "list-keys":
       return merchants.listApiKeys(database, requireMerchant());

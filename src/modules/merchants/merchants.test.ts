@@ -197,6 +197,24 @@ describe("operator CLI", () => {
     expect(created.timezone).toBe("Europe/London");
     const me = await request(app).get("/v1/me").set("Authorization", `Bearer ${created.test_secret_key}`).expect(200);
     expect(me.body.timezone).toBe("Europe/London");
+    const moved = JSON.parse(
+      (await cli("set-timezone", "--merchant", created.id, "--timezone", "America/New_York")).stdout,
+    );
+    expect(moved.timezone).toBe("America/New_York");
+    const viaApi = await request(app)
+      .post(`/admin/v1/merchants/${created.id}/timezone`)
+      .set("Authorization", `Bearer ${TEST_ADMIN_TOKEN}`)
+      .send({ timezone: "Africa/Harare" });
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.body.timezone).toBe("Africa/Harare");
+    const refused = await request(app)
+      .post(`/admin/v1/merchants/${created.id}/timezone`)
+      .set("Authorization", `Bearer ${TEST_ADMIN_TOKEN}`)
+      .send({ timezone: "Mars/Olympus_Mons" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.type).toBe("invalid_request");
+    const after = await request(app).get("/v1/me").set("Authorization", `Bearer ${created.test_secret_key}`);
+    expect(after.body.timezone).toBe("Africa/Harare");
 
     const key = JSON.parse((await cli("create-key", "--merchant", created.id, "--mode", "test")).stdout);
     expect(key.secret_key).toMatch(/^sk_test_/);

@@ -30,6 +30,16 @@ export async function updateMerchantStatus(
     RETURNING ${MERCHANT_COLUMNS}`);
 }
 
+export async function updateMerchantTimezone(
+  database: Queryable,
+  merchantId: string,
+  timezone: string,
+): Promise<MerchantRow | null> {
+  return database.maybeOne(sql.type(merchantRowSchema)`
+    UPDATE merchants SET timezone = ${timezone}, updated_at = now() WHERE id = ${merchantId}
+    RETURNING ${MERCHANT_COLUMNS}`);
+}
+
 export async function updatePayoutDestination(
   database: Queryable,
   merchantId: string,

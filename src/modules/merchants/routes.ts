@@ -12,6 +12,7 @@ import {
   mintKeyBody,
   payoutDestinationBody,
   setStatusBody,
+  setTimezoneBody,
 } from "./schemas.ts";
 import * as merchants from "./service.ts";
 
@@ -108,6 +109,19 @@ export const merchantAdminRoutes: AnyRoute[] = [
     responses: { 200: { description: "The merchant.", schema: adminMerchantSchema } },
     handler: async ({ database, params, body }) => ({
       body: presentMerchant(await merchants.setStatus(database, params.id, body.status)),
+    }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/admin/v1/merchants/:id/timezone",
+    operationId: "adminSetMerchantTimezone",
+    summary: "Set the IANA time zone of the merchant's day (the sales report's default period)",
+    tags: ["Operator"],
+    auth: "admin",
+    request: { params: merchantIdParams, body: setTimezoneBody },
+    responses: { 200: { description: "The merchant.", schema: adminMerchantSchema } },
+    handler: async ({ database, params, body }) => ({
+      body: presentMerchant(await merchants.setTimezone(database, params.id, body.timezone)),
     }),
   }),
   defineRoute({

@@ -43,6 +43,7 @@ export const createMerchantBody = z.strictObject({
 export type CreateMerchantInput = z.output<typeof createMerchantBody>;
 
 export const setStatusBody = z.strictObject({ status: z.enum(merchantStatuses) });
+export const setTimezoneBody = z.strictObject({ timezone: timeZoneSchema });
 export const mintKeyBody = z.strictObject({ mode: z.enum(["test", "live"]) });
 export const payoutDestinationBody = z.strictObject({ msisdn: msisdnSchema, verified: z.boolean() });
 

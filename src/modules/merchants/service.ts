@@ -78,6 +78,11 @@ export async function setStatus(
   return (await queries.updateMerchantStatus(database, merchantId, status)) ?? throwNotFound("No such merchant.");
 }
 
+/** The time zone of the merchant's day (sales reports' default period); past sales are unchanged. */
+export async function setTimezone(database: Database, merchantId: string, timezone: string): Promise<MerchantRow> {
+  return (await queries.updateMerchantTimezone(database, merchantId, timezone)) ?? throwNotFound("No such merchant.");
+}
+
 export async function setPayoutDestination(
   database: Database,
   merchantId: string,
