@@ -294,6 +294,29 @@ describe("idempotent money POSTs", () => {
     expect(await executions(merchant.id)).toBe(2);
   });
 
+  test("the key is claimed with authentication, and only for an accepted request", async () => {
+    const merchant = await newMerchant(db.database);
+    const records = () =>
+      db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM idempotency_keys WHERE merchant_id = ${merchant.id}`);
+    // A live key presented as a test key is not a key; a suspended merchant is refused: nothing claimed.
+    const wrongWorld = merchant.liveKey.replace("sk_live_", "sk_test_");
+    expect((await post("/v1/test_charges", wrongWorld, "auth-1", { amount_cents: 100 })).status).toBe(401);
+    await db.database.query(sql.unsafe`UPDATE merchants SET status = 'suspended' WHERE id = ${merchant.id}`);
+    expect((await post("/v1/test_charges", merchant.testKey, "auth-1", { amount_cents: 100 })).status).toBe(403);
+    expect(await records()).toBe(0);
+    await db.database.query(sql.unsafe`UPDATE merchants SET status = 'active' WHERE id = ${merchant.id}`);
+    const accepted = await post("/v1/test_charges", merchant.testKey, "auth-1", { amount_cents: 100 });
+    expect(accepted.status).toBe(201);
+    const record = await db.database.one(
+      sql.type(
+        z.object({ livemode: z.boolean(), state: z.string(), request_path: z.string() }),
+      )`SELECT livemode, state, request_path FROM idempotency_keys WHERE merchant_id = ${merchant.id}`,
+    );
+    expect(record).toEqual({ livemode: false, state: "completed", request_path: "/v1/test_charges" });
+    expect(await executions(merchant.id)).toBe(1);
+  });
+
   test("a 4xx answer is stored and replayed; nothing of the failed attempt is kept", async () => {
     const merchant = await newMerchant(db.database);
     const first = await post("/v1/test_debits", merchant.testKey, "debit-1", { amount_cents: 100 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type ClaimRequest, claimStatement } from "../../platform/idempotency/service.ts";
 import { type MerchantRow, merchantRowSchema } from "../../platform/tenant.ts";
 
 const MERCHANT_COLUMNS = sql.fragment`id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, timezone, created_at, updated_at`;
@@ -126,6 +127,7 @@ const authenticationRowSchema = z.object({
   merchant_created_at: z.date(),
   merchant_updated_at: z.date(),
   rate_taken: z.boolean(),
+  claimed: z.boolean(),
   rate_in_window: z.number().int(),
   rate_reset_ms: z.number().int(),
   merchant_timezone: z.string(),
@@ -146,17 +148,36 @@ const authenticationRowSchema = z.object({
  */
 export async function authenticateApiKey(
   database: Queryable,
-  request: { secretHash: Buffer; rateLimit: number; rateWindowMs: number },
+  request: {
+    secretHash: Buffer;
+    /** The world the key's prefix names. */
+    livemode: boolean;
+    rateLimit: number;
+    rateWindowMs: number;
+    /** A money POST's Idempotency-Key, claimed here when the request is accepted. */
+    claim: ClaimRequest | undefined;
+  },
 ): Promise<{
   keyId: string;
   livemode: boolean;
   keyRevoked: boolean;
   merchant: MerchantRow;
   rate: { limited: boolean; remaining: number; resetMs: number };
+  claimed: boolean;
 } | null> {
   const limit = request.rateLimit;
   const window = sql.fragment`(${request.rateWindowMs}::integer * interval '1 millisecond')`;
-  const row = await database.maybeOne(sql.prepared("authenticate_api_key_and_take_rate", authenticationRowSchema)`
+  const claimed =
+    request.claim === undefined
+      ? sql.fragment`SELECT NULL::text AS owner_token WHERE false`
+      : claimStatement(
+          sql.fragment`SELECT p.merchant_id, p.livemode FROM presented p
+            WHERE p.livemode = ${request.livemode}::boolean AND EXISTS (SELECT 1 FROM taken)`,
+          request.claim,
+        );
+  const statementName =
+    request.claim === undefined ? "authenticate_api_key_and_take_rate" : "authenticate_api_key_take_rate_and_claim";
+  const row = await database.maybeOne(sql.prepared(statementName, authenticationRowSchema)`
     WITH presented AS (
       SELECT k.id AS key_id, k.livemode, k.revoked_at IS NOT NULL AS key_revoked, k.last_used_at,
         m.id AS merchant_id, m.name AS merchant_name, m.type AS merchant_type, m.status AS merchant_status,
@@ -178,11 +199,13 @@ export async function authenticateApiKey(
       UPDATE api_keys k SET last_used_at = now()
       FROM presented p
       WHERE k.merchant_id = p.merchant_id AND k.id = p.key_id AND NOT p.key_revoked
-        AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute'))
+        AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute')),
+    claimed AS (${claimed})
     SELECT p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type, p.merchant_status,
       p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_timezone, p.merchant_created_at,
       p.merchant_updated_at,
-      EXISTS (SELECT 1 FROM taken) AS rate_taken, log.in_window AS rate_in_window, log.reset_ms AS rate_reset_ms
+      EXISTS (SELECT 1 FROM taken) AS rate_taken, log.in_window AS rate_in_window, log.reset_ms AS rate_reset_ms,
+      EXISTS (SELECT 1 FROM claimed) AS claimed
     FROM presented p
     CROSS JOIN LATERAL (
       -- The log as this request left it; when refused, as it stood (the refusal appended nothing).
@@ -217,5 +240,6 @@ export async function authenticateApiKey(
       remaining: row.rate_taken ? Math.max(0, limit - row.rate_in_window) : 0,
       resetMs: Math.max(0, row.rate_reset_ms),
     },
+    claimed: row.claimed,
   };
 }

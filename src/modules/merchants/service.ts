@@ -123,11 +123,14 @@ export async function verifyDashboardCredentials(
 
 /** The authenticator the HTTP platform calls for every /v1 request. */
 export function apiKeyAuthenticator(database: Database, config: Pick<Config, "rateLimit">): ApiKeyAuthenticator {
-  return async (secretKey) => {
+  return async (secretKey, claim) => {
     const row = await queries.authenticateApiKey(database, {
       secretHash: hashSecret(secretKey),
+      // The prefix alone selects the world: only a key of that world may claim.
+      livemode: secretKey.startsWith("sk_live_"),
       rateLimit: config.rateLimit.requests,
       rateWindowMs: config.rateLimit.windowMs,
+      claim,
     });
     if (row === null) {
       return { kind: "unknown" };
@@ -149,7 +152,9 @@ export function apiKeyAuthenticator(database: Database, config: Pick<Config, "ra
       remaining: row.rate.remaining,
       resetMs: row.rate.resetMs,
     };
-    return { kind: row.rate.limited ? "rate_limited" : "accepted", tenant, rateLimit };
+    return row.rate.limited
+      ? { kind: "rate_limited", tenant, rateLimit }
+      : { kind: "accepted", tenant, rateLimit, claimed: row.claimed };
   };
 }
 

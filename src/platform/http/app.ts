@@ -33,6 +33,7 @@ declare module "express-serve-static-core" {
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+const IDEMPOTENCY_KEY_LENGTH_MAX = 255;
 
 export function createApp(dependencies: AppDependencies): express.Express {
   const { config, logger, database, metrics, routes } = dependencies;
@@ -141,8 +142,24 @@ const unavailable = (message: string) =>
 async function handle(route: AnyRoute, request: Request, response: Response, dependencies: AppDependencies) {
   const { config, database } = dependencies;
   let tenant: Tenant | undefined;
+  // A money POST claims its Idempotency-Key in authentication's round trip (checked after it, so a
+  // bad key still answers 401 first).
+  const idempotencyKey = route.idempotent === true ? request.get("idempotency-key") : undefined;
+  const claimRequest =
+    idempotencyKey === undefined || idempotencyKey.trim() === "" || idempotencyKey.length > IDEMPOTENCY_KEY_LENGTH_MAX
+      ? undefined
+      : idempotency.claimRequestOf(
+          { key: idempotencyKey, method: request.method, path: request.path, body: request.body },
+          config.idempotency.lockTimeoutMs,
+        );
+  let claimedInAuthentication = false;
   if (route.auth === "api_key") {
-    tenant = await authenticateApiKey(request, response, dependencies);
+    ({ tenant, claimed: claimedInAuthentication } = await authenticateApiKey(
+      request,
+      response,
+      dependencies,
+      claimRequest,
+    ));
   } else if (route.auth === "admin") {
     authenticateAdmin(request, config.adminToken);
   }
@@ -158,13 +175,27 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     database,
     logger: request.log,
     requestId: request.id,
-    idempotencyKey: route.idempotent === true ? request.get("idempotency-key") : undefined,
+    idempotencyKey,
     transaction,
     commitWithResponse,
   });
 
   if (route.idempotent === true && tenant !== undefined) {
-    await handleIdempotent(route, request, response, dependencies, tenant, context);
+    if (idempotencyKey === undefined || idempotencyKey.trim() === "") {
+      throw invalidRequest("missing_idempotency_key", "This request moves money: send an Idempotency-Key header.");
+    }
+    if (claimRequest === undefined) {
+      throw invalidRequest(
+        "parameter_invalid",
+        `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_LENGTH_MAX} characters.`,
+      );
+    }
+    await handleIdempotent(route, response, dependencies, {
+      tenant,
+      claimRequest,
+      claimedInAuthentication,
+      context,
+    });
     return;
   }
   const plainTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) => database.transaction(effects);
@@ -192,31 +223,20 @@ type ContextFactory = (
  */
 async function handleIdempotent(
   route: AnyRoute,
-  request: Request,
   response: Response,
   dependencies: AppDependencies,
-  tenant: Tenant,
-  context: ContextFactory,
+  request: {
+    tenant: Tenant;
+    claimRequest: idempotency.ClaimRequest;
+    claimedInAuthentication: boolean;
+    context: ContextFactory;
+  },
 ) {
-  const { config, database, metrics } = dependencies;
-  const key = request.get("idempotency-key");
-  if (key === undefined || key.trim() === "") {
-    throw invalidRequest("missing_idempotency_key", "This request moves money: send an Idempotency-Key header.");
-  }
-  if (key.length > 255) {
-    throw invalidRequest("parameter_invalid", "The Idempotency-Key header must be at most 255 characters.");
-  }
-  const scope = { merchantId: tenant.merchantId, livemode: tenant.livemode, key };
-  const fingerprint = idempotency.fingerprintRequest({
-    method: request.method,
-    path: request.path,
-    body: request.body,
-  });
-  const claim = await idempotency.claim(database, scope, {
-    method: request.method,
-    path: request.path,
-    fingerprint,
-    lockTimeoutMs: config.idempotency.lockTimeoutMs,
+  const { database, metrics } = dependencies;
+  const { tenant, claimRequest, context } = request;
+  const scope = { merchantId: tenant.merchantId, livemode: tenant.livemode, key: claimRequest.key };
+  const claim = await idempotency.claim(database, scope, claimRequest, {
+    alreadyInserted: request.claimedInAuthentication,
   });
   if (claim.kind === "replay") {
     metrics.idempotentReplaysTotal.inc();

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
 import { ApiError, forbidden, unauthenticated } from "../errors.ts";
+import type { ClaimRequest } from "../idempotency/service.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 
@@ -9,13 +10,22 @@ export type ApiKeyVerdict =
   | { kind: "unknown" }
   | { kind: "revoked" }
   | { kind: "inactive"; tenant: Tenant }
-  | { kind: "accepted"; tenant: Tenant; rateLimit: RateLimitState }
+  | {
+      kind: "accepted";
+      tenant: Tenant;
+      rateLimit: RateLimitState;
+      /** The Idempotency-Key given to the authenticator was claimed for this request. */
+      claimed: boolean;
+    }
   | { kind: "rate_limited"; tenant: Tenant; rateLimit: RateLimitState };
 
 export type RateLimitState = { limit: number; windowMs: number; remaining: number; resetMs: number };
 
-/** Looks a secret key up and takes one request from its merchant's rate limit, in one round trip. */
-export type ApiKeyAuthenticator = (secretKey: string) => Promise<ApiKeyVerdict>;
+/**
+ * Looks a secret key up and takes one request from its merchant's rate limit, in one round trip; for
+ * a money POST, also claims its Idempotency-Key in that round trip when the request is accepted.
+ */
+export type ApiKeyAuthenticator = (secretKey: string, claim?: ClaimRequest) => Promise<ApiKeyVerdict>;
 
 const SECRET_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 
@@ -36,7 +46,8 @@ export async function authenticateApiKey(
   request: Request,
   response: Response,
   options: { authenticate: ApiKeyAuthenticator; metrics: Metrics },
-): Promise<Tenant> {
+  claim?: ClaimRequest,
+): Promise<{ tenant: Tenant; claimed: boolean }> {
   const secretKey = bearerToken(request);
   if (secretKey === undefined || secretKey === "") {
     throw unauthenticated(
@@ -46,7 +57,7 @@ export async function authenticateApiKey(
   }
   // A string that cannot be a key is refused without a database query.
   const verdict = SECRET_KEY_PATTERN.test(secretKey)
-    ? await options.authenticate(secretKey)
+    ? await options.authenticate(secretKey, claim)
     : { kind: "unknown" as const };
   switch (verdict.kind) {
     case "unknown":
@@ -57,7 +68,7 @@ export async function authenticateApiKey(
       throw forbidden("merchant_inactive", `The merchant account is ${verdict.tenant.merchant.status}, not active.`);
     case "accepted":
       setRateLimitHeaders(response, verdict.rateLimit);
-      return verdict.tenant;
+      return { tenant: verdict.tenant, claimed: verdict.claimed };
     case "rate_limited": {
       setRateLimitHeaders(response, verdict.rateLimit);
       options.metrics.rateLimitedRequestsTotal.inc();

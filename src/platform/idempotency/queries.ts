@@ -14,20 +14,42 @@ const recordSchema = z.object({
 export type IdempotencyRecord = z.infer<typeof recordSchema>;
 const ownerTokenRowSchema = z.object({ owner_token: z.string() });
 
-/** The claim of every money POST: a prepared statement (planned once per connection). */
-export async function insertInFlight(
-  database: Queryable,
-  scope: IdempotencyScope,
-  request: { method: string; path: string; fingerprint: Buffer; ownerToken: string; lockTimeoutMs: number },
-): Promise<boolean> {
-  const inserted = await database.maybeOneFirst(sql.prepared("idempotency_claim", ownerTokenRowSchema)`
+export type ClaimRequest = {
+  key: string;
+  method: string;
+  path: string;
+  fingerprint: Buffer;
+  ownerToken: string;
+  lockTimeoutMs: number;
+};
+
+/**
+ * Claims a key for the merchant and world of each row of `claimant` (a query with `merchant_id` and
+ * `livemode` columns): returns `owner_token` when it inserted the in-flight record, nothing when the
+ * key exists. A fragment, so authentication can claim in its own statement (one round trip less).
+ */
+export function claimStatement(claimant: FragmentSqlToken, request: ClaimRequest): FragmentSqlToken {
+  return sql.fragment`
     INSERT INTO idempotency_keys
       (merchant_id, livemode, key, request_method, request_path, request_fingerprint, state, owner_token, locked_until)
-    VALUES (${scope.merchantId}, ${scope.livemode}, ${scope.key}, ${request.method}, ${request.path},
-      ${sql.binary(request.fingerprint)}, 'in_flight', ${request.ownerToken},
-      now() + ${request.lockTimeoutMs} * interval '1 millisecond')
+    SELECT claimant.merchant_id, claimant.livemode, ${request.key}::text, ${request.method}::text, ${request.path}::text,
+      ${sql.binary(request.fingerprint)}, 'in_flight', ${request.ownerToken}::text,
+      now() + ${request.lockTimeoutMs}::integer * interval '1 millisecond'
+    FROM (${claimant}) AS claimant
     ON CONFLICT (merchant_id, livemode, key) DO NOTHING
-    RETURNING owner_token`);
+    RETURNING owner_token`;
+}
+
+/** The claim on its own: a prepared statement (planned once per connection). */
+export async function insertInFlight(
+  database: Queryable,
+  scope: Omit<IdempotencyScope, "key">,
+  request: ClaimRequest,
+): Promise<boolean> {
+  const claimant = sql.fragment`SELECT ${scope.merchantId}::text AS merchant_id, ${scope.livemode}::boolean AS livemode`;
+  const inserted = await database.maybeOneFirst(
+    sql.prepared("idempotency_claim", ownerTokenRowSchema)`${claimStatement(claimant, request)}`,
+  );
   return inserted !== null;
 }
 

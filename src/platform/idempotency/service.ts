@@ -25,15 +25,47 @@ export function fingerprintRequest(request: { method: string; path: string; body
   return createHash("sha256").update(`${request.method}\n${request.path}\n${canonicalBody}`).digest();
 }
 
+export type ClaimRequest = queries.ClaimRequest;
+
+/** What a money POST claims: its key, its fingerprint and a fresh owner token. */
+export function claimRequestOf(
+  request: { key: string; method: string; path: string; body: unknown },
+  lockTimeoutMs: number,
+): ClaimRequest {
+  return {
+    key: request.key,
+    method: request.method,
+    path: request.path,
+    fingerprint: fingerprintRequest(request),
+    ownerToken: randomUUID(),
+    lockTimeoutMs,
+  };
+}
+
+/**
+ * The claim as a fragment over the rows of `claimant` (`merchant_id`, `livemode`), for authentication
+ * to claim in its own statement; `claim` then only settles what that insert did not.
+ */
+export const claimStatement = queries.claimStatement;
+
+/**
+ * Claims the key for this request, or answers from its record: a replay, 409 `idempotency_mismatch`,
+ * 409 `idempotency_in_flight`, or a takeover of an abandoned record. `alreadyInserted`: the caller's
+ * own statement inserted the in-flight record with this request's owner token.
+ */
 export async function claim(
   database: Database,
   scope: IdempotencyScope,
-  request: { method: string; path: string; fingerprint: Buffer; lockTimeoutMs: number },
+  request: ClaimRequest,
+  options: { alreadyInserted: boolean } = { alreadyInserted: false },
 ): Promise<ClaimOutcome> {
-  const ownerToken = randomUUID();
+  const { ownerToken } = request;
+  if (options.alreadyInserted) {
+    return { kind: "owner", ownerToken };
+  }
   // Two passes cover the record disappearing between the insert and the read (released by a 5xx).
   for (let pass = 0; pass < 2; pass += 1) {
-    if (await queries.insertInFlight(database, scope, { ...request, ownerToken })) {
+    if (await queries.insertInFlight(database, scope, request)) {
       return { kind: "owner", ownerToken };
     }
     const record = await queries.selectRecord(database, scope);
@@ -49,7 +81,7 @@ export async function claim(
     if (record.state === "completed" && record.response_status !== null && record.response_body !== null) {
       return { kind: "replay", status: record.response_status, body: record.response_body };
     }
-    if (record.lock_expired && (await queries.takeOverAbandoned(database, scope, { ownerToken, ...request }))) {
+    if (record.lock_expired && (await queries.takeOverAbandoned(database, scope, request))) {
       return { kind: "owner", ownerToken };
     }
     break;
