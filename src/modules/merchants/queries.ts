@@ -200,13 +200,19 @@ export async function authenticateApiKey(
       FROM presented p
       WHERE k.merchant_id = p.merchant_id AND k.id = p.key_id AND NOT p.key_revoked
         AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute')),
-    claimed AS (${claimed})
+    claimed AS (${claimed}),
+    -- This statement's own transaction does not wait for its WAL flush. Safe: the rate window is
+    -- unlogged anyway, the key's last-used time is coarse, and a claim lost in a crash is only a claim
+    -- that never happened, because every write that depends on it (storing the response with the
+    -- effects) commits synchronously later, and a later flush covers every earlier WAL record.
+    commit_mode AS (SELECT set_config('synchronous_commit', 'off', true))
     SELECT p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type, p.merchant_status,
       p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_timezone, p.merchant_created_at,
       p.merchant_updated_at,
       EXISTS (SELECT 1 FROM taken) AS rate_taken, log.in_window AS rate_in_window, log.reset_ms AS rate_reset_ms,
       EXISTS (SELECT 1 FROM claimed) AS claimed
     FROM presented p
+    CROSS JOIN commit_mode
     CROSS JOIN LATERAL (
       -- The log as this request left it; when refused, as it stood (the refusal appended nothing).
       SELECT count(*)::integer AS in_window,
