@@ -1,4 +1,5 @@
 import { type FragmentSqlToken, UniqueIntegrityConstraintViolationError } from "slonik";
+import { toApiGatewayError } from "../../gateway/api-errors.ts";
 import {
   CodeGenerationError,
   type Gateways,
@@ -8,7 +9,7 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
-import { gatewayError, notFound } from "../../platform/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr-code.ts";
@@ -138,22 +139,6 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
     created_at: prepared.createdAt,
     updated_at: prepared.createdAt,
   };
-}
-
-function toApiGatewayError(error: unknown): unknown {
-  if (error instanceof CodeGenerationError) {
-    return gatewayError(
-      "code_generation_failed",
-      "The gateway could not issue a code; retry with the same Idempotency-Key.",
-    );
-  }
-  if (error instanceof GatewayUnavailableError) {
-    return gatewayError(
-      "gateway_error",
-      "The wallet gateway is briefly unavailable; retry with the same Idempotency-Key.",
-    );
-  }
-  return error;
 }
 
 /**
