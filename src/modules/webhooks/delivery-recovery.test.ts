@@ -13,6 +13,7 @@ import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import { verifyWebhook } from "../../sdk/verify-webhook.ts";
 import * as events from "../events/service.ts";
+import { createDeliveryStore } from "./delivery-store.ts";
 import { createWebhookPoster } from "./post-webhook.ts";
 import { attemptDelivery, requeueStalledDeliveries, resealSecrets } from "./service.ts";
 import { BlockedTargetError, guardedLookup } from "./target-guard.ts";
@@ -108,7 +109,7 @@ describe("server-side request forgery at delivery time", () => {
       );
       const [delivery] = await deliveriesOf(shop.id);
       const settled = await attemptDelivery(
-        { database: db.database, config: testConfig(db.url), post: poster.post },
+        { store: createDeliveryStore(db.database), config: testConfig(db.url), post: poster.post },
         { merchantId: shop.id, deliveryId: delivery?.id ?? "" },
       );
       expect(receiver.received).toHaveLength(0);
@@ -156,7 +157,7 @@ test("rotating the encryption key: secrets are resealed under the new key and ke
     const [delivery] = await deliveriesOf(shop.id);
     const newKeyOnly = testConfig(db.url, { WEBHOOK_SECRET_ENCRYPTION_KEY: newKey });
     const settled = await attemptDelivery(
-      { database: db.database, config: newKeyOnly, post: poster.post },
+      { store: createDeliveryStore(db.database), config: newKeyOnly, post: poster.post },
       { merchantId: shop.id, deliveryId: delivery?.id ?? "" },
     );
     expect(settled?.status).toBe("succeeded");

@@ -12,6 +12,7 @@ import {
 
 type World = { merchantId: string; livemode: boolean };
 
+const ASYNC_COMMIT = sql.fragment`set_config('synchronous_commit', 'off', true)`;
 const ENDPOINT_COLUMNS = sql.fragment`merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4, active, created_at, deactivated_at`;
 const DELIVERY_COLUMNS = sql.fragment`merchant_id, id, livemode, endpoint_id, event_id, event_type, status, attempt_count,
   next_attempt_at, lease_expires_at, delivered_at, created_at, updated_at`;
@@ -127,82 +128,131 @@ const claimedDeliverySchema = z.object({
 });
 export type ClaimedDelivery = z.infer<typeof claimedDeliverySchema>;
 
-/**
- * Claims the next attempt of a due, pending delivery that no live worker holds: counts the attempt
- * and takes a lease on it. Null when there is nothing to do (already delivered, not due, or held).
- * Prepared: it runs once per attempt.
- */
-export async function claimDelivery(
-  database: Queryable,
-  delivery: { merchantId: string; deliveryId: string; leaseMs: number },
-): Promise<ClaimedDelivery | null> {
-  return database.maybeOne(sql.prepared("webhook_claim_delivery", claimedDeliverySchema)`
-    UPDATE webhook_deliveries d
-    SET attempt_count = d.attempt_count + 1,
-      lease_expires_at = now() + ${delivery.leaseMs} * interval '1 millisecond',
-      updated_at = now()
-    FROM webhook_endpoints e, events ev
-    WHERE d.merchant_id = ${delivery.merchantId} AND d.id = ${delivery.deliveryId}
-      AND d.status = 'pending' AND d.next_attempt_at <= now()
-      AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
-      AND e.merchant_id = d.merchant_id AND e.id = d.endpoint_id
-      AND ev.merchant_id = d.merchant_id AND ev.id = d.event_id
-    RETURNING d.merchant_id, d.id, d.livemode, d.endpoint_id, d.attempt_count, e.url, e.secret_ciphertext,
-      e.active AS endpoint_active, ev.id AS event_id, ev.type AS event_type, ev.data AS event_data,
-      ev.created_at AS event_created_at`);
-}
+export type ClaimRequest = { merchantId: string; deliveryId: string; leaseMs: number };
 
 /**
- * Records an attempt and settles the delivery in one statement: `succeeded`, `dead`, `canceled`, or
- * back to `pending` with the next attempt's time and its job. Guarded by the attempt number, so an
- * attempt whose lease lapsed and was taken over cannot overwrite the newer one (null then).
+ * Claims the next attempt of each due, pending delivery that no live worker holds: counts the
+ * attempt and takes a lease on it. A delivery with nothing to do (already delivered, not due, or
+ * held) is absent from the result. One statement for a batch of deliveries, prepared: it runs for
+ * every attempt. Its commit does not wait for the WAL flush: a claim lost in a crash only means the
+ * attempt is made again (deliveries are at least once, and receivers deduplicate on the event id).
  */
-export async function recordAttempt(
+export async function claimDeliveries(
   database: Queryable,
-  record: {
-    merchantId: string;
-    deliveryId: string;
-    attempt: AttemptRow | null;
-    attemptNumber: number;
-    status: DeliveryStatus;
-    nextAttemptInMs: number | null;
-    job: { task: string; maxAttempts: number; traceparent: string | null };
-  },
-): Promise<DeliveryRow | null> {
-  const nextAttemptAt =
-    record.nextAttemptInMs === null
-      ? sql.fragment`NULL`
-      : sql.fragment`now() + ${record.nextAttemptInMs} * interval '1 millisecond'`;
-  const attempt = record.attempt;
-  const insertAttempt =
-    attempt === null
-      ? sql.fragment`SELECT 1`
-      : sql.fragment`INSERT INTO webhook_delivery_attempts
-          (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded)
-        VALUES (${record.merchantId}, ${record.deliveryId}, ${record.attemptNumber}, ${attempt.started_at.toISOString()}::timestamptz,
-          ${attempt.duration_ms}, ${attempt.response_status}, ${attempt.error}, ${attempt.succeeded})
-        ON CONFLICT DO NOTHING`;
-  // Prepared (one name per shape of the statement): it runs once per attempt, and planning it costs
-  // more than running it.
-  const statementName = `webhook_record_attempt_${attempt === null ? "none" : "one"}_${record.nextAttemptInMs === null ? "final" : "again"}`;
-  return database.maybeOne(sql.prepared(statementName, deliveryRowSchema)`
-    WITH recorded AS (${insertAttempt}),
-    settled AS (
-      UPDATE webhook_deliveries
-      SET status = ${record.status}, next_attempt_at = ${nextAttemptAt}, lease_expires_at = NULL,
-        delivered_at = CASE WHEN ${record.status} = 'succeeded' THEN now() ELSE delivered_at END,
+  requests: readonly ClaimRequest[],
+): Promise<readonly ClaimedDelivery[]> {
+  const merchantIds = sql.array(
+    requests.map((request) => request.merchantId),
+    "text",
+  );
+  const deliveryIds = sql.array(
+    requests.map((request) => request.deliveryId),
+    "text",
+  );
+  const leasesMs = sql.array(
+    requests.map((request) => request.leaseMs),
+    "int4",
+  );
+  // Each row is found through its primary key and updated by its row id: a join the planner could
+  // reorder would, on a burst of new deliveries with stale statistics, scan the pending index instead.
+  return database.any(sql.prepared("webhook_claim_deliveries", claimedDeliverySchema)`
+    WITH claimed AS (
+      UPDATE webhook_deliveries d
+      SET attempt_count = d.attempt_count + 1,
+        lease_expires_at = now() + wanted.lease_ms * interval '1 millisecond',
         updated_at = now()
-      WHERE merchant_id = ${record.merchantId} AND id = ${record.deliveryId}
-        AND status = 'pending' AND attempt_count = ${record.attemptNumber}
-      RETURNING ${DELIVERY_COLUMNS}),
-    next_job AS (
-      SELECT graphile_worker.add_job(${record.job.task},
-          payload => json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id,
-            'traceparent', ${record.job.traceparent}::text)),
-          run_at => next_attempt_at, max_attempts => ${record.job.maxAttempts}, job_key => 'webhook_delivery:' || id)
-      FROM settled WHERE status = 'pending')
-    SELECT ${DELIVERY_COLUMNS} FROM settled
-    WHERE (SELECT count(*) FROM next_job) >= 0`);
+      FROM unnest(${merchantIds}, ${deliveryIds}, ${leasesMs}) AS wanted(merchant_id, id, lease_ms)
+        CROSS JOIN LATERAL (
+          SELECT ctid AS row_id FROM webhook_deliveries
+          WHERE merchant_id = wanted.merchant_id AND id = wanted.id OFFSET 0) AS found
+      WHERE d.ctid = found.row_id
+        AND d.status = 'pending' AND d.next_attempt_at <= now()
+        AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
+      RETURNING d.merchant_id, d.id, d.livemode, d.endpoint_id, d.event_id, d.attempt_count),
+    commit_mode AS (SELECT ${ASYNC_COMMIT})
+    SELECT c.merchant_id, c.id, c.livemode, c.endpoint_id, c.attempt_count, e.url, e.secret_ciphertext,
+      e.active AS endpoint_active, ev.id AS event_id, ev.type AS event_type, ev.data AS event_data,
+      ev.created_at AS event_created_at
+    FROM claimed c CROSS JOIN commit_mode
+      CROSS JOIN LATERAL (
+        SELECT url, secret_ciphertext, active FROM webhook_endpoints
+        WHERE merchant_id = c.merchant_id AND id = c.endpoint_id OFFSET 0) AS e
+      CROSS JOIN LATERAL (
+        SELECT id, type, data, created_at FROM events
+        WHERE merchant_id = c.merchant_id AND id = c.event_id OFFSET 0) AS ev`);
+}
+
+/** How an attempt ended and what follows it; `attempt` is null when none was made (canceled). */
+export type AttemptRecord = {
+  merchantId: string;
+  deliveryId: string;
+  attempt: AttemptRow | null;
+  attemptNumber: number;
+  status: DeliveryStatus;
+  nextAttemptInMs: number | null;
+  job: { task: string; maxAttempts: number; traceparent: string | null };
+};
+
+/**
+ * Records attempts and settles their deliveries in one statement for a batch: `succeeded`, `dead`,
+ * `canceled`, or back to `pending` with the next attempt's time and its job. Guarded by the attempt
+ * number, so an attempt whose lease lapsed and was taken over cannot overwrite the newer one (absent
+ * from the result then). Asynchronous commit, as for the claim: a record lost in a crash leaves a
+ * lapsed lease, and the stalled-delivery sweep attempts the delivery again. Rows are found as in
+ * `claimDeliveries`.
+ */
+export async function recordAttempts(
+  database: Queryable,
+  records: readonly AttemptRecord[],
+): Promise<readonly DeliveryRow[]> {
+  const texts = (pick: (record: AttemptRecord) => string | null) => sql.array(records.map(pick), "text");
+  const integers = (pick: (record: AttemptRecord) => number | null) => sql.array(records.map(pick), "int4");
+  return database.any(sql.prepared("webhook_record_attempts", deliveryRowSchema)`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${texts((record) => record.merchantId)}, ${texts((record) => record.deliveryId)},
+        ${integers((record) => record.attemptNumber)}, ${texts((record) => record.status)},
+        ${integers((record) => record.nextAttemptInMs)},
+        ${texts((record) => record.attempt?.started_at.toISOString() ?? null)}::timestamptz[],
+        ${integers((record) => record.attempt?.duration_ms ?? null)},
+        ${integers((record) => record.attempt?.response_status ?? null)}, ${texts((record) => record.attempt?.error ?? null)},
+        ${sql.array(
+          records.map((record) => record.attempt?.succeeded ?? null),
+          "bool",
+        )},
+        ${texts((record) => record.job.task)}, ${integers((record) => record.job.maxAttempts)},
+        ${texts((record) => record.job.traceparent)})
+      AS i(merchant_id, delivery_id, attempt_number, status, next_attempt_in_ms, started_at, duration_ms,
+        response_status, error, succeeded, job_task, job_attempts_max, traceparent)),
+    target AS (
+      SELECT found.row_id, input.* FROM input
+        CROSS JOIN LATERAL (
+          SELECT ctid AS row_id FROM webhook_deliveries
+          WHERE merchant_id = input.merchant_id AND id = input.delivery_id OFFSET 0) AS found),
+    recorded AS (
+      INSERT INTO webhook_delivery_attempts
+        (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded)
+      SELECT merchant_id, delivery_id, attempt_number, started_at, duration_ms, response_status, error, succeeded
+      FROM input WHERE started_at IS NOT NULL
+      ON CONFLICT DO NOTHING),
+    settled AS (
+      UPDATE webhook_deliveries d
+      SET status = i.status, next_attempt_at = now() + i.next_attempt_in_ms * interval '1 millisecond',
+        lease_expires_at = NULL,
+        delivered_at = CASE WHEN i.status = 'succeeded' THEN now() ELSE d.delivered_at END,
+        updated_at = now()
+      FROM target i
+      WHERE d.ctid = i.row_id AND d.status = 'pending' AND d.attempt_count = i.attempt_number
+      RETURNING d.*, i.job_task, i.job_attempts_max, i.traceparent),
+    next_jobs AS (
+      SELECT graphile_worker.add_jobs(array_agg(ROW(job_task,
+          json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id, 'traceparent', traceparent)),
+          NULL, next_attempt_at, job_attempts_max, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec))
+      FROM settled WHERE status = 'pending'
+      HAVING count(*) > 0),
+    commit_mode AS (SELECT ${ASYNC_COMMIT})
+    SELECT ${DELIVERY_COLUMNS} FROM settled CROSS JOIN commit_mode
+    WHERE (SELECT count(*) FROM next_jobs) >= 0`);
 }
 
 /** Makes a delivery due now for one more attempt (manual retry); null when a worker holds it. */

@@ -6,6 +6,7 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import { newId } from "../../platform/ids.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
 import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
@@ -202,7 +203,7 @@ async function enqueueDeliveryJob(
 }
 
 export type DeliveryDependencies = {
-  database: Database;
+  store: DeliveryStore;
   config: Config;
   post: (request: {
     url: string;
@@ -216,24 +217,24 @@ export type DeliveryDependencies = {
 
 /**
  * One delivery attempt: claim it (counting the attempt and taking a lease), post the signed event
- * outside any transaction, then record the attempt and settle the delivery in one transaction. The
- * next attempt, if any, is enqueued in that same transaction.
+ * outside any transaction, then record the attempt and settle the delivery in one statement. The
+ * next attempt, if any, is enqueued in that same statement.
  */
 export async function attemptDelivery(
   dependencies: DeliveryDependencies,
   delivery: { merchantId: string; deliveryId: string },
 ): Promise<DeliveryRow | null> {
-  const { database, config } = dependencies;
+  const { store, config } = dependencies;
   // The lease outlasts the attempt's own deadline with room to record it, so it only lapses when the
   // worker is gone.
-  const claimed = await queries.claimDelivery(database, { ...delivery, leaseMs: 2 * config.webhook.timeoutMs + 1000 });
+  const claimed = await store.claim({ ...delivery, leaseMs: 2 * config.webhook.timeoutMs + 1000 });
   if (claimed === null) {
     return null;
   }
   // A retry continues the trace of this attempt.
   const job = { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX, traceparent: currentTraceparent() };
   if (!claimed.endpoint_active) {
-    return queries.recordAttempt(database, {
+    return store.record({
       ...delivery,
       attempt: null,
       attemptNumber: claimed.attempt_count,
@@ -280,7 +281,7 @@ export async function attemptDelivery(
   });
   webhookAttemptDurationSeconds.observe(outcome.durationMs / 1000);
   // One statement: the attempt's record, the delivery's new state and the next attempt's job.
-  const settled = await queries.recordAttempt(database, {
+  const settled = await store.record({
     ...delivery,
     attempt: {
       attempt: claimed.attempt_count,

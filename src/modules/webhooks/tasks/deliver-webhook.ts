@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireWebhookSecretKey } from "../../../platform/config.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
+import { createDeliveryStore } from "../delivery-store.ts";
 import { createWebhookPoster } from "../post-webhook.ts";
 import { attemptDelivery, DELIVER_WEBHOOK_TASK } from "../service.ts";
 
@@ -14,10 +15,11 @@ export const deliverWebhook: TaskDefinition = {
     // Fails the pool's start, not its first job, when the key is missing.
     requireWebhookSecretKey(config);
     const poster = createWebhookPoster({ timeoutMs: config.webhook.timeoutMs });
+    const store = createDeliveryStore(database);
     return async (payload) => {
       const job = payloadSchema.parse(payload);
       const settled = await attemptDelivery(
-        { database, config, post: poster.post },
+        { store, config, post: poster.post },
         { merchantId: job.merchant_id, deliveryId: job.delivery_id },
       );
       if (settled !== null && settled.status !== "succeeded") {
