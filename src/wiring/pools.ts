@@ -4,6 +4,7 @@ import { pollWithdrawalCodeTask } from "../modules/agent/tasks/poll-withdrawal-c
 import { reconcileBankChangeTask } from "../modules/agent/tasks/reconcile-bank-change.ts";
 import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
 import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
+import { scheduleUnscheduledPaymentsTask } from "../modules/payments/tasks/schedule-unscheduled-payments.ts";
 import { processPayoutTask } from "../modules/payouts/tasks/process-payout.ts";
 import { requeueStalledPayoutsTask } from "../modules/payouts/tasks/requeue-stalled-payouts.ts";
 import { reconcileUtilityPaymentTask } from "../modules/utilities/tasks/reconcile-utility-payment.ts";
@@ -24,7 +25,12 @@ export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly T
       reconcileBankChangeTask(gateways),
       reconcileUtilityPaymentTask(gateways),
     ],
-    "code-expiry": [expirePaymentTask(gateways), expireWithdrawalCodeTask(gateways), purgeIdempotencyKeys],
+    "code-expiry": [
+      expirePaymentTask(gateways),
+      scheduleUnscheduledPaymentsTask,
+      expireWithdrawalCodeTask(gateways),
+      purgeIdempotencyKeys,
+    ],
     "payout-processor": [processPayoutTask(gateways), requeueStalledPayoutsTask],
     "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
   };

@@ -106,7 +106,38 @@ describe("creating a payment", () => {
     expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(payment.deep_link);
   });
 
-  test("the payment commits with its first poll and its expiry job, due at expires_at", async () => {
+  test("creations enqueue their jobs right after their commit; jobs lost in between are enqueued by the sweep", async () => {
+    const { app, config } = setup();
+    const created = await Promise.all(
+      Array.from({ length: 8 }, () => create(app, shop.testKey, { amount_cents: 1000 }).then((response) => response)),
+    );
+    expect(created.map((response) => response.status)).toEqual(Array(8).fill(201));
+    const keysOf = (paymentId: string) => [`payment_poll:${paymentId}`, `payment_expiry:${paymentId}`];
+    const jobsOf = (paymentIds: string[]) =>
+      db.database.oneFirst(sql.type(countSchema)`
+        SELECT count(*)::int AS count FROM graphile_worker.jobs
+        WHERE key = ANY(${sql.array(paymentIds.flatMap(keysOf), "text")})`);
+    const ids = created.map((response) => String(response.body.id));
+    expect(await jobsOf(ids)).toBe(16);
+    // Nothing to sweep: every payment has its jobs.
+    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(0);
+
+    // The API process died between a payment's commit and its enqueue: no jobs.
+    const [lost] = ids;
+    for (const key of keysOf(lost ?? "")) {
+      await db.database.query(sql.unsafe`SELECT graphile_worker.remove_job(${key})`);
+    }
+    expect(await jobsOf([lost ?? ""])).toBe(0);
+    // Not before it is older than the threshold (its enqueue may still be on its way).
+    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 })).toBe(0);
+    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(1);
+    const restored = await db.database.any(sql.type(z.object({ key: z.string(), run_at: z.date() }))`
+      SELECT key, run_at FROM graphile_worker.jobs WHERE key = ANY(${sql.array(keysOf(lost ?? ""), "text")}) ORDER BY key`);
+    expect(restored.map((job) => job.key)).toEqual([`payment_expiry:${lost}`, `payment_poll:${lost}`]);
+    expect(restored[0]?.run_at.toISOString()).toBe(created[0]?.body.expires_at);
+  });
+
+  test("a created payment has its first poll and its expiry job, due at expires_at", async () => {
     const { app } = setup();
     const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
     const jobs = await db.database.any(sql.type(

@@ -1,6 +1,8 @@
 import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
+import { createPaymentJobScheduler, type PaymentJobScheduler } from "./job-scheduler.ts";
 import { paymentsTotal } from "./metrics.ts";
 import {
   createPaymentBody,
@@ -40,6 +42,8 @@ export function presentPayment(config: Config, payment: PaymentRow) {
 }
 
 export function paymentRoutes(gateways: Gateways): AnyRoute[] {
+  // One per API process (the first request brings the pool), so that concurrent creations share it.
+  let scheduleJobs: PaymentJobScheduler | undefined;
   return [
     defineRoute({
       method: "post",
@@ -54,13 +58,20 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
         const prepared = await payments.preparePayment({ config, database, logger, gateways }, tenant, body);
         const payment = payments.pendingRowOf(tenant, prepared);
-        // Row, jobs and stored response in one statement: the hottest write path, in one round trip.
+        // Row and stored response in one statement: the hottest write path, in one round trip.
         const reply = await commitWithResponse(
           { status: 201, body: presentPayment(config, payment) },
           (storeResponse) => payments.recordPaymentWithResponse(database, config, payment, storeResponse),
         );
         // Counted once committed (a replayed response does not come through here).
         paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });
+        scheduleJobs ??= createPaymentJobScheduler(database, config);
+        try {
+          await scheduleJobs({ ...payment, traceparent: currentTraceparent() });
+        } catch (error) {
+          // The payment is committed and its answer stored: the sweep enqueues its jobs later.
+          logger.error({ err: error, payment_id: payment.id }, "payment jobs not enqueued; the sweep will");
+        }
         return reply;
       },
     }),

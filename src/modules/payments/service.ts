@@ -152,7 +152,10 @@ export async function recordPayment(
   tenant: World,
   prepared: PreparedPayment,
 ): Promise<PaymentRow> {
-  const payment = await insertPending(transaction, config, pendingRowOf(tenant, prepared), null);
+  const payment = await insertPending(transaction, config, pendingRowOf(tenant, prepared), {
+    withJobs: true,
+    storeResponse: null,
+  });
   if (payment === null) {
     throw new TypeError(`payment ${prepared.id} was not written`);
   }
@@ -160,9 +163,11 @@ export async function recordPayment(
 }
 
 /**
- * Phase two as one statement that is its own transaction: the row, its jobs and the idempotent
- * response (`storeResponse`, written only while the request still owns its key). False when the key
- * was taken over and nothing was written.
+ * Phase two as one statement that is its own transaction: the row and the idempotent response
+ * (`storeResponse`, written only while the request still owns its key). False when the key was
+ * taken over and nothing was written. The payment's jobs are the caller's to enqueue after the
+ * commit (`createPaymentJobScheduler`): enqueueing notifies, and PostgreSQL serializes the commits of
+ * notifying transactions through their WAL flush, which capped payment creation (docs/architecture.md).
  */
 export async function recordPaymentWithResponse(
   database: Database,
@@ -170,27 +175,31 @@ export async function recordPaymentWithResponse(
   payment: PaymentRow,
   storeResponse: FragmentSqlToken,
 ): Promise<boolean> {
-  return (await insertPending(database, config, payment, storeResponse)) !== null;
+  return (await insertPending(database, config, payment, { withJobs: false, storeResponse })) !== null;
+}
+
+/** The jobs every pending payment has: its first poll, and its expiry at `expires_at`. */
+export function paymentJobsOf(config: Config): queries.PaymentJobs {
+  return {
+    poll: {
+      task: POLL_PAYMENT_TASK,
+      delayMs: config.payment.pollScheduleMs[0] ?? 2000,
+      maxAttempts: POLL_JOB_ATTEMPTS_MAX,
+    },
+    expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
+  };
 }
 
 async function insertPending(
   database: Queryable,
   config: Config,
   payment: PaymentRow,
-  storeResponse: FragmentSqlToken | null,
+  options: { withJobs: boolean; storeResponse: FragmentSqlToken | null },
 ): Promise<PaymentRow | null> {
   try {
-    return await queries.insertPaymentWithJobs(database, payment, {
-      jobs: {
-        poll: {
-          task: POLL_PAYMENT_TASK,
-          delayMs: config.payment.pollScheduleMs[0] ?? 2000,
-          maxAttempts: POLL_JOB_ATTEMPTS_MAX,
-        },
-        expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
-        traceparent: currentTraceparent(),
-      },
-      storeResponse,
+    return await queries.insertPayment(database, payment, {
+      jobs: options.withJobs ? { ...paymentJobsOf(config), traceparent: currentTraceparent() } : null,
+      storeResponse: options.storeResponse,
     });
   } catch (error) {
     // The code is already payable for another payment of this world: ask again with the same key.
@@ -199,6 +208,30 @@ async function insertPending(
     }
     throw error;
   }
+}
+
+/**
+ * Enqueues the jobs of pending payments that lack them (their process died between the payment's
+ * commit and the enqueue), once they are older than `olderThanMs`. Returns how many.
+ */
+export async function scheduleUnscheduledPayments(
+  database: Database,
+  config: Config,
+  options: { olderThanMs: number },
+): Promise<number> {
+  const unscheduled = await queries.selectUnscheduledPayments(database, {
+    olderThanMs: options.olderThanMs,
+    limit: 1000,
+  });
+  if (unscheduled.length === 0) {
+    return 0;
+  }
+  await queries.enqueuePaymentJobs(
+    database,
+    unscheduled.map((payment) => ({ ...payment, traceparent: null })),
+    paymentJobsOf(config),
+  );
+  return unscheduled.length;
 }
 
 /** Schedules the poller's next inquiry, unless it would come after the code window closes. */
