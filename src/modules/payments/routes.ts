@@ -42,7 +42,8 @@ export function presentPayment(config: Config, payment: PaymentRow) {
 }
 
 export function paymentRoutes(gateways: Gateways): AnyRoute[] {
-  // One per API process (the first request brings the pool), so that concurrent creations share it.
+  // One per app (its database and config are fixed; the first creation brings them), so that the
+  // concurrent creations of the process share its batches.
   let scheduleJobs: PaymentJobScheduler | undefined;
   return [
     defineRoute({
