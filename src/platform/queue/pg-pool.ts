@@ -3,7 +3,9 @@ import type { Logger } from "../telemetry/logger.ts";
 
 /**
  * The pg pool graphile-worker runs on (it needs node-postgres, and session-level LISTEN). Errors of
- * idle clients are logged rather than crashing the process.
+ * idle clients are logged rather than crashing the process. Once the pool is ending they are not
+ * faults: `end()` resolves before its connections have closed, and a server stopped right after
+ * (`make run`'s embedded PostgreSQL on Ctrl-C) terminates those still closing.
  */
 export function createWorkerPgPool(options: {
   url: string;
@@ -16,9 +18,16 @@ export function createWorkerPgPool(options: {
     max: options.size,
     application_name: options.applicationName,
   });
-  pool.on("error", (error) => options.logger.error({ err: error }, "worker pg pool error"));
+  const report = (message: string) => (error: Error) => {
+    if (pool.ending) {
+      options.logger.debug({ err: error }, `${message} while the pool was ending`);
+    } else {
+      options.logger.error({ err: error }, message);
+    }
+  };
+  pool.on("error", report("worker pg pool error"));
   pool.on("connect", (client) => {
-    client.on("error", (error) => options.logger.error({ err: error }, "worker pg client error"));
+    client.on("error", report("worker pg client error"));
   });
   return pool;
 }
