@@ -1,5 +1,6 @@
 import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
+import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
@@ -153,30 +154,15 @@ export async function selectPaymentById(database: Queryable, paymentId: string):
 
 export async function selectPayments(
   database: Queryable,
-  filter: World & {
+  filter: NewestFirstFilter & {
     status: PaymentStatus | undefined;
     merchantRef: string | undefined;
-    from: Date | undefined;
-    to: Date | undefined;
-    after: { createdAt: string; id: string } | undefined;
     limit: number;
   },
 ): Promise<readonly PaymentRow[]> {
-  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
-  if (filter.status !== undefined) {
-    conditions.push(sql.fragment`status = ${filter.status}`);
-  }
+  const conditions = newestFirstConditions(filter);
   if (filter.merchantRef !== undefined) {
     conditions.push(sql.fragment`merchant_ref = ${filter.merchantRef}`);
-  }
-  if (filter.from !== undefined) {
-    conditions.push(sql.fragment`created_at >= ${filter.from.toISOString()}::timestamptz`);
-  }
-  if (filter.to !== undefined) {
-    conditions.push(sql.fragment`created_at < ${filter.to.toISOString()}::timestamptz`);
-  }
-  if (filter.after !== undefined) {
-    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
   }
   return database.any(sql.type(paymentRowSchema)`
     SELECT ${PAYMENT_COLUMNS} FROM payments

@@ -1,3 +1,4 @@
+import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type PayoutRow, type PayoutStatus, payoutRowSchema } from "./schemas.ts";
 
@@ -50,27 +51,12 @@ export async function selectPayoutById(database: Queryable, payoutId: string): P
 
 export async function selectPayouts(
   database: Queryable,
-  filter: World & {
+  filter: NewestFirstFilter & {
     status: PayoutStatus | undefined;
-    from: Date | undefined;
-    to: Date | undefined;
-    after: { createdAt: string; id: string } | undefined;
     limit: number;
   },
 ): Promise<readonly PayoutRow[]> {
-  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
-  if (filter.status !== undefined) {
-    conditions.push(sql.fragment`status = ${filter.status}`);
-  }
-  if (filter.from !== undefined) {
-    conditions.push(sql.fragment`created_at >= ${filter.from.toISOString()}::timestamptz`);
-  }
-  if (filter.to !== undefined) {
-    conditions.push(sql.fragment`created_at < ${filter.to.toISOString()}::timestamptz`);
-  }
-  if (filter.after !== undefined) {
-    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
-  }
+  const conditions = newestFirstConditions(filter);
   return database.any(sql.type(payoutRowSchema)`
     SELECT ${PAYOUT_COLUMNS} FROM payouts
     WHERE ${sql.join(conditions, sql.fragment` AND `)}

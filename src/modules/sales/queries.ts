@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { currencies } from "../../platform/http/validation.ts";
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
@@ -47,27 +48,12 @@ export async function finishSaleOfPayment(
 
 export async function selectSales(
   database: Queryable,
-  filter: World & {
+  filter: NewestFirstFilter & {
     status: SaleStatus | undefined;
-    from: Date | undefined;
-    to: Date | undefined;
-    after: { createdAt: string; id: string } | undefined;
     limit: number;
   },
 ): Promise<readonly SaleRow[]> {
-  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
-  if (filter.status !== undefined) {
-    conditions.push(sql.fragment`status = ${filter.status}`);
-  }
-  if (filter.from !== undefined) {
-    conditions.push(sql.fragment`created_at >= ${filter.from.toISOString()}::timestamptz`);
-  }
-  if (filter.to !== undefined) {
-    conditions.push(sql.fragment`created_at < ${filter.to.toISOString()}::timestamptz`);
-  }
-  if (filter.after !== undefined) {
-    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
-  }
+  const conditions = newestFirstConditions(filter);
   return database.any(sql.type(saleRowSchema)`
     SELECT ${SALE_COLUMNS} FROM sales
     WHERE ${sql.join(conditions, sql.fragment` AND `)}
