@@ -146,6 +146,35 @@ export async function applyStep<Row extends InstantTransferRow, Completed>(
 }
 
 /**
+ * The reconcile job of a row still `processing` a while after it was reserved (its request died or
+ * gave up): asks the gateway and settles it; one the gateway never received is failed and its money
+ * returned. A row whose request still holds the lease is looked at again when the lease ends
+ * (`lookAgain`); a gateway that cannot answer throws, and the job retries.
+ */
+export async function reconcile<Row extends InstantTransferRow & { lease_until: Date | null }, Completed>(
+  database: Database,
+  steps: InstantTransferSteps<Row, Completed>,
+  row: Row,
+  settle: {
+    complete: (transaction: Transaction, row: Row, outcome: TransferCompleted<Completed>) => Promise<Row | null>;
+    fail: (database: Database, row: Row, reason: string) => Promise<Row | null>;
+    lookAgain: (transaction: Transaction, runAt: Date) => Promise<unknown>;
+    /** Names the row in the error of an unclear answer. */
+    name: string;
+  },
+): Promise<Row> {
+  const step = await applyStep(database, await resume(steps, row, { whenUnknown: "fail" }), settle);
+  if (step.kind === "busy") {
+    const runAt = new Date((step.row.lease_until?.getTime() ?? Date.now()) + 1000);
+    await database.transaction((transaction) => settle.lookAgain(transaction, runAt));
+  }
+  if (step.kind === "unclear") {
+    throw new GatewayUnavailableError(`${settle.name}: the gateway could not be asked; retrying`);
+  }
+  return step.row;
+}
+
+/**
  * The answer to the request that created (or retried) a transfer: 201 with the completed transfer,
  * stored with its completion in the idempotent transaction; the module's 4xx once it failed (its
  * money returned); 502 while its outcome is unclear, to be retried with the same Idempotency-Key.

@@ -597,27 +597,19 @@ export async function reconcileBankChange(
   if (row === null || row.status !== "processing") {
     return row;
   }
-  const step = await instantTransfer.applyStep(
-    dependencies.database,
-    await instantTransfer.resume(bankChangeSteps(dependencies), row, { whenUnknown: "fail" }),
-    { complete: completeBankChange, fail: failBankChange },
-  );
-  if (step.kind === "busy") {
-    // Its request is still at it: look again once its lease ends.
-    await dependencies.database.transaction((transaction) =>
+  return instantTransfer.reconcile(dependencies.database, bankChangeSteps(dependencies), row, {
+    complete: completeBankChange,
+    fail: failBankChange,
+    lookAgain: (transaction, runAt) =>
       addJob(transaction, {
         task: RECONCILE_BANK_CHANGE_TASK,
         payload: { merchant_id: row.merchant_id, bank_change_id: row.id },
-        runAt: new Date((step.row.lease_until?.getTime() ?? Date.now()) + 1000),
+        runAt,
         jobKey: `bank_change_reconcile:${row.id}`,
         maxAttempts: DECIDING_JOB_ATTEMPTS_MAX,
       }),
-    );
-  }
-  if (step.kind === "unclear") {
-    throw new GatewayUnavailableError(`change-to-wallet ${row.id}: the gateway could not be asked; retrying`);
-  }
-  return step.row;
+    name: `change-to-wallet ${row.id}`,
+  });
 }
 
 // Account lookup.

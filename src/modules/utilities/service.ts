@@ -1,6 +1,5 @@
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import {
-  GatewayUnavailableError,
   gatewayOf,
   type TransferCompleted,
   type UtilityPaymentCompleted,
@@ -291,24 +290,17 @@ export async function reconcileUtilityPayment(
   if (row === null || row.status !== "processing") {
     return row;
   }
-  const step = await instantTransfer.applyStep(
-    dependencies.database,
-    await instantTransfer.resume(steps(dependencies), row, { whenUnknown: "fail" }),
-    { complete: completeUtilityPayment, fail: failUtilityPayment },
-  );
-  if (step.kind === "busy") {
-    await dependencies.database.transaction((transaction) =>
+  return instantTransfer.reconcile(dependencies.database, steps(dependencies), row, {
+    complete: completeUtilityPayment,
+    fail: failUtilityPayment,
+    lookAgain: (transaction, runAt) =>
       addJob(transaction, {
         task: RECONCILE_UTILITY_PAYMENT_TASK,
         payload: { merchant_id: row.merchant_id, utility_payment_id: row.id },
-        runAt: new Date((step.row.lease_until?.getTime() ?? Date.now()) + 1000),
+        runAt,
         jobKey: `utility_payment_reconcile:${row.id}`,
         maxAttempts: RECONCILE_ATTEMPTS_MAX,
       }),
-    );
-  }
-  if (step.kind === "unclear") {
-    throw new GatewayUnavailableError(`utility payment ${row.id}: the gateway could not be asked; retrying`);
-  }
-  return step.row;
+    name: `utility payment ${row.id}`,
+  });
 }
