@@ -113,6 +113,7 @@ export async function revokeApiKey(database: Queryable, merchantId: string, keyI
 }
 
 const authenticationRowSchema = z.object({
+  ordinal: z.number().int(),
   key_id: z.string(),
   livemode: z.boolean(),
   key_revoked: z.boolean(),
@@ -126,104 +127,154 @@ const authenticationRowSchema = z.object({
   payout_verified: z.boolean(),
   merchant_created_at: z.date(),
   merchant_updated_at: z.date(),
-  rate_taken: z.boolean(),
-  claimed: z.boolean(),
-  rate_in_window: z.number().int(),
-  rate_reset_ms: z.number().int(),
   merchant_timezone: z.string(),
+  rate_taken: z.boolean(),
+  rate_remaining: z.number().int(),
+  rate_reset_ms: z.number().int(),
+  claimed: z.boolean(),
 });
 
-/**
- * One round trip, one statement: key lookup, merchant, and for an active merchant one request taken
- * from its rate limit. It runs on every /v1 request, so it is a named prepared statement (planned once
- * per connection; planning this statement costs more than executing it).
- *
- * The limiter keeps, per merchant, the times of its last `limit` accepted requests, oldest first, in
- * an unlogged table (its commit writes no WAL and waits for no flush). A request is accepted when the
- * limit-th most recent of them has left the window, an O(1) test. The upsert evaluates that test on
- * the latest row version once the row is locked, and the appended time is read after the lock
- * (`clock_timestamp()`), so the log stays ordered across replicas and no window of `windowMs` ever
- * holds more than `limit` accepted requests. The database clock decides the time for every replica.
- * The key's coarse "last used" time is written at most once a minute.
- */
-export async function authenticateApiKey(
-  database: Queryable,
-  request: {
-    secretHash: Buffer;
-    /** The world the key's prefix names. */
-    livemode: boolean;
-    rateLimit: number;
-    rateWindowMs: number;
-    /** A money POST's Idempotency-Key, claimed here when the request is accepted. */
-    claim: ClaimRequest | undefined;
-  },
-): Promise<{
+export type AuthenticationRequest = {
+  secretHash: Buffer;
+  /** The world the key's prefix names. */
+  livemode: boolean;
+  /** A money POST's Idempotency-Key, claimed here when the request is accepted. */
+  claim: ClaimRequest | undefined;
+};
+
+export type Authentication = {
   keyId: string;
   livemode: boolean;
   keyRevoked: boolean;
   merchant: MerchantRow;
   rate: { limited: boolean; remaining: number; resetMs: number };
   claimed: boolean;
-} | null> {
-  const limit = request.rateLimit;
-  const window = sql.fragment`(${request.rateWindowMs}::integer * interval '1 millisecond')`;
-  const claimed =
-    request.claim === undefined
-      ? sql.fragment`SELECT NULL::text AS owner_token WHERE false`
-      : claimStatement(
-          sql.fragment`SELECT p.merchant_id, p.livemode FROM presented p
-            WHERE p.livemode = ${request.livemode}::boolean AND EXISTS (SELECT 1 FROM taken)`,
-          request.claim,
-        );
-  const statementName =
-    request.claim === undefined ? "authenticate_api_key_and_take_rate" : "authenticate_api_key_take_rate_and_claim";
-  const row = await database.maybeOne(sql.prepared(statementName, authenticationRowSchema)`
+};
+
+/**
+ * One statement for a batch of requests: key lookups, merchants, and for each request of an active
+ * merchant one request taken from its rate limit, and the Idempotency-Key claims of the accepted ones.
+ * It runs for every /v1 request, so it is a named prepared statement (planned once per connection;
+ * planning it costs more than executing it). The answers come in the order of the requests, null for
+ * an unknown key.
+ *
+ * The limiter keeps, per merchant, the times of its last `limit` accepted requests, oldest first, in
+ * an unlogged table (its commit writes no WAL and waits for no flush). A merchant's requests in the
+ * batch are granted the free slots of its window in the batch's order: the slots are counted on the
+ * latest row version once the row is locked, and the appended time is read after the lock, so the log
+ * stays ordered across replicas and no window of `windowMs` ever holds more than `limit` accepted
+ * requests. A full window is not written at all (the update's condition is an O(1) test on the
+ * limit-th most recent time). Rows are locked in merchant order, so concurrent batches cannot
+ * deadlock; a claim of merchant M is only inserted after M's row is locked, so two batches never wait
+ * on each other's claims either. The database clock decides the time for every replica. The key's
+ * coarse "last used" time is written at most once a minute, skipping a key another batch is touching.
+ */
+export async function authenticateApiKeys(
+  database: Queryable,
+  requests: readonly AuthenticationRequest[],
+  rateLimit: { limit: number; windowMs: number },
+): Promise<(Authentication | null)[]> {
+  const { limit } = rateLimit;
+  const window = sql.fragment`(${rateLimit.windowMs}::integer * interval '1 millisecond')`;
+  const texts = (pick: (request: AuthenticationRequest) => string | null) => sql.array(requests.map(pick), "text");
+  const rows = await database.any(sql.prepared("authenticate_api_keys", authenticationRowSchema)`
     WITH presented AS (
-      SELECT k.id AS key_id, k.livemode, k.revoked_at IS NOT NULL AS key_revoked, k.last_used_at,
+      SELECT r.ordinal, r.prefix_livemode, r.idempotency_key, r.request_method, r.request_path,
+        decode(r.request_fingerprint, 'hex') AS request_fingerprint, r.owner_token, r.lock_timeout_ms,
+        k.id AS key_id, k.livemode, k.revoked_at IS NOT NULL AS key_revoked, k.last_used_at,
         m.id AS merchant_id, m.name AS merchant_name, m.type AS merchant_type, m.status AS merchant_status,
         m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
         m.timezone AS merchant_timezone, m.created_at AS merchant_created_at, m.updated_at AS merchant_updated_at
-      FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
-      WHERE k.secret_hash = ${sql.binary(request.secretHash)}),
+      FROM unnest(
+          ${texts((request) => request.secretHash.toString("hex"))}, ${sql.array(
+            requests.map((request) => request.livemode),
+            "bool",
+          )},
+          ${texts((request) => request.claim?.key ?? null)}, ${texts((request) => request.claim?.method ?? null)},
+          ${texts((request) => request.claim?.path ?? null)},
+          ${texts((request) => request.claim?.fingerprint.toString("hex") ?? null)},
+          ${texts((request) => request.claim?.ownerToken ?? null)}, ${sql.array(
+            requests.map((request) => request.claim?.lockTimeoutMs ?? null),
+            "int4",
+          )})
+        WITH ORDINALITY AS r(secret_hash, prefix_livemode, idempotency_key, request_method, request_path,
+          request_fingerprint, owner_token, lock_timeout_ms, ordinal)
+      JOIN api_keys k ON k.secret_hash = decode(r.secret_hash, 'hex')
+      JOIN merchants m ON m.id = k.merchant_id),
+    eligible AS (
+      SELECT p.ordinal, p.merchant_id, row_number() OVER (PARTITION BY p.merchant_id ORDER BY p.ordinal)::integer AS nth
+      FROM presented p
+      WHERE NOT p.key_revoked AND p.merchant_status = 'active'),
+    -- The proposed row's last_granted carries how many slots the batch asks for (at most the limit).
     taken AS (
-      INSERT INTO rate_limit_windows AS w (merchant_id, accepted_at)
-        SELECT merchant_id, ARRAY[clock_timestamp()] FROM presented
-        WHERE NOT key_revoked AND merchant_status = 'active'
+      INSERT INTO rate_limit_windows AS w (merchant_id, accepted_at, last_granted)
+        SELECT e.merchant_id, array_fill(clock_timestamp(), ARRAY[least(count(*), ${limit}::integer)::integer]),
+          least(count(*), ${limit}::integer)
+        FROM eligible e GROUP BY e.merchant_id ORDER BY e.merchant_id
       ON CONFLICT (merchant_id) DO UPDATE
-        SET accepted_at = w.accepted_at[greatest(1, cardinality(w.accepted_at) - ${limit}::integer + 2) : cardinality(w.accepted_at)]
-          || clock_timestamp()
+        SET (accepted_at, last_granted) = (
+          SELECT (w.accepted_at || array_fill(now_.t, ARRAY[free.granted]))
+              [greatest(1, cardinality(w.accepted_at) + free.granted - ${limit}::integer + 1):],
+            free.granted
+          FROM (SELECT clock_timestamp() AS t) AS now_
+          CROSS JOIN LATERAL (
+            SELECT least(excluded.last_granted, ${limit}::integer - count(*))::integer AS granted
+            FROM unnest(w.accepted_at) AS a WHERE a > now_.t - ${window}) AS free)
         WHERE cardinality(w.accepted_at) < ${limit}::integer
           OR w.accepted_at[cardinality(w.accepted_at) - ${limit}::integer + 1] <= clock_timestamp() - ${window}
-      RETURNING w.accepted_at),
+      RETURNING w.merchant_id, w.accepted_at, w.last_granted),
+    accepted AS (
+      SELECT e.ordinal, t.last_granted - e.nth AS granted_after
+      FROM eligible e JOIN taken t ON t.merchant_id = e.merchant_id
+      WHERE e.nth <= t.last_granted),
+    -- Only a key of the world its prefix names may claim; of two claims of one key, the earlier request's wins.
+    claimed AS (${claimStatement(sql.fragment`
+      SELECT p.merchant_id, p.livemode, p.idempotency_key AS key, p.request_method, p.request_path,
+        p.request_fingerprint, p.owner_token, p.lock_timeout_ms
+      FROM presented p JOIN accepted a ON a.ordinal = p.ordinal
+      WHERE p.idempotency_key IS NOT NULL AND p.livemode = p.prefix_livemode
+      ORDER BY p.ordinal`)}),
     touched AS (
       UPDATE api_keys k SET last_used_at = now()
-      FROM presented p
-      WHERE k.merchant_id = p.merchant_id AND k.id = p.key_id AND NOT p.key_revoked
-        AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute')),
-    claimed AS (${claimed}),
+      WHERE (k.merchant_id, k.id) IN (
+        SELECT s.merchant_id, s.id FROM api_keys s
+        WHERE (s.merchant_id, s.id) IN (
+          SELECT p.merchant_id, p.key_id FROM presented p
+          WHERE NOT p.key_revoked AND (p.last_used_at IS NULL OR p.last_used_at < now() - interval '1 minute'))
+        FOR UPDATE SKIP LOCKED)),
     -- This statement's own transaction does not wait for its WAL flush. Safe: the rate window is
     -- unlogged anyway, the key's last-used time is coarse, and a claim lost in a crash is only a claim
     -- that never happened, because every write that depends on it (storing the response with the
     -- effects) commits synchronously later, and a later flush covers every earlier WAL record.
     commit_mode AS (SELECT set_config('synchronous_commit', 'off', true))
-    SELECT p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type, p.merchant_status,
-      p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_timezone, p.merchant_created_at,
-      p.merchant_updated_at,
-      EXISTS (SELECT 1 FROM taken) AS rate_taken, log.in_window AS rate_in_window, log.reset_ms AS rate_reset_ms,
-      EXISTS (SELECT 1 FROM claimed) AS claimed
+    SELECT p.ordinal::integer, p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type,
+      p.merchant_status, p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_timezone,
+      p.merchant_created_at, p.merchant_updated_at,
+      a.ordinal IS NOT NULL AS rate_taken,
+      -- An accepted request sees the slots left after it (the batch's later requests come after it).
+      CASE WHEN a.ordinal IS NULL THEN 0 ELSE greatest(0, ${limit}::integer - log.in_window + a.granted_after) END
+        AS rate_remaining,
+      log.reset_ms AS rate_reset_ms,
+      EXISTS (SELECT 1 FROM claimed c WHERE c.owner_token = p.owner_token) AS claimed
     FROM presented p
     CROSS JOIN commit_mode
+    LEFT JOIN accepted a ON a.ordinal = p.ordinal
+    LEFT JOIN taken t ON t.merchant_id = p.merchant_id
     CROSS JOIN LATERAL (
-      -- The log as this request left it; when refused, as it stood (the refusal appended nothing).
+      -- The log as this batch left it; when nothing was granted, as it stood (nothing was appended).
       SELECT count(*)::integer AS in_window,
-        coalesce(ceil(extract(epoch FROM min(t) + ${window} - clock_timestamp()) * 1000)::integer, 0) AS reset_ms
-      FROM unnest(coalesce(
-        (SELECT accepted_at FROM taken),
-        (SELECT w.accepted_at FROM rate_limit_windows w WHERE w.merchant_id = p.merchant_id))) AS t
-      WHERE t > clock_timestamp() - ${window}) AS log`);
-  if (row === null) {
-    return null;
-  }
+        coalesce(ceil(extract(epoch FROM min(l) + ${window} - clock_timestamp()) * 1000)::integer, 0) AS reset_ms
+      FROM unnest(coalesce(t.accepted_at,
+        (SELECT w.accepted_at FROM rate_limit_windows w WHERE w.merchant_id = p.merchant_id))) AS l
+      WHERE l > clock_timestamp() - ${window}) AS log`);
+  const byOrdinal = new Map(rows.map((row) => [row.ordinal, row]));
+  return requests.map((_request, index) => {
+    const row = byOrdinal.get(index + 1);
+    return row === undefined ? null : authenticationOf(row);
+  });
+}
+
+function authenticationOf(row: z.infer<typeof authenticationRowSchema>): Authentication {
   return {
     keyId: row.key_id,
     livemode: row.livemode,
@@ -241,11 +292,7 @@ export async function authenticateApiKey(
       created_at: row.merchant_created_at,
       updated_at: row.merchant_updated_at,
     },
-    rate: {
-      limited: !row.rate_taken,
-      remaining: row.rate_taken ? Math.max(0, limit - row.rate_in_window) : 0,
-      resetMs: Math.max(0, row.rate_reset_ms),
-    },
+    rate: { limited: !row.rate_taken, remaining: row.rate_remaining, resetMs: Math.max(0, row.rate_reset_ms) },
     claimed: row.claimed,
   };
 }

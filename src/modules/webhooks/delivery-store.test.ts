@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { testConfig } from "../../../tests/support/app.ts";
+import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
-import { type Queryable, sql } from "../../platform/db/pool.ts";
+import { sql } from "../../platform/db/pool.ts";
 import * as events from "../events/service.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { createEndpoint } from "./service.ts";
@@ -12,23 +13,6 @@ beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterAll(() => db.close());
-
-/** The pool, counting the statements that go through it. */
-function countingDatabase(database: Queryable): { database: Queryable; statements: () => number } {
-  let statements = 0;
-  const counted = new Proxy(database, {
-    get: (target, property, receiver) => {
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === "function"
-        ? (...args: unknown[]) => {
-            statements += 1;
-            return value.apply(target, args);
-          }
-        : value;
-    },
-  });
-  return { database: counted, statements: () => statements };
-}
 
 test("concurrent claims and records of many deliveries go to the database as one statement each", async () => {
   const shop = await newMerchant(db.database);

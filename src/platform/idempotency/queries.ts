@@ -24,18 +24,20 @@ export type ClaimRequest = {
 };
 
 /**
- * Claims a key for the merchant and world of each row of `claimant` (a query with `merchant_id` and
- * `livemode` columns): returns `owner_token` when it inserted the in-flight record, nothing when the
- * key exists. A fragment, so authentication can claim in its own statement (one round trip less).
+ * Claims keys: one in-flight record per row of `claimants`, a query with the columns `merchant_id`,
+ * `livemode`, `key`, `request_method`, `request_path`, `request_fingerprint` (bytea), `owner_token` and
+ * `lock_timeout_ms`. Returns the `owner_token` of each record it inserted, nothing for a key that
+ * exists (or that an earlier row of the same statement claimed). A fragment, so authentication can
+ * claim in its own statement (one round trip less).
  */
-export function claimStatement(claimant: FragmentSqlToken, request: ClaimRequest): FragmentSqlToken {
+export function claimStatement(claimants: FragmentSqlToken): FragmentSqlToken {
   return sql.fragment`
     INSERT INTO idempotency_keys
       (merchant_id, livemode, key, request_method, request_path, request_fingerprint, state, owner_token, locked_until)
-    SELECT claimant.merchant_id, claimant.livemode, ${request.key}::text, ${request.method}::text, ${request.path}::text,
-      ${sql.binary(request.fingerprint)}, 'in_flight', ${request.ownerToken}::text,
-      now() + ${request.lockTimeoutMs}::integer * interval '1 millisecond'
-    FROM (${claimant}) AS claimant
+    SELECT claimant.merchant_id, claimant.livemode, claimant.key, claimant.request_method, claimant.request_path,
+      claimant.request_fingerprint, 'in_flight', claimant.owner_token,
+      now() + claimant.lock_timeout_ms * interval '1 millisecond'
+    FROM (${claimants}) AS claimant
     ON CONFLICT (merchant_id, livemode, key) DO NOTHING
     RETURNING owner_token`;
 }
@@ -46,9 +48,13 @@ export async function insertInFlight(
   scope: Omit<IdempotencyScope, "key">,
   request: ClaimRequest,
 ): Promise<boolean> {
-  const claimant = sql.fragment`SELECT ${scope.merchantId}::text AS merchant_id, ${scope.livemode}::boolean AS livemode`;
+  const claimant = sql.fragment`
+    SELECT ${scope.merchantId}::text AS merchant_id, ${scope.livemode}::boolean AS livemode, ${request.key}::text AS key,
+      ${request.method}::text AS request_method, ${request.path}::text AS request_path,
+      ${sql.binary(request.fingerprint)}::bytea AS request_fingerprint, ${request.ownerToken}::text AS owner_token,
+      ${request.lockTimeoutMs}::integer AS lock_timeout_ms`;
   const inserted = await database.maybeOneFirst(
-    sql.prepared("idempotency_claim", ownerTokenRowSchema)`${claimStatement(claimant, request)}`,
+    sql.prepared("idempotency_claim", ownerTokenRowSchema)`${claimStatement(claimant)}`,
   );
   return inserted !== null;
 }

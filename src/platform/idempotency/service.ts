@@ -43,8 +43,8 @@ export function claimRequestOf(
 }
 
 /**
- * The claim as a fragment over the rows of `claimant` (`merchant_id`, `livemode`), for authentication
- * to claim in its own statement; `claim` then only settles what that insert did not.
+ * The claim as a fragment over the rows of a query (see `queries.claimStatement` for its columns), for
+ * authentication to claim in its own statement; `claim` then only settles what that insert did not.
  */
 export const claimStatement = queries.claimStatement;
 
