@@ -3,9 +3,13 @@ import request from "supertest";
 import { z } from "zod";
 import { sql, type Transaction } from "../../src/platform/db/pool.ts";
 import { insufficientFunds } from "../../src/platform/errors.ts";
-import { defineRoute, type HandlerContext } from "../../src/platform/http/route.ts";
+import { defineRoute } from "../../src/platform/http/route.ts";
 import { amountCentsSchema } from "../../src/platform/http/validation.ts";
-import { fingerprintRequest } from "../../src/platform/idempotency/service.ts";
+import {
+  fingerprintRequest,
+  type ResponseToStore,
+  storeResponsesStatement,
+} from "../../src/platform/idempotency/service.ts";
 import { purgeIdempotencyKeys } from "../../src/platform/idempotency/tasks/purge-idempotency-keys.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import type { Tenant } from "../../src/platform/tenant.ts";
@@ -32,12 +36,17 @@ async function recordExecutionWithResponse(
   database: TestDatabase["database"],
   tenant: Tenant,
   id: string,
-  storeResponse: Parameters<
-    Parameters<HandlerContext<unknown, unknown, unknown, "api_key">["commitWithResponse"]>[1]
-  >[0],
+  response: ResponseToStore | null,
 ): Promise<boolean> {
+  const stored =
+    response === null
+      ? sql.fragment`SELECT 1`
+      : storeResponsesStatement(sql.fragment`
+          SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
+            ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
+            ${response.status}::integer AS response_status, ${response.body}::text AS response_body`);
   const written = await database.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
-    WITH stored AS (${storeResponse})
+    WITH stored AS (${stored})
     INSERT INTO executions (id, merchant_id, livemode, amount_cents)
     SELECT ${id}, ${tenant.merchantId}, ${tenant.livemode}, 1 WHERE EXISTS (SELECT 1 FROM stored)
     RETURNING id`);
@@ -59,8 +68,8 @@ const singleStatementRoute = (idempotent: boolean) =>
       // A slow provider call before the write, as a payment's gateway call.
       await new Promise((resolve) => setTimeout(resolve, body.note === "slower than the lock" ? 1800 : 0));
       const id = `ch_${randomUUID()}`;
-      return commitWithResponse({ status: 201, body: { id, amount_cents: body.amount_cents } }, (storeResponse) =>
-        recordExecutionWithResponse(database, tenant, id, storeResponse),
+      return commitWithResponse({ status: 201, body: { id, amount_cents: body.amount_cents } }, (response) =>
+        recordExecutionWithResponse(database, tenant, id, response),
       );
     },
   });

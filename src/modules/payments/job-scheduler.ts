@@ -18,7 +18,7 @@ export function createPaymentJobScheduler(database: Queryable, config: Config): 
   const jobs = paymentJobsOf(config);
   const batches = new DataLoader<PaymentToSchedule, void>(
     async (payments) => {
-      await enqueuePaymentJobs(database, payments, jobs);
+      await enqueuePaymentJobs(database, payments, jobs, { asynchronousCommit: true });
       return payments.map(() => undefined);
     },
     { cache: false, maxBatchSize: BATCH_SIZE_MAX, batchScheduleFn: setImmediate },

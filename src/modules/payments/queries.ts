@@ -1,7 +1,7 @@
-import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
@@ -16,57 +16,62 @@ export type PaymentJobs = {
   expiry: { task: string; maxAttempts: number };
 };
 
+/** A pending payment to insert, and the idempotent response to store with it (null: nothing to store). */
+export type PaymentToInsert = { payment: PaymentRow; response: ResponseToStore | null };
+
 /**
- * Inserts a pending payment, as a prepared statement (planning it costs more than running it), one
- * shape per combination of options:
- * - `jobs`: enqueue the payment's jobs in the same statement (`traceparent`: the creating request's
- *   trace, continued by both jobs); null when the caller enqueues them after commit.
- * - `storeResponse` (a statement returning a row when it stored the idempotent response): the
- *   insert happens only if it did, and the statement is the request's whole transaction.
- * Returns null when nothing was written.
+ * Inserts pending payments in one prepared statement (planning it costs more than running it). A
+ * payment with a response is inserted only if its response was stored, that is while its request
+ * still owns its Idempotency-Key; the statement is then its request's whole transaction. Returns the
+ * ids of the payments inserted.
  */
-export async function insertPayment(
+export async function insertPayments(
   database: Queryable,
-  payment: PaymentRow,
-  options: {
-    jobs: (PaymentJobs & { traceparent: string | null }) | null;
-    storeResponse: FragmentSqlToken | null;
-  },
-): Promise<PaymentRow | null> {
-  const { jobs } = options;
-  const statementName = `payments_insert${jobs === null ? "" : "_with_jobs"}${options.storeResponse === null ? "" : "_and_response"}`;
-  const withJobs =
-    jobs === null
-      ? sql.fragment``
-      : sql.fragment`,
-    jobs AS (
-      SELECT graphile_worker.add_jobs(ARRAY[
-        ROW(${jobs.poll.task}, json_strip_nulls(json_build_object('merchant_id', merchant_id, 'payment_id', id,
-            'attempt', 0, 'traceparent', ${jobs.traceparent}::text)), NULL,
-          now() + ${jobs.poll.delayMs} * interval '1 millisecond', ${jobs.poll.maxAttempts}, 'payment_poll:' || id,
-          NULL, NULL)::graphile_worker.job_spec,
-        ROW(${jobs.expiry.task}, json_strip_nulls(json_build_object('merchant_id', merchant_id, 'payment_id', id,
-            'traceparent', ${jobs.traceparent}::text)), NULL,
-          expires_at, ${jobs.expiry.maxAttempts}, 'payment_expiry:' || id, NULL, NULL)::graphile_worker.job_spec
-      ]) FROM inserted)`;
-  const jobsEnqueued = jobs === null ? sql.fragment`` : sql.fragment`WHERE (SELECT count(*) FROM jobs) = 2`;
-  // INSERT … SELECT types its values from the SELECT list, hence the casts.
-  return database.maybeOne(sql.prepared(statementName, paymentRowSchema)`
-    WITH stored AS (${options.storeResponse ?? sql.fragment`SELECT 1`}),
+  rows: readonly PaymentToInsert[],
+): Promise<ReadonlySet<string>> {
+  const column = <T>(pick: (payment: PaymentRow) => T, type: "text" | "int8" | "bool") =>
+    sql.array(
+      rows.map((row) => pick(row.payment) as never),
+      type,
+    );
+  const responseColumn = <T>(pick: (response: ResponseToStore) => T, type: "text" | "int4") =>
+    sql.array(
+      rows.map((row) => (row.response === null ? null : pick(row.response)) as never),
+      type,
+    );
+  const inserted = await database.any(sql.prepared("payments_insert", z.object({ id: z.string() }))`
+    WITH pending AS (
+      SELECT * FROM unnest(
+        ${column((p) => p.merchant_id, "text")}, ${column((p) => p.id, "text")}, ${column((p) => p.livemode, "bool")},
+        ${column((p) => p.amount_cents, "int8")}, ${column((p) => p.currency, "text")},
+        ${column((p) => p.fee_cents, "int8")}, ${column((p) => p.narration, "text")},
+        ${column((p) => p.merchant_ref, "text")}, ${column((p) => JSON.stringify(p.metadata), "text")},
+        ${column((p) => p.success_url, "text")}, ${column((p) => p.cancel_url, "text")},
+        ${column((p) => p.reference, "text")}, ${column((p) => p.code, "text")},
+        ${column((p) => p.gateway_reference, "text")}, ${column((p) => p.qr_png_data_url, "text")},
+        ${column((p) => p.expires_at.toISOString(), "text")}, ${column((p) => p.created_at.toISOString(), "text")},
+        ${responseColumn((r) => r.key, "text")}, ${responseColumn((r) => r.ownerToken, "text")},
+        ${responseColumn((r) => r.status, "int4")}, ${responseColumn((r) => r.body, "text")})
+      AS p(merchant_id, id, livemode, amount_cents, currency, fee_cents, narration, merchant_ref, metadata, success_url,
+        cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
+        idempotency_key, owner_token, response_status, response_body)),
+    stored AS (${storeResponsesStatement(sql.fragment`
+      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
+      FROM pending WHERE idempotency_key IS NOT NULL`)}),
     inserted AS (
       INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration, merchant_ref,
         metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
         updated_at)
-      SELECT ${payment.merchant_id}::text, ${payment.id}::text, ${payment.livemode}::boolean, 'pending',
-        ${payment.amount_cents}::bigint, ${payment.currency}::text, ${payment.fee_cents}::bigint,
-        ${payment.narration}::text, ${payment.merchant_ref}::text, ${sql.jsonb(payment.metadata as never)},
-        ${payment.success_url}::text, ${payment.cancel_url}::text, ${payment.reference}::text, ${payment.code}::text,
-        ${payment.gateway_reference}::text, ${payment.qr_png_data_url}::text,
-        ${payment.expires_at.toISOString()}::timestamptz, ${payment.created_at.toISOString()}::timestamptz,
-        ${payment.created_at.toISOString()}::timestamptz
-      WHERE EXISTS (SELECT 1 FROM stored)
-      RETURNING ${PAYMENT_COLUMNS})${withJobs}
-    SELECT ${PAYMENT_COLUMNS} FROM inserted ${jobsEnqueued}`);
+      SELECT p.merchant_id, p.id, p.livemode, 'pending', p.amount_cents, p.currency, p.fee_cents, p.narration,
+        p.merchant_ref, p.metadata::jsonb, p.success_url, p.cancel_url, p.reference, p.code, p.gateway_reference,
+        p.qr_png_data_url, p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz
+      FROM pending p
+      WHERE p.idempotency_key IS NULL
+        OR EXISTS (SELECT 1 FROM stored s
+          WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key)
+      RETURNING id)
+    SELECT id FROM inserted`);
+  return new Set(inserted.map((row) => row.id));
 }
 
 export type PaymentToSchedule = {
@@ -78,14 +83,17 @@ export type PaymentToSchedule = {
 
 /**
  * Enqueues the jobs of many payments in one statement (one NOTIFY for all: graphile-worker
- * notifies per call, and PostgreSQL serializes committing transactions that notify). Its commit
- * does not wait for the WAL flush: jobs lost in a crash are found missing and enqueued again by
- * `selectUnscheduledPayments`' sweep. A job key replaces a waiting job rather than adding one.
+ * notifies per call, and PostgreSQL serializes committing transactions that notify). With
+ * `asynchronousCommit`, for a statement that is its own transaction after the payments committed, its
+ * commit does not wait for the WAL flush: jobs lost in a crash are found missing and enqueued again
+ * by `selectUnscheduledPayments`' sweep. Without, the jobs commit with the caller's transaction. A job
+ * key replaces a waiting job rather than adding one.
  */
 export async function enqueuePaymentJobs(
   database: Queryable,
   payments: readonly PaymentToSchedule[],
   jobs: PaymentJobs,
+  options: { asynchronousCommit: boolean },
 ): Promise<number> {
   const merchantIds = sql.array(
     payments.map((payment) => payment.merchant_id),
@@ -103,7 +111,12 @@ export async function enqueuePaymentJobs(
     payments.map((payment) => payment.traceparent),
     "text",
   );
-  return database.oneFirst(sql.prepared("payments_enqueue_jobs", z.object({ enqueued: z.number() }))`
+  // Only where the statement is its own transaction: never inside a sale's money transaction.
+  const commitMode = options.asynchronousCommit
+    ? sql.fragment`SELECT set_config('synchronous_commit', 'off', true)`
+    : sql.fragment`SELECT NULL`;
+  const statementName = `payments_enqueue_jobs${options.asynchronousCommit ? "_asynchronously" : ""}`;
+  return database.oneFirst(sql.prepared(statementName, z.object({ enqueued: z.number() }))`
     WITH scheduled AS (
       SELECT merchant_id, id, expires_at::timestamptz, traceparent
       FROM unnest(${merchantIds}, ${paymentIds}, ${expiresAt}, ${traceparents}) AS p(merchant_id, id, expires_at, traceparent)),
@@ -120,7 +133,7 @@ export async function enqueuePaymentJobs(
           expires_at, ${jobs.expiry.maxAttempts}::integer, 'payment_expiry:' || id, NULL::integer,
           NULL::text[])::graphile_worker.job_spec
         FROM scheduled)) AS job),
-    commit_mode AS (SELECT set_config('synchronous_commit', 'off', true))
+    commit_mode AS (${commitMode})
     SELECT count(*)::integer AS enqueued FROM enqueued, commit_mode`);
 }
 

@@ -4,6 +4,7 @@ import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import { createPaymentJobScheduler, type PaymentJobScheduler } from "./job-scheduler.ts";
 import { paymentsTotal } from "./metrics.ts";
+import { createPaymentWriter, type PaymentWriter } from "./payment-writer.ts";
 import {
   createPaymentBody,
   listPaymentsQuery,
@@ -42,8 +43,9 @@ export function presentPayment(config: Config, payment: PaymentRow) {
 }
 
 export function paymentRoutes(gateways: Gateways): AnyRoute[] {
-  // One per app (its database and config are fixed; the first creation brings them), so that the
-  // concurrent creations of the process share its batches.
+  // One each per app (its database and config are fixed; the first creation brings them), so that
+  // the concurrent creations of the process share their batches.
+  let writePayment: PaymentWriter | undefined;
   let scheduleJobs: PaymentJobScheduler | undefined;
   return [
     defineRoute({
@@ -59,10 +61,11 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
         const prepared = await payments.preparePayment({ config, database, logger, gateways }, tenant, body);
         const payment = payments.pendingRowOf(tenant, prepared);
-        // Row and stored response in one statement: the hottest write path, in one round trip.
-        const reply = await commitWithResponse(
-          { status: 201, body: presentPayment(config, payment) },
-          (storeResponse) => payments.recordPaymentWithResponse(database, config, payment, storeResponse),
+        // Row and stored response in one statement, shared with the creations of the same moment: the
+        // hottest write path, in one round trip.
+        writePayment ??= createPaymentWriter(database);
+        const reply = await commitWithResponse({ status: 201, body: presentPayment(config, payment) }, (response) =>
+          (writePayment as PaymentWriter)({ payment, response }),
         );
         // Counted once committed (a replayed response does not come through here).
         paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });

@@ -1,4 +1,4 @@
-import { type FragmentSqlToken, UniqueIntegrityConstraintViolationError } from "slonik";
+import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { toApiGatewayError } from "../../gateway/api-errors.ts";
 import {
   CodeGenerationError,
@@ -152,30 +152,46 @@ export async function recordPayment(
   tenant: World,
   prepared: PreparedPayment,
 ): Promise<PaymentRow> {
-  const payment = await insertPending(transaction, config, pendingRowOf(tenant, prepared), {
-    withJobs: true,
-    storeResponse: null,
-  });
-  if (payment === null) {
-    throw new TypeError(`payment ${prepared.id} was not written`);
+  const payment = pendingRowOf(tenant, prepared);
+  const [written] = await insertPendingPayments(transaction, [{ payment, response: null }]);
+  if (written instanceof Error) {
+    throw written;
   }
+  if (written !== true) {
+    throw new TypeError(`payment ${payment.id} was not written`);
+  }
+  await queries.enqueuePaymentJobs(
+    transaction,
+    [{ ...payment, traceparent: currentTraceparent() }],
+    paymentJobsOf(config),
+    { asynchronousCommit: false },
+  );
   return payment;
 }
 
 /**
- * Phase two as one statement that is its own transaction: the row and the idempotent response
- * (`storeResponse`, written only while the request still owns its key). False when the key was
- * taken over and nothing was written. The payment's jobs are the caller's to enqueue after the
- * commit (`createPaymentJobScheduler`): enqueueing notifies, and PostgreSQL serializes the commits of
- * notifying transactions through their WAL flush, which capped payment creation (docs/architecture.md).
+ * Inserts pending payments, each with its idempotent response when it has one; answers for each:
+ * written, not written (its request no longer owns its key), or its own error. A code already payable
+ * for another payment of the world is the gateway's failure to issue a fresh one: the statement wrote
+ * nothing, so the payments are written again one per statement and only the colliding one fails.
  */
-export async function recordPaymentWithResponse(
-  database: Database,
-  config: Config,
-  payment: PaymentRow,
-  storeResponse: FragmentSqlToken,
-): Promise<boolean> {
-  return (await insertPending(database, config, payment, { withJobs: false, storeResponse })) !== null;
+export async function insertPendingPayments(
+  database: Queryable,
+  rows: readonly queries.PaymentToInsert[],
+): Promise<(boolean | Error)[]> {
+  try {
+    const inserted = await queries.insertPayments(database, rows);
+    return rows.map((row) => inserted.has(row.payment.id));
+  } catch (error) {
+    if (!(error instanceof UniqueIntegrityConstraintViolationError)) {
+      throw error;
+    }
+    if (rows.length === 1) {
+      return [toApiGatewayError(new CodeGenerationError("code collision")) as Error];
+    }
+    const alone = await Promise.all(rows.map((row) => insertPendingPayments(database, [row])));
+    return alone.flat();
+  }
 }
 
 /** The jobs every pending payment has: its first poll, and its expiry at `expires_at`. */
@@ -188,26 +204,6 @@ export function paymentJobsOf(config: Config): queries.PaymentJobs {
     },
     expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
   };
-}
-
-async function insertPending(
-  database: Queryable,
-  config: Config,
-  payment: PaymentRow,
-  options: { withJobs: boolean; storeResponse: FragmentSqlToken | null },
-): Promise<PaymentRow | null> {
-  try {
-    return await queries.insertPayment(database, payment, {
-      jobs: options.withJobs ? { ...paymentJobsOf(config), traceparent: currentTraceparent() } : null,
-      storeResponse: options.storeResponse,
-    });
-  } catch (error) {
-    // The code is already payable for another payment of this world: ask again with the same key.
-    if (error instanceof UniqueIntegrityConstraintViolationError) {
-      throw toApiGatewayError(new CodeGenerationError("code collision"));
-    }
-    throw error;
-  }
 }
 
 /**
@@ -230,6 +226,7 @@ export async function scheduleUnscheduledPayments(
     database,
     unscheduled.map((payment) => ({ ...payment, traceparent: null })),
     paymentJobsOf(config),
+    { asynchronousCommit: true },
   );
   return unscheduled.length;
 }

@@ -200,7 +200,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
   }
   const plainTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) => database.transaction(effects);
   const plainCommit: CommitWithResponse = async (reply, write) => {
-    if (!(await write(sql.fragment`SELECT 1`))) {
+    if (!(await write(null))) {
       throw new TypeError(`${route.operationId}: the effects statement wrote nothing`);
     }
     return reply;
@@ -247,7 +247,7 @@ async function handleIdempotent(
   let stored: { status: number; body: string } | undefined;
   const storeWith = async (transaction: Transaction, reply: JsonReply) => {
     const completion = { status: reply.status ?? 200, body: JSON.stringify(reply.body) };
-    await idempotency.complete(transaction, scope, { ownerToken: claim.ownerToken, ...completion });
+    await idempotency.complete(transaction, { ...scope, ownerToken: claim.ownerToken, ...completion });
     stored = completion;
   };
   const idempotentTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) =>
@@ -259,7 +259,7 @@ async function handleIdempotent(
 
   const idempotentCommit: CommitWithResponse = async (reply, write) => {
     const completion = { status: reply.status ?? 200, body: JSON.stringify(reply.body) };
-    if (!(await write(idempotency.storeResponseStatement(scope, { ownerToken: claim.ownerToken, ...completion })))) {
+    if (!(await write({ ...scope, ownerToken: claim.ownerToken, ...completion }))) {
       throw idempotency.takenOver();
     }
     stored = completion;

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
-import type { FragmentSqlToken } from "slonik";
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Database, Transaction } from "../db/pool.ts";
+import type { ResponseToStore } from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Tenant } from "../tenant.ts";
 
@@ -45,14 +45,15 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
   /**
    * For a handler whose effects are one statement and whose reply is known before it runs: `write`
-   * runs that statement with `storeResponse` embedded (as a CTE, its effects conditional on it
-   * returning a row) and tells whether it wrote. Effects and the stored response then commit in one
-   * round trip instead of four (BEGIN, effects, store, COMMIT). On routes that are not idempotent,
-   * `storeResponse` is a statement that stores nothing and returns one row.
+   * runs that statement, storing `response` in it (with `storeResponsesStatement`, its effects
+   * conditional on the store), and tells whether it wrote. Effects and the stored response then commit
+   * in one round trip instead of four (BEGIN, effects, store, COMMIT), and `write` may batch the
+   * statements of concurrent requests into one. On routes that are not idempotent, `response` is null:
+   * there is nothing to store and the effects are unconditional.
    */
   commitWithResponse: (
     reply: JsonReply,
-    write: (storeResponse: FragmentSqlToken) => Promise<boolean>,
+    write: (response: ResponseToStore | null) => Promise<boolean>,
   ) => Promise<JsonReply>;
 };
 

@@ -83,29 +83,35 @@ export async function takeOverAbandoned(
 
 export type IdempotencyCompletion = { ownerToken: string; status: number; body: string };
 
+/** A response to store under its key, by the execution that owns the key. */
+export type ResponseToStore = IdempotencyScope & IdempotencyCompletion;
+
 /**
- * The statement that stores the response, returning one row when this execution still owns the
- * record and none otherwise. A fragment, so a handler whose effects are one statement can run it in
- * that statement (see `commitWithResponse` in the HTTP platform).
+ * Stores responses: one per row of `responses`, a query with the columns `merchant_id`, `livemode`,
+ * `key`, `owner_token`, `response_status` and `response_body`. Each is stored only while its
+ * execution still owns the record; returns `merchant_id`, `livemode` and `key` of each one stored. A
+ * fragment, so a handler whose effects are one statement can store its response (or a batch of
+ * them) in that statement (see `commitWithResponse` in the HTTP platform).
  */
-export function storeResponseStatement(scope: IdempotencyScope, completion: IdempotencyCompletion): FragmentSqlToken {
+export function storeResponsesStatement(responses: FragmentSqlToken): FragmentSqlToken {
   return sql.fragment`
-    UPDATE idempotency_keys
-    SET state = 'completed', response_status = ${completion.status}, response_body = ${completion.body},
+    UPDATE idempotency_keys AS k
+    SET state = 'completed', response_status = r.response_status, response_body = r.response_body,
       completed_at = now()
-    WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
-      AND state = 'in_flight' AND owner_token = ${completion.ownerToken}
-    RETURNING key`;
+    FROM (${responses}) AS r
+    WHERE k.merchant_id = r.merchant_id AND k.livemode = r.livemode AND k.key = r.key
+      AND k.state = 'in_flight' AND k.owner_token = r.owner_token
+    RETURNING k.merchant_id, k.livemode, k.key`;
 }
 
 /** Stores the response; false when this execution no longer owns the record. */
-export async function markCompleted(
-  transaction: Transaction,
-  scope: IdempotencyScope,
-  completion: IdempotencyCompletion,
-): Promise<boolean> {
-  const updated = await transaction.maybeOneFirst(
-    sql.prepared("idempotency_complete", z.object({ key: z.string() }))`${storeResponseStatement(scope, completion)}`,
+export async function markCompleted(transaction: Transaction, response: ResponseToStore): Promise<boolean> {
+  const updated = await transaction.maybeOne(
+    sql.prepared("idempotency_complete", z.object({ merchant_id: z.string(), livemode: z.boolean(), key: z.string() }))`
+      ${storeResponsesStatement(sql.fragment`
+        SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
+          ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
+          ${response.status}::integer AS response_status, ${response.body}::text AS response_body`)}`,
   );
   return updated !== null;
 }

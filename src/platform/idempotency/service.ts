@@ -97,7 +97,8 @@ export async function claim(
  * it, effects and response commit together in one round trip. It returns no row when another execution
  * took over, and the effects statement must then write nothing.
  */
-export const storeResponseStatement = queries.storeResponseStatement;
+export type ResponseToStore = queries.ResponseToStore;
+export const storeResponsesStatement = queries.storeResponsesStatement;
 
 export function takenOver(): Error {
   return conflict(
@@ -107,12 +108,8 @@ export function takenOver(): Error {
 }
 
 /** Stores the response inside the handler's transaction; fails it if another execution took over. */
-export async function complete(
-  transaction: Transaction,
-  scope: IdempotencyScope,
-  completion: { ownerToken: string; status: number; body: string },
-): Promise<void> {
-  if (!(await queries.markCompleted(transaction, scope, completion))) {
+export async function complete(transaction: Transaction, response: ResponseToStore): Promise<void> {
+  if (!(await queries.markCompleted(transaction, response))) {
     throw takenOver();
   }
 }

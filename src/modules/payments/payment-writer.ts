@@ -1,0 +1,26 @@
+import DataLoader from "dataloader";
+import type { Queryable } from "../../platform/db/pool.ts";
+import type { PaymentToInsert } from "./queries.ts";
+import { insertPendingPayments } from "./service.ts";
+
+/** Writes a created payment with its idempotent response; false when its request lost its key. */
+export type PaymentWriter = (row: PaymentToInsert) => Promise<boolean>;
+
+// Bounds one statement's arrays; far above one API process's concurrent creations.
+const BATCH_SIZE_MAX = 200;
+
+/**
+ * Writes the payments created in one turn of the event loop, each with its stored response, in one
+ * statement: one round trip, one commit and one WAL flush for all of them instead of one each (the
+ * flush was the largest cost of a creation). Each payment is still written only if its own request
+ * owns its key. A batch that fails rejects each of its creations, which answer 5xx and release their
+ * keys, so the clients' retries run again.
+ */
+export function createPaymentWriter(database: Queryable): PaymentWriter {
+  const batches = new DataLoader<PaymentToInsert, boolean>((rows) => insertPendingPayments(database, rows), {
+    cache: false,
+    maxBatchSize: BATCH_SIZE_MAX,
+    batchScheduleFn: setImmediate,
+  });
+  return (row) => batches.load(row);
+}
