@@ -35,24 +35,31 @@ export function qrPngDataUrl(text: string, options: QrImageOptions = DEFAULT_OPT
 }
 
 function encodePng(modules: { size: number; data: Uint8Array }, options: QrImageOptions): Buffer {
-  const sideModules = modules.size + 2 * options.quietZoneModules;
-  const sidePx = sideModules * options.moduleSizePx;
-  const bytesPerRow = Math.ceil(sidePx / 8);
+  const { moduleSizePx, quietZoneModules } = options;
+  const sidePx = (modules.size + 2 * quietZoneModules) * moduleSizePx;
   // Each scanline: filter type 0 (none), then the row's bits, most significant first; 1 is white.
-  const scanlines = Buffer.alloc((bytesPerRow + 1) * sidePx, 0xff);
+  const scanlineBytes = Math.ceil(sidePx / 8) + 1;
+  const scanlines = Buffer.alloc(scanlineBytes * sidePx, 0xff);
   for (let rowPx = 0; rowPx < sidePx; rowPx += 1) {
-    const rowStart = rowPx * (bytesPerRow + 1);
-    scanlines[rowStart] = 0;
-    const moduleRow = Math.floor(rowPx / options.moduleSizePx) - options.quietZoneModules;
-    if (moduleRow < 0 || moduleRow >= modules.size) {
-      continue;
-    }
-    for (let columnPx = 0; columnPx < sidePx; columnPx += 1) {
-      const moduleColumn = Math.floor(columnPx / options.moduleSizePx) - options.quietZoneModules;
-      if (moduleColumn >= 0 && moduleColumn < modules.size && modules.data[moduleRow * modules.size + moduleColumn]) {
-        const byteIndex = rowStart + 1 + (columnPx >> 3);
-        scanlines[byteIndex] = (scanlines[byteIndex] ?? 0) & ~(0x80 >> (columnPx & 7));
+    scanlines[rowPx * scanlineBytes] = 0;
+  }
+  // Drawn once per module row, then copied to the module's pixel rows.
+  const scanline = Buffer.alloc(scanlineBytes);
+  for (let moduleRow = 0; moduleRow < modules.size; moduleRow += 1) {
+    scanline.fill(0xff);
+    scanline[0] = 0;
+    for (let moduleColumn = 0; moduleColumn < modules.size; moduleColumn += 1) {
+      if (modules.data[moduleRow * modules.size + moduleColumn]) {
+        const firstPx = (moduleColumn + quietZoneModules) * moduleSizePx;
+        for (let px = firstPx; px < firstPx + moduleSizePx; px += 1) {
+          const byteIndex = 1 + (px >> 3);
+          scanline[byteIndex] = (scanline[byteIndex] ?? 0) & ~(0x80 >> (px & 7));
+        }
       }
+    }
+    const firstRowPx = (moduleRow + quietZoneModules) * moduleSizePx;
+    for (let rowPx = firstRowPx; rowPx < firstRowPx + moduleSizePx; rowPx += 1) {
+      scanline.copy(scanlines, rowPx * scanlineBytes);
     }
   }
   const header = Buffer.alloc(13);
