@@ -6,6 +6,7 @@ import QRCode from "qrcode";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
 import { qrPngDataUrl } from "../src/platform/qr-code.ts";
+import { type CpuSample, cpuPerRequest, startCpuSample } from "./cpu-usage.ts";
 import { createBenchDatabase, type LoadResult, load, seedMerchants, startServer, stopServer } from "./support.ts";
 
 /**
@@ -57,12 +58,21 @@ try {
   });
   const body = () => JSON.stringify({ amount_cents: 1000 + Math.floor(Math.random() * 9000) });
 
-  async function measureCreate(script: string): Promise<LoadResult> {
+  async function measureCreate(script: string): Promise<LoadResult & { cpu: CpuSample }> {
     const server = await startServer(script, environment);
     try {
       const url = `http://127.0.0.1:${server.port}/v1/payments`;
       await load({ url, connections, durationSeconds: 2, method: "POST", headersFor, bodyFor: body });
-      return await load({ url, connections, durationSeconds: seconds, method: "POST", headersFor, bodyFor: body });
+      const cpuSince = await startCpuSample(server.child.pid ?? 0, database.url);
+      const result = await load({
+        url,
+        connections,
+        durationSeconds: seconds,
+        method: "POST",
+        headersFor,
+        bodyFor: body,
+      });
+      return { ...result, cpu: await cpuSince() };
     } finally {
       await stopServer(server);
     }
@@ -181,10 +191,12 @@ try {
       "",
       `bench:payments — ${connections} connections, ${seconds} s each, ${merchantCount} merchants, database pool 10`,
       line("baseline: Express + one INSERT", baseline),
+      `  ${cpuPerRequest(baseline.cpu, baseline.total)}`,
       line("POST /v1/payments (auth, idempotency, QR, jobs)", api),
+      `  ${cpuPerRequest(api.cpu, api.total)}`,
       `ratio ${ratio.toFixed(2)} (target ≥ 0.50: ${ratio >= 0.5 ? "met" : "NOT met"})`,
       line(`POST /v1/payments paced at half (${Math.floor(api.requestsPerSecond / 2)}/s)`, halfRate),
-      `QR per payment, CPU on one core: ${qrMs.toFixed(3)} ms drawn by the API (matrix ${qrMatrixMs.toFixed(3)} ms + 1-bit PNG); the qrcode library's own PNG path ${qrLibraryMs.toFixed(3)} ms`,
+      `QR per payment, CPU on one core: ${qrMs.toFixed(3)} ms drawn by the API (matrix with a fixed mask + 1-bit PNG); the qrcode library's own matrix, scoring the masks, ${qrMatrixMs.toFixed(3)} ms, and its PNG path ${qrLibraryMs.toFixed(3)} ms`,
       `polling: ${polling.getsPerPayment.toFixed(0)} GETs per pending payment in ${polling.pollSeconds} s caused ${polling.inquiriesPerPayment.toFixed(1)} gateway inquiries per payment (throttle: one per ${loadConfig({}).payment.inquiryMinIntervalMs / 1000} s)`,
       "",
     ].join("\n"),

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
+import { type CpuSample, cpuPerRequest, startCpuSample } from "./cpu-usage.ts";
 import {
   committedTransactions,
   createBenchDatabase,
@@ -54,7 +55,7 @@ try {
   };
   const headersFor = (requestNumber: number) => ({ authorization: `Bearer ${keys[requestNumber % keys.length]}` });
 
-  async function measure(script: string): Promise<LoadResult & { transactionsPerRequest: number }> {
+  async function measure(script: string): Promise<LoadResult & { transactionsPerRequest: number; cpu: CpuSample }> {
     const server = await startServer(script, environment);
     try {
       const url = `http://127.0.0.1:${server.port}/v1/me`;
@@ -63,9 +64,11 @@ try {
       await load({ url, connections, durationSeconds: 60, amount: merchantCount, headersFor });
       await load({ url, connections, durationSeconds: warmupSeconds, headersFor });
       const before = await committedTransactions(database.url);
+      const cpuSince = await startCpuSample(server.child.pid ?? 0, database.url);
       const result = await load({ url, connections, durationSeconds: seconds, headersFor });
+      const cpu = await cpuSince();
       const after = await committedTransactions(database.url);
-      return { ...result, transactionsPerRequest: (after - before) / result.total };
+      return { ...result, transactionsPerRequest: (after - before) / result.total, cpu };
     } finally {
       await stopServer(server);
     }
@@ -75,7 +78,7 @@ try {
   const api = await measure("bench/servers/api.ts");
   const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
   const line = (name: string, result: typeof api) =>
-    `${name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   db transactions/request ${result.transactionsPerRequest.toFixed(2)}`;
+    `${name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   db transactions/request ${result.transactionsPerRequest.toFixed(2)}\n  ${cpuPerRequest(result.cpu, result.total)}`;
   process.stdout.write(
     [
       "",
