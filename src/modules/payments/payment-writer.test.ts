@@ -4,10 +4,10 @@ import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { ApiError } from "../../platform/errors.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import { createPaymentWriter } from "./payment-writer.ts";
 import type { PaymentRow } from "./schemas.ts";
+import { CodeCollisionError } from "./service.ts";
 
 let db: TestDatabase;
 let shop: TestMerchant;
@@ -102,7 +102,7 @@ test("the creations of one moment are written in one statement, each only while 
   expect(stored).toEqual({ metadata: { order: "A-1" }, expires_at: owned.expires_at });
 });
 
-test("a code collision fails only its own creation: the batch is written again one by one", async () => {
+test("a code collision fails only its own write: the batch is written again one by one", async () => {
   const existing = pendingPayment();
   const write = createPaymentWriter(db.database);
   expect(await write({ payment: existing, response: null })).toBe(true);
@@ -121,8 +121,7 @@ test("a code collision fails only its own creation: the batch is written again o
   expect(outcomes[0]).toEqual({ status: "fulfilled", value: true });
   expect(outcomes[1]?.status).toBe("rejected");
   const reason = outcomes[1]?.status === "rejected" ? outcomes[1].reason : undefined;
-  expect(reason).toBeInstanceOf(ApiError);
-  expect(reason).toMatchObject({ status: 502, code: "code_generation_failed" });
+  expect(reason).toBeInstanceOf(CodeCollisionError);
   expect(await writtenIds([fresh, colliding])).toEqual([fresh.id]);
   expect((await recordOf(freshResponse?.key ?? "")).state).toBe("completed");
   expect((await recordOf(collidingResponse?.key ?? "")).state).toBe("in_flight");

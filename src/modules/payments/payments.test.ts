@@ -8,6 +8,7 @@ import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
+import { eventually, jobsWithKey } from "../../../tests/support/money.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
@@ -106,7 +107,7 @@ describe("creating a payment", () => {
     expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(payment.deep_link);
   });
 
-  test("creations enqueue their jobs right after their commit; jobs lost in between are enqueued by the sweep", async () => {
+  test("creations enqueue their jobs after their answer; jobs lost in between are enqueued by the sweep", async () => {
     const { app, config } = setup();
     const created = await Promise.all(
       Array.from({ length: 8 }, () => create(app, shop.testKey, { amount_cents: 1000 }).then((response) => response)),
@@ -118,7 +119,7 @@ describe("creating a payment", () => {
         SELECT count(*)::int AS count FROM graphile_worker.jobs
         WHERE key = ANY(${sql.array(paymentIds.flatMap(keysOf), "text")})`);
     const ids = created.map((response) => String(response.body.id));
-    expect(await jobsOf(ids)).toBe(16);
+    await eventually(async () => (await jobsOf(ids)) === 16);
     // Nothing to sweep: every payment has its jobs.
     expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(0);
 
@@ -140,6 +141,7 @@ describe("creating a payment", () => {
   test("a created payment has its first poll and its expiry job, due at expires_at", async () => {
     const { app } = setup();
     const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
+    await eventually(async () => (await jobsWithKey(db.database, `payment_expiry:${payment.id}`)).length === 1);
     const jobs = await db.database.any(sql.type(
       z.object({ task_identifier: z.string(), key: z.string().nullable(), run_at: z.date(), payload: z.unknown() }),
     )`
@@ -229,6 +231,52 @@ describe("creating a payment", () => {
     expect(
       (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.gatewayUnavailable }, key)).status,
     ).toBe(502);
+  });
+
+  test("a code still live for another payment is replaced by a fresh one; a gateway issuing only live codes fails", async () => {
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const issuedCodes: string[] = [];
+    let liveCode: string | undefined;
+    let collisionsLeft = 0;
+    const colliding: PaymentGateway = {
+      issuePaymentCode: async (issue) => {
+        const issued = await sandbox.issuePaymentCode(issue);
+        const code = collisionsLeft > 0 && liveCode !== undefined ? liveCode : issued.code;
+        collisionsLeft -= 1;
+        issuedCodes.push(code);
+        return { ...issued, code };
+      },
+      inquirePaymentCode: (inquiry) => sandbox.inquirePaymentCode(inquiry),
+    };
+    const { app } = setup({}, { test: colliding, live: colliding });
+    const first = await create(app, shop.testKey, { amount_cents: 1000 });
+    liveCode = first.body.code;
+
+    collisionsLeft = 2;
+    const second = await create(app, shop.testKey, { amount_cents: 2000 });
+    expect(second.status).toBe(201);
+    expect(issuedCodes.slice(1)).toEqual([liveCode, liveCode, second.body.code]);
+    expect(second.body.code).not.toBe(liveCode);
+    const pngOf = (dataUrl: string) => PNG.sync.read(Buffer.from(dataUrl.split(",")[1] ?? "", "base64"));
+    const qr = pngOf(second.body.qr_png_data_url);
+    expect(jsQR(new Uint8ClampedArray(qr.data), qr.width, qr.height)?.data).toBe(second.body.deep_link);
+    const amounts = await db.database.anyFirst(sql.type(z.object({ amount_cents: z.number() }))`
+      SELECT amount_cents FROM payments WHERE merchant_id = ${shop.id} ORDER BY amount_cents`);
+    expect(amounts).toEqual([1000, 2000]);
+
+    collisionsLeft = 3;
+    const key = randomUUID();
+    const failed = await create(app, shop.testKey, { amount_cents: 3000 }, key);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe("code_generation_failed");
+    expect(issuedCodes.slice(4)).toEqual([liveCode, liveCode, liveCode]);
+    // Nothing written and the key released: the client's retry with the same key runs again.
+    const retried = await create(app, shop.testKey, { amount_cents: 3000 }, key);
+    expect(retried.status).toBe(201);
+    expect(
+      await db.database.oneFirst(sql.type(countSchema)`
+        SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${shop.id} AND amount_cents = 3000`),
+    ).toBe(1);
   });
 
   test("live payments without a configured gateway fail with 502 gateway_error, creating nothing", async () => {

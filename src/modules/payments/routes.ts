@@ -59,23 +59,29 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
       handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        const prepared = await payments.preparePayment({ config, database, logger, gateways }, tenant, body);
-        const payment = payments.pendingRowOf(tenant, prepared);
         // Row and stored response in one statement, shared with the creations of the same moment: the
         // hottest write path, in one round trip.
         writePayment ??= createPaymentWriter(database);
-        const reply = await commitWithResponse({ status: 201, body: presentPayment(config, payment) }, (response) =>
-          (writePayment as PaymentWriter)({ payment, response }),
+        const write = writePayment;
+        const { payment, written: reply } = await payments.createPendingPayment(
+          { config, database, logger, gateways },
+          tenant,
+          body,
+          (created) =>
+            commitWithResponse({ status: 201, body: presentPayment(config, created) }, (response) =>
+              write({ payment: created, response }),
+            ),
         );
         // Counted once committed (a replayed response does not come through here).
         paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });
+        // The answer does not wait for the jobs: the payment is committed with its answer, and its
+        // jobs (first poll in seconds, expiry in minutes) are needed long after this enqueue lands;
+        // one lost on the way (crash, failed statement) is enqueued by the sweep. Waiting added a
+        // third round trip to every creation's latency (`docs/architecture.md`, Payments).
         scheduleJobs ??= createPaymentJobScheduler(database, config);
-        try {
-          await scheduleJobs({ ...payment, traceparent: currentTraceparent() });
-        } catch (error) {
-          // The payment is committed and its answer stored: the sweep enqueues its jobs later.
+        scheduleJobs({ ...payment, traceparent: currentTraceparent() }).catch((error: unknown) => {
           logger.error({ err: error, payment_id: payment.id }, "payment jobs not enqueued; the sweep will");
-        }
+        });
         return reply;
       },
     }),

@@ -154,6 +154,10 @@ export async function recordPayment(
 ): Promise<PaymentRow> {
   const payment = pendingRowOf(tenant, prepared);
   const [written] = await insertPendingPayments(transaction, [{ payment, response: null }]);
+  if (written instanceof CodeCollisionError) {
+    // The sale's transaction is aborted by the failed insert: the sale fails as a whole.
+    throw toApiGatewayError(new CodeGenerationError(written.message));
+  }
   if (written instanceof Error) {
     throw written;
   }
@@ -169,11 +173,51 @@ export async function recordPayment(
   return payment;
 }
 
+/** The code issued for a payment is still payable for another payment of its world. */
+export class CodeCollisionError extends Error {
+  constructor(code: string) {
+    super(`code ${code} is already live`);
+    this.name = "CodeCollisionError";
+  }
+}
+
+/** How many codes a creation asks the gateway for before it answers `code_generation_failed`. */
+const CODES_PER_CREATION_MAX = 3;
+
+/**
+ * Creates a pending payment: prepares it and hands its row to `write`. A code already live in the
+ * world (nine random digits collide about once in 10^9 / live codes creations) is not the client's
+ * problem: the creation is prepared again with a fresh code, and only a gateway that keeps issuing
+ * live codes fails it with 502 `code_generation_failed`. Each attempt is a new payment (id, code,
+ * QR): a gateway may answer a second issue for the same payment id with the same code.
+ */
+export async function createPendingPayment<T>(
+  dependencies: PaymentDependencies,
+  tenant: World & { merchant: MerchantRow },
+  input: CreatePaymentInput,
+  write: (payment: PaymentRow) => Promise<T>,
+): Promise<{ payment: PaymentRow; written: T }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const payment = pendingRowOf(tenant, await preparePayment(dependencies, tenant, input));
+    try {
+      return { payment, written: await write(payment) };
+    } catch (error) {
+      if (!(error instanceof CodeCollisionError)) {
+        throw error;
+      }
+      dependencies.logger.warn({ payment_id: payment.id, attempt }, "issued code already live; issuing another");
+      if (attempt === CODES_PER_CREATION_MAX) {
+        throw toApiGatewayError(new CodeGenerationError(error.message));
+      }
+    }
+  }
+}
+
 /**
  * Inserts pending payments, each with its idempotent response when it has one; answers for each:
  * written, not written (its request no longer owns its key), or its own error. A code already payable
- * for another payment of the world is the gateway's failure to issue a fresh one: the statement wrote
- * nothing, so the payments are written again one per statement and only the colliding one fails.
+ * for another payment of the world fails the statement, which wrote nothing: the payments are
+ * written again one per statement, and only the colliding one answers `CodeCollisionError`.
  */
 export async function insertPendingPayments(
   database: Queryable,
@@ -187,7 +231,7 @@ export async function insertPendingPayments(
       throw error;
     }
     if (rows.length === 1) {
-      return [toApiGatewayError(new CodeGenerationError("code collision")) as Error];
+      return [new CodeCollisionError(rows[0]?.payment.code ?? "")];
     }
     const alone = await Promise.all(rows.map((row) => insertPendingPayments(database, [row])));
     return alone.flat();
