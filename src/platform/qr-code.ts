@@ -29,9 +29,33 @@ export type QrImageOptions = {
 const DEFAULT_OPTIONS: QrImageOptions = { moduleSizePx: 4, quietZoneModules: 1 };
 const MASK_PATTERN = 3;
 
+// A deflate stream for a few kilobytes of scanlines: small windows cost less to set up (the default
+// 32 KiB window and 256 KiB state took most of the PNG's time) and compress these images as well.
+const DEFLATE_OPTIONS = { windowBits: 12, memLevel: 4 };
+const TRAILING_DIGITS = /\d+$/;
+
 export function qrPngDataUrl(text: string, options: QrImageOptions = DEFAULT_OPTIONS): string {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: "M", maskPattern: MASK_PATTERN });
+  const { modules } = QRCode.create(segmentsOf(text), { errorCorrectionLevel: "M", maskPattern: MASK_PATTERN });
   return `data:image/png;base64,${encodePng(modules, options).toString("base64")}`;
+}
+
+/**
+ * Our texts are a prefix and a code (`wallet://pay?code=123456789`): bytes, then digits in numeric
+ * mode (3⅓ bits a digit instead of 8). Handing the library these segments skips its search for the
+ * optimal segmentation (a shortest path over a graph of every split, ~45 % of its matrix's cost),
+ * which finds the same two segments for such texts.
+ */
+function segmentsOf(text: string): QRCode.QRCodeSegment[] {
+  const digits = TRAILING_DIGITS.exec(text)?.[0] ?? "";
+  const prefix = text.slice(0, text.length - digits.length);
+  const segments: QRCode.QRCodeSegment[] = [];
+  if (prefix !== "") {
+    segments.push({ data: Buffer.from(prefix, "utf8"), mode: "byte" });
+  }
+  if (digits !== "") {
+    segments.push({ data: digits, mode: "numeric" });
+  }
+  return segments;
 }
 
 function encodePng(modules: { size: number; data: Uint8Array }, options: QrImageOptions): Buffer {
@@ -71,7 +95,7 @@ function encodePng(modules: { size: number; data: Uint8Array }, options: QrImage
   return Buffer.concat([
     PNG_SIGNATURE,
     chunk("IHDR", header),
-    chunk("IDAT", deflateSync(scanlines)),
+    chunk("IDAT", deflateSync(scanlines, DEFLATE_OPTIONS)),
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
