@@ -7,13 +7,22 @@ import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
 import { qrPngDataUrl } from "../src/platform/qr-code.ts";
 import { type CpuSample, cpuPerRequest, startCpuSample } from "./cpu-usage.ts";
-import { createBenchDatabase, type LoadResult, load, seedMerchants, startServer, stopServer } from "./support.ts";
+import {
+  compareInPairs,
+  createBenchDatabase,
+  type LoadResult,
+  load,
+  seedMerchants,
+  startServer,
+  stopServer,
+} from "./support.ts";
 
 /**
  * npm run bench:payments
  *
  * 1. POST /v1/payments (sandbox, many merchants so none reaches its rate limit) at full speed, against
- *    bare Express doing one INSERT, both measured in this run (target ratio ≥ 0.5).
+ *    bare Express doing one INSERT, both measured in this run, in alternated pairs (target: the
+ *    median pair's ratio ≥ 0.5).
  * 2. p99 of POST /v1/payments at half the rate it reached.
  * 3. Where the time goes: the QR PNG alone, on one core, in this process.
  * 4. Upstream inquiries per pending payment while clients poll GET /v1/payments/:id as fast as they can.
@@ -22,13 +31,15 @@ const { values } = parseArgs({
   options: {
     merchants: { type: "string", default: "1000" },
     connections: { type: "string", default: "50" },
-    seconds: { type: "string", default: "10" },
+    seconds: { type: "string", default: "6" },
+    rounds: { type: "string", default: "3" },
     "poll-payments": { type: "string", default: "20" },
   },
 });
 const merchantCount = Number(values.merchants);
 const connections = Number(values.connections);
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 const pollPayments = Number(values["poll-payments"]);
 
 const database = await createBenchDatabase(loadConfig().databaseUrl);
@@ -78,8 +89,11 @@ try {
     }
   }
 
-  const baseline = await measureCreate("bench/servers/baseline.ts");
-  const api = await measureCreate("bench/servers/api.ts");
+  const compared = await compareInPairs(rounds, measureCreate, {
+    baseline: "bench/servers/baseline.ts",
+    server: "bench/servers/api.ts",
+  });
+  const { baseline, server: api, ratio } = compared.median;
 
   // p99 at half the rate reached, and the polling phase, on one API server.
   const server = await startServer("bench/servers/api.ts", { ...environment, RATE_LIMIT_REQUESTS: "10000" });
@@ -183,13 +197,13 @@ try {
     QRCode.toDataURL(text, { errorCorrectionLevel: "M", margin: 1, scale: 4 }),
   );
 
-  const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
   const line = (name: string, result: LoadResult) =>
     `${name.padEnd(46)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}`;
   process.stdout.write(
     [
       "",
       `bench:payments — ${connections} connections, ${seconds} s each, ${merchantCount} merchants, database pool 10`,
+      `ratios of ${rounds} alternated pairs: ${compared.pairs.map((pair) => `${pair.server.requestsPerSecond.toFixed(0)}/${pair.baseline.requestsPerSecond.toFixed(0)} = ${pair.ratio.toFixed(2)}`).join(", ")}; the median pair:`,
       line("baseline: Express + one INSERT", baseline),
       `  ${cpuPerRequest(baseline.cpu, baseline.total)}`,
       line("POST /v1/payments (auth, idempotency, QR, jobs)", api),

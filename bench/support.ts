@@ -144,3 +144,38 @@ export async function seedMerchants(
     [keys, options.livemode ?? false],
   );
 }
+
+export type ComparedPair<T> = { baseline: T; server: T; ratio: number };
+
+/**
+ * A server's throughput against its baseline, in `rounds` alternated pairs (baseline then server,
+ * then server then baseline, …), and the pair of median ratio. On this shared 2-core VM, throughput
+ * drifts by ±15 % between consecutive runs (the hypervisor's steal time comes and goes), so a single
+ * pair of runs decides a ratio near its target by chance; alternating cancels the drift's order and
+ * the median drops the outlying pair.
+ */
+export async function compareInPairs<T extends { requestsPerSecond: number }>(
+  rounds: number,
+  measure: (script: string) => Promise<T>,
+  scripts: { baseline: string; server: string },
+): Promise<{ pairs: ComparedPair<T>[]; median: ComparedPair<T> }> {
+  const pairs: ComparedPair<T>[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    let baseline: T;
+    let server: T;
+    if (round % 2 === 0) {
+      baseline = await measure(scripts.baseline);
+      server = await measure(scripts.server);
+    } else {
+      server = await measure(scripts.server);
+      baseline = await measure(scripts.baseline);
+    }
+    pairs.push({ baseline, server, ratio: server.requestsPerSecond / baseline.requestsPerSecond });
+  }
+  const byRatio = [...pairs].sort((left, right) => left.ratio - right.ratio);
+  const median = byRatio[Math.floor((byRatio.length - 1) / 2)];
+  if (median === undefined) {
+    throw new RangeError("compareInPairs needs at least one round");
+  }
+  return { pairs, median };
+}
