@@ -10,6 +10,7 @@ import { type CpuSample, cpuPerRequest, startCpuSample } from "./cpu-usage.ts";
 import {
   compareInPairs,
   createBenchDatabase,
+  describePairs,
   type LoadResult,
   load,
   seedMerchants,
@@ -203,7 +204,7 @@ try {
     [
       "",
       `bench:payments — ${connections} connections, ${seconds} s each, ${merchantCount} merchants, database pool 10`,
-      `ratios of ${rounds} alternated pairs: ${compared.pairs.map((pair) => `${pair.server.requestsPerSecond.toFixed(0)}/${pair.baseline.requestsPerSecond.toFixed(0)} = ${pair.ratio.toFixed(2)}`).join(", ")}; the median pair:`,
+      describePairs(compared.pairs),
       line("baseline: Express + one INSERT", baseline),
       `  ${cpuPerRequest(baseline.cpu, baseline.total)}`,
       line("POST /v1/payments (auth, idempotency, QR, jobs)", api),

@@ -7,7 +7,9 @@ import { randomSecret } from "../src/platform/ids.ts";
 import { type CpuSample, cpuPerRequest, startCpuSample } from "./cpu-usage.ts";
 import {
   committedTransactions,
+  compareInPairs,
   createBenchDatabase,
+  describePairs,
   type LoadResult,
   load,
   seedMerchants,
@@ -17,14 +19,16 @@ import {
 
 /**
  * npm run bench:platform — authenticated, rate-limited GET /v1/me against bare Express answering
- * with one indexed query, both measured in this run on this machine, each server in its own process
- * with the same database pool size. Enough merchants that no one of them reaches the rate limit.
+ * with one indexed query, both measured in this run on this machine in alternated pairs (the verdict
+ * is the median pair's ratio), each server in its own process with the same database pool size.
+ * Enough merchants that no one of them reaches the rate limit.
  */
 const { values } = parseArgs({
   options: {
     merchants: { type: "string", default: "3000" },
     connections: { type: "string", default: "50" },
-    seconds: { type: "string", default: "10" },
+    seconds: { type: "string", default: "6" },
+    rounds: { type: "string", default: "3" },
     "warmup-seconds": { type: "string", default: "2" },
     json: { type: "string" },
   },
@@ -32,6 +36,7 @@ const { values } = parseArgs({
 const merchantCount = Number(values.merchants);
 const connections = Number(values.connections);
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 const warmupSeconds = Number(values["warmup-seconds"]);
 
 const database = await createBenchDatabase(loadConfig().databaseUrl);
@@ -74,15 +79,18 @@ try {
     }
   }
 
-  const baseline = await measure("bench/servers/baseline.ts");
-  const api = await measure("bench/servers/api.ts");
-  const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
+  const compared = await compareInPairs(rounds, measure, {
+    baseline: "bench/servers/baseline.ts",
+    server: "bench/servers/api.ts",
+  });
+  const { baseline, server: api, ratio } = compared.median;
   const line = (name: string, result: typeof api) =>
     `${name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   db transactions/request ${result.transactionsPerRequest.toFixed(2)}\n  ${cpuPerRequest(result.cpu, result.total)}`;
   process.stdout.write(
     [
       "",
       `bench:platform — ${connections} connections, ${seconds} s each, ${merchantCount} merchants, database pool 10`,
+      describePairs(compared.pairs),
       line("baseline: Express + one indexed query", baseline),
       line("GET /v1/me: auth + rate limit + handler", api),
       `ratio ${ratio.toFixed(2)} (target ≥ 0.60: ${ratio >= 0.6 ? "met" : "NOT met"}); round trips per request ${api.transactionsPerRequest.toFixed(2)} (target ≤ 1)`,
@@ -92,7 +100,7 @@ try {
   if (values.json !== undefined) {
     await writeFile(
       values.json,
-      JSON.stringify({ baseline, api, ratio, merchantCount, connections, seconds }, null, 2),
+      JSON.stringify({ baseline, api, ratio, pairs: compared.pairs, merchantCount, connections, seconds }, null, 2),
     );
   }
 } finally {

@@ -179,3 +179,12 @@ export async function compareInPairs<T extends { requestsPerSecond: number }>(
   }
   return { pairs, median };
 }
+
+/** Each pair's requests per second, server over baseline, and their ratio. */
+export function describePairs(pairs: readonly ComparedPair<{ requestsPerSecond: number }>[]): string {
+  const each = pairs.map(
+    (pair) =>
+      `${pair.server.requestsPerSecond.toFixed(0)}/${pair.baseline.requestsPerSecond.toFixed(0)} = ${pair.ratio.toFixed(2)}`,
+  );
+  return `ratios of ${pairs.length} alternated pairs: ${each.join(", ")}; the median pair:`;
+}
