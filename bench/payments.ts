@@ -103,34 +103,20 @@ try {
   try {
     const url = `http://127.0.0.1:${server.port}/v1/payments`;
     const targetRate = Math.max(1, Math.floor(api.requestsPerSecond / 2));
-    let counter = 0;
     const pacedLoad = (durationSeconds: number) =>
-      autocannon({
+      load({
         url,
         connections,
-        duration: durationSeconds,
-        overallRate: targetRate,
-        requests: [
-          {
-            method: "POST",
-            setupRequest: (request) => {
-              counter += 1;
-              return { ...request, headers: { ...request.headers, ...headersFor(counter) }, body: body() };
-            },
-          },
-        ],
+        durationSeconds,
+        ratePerSecond: targetRate,
+        method: "POST",
+        headersFor,
+        bodyFor: body,
       });
     // A fresh server: warmed up at the same rate first, as the throughput runs are, so the p99 is the
     // steady state's, not the first second's (module loading, JIT, new pool connections).
     await pacedLoad(2);
-    const paced = await pacedLoad(seconds);
-    halfRate = {
-      requestsPerSecond: paced.requests.average,
-      p50Ms: paced.latency.p50,
-      p99Ms: paced.latency.p99,
-      total: paced.requests.total,
-      non2xx: paced.non2xx + paced.errors + paced.timeouts,
-    };
+    halfRate = await pacedLoad(seconds);
 
     // Aggressive polling: every connection GETs one of a few fresh pending payments back to back.
     const created: { id: string; key: string }[] = [];

@@ -72,6 +72,8 @@ export async function load(options: {
   /** Run for this long, or until `amount` requests when given. */
   durationSeconds: number;
   amount?: number;
+  /** Paced at this many requests per second overall; as fast as the connections go when absent. */
+  ratePerSecond?: number;
   headersFor?: (requestNumber: number) => Record<string, string>;
   method?: "GET" | "POST";
   bodyFor?: (requestNumber: number) => string;
@@ -82,6 +84,7 @@ export async function load(options: {
     connections: options.connections,
     duration: options.durationSeconds,
     ...(options.amount === undefined ? {} : { amount: options.amount }),
+    ...(options.ratePerSecond === undefined ? {} : { overallRate: options.ratePerSecond }),
     requests: [
       {
         method: options.method ?? "GET",
