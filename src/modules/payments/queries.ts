@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
+import { addJobsPlannedPerCall } from "../../platform/queue/add-jobs-batch.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
@@ -120,8 +121,7 @@ export async function enqueuePaymentJobs(
     WITH scheduled AS (
       SELECT merchant_id, id, expires_at::timestamptz, traceparent
       FROM unnest(${merchantIds}, ${paymentIds}, ${expiresAt}, ${traceparents}) AS p(merchant_id, id, expires_at, traceparent)),
-    enqueued AS (
-      SELECT graphile_worker.add_jobs(ARRAY(
+    enqueued AS (${addJobsPlannedPerCall(sql.fragment`ARRAY(
         SELECT ROW(${jobs.poll.task}::text, json_strip_nulls(json_build_object('merchant_id', merchant_id,
             'payment_id', id, 'attempt', 0, 'traceparent', traceparent)), NULL::text,
           now() + ${jobs.poll.delayMs} * interval '1 millisecond', ${jobs.poll.maxAttempts}::integer,
@@ -132,7 +132,7 @@ export async function enqueuePaymentJobs(
             'payment_id', id, 'traceparent', traceparent)), NULL::text,
           expires_at, ${jobs.expiry.maxAttempts}::integer, 'payment_expiry:' || id, NULL::integer,
           NULL::text[])::graphile_worker.job_spec
-        FROM scheduled)) AS job),
+        FROM scheduled)`)}),
     commit_mode AS (${commitMode})
     SELECT count(*)::integer AS enqueued FROM enqueued, commit_mode`);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { addJobsPlannedPerCall } from "../../platform/queue/add-jobs-batch.ts";
 import {
   type AttemptRow,
   attemptRowSchema,
@@ -244,12 +245,13 @@ export async function recordAttempts(
       FROM target i
       WHERE d.ctid = i.row_id AND d.status = 'pending' AND d.attempt_count = i.attempt_number
       RETURNING d.*, i.job_task, i.job_attempts_max, i.traceparent),
-    next_jobs AS (
-      SELECT graphile_worker.add_jobs(array_agg(ROW(job_task,
+    next_jobs AS (${addJobsPlannedPerCall(
+      sql.fragment`ARRAY(SELECT ROW(job_task,
           json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id, 'traceparent', traceparent)),
-          NULL, next_attempt_at, job_attempts_max, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec))
-      FROM settled WHERE status = 'pending'
-      HAVING count(*) > 0),
+          NULL, next_attempt_at, job_attempts_max, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec
+        FROM settled WHERE status = 'pending')`,
+      { onlyWhen: sql.fragment`EXISTS (SELECT 1 FROM settled WHERE status = 'pending')` },
+    )}),
     commit_mode AS (SELECT ${ASYNC_COMMIT})
     SELECT ${DELIVERY_COLUMNS} FROM settled CROSS JOIN commit_mode
     WHERE (SELECT count(*) FROM next_jobs) >= 0`);

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { enqueuePaymentJobs, type PaymentJobs } from "../../src/modules/payments/queries.ts";
+import { sql } from "../../src/platform/db/pool.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+
+/**
+ * graphile_worker.add_jobs clears the keys it replaces with an UPDATE joined on the jobs table, and
+ * PL/pgSQL caches that plan per connection. Batched enqueues plan it per call
+ * (`addJobsPlannedPerCall`); otherwise a connection that enqueued while the table was small keeps
+ * scanning the whole table on every later enqueue.
+ */
+describe("batched job enqueues on a jobs table that grew", () => {
+  let testDatabase: TestDatabase;
+  const jobs: PaymentJobs = {
+    poll: { task: "poll_payment", delayMs: 2000, maxAttempts: 3 },
+    expiry: { task: "expire_payment", maxAttempts: 25 },
+  };
+  let paymentNumber = 0;
+  const payments = (count: number) =>
+    Array.from({ length: count }, () => {
+      paymentNumber += 1;
+      return {
+        merchant_id: "mch_plan_probe",
+        id: `pay_plan_probe_${paymentNumber}`,
+        expires_at: new Date(Date.now() + 600_000),
+        traceparent: null,
+      };
+    });
+  const scansOfJobsTable = z.object({ seq_scan: z.number(), idx_scan: z.number() });
+
+  beforeAll(async () => {
+    // One connection: every statement below shares its plan cache.
+    testDatabase = await createTestDatabase({ poolSize: 1 });
+  });
+
+  afterAll(async () => {
+    await testDatabase.close();
+  });
+
+  it("finds the keys to replace through the key index, not a scan of every job", async () => {
+    const { database } = testDatabase;
+    // Enough calls while the table is small for a cached plan to settle on scanning it.
+    for (let call = 0; call < 8; call += 1) {
+      await enqueuePaymentJobs(database, payments(1), jobs, { asynchronousCommit: true });
+    }
+    await enqueuePaymentJobs(database, payments(10_000), jobs, { asynchronousCommit: true });
+
+    const scans = await database.transaction(async (transaction) => {
+      // This connection's counters not yet reported to the statistics (earlier statements' included).
+      const counters = () =>
+        transaction.one(sql.type(scansOfJobsTable)`
+          SELECT seq_scan::integer, coalesce(idx_scan, 0)::integer AS idx_scan FROM pg_stat_xact_all_tables
+          WHERE relid = 'graphile_worker._private_jobs'::regclass`);
+      const before = await counters();
+      await enqueuePaymentJobs(transaction, payments(3), jobs, { asynchronousCommit: false });
+      const after = await counters();
+      return { seq_scan: after.seq_scan - before.seq_scan, idx_scan: after.idx_scan - before.idx_scan };
+    });
+    expect(scans.seq_scan).toBe(0);
+    expect(scans.idx_scan).toBeGreaterThan(0);
+    const enqueued = await database.oneFirst(sql.type(z.object({ jobs: z.number() }))`
+      SELECT count(*)::integer AS jobs FROM graphile_worker.jobs WHERE key LIKE 'payment_%:pay_plan_probe_%'`);
+    expect(enqueued).toBe(2 * paymentNumber);
+  });
+});
