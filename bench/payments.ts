@@ -197,7 +197,7 @@ try {
       `  ${cpuPerRequest(api.cpu, api.total)}`,
       `ratio ${ratio.toFixed(2)} (target ≥ 0.50: ${ratio >= 0.5 ? "met" : "NOT met"})`,
       line(`POST /v1/payments paced at half (${Math.floor(api.requestsPerSecond / 2)}/s)`, halfRate),
-      `QR per payment, CPU on one core: ${qrMs.toFixed(3)} ms drawn by the API (matrix with a fixed mask + 1-bit PNG); the qrcode library's own matrix, scoring the masks, ${qrMatrixMs.toFixed(3)} ms, and its PNG path ${qrLibraryMs.toFixed(3)} ms`,
+      `QR per payment, CPU on one core: ${qrMs.toFixed(3)} ms drawn by the API (the code's bits XORed into its prefix's template, then a 1-bit PNG with our own deflate codes); the qrcode library's own matrix, scoring the masks, ${qrMatrixMs.toFixed(3)} ms, and its PNG path ${qrLibraryMs.toFixed(3)} ms`,
       `polling: ${polling.getsPerPayment.toFixed(0)} GETs per pending payment in ${polling.pollSeconds} s caused ${polling.inquiriesPerPayment.toFixed(1)} gateway inquiries per payment (throttle: one per ${loadConfig({}).payment.inquiryMinIntervalMs / 1000} s)`,
       "",
     ].join("\n"),
