@@ -4,6 +4,7 @@ import { pollWithdrawalCodeTask } from "../modules/agent/tasks/poll-withdrawal-c
 import { reconcileBankChangeTask } from "../modules/agent/tasks/reconcile-bank-change.ts";
 import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
 import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
+import { schedulePaymentJobsTask } from "../modules/payments/tasks/schedule-payment-jobs.ts";
 import { scheduleUnscheduledPaymentsTask } from "../modules/payments/tasks/schedule-unscheduled-payments.ts";
 import { processPayoutTask } from "../modules/payouts/tasks/process-payout.ts";
 import { requeueStalledPayoutsTask } from "../modules/payouts/tasks/requeue-stalled-payouts.ts";
@@ -20,6 +21,7 @@ export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly T
   installPaymentHooks();
   return {
     "gateway-poller": [
+      schedulePaymentJobsTask,
       pollPaymentTask(gateways),
       pollWithdrawalCodeTask(gateways),
       reconcileBankChangeTask(gateways),

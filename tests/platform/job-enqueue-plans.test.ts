@@ -41,9 +41,9 @@ describe("batched job enqueues on a jobs table that grew", () => {
     const { database } = testDatabase;
     // Enough calls while the table is small for a cached plan to settle on scanning it.
     for (let call = 0; call < 8; call += 1) {
-      await enqueuePaymentJobs(database, payments(1), jobs, { asynchronousCommit: true });
+      await enqueuePaymentJobs(database, payments(1), jobs);
     }
-    await enqueuePaymentJobs(database, payments(10_000), jobs, { asynchronousCommit: true });
+    await enqueuePaymentJobs(database, payments(10_000), jobs);
 
     const scans = await database.transaction(async (transaction) => {
       // This connection's counters not yet reported to the statistics (earlier statements' included).
@@ -52,7 +52,7 @@ describe("batched job enqueues on a jobs table that grew", () => {
           SELECT seq_scan::integer, coalesce(idx_scan, 0)::integer AS idx_scan FROM pg_stat_xact_all_tables
           WHERE relid = 'graphile_worker._private_jobs'::regclass`);
       const before = await counters();
-      await enqueuePaymentJobs(transaction, payments(3), jobs, { asynchronousCommit: false });
+      await enqueuePaymentJobs(transaction, payments(3), jobs);
       const after = await counters();
       return { seq_scan: after.seq_scan - before.seq_scan, idx_scan: after.idx_scan - before.idx_scan };
     });

@@ -100,3 +100,12 @@ export async function jobsWithKey(database: Database, key: string) {
     FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
     WHERE j.key = ${key}`);
 }
+
+/** The queued graphile-worker jobs of a task (ids and payloads). */
+export async function jobsOfTask(database: Database, task: string) {
+  return database.any(sql.type(z.object({ id: z.coerce.string(), payload: z.unknown() }))`
+    SELECT j.id, j.payload
+    FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+    WHERE t.identifier = ${task}
+    ORDER BY j.id`);
+}

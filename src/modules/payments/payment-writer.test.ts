@@ -3,6 +3,7 @@ import { z } from "zod";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { jobsOfTask } from "../../../tests/support/money.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import { createPaymentWriter } from "./payment-writer.ts";
@@ -69,6 +70,19 @@ const recordSchema = z.object({ state: z.string(), response_body: z.string().nul
 const recordOf = (key: string) =>
   db.database.one(sql.type(recordSchema)`
     SELECT state, response_body FROM idempotency_keys WHERE merchant_id = ${shop.id} AND key = ${key}`);
+const schedulingPayloadSchema = z.object({
+  payments: z.array(z.object({ merchant_id: z.string(), id: z.string(), traceparent: z.string().optional() })),
+});
+/** The scheduling jobs naming any of these payments, each as the payments it names. */
+const schedulingJobsOf = async (payments: PaymentRow[]) => {
+  const ids = new Set(payments.map((payment) => payment.id));
+  const jobs = await jobsOfTask(db.database, "schedule_payment_jobs");
+  return jobs
+    .map((job) => schedulingPayloadSchema.parse(job.payload).payments)
+    .filter((named) => named.some((payment) => ids.has(payment.id)));
+};
+const TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
 const writtenIds = async (payments: PaymentRow[]) =>
   db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
     SELECT id FROM payments WHERE id = ANY(${sql.array(
@@ -86,12 +100,21 @@ test("the creations of one moment are written in one statement, each only while 
   const lost = { ...(responses[2] as ResponseToStore), ownerToken: randomUUID() };
 
   const written = await Promise.all([
-    write({ payment: owned, response: responses[0] ?? null }),
-    write({ payment: alsoOwned, response: responses[1] ?? null }),
-    write({ payment: takenOver, response: lost }),
-    write({ payment: unkeyed, response: null }),
+    write({ payment: owned, response: responses[0] ?? null, traceparent: TRACEPARENT }),
+    write({ payment: alsoOwned, response: responses[1] ?? null, traceparent: null }),
+    write({ payment: takenOver, response: lost, traceparent: null }),
+    write({ payment: unkeyed, response: null, traceparent: null }),
   ]);
   expect(counting.statements()).toBe(1);
+  // One job schedules the polls and expiries of the payments written, and of no other.
+  const [scheduling, ...more] = await schedulingJobsOf(payments);
+  expect(more).toEqual([]);
+  expect(scheduling?.map((payment) => payment.id).sort()).toEqual([owned.id, alsoOwned.id, unkeyed.id].sort());
+  expect(scheduling?.find((payment) => payment.id === owned.id)).toEqual({
+    merchant_id: shop.id,
+    id: owned.id,
+    traceparent: TRACEPARENT,
+  });
   expect(written).toEqual([true, true, false, true]);
   expect(await writtenIds(payments)).toEqual([owned.id, alsoOwned.id, unkeyed.id].sort());
   expect(await recordOf(responses[0]?.key ?? "")).toEqual({ state: "completed", response_body: responses[0]?.body });
@@ -105,7 +128,7 @@ test("the creations of one moment are written in one statement, each only while 
 test("a code collision fails only its own write: the batch is written again one by one", async () => {
   const existing = pendingPayment();
   const write = createPaymentWriter(db.database);
-  expect(await write({ payment: existing, response: null })).toBe(true);
+  expect(await write({ payment: existing, response: null, traceparent: null })).toBe(true);
 
   const counting = countingDatabase(db.database);
   const batchWrite = createPaymentWriter(counting.database);
@@ -113,8 +136,8 @@ test("a code collision fails only its own write: the batch is written again one 
   const colliding = pendingPayment(existing.code);
   const [freshResponse, collidingResponse] = await Promise.all([fresh, colliding].map(claimedResponse));
   const outcomes = await Promise.allSettled([
-    batchWrite({ payment: fresh, response: freshResponse ?? null }),
-    batchWrite({ payment: colliding, response: collidingResponse ?? null }),
+    batchWrite({ payment: fresh, response: freshResponse ?? null, traceparent: null }),
+    batchWrite({ payment: colliding, response: collidingResponse ?? null, traceparent: null }),
   ]);
   // The batch, then each payment on its own.
   expect(counting.statements()).toBe(3);
@@ -125,4 +148,6 @@ test("a code collision fails only its own write: the batch is written again one 
   expect(await writtenIds([fresh, colliding])).toEqual([fresh.id]);
   expect((await recordOf(freshResponse?.key ?? "")).state).toBe("completed");
   expect((await recordOf(collidingResponse?.key ?? "")).state).toBe("in_flight");
+  // The failed batch enqueued nothing; the fresh payment's own statement its one scheduling job.
+  expect(await schedulingJobsOf([fresh, colliding])).toEqual([[{ merchant_id: shop.id, id: fresh.id }]]);
 });

@@ -8,7 +8,7 @@ import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
-import { eventually, jobsWithKey } from "../../../tests/support/money.ts";
+import { jobsOfTask } from "../../../tests/support/money.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
@@ -20,6 +20,7 @@ import { createGateways } from "../../wiring/gateways.ts";
 import * as payments from "./service.ts";
 import { expirePaymentTask } from "./tasks/expire-payment.ts";
 import { pollPaymentTask } from "./tasks/poll-payment.ts";
+import { schedulePaymentJobsTask } from "./tasks/schedule-payment-jobs.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
 // jsqr is CommonJS with `exports.default`: depending on the loader, the import is the function or its module.
@@ -107,41 +108,73 @@ describe("creating a payment", () => {
     expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(payment.deep_link);
   });
 
-  test("creations enqueue their jobs after their answer; jobs lost in between are enqueued by the sweep", async () => {
+  /** Runs, as the gateway-poller would, the scheduling jobs naming this test's merchant's payments. */
+  async function runSchedulingJobs(config: ReturnType<typeof setup>["config"]) {
+    const payloadSchema = z.object({ payments: z.array(z.object({ merchant_id: z.string(), id: z.string() })) });
+    const jobs = (await jobsOfTask(db.database, "schedule_payment_jobs"))
+      .map((job) => ({ id: job.id, payload: payloadSchema.parse(job.payload) }))
+      .filter((job) => job.payload.payments[0]?.merchant_id === shop.id);
+    let scheduled = 0;
+    for (const job of jobs) {
+      scheduled += await payments.schedulePaymentJobs(
+        db.database,
+        config,
+        job.payload.payments.map((payment) => ({ ...payment, traceparent: null })),
+      );
+      await db.database.query(sql.unsafe`SELECT graphile_worker.complete_jobs(ARRAY[${job.id}]::bigint[])`);
+    }
+    return { jobs: jobs.map((job) => job.payload.payments.map((payment) => payment.id)), scheduled };
+  }
+
+  test("creations commit one job that schedules their polls and expiries; payments it missed are found by the sweep", async () => {
     const { app, config } = setup();
+    // The payments of earlier tests never had a poller: the sweep schedules them first.
+    while ((await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })) > 0) {}
     const created = await Promise.all(
       Array.from({ length: 8 }, () => create(app, shop.testKey, { amount_cents: 1000 }).then((response) => response)),
     );
     expect(created.map((response) => response.status)).toEqual(Array(8).fill(201));
+    const ids = created.map((response) => String(response.body.id));
     const keysOf = (paymentId: string) => [`payment_poll:${paymentId}`, `payment_expiry:${paymentId}`];
     const jobsOf = (paymentIds: string[]) =>
       db.database.oneFirst(sql.type(countSchema)`
         SELECT count(*)::int AS count FROM graphile_worker.jobs
         WHERE key = ANY(${sql.array(paymentIds.flatMap(keysOf), "text")})`);
-    const ids = created.map((response) => String(response.body.id));
-    await eventually(async () => (await jobsOf(ids)) === 16);
-    // Nothing to sweep: every payment has its jobs.
+    // Committed with the payments: the scheduling jobs, naming each payment once (concurrent
+    // creations share statements, so fewer jobs than payments); no per-payment job yet.
+    expect(await jobsOf(ids)).toBe(0);
+    // One payment ended before its scheduling job ran: it gets no jobs.
+    const [paidEarly, lost, ...others] = ids;
+    expect((await request(app).post(`/checkout/${paidEarly}/mockpay`).send({})).status).toBe(200);
+    const scheduling = await runSchedulingJobs(config);
+    expect(scheduling.jobs.length).toBeGreaterThanOrEqual(1);
+    expect(scheduling.jobs.length).toBeLessThanOrEqual(8);
+    expect(scheduling.jobs.flat().sort()).toEqual([...ids].sort());
+    expect(scheduling.scheduled).toBe(7);
+    expect(await jobsOf([paidEarly ?? ""])).toBe(0);
+    expect(await jobsOf([lost ?? "", ...others])).toBe(14);
+    // Nothing to sweep: every pending payment has its jobs.
     expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(0);
 
-    // The API process died between a payment's commit and its enqueue: no jobs.
-    const [lost] = ids;
+    // Its jobs gone (the scheduling job failed for good, or never ran): the sweep enqueues them again.
     for (const key of keysOf(lost ?? "")) {
       await db.database.query(sql.unsafe`SELECT graphile_worker.remove_job(${key})`);
     }
     expect(await jobsOf([lost ?? ""])).toBe(0);
-    // Not before it is older than the threshold (its enqueue may still be on its way).
+    // Not before it is older than the threshold (its scheduling job may still be on its way).
     expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 })).toBe(0);
     expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(1);
     const restored = await db.database.any(sql.type(z.object({ key: z.string(), run_at: z.date() }))`
       SELECT key, run_at FROM graphile_worker.jobs WHERE key = ANY(${sql.array(keysOf(lost ?? ""), "text")}) ORDER BY key`);
     expect(restored.map((job) => job.key)).toEqual([`payment_expiry:${lost}`, `payment_poll:${lost}`]);
-    expect(restored[0]?.run_at.toISOString()).toBe(created[0]?.body.expires_at);
+    expect(restored[0]?.run_at.toISOString()).toBe(created[1]?.body.expires_at);
   });
 
-  test("a created payment has its first poll and its expiry job, due at expires_at", async () => {
-    const { app } = setup();
+  test("a created payment gets its first poll and its expiry job, due at expires_at", async () => {
+    const { app, config } = setup();
     const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
-    await eventually(async () => (await jobsWithKey(db.database, `payment_expiry:${payment.id}`)).length === 1);
+    const scheduledAt = Date.now();
+    expect((await runSchedulingJobs(config)).scheduled).toBe(1);
     const jobs = await db.database.any(sql.type(
       z.object({ task_identifier: z.string(), key: z.string().nullable(), run_at: z.date(), payload: z.unknown() }),
     )`
@@ -152,6 +185,10 @@ describe("creating a payment", () => {
     expect(jobs[0]?.run_at.toISOString()).toBe(payment.expires_at);
     expect(jobs[0]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id });
     expect(jobs[1]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id, attempt: 0 });
+    // The first poll comes the schedule's first delay (2 s) after scheduling.
+    const firstPollDelayMs = (jobs[1]?.run_at.getTime() ?? 0) - scheduledAt;
+    expect(firstPollDelayMs).toBeGreaterThan(1_000);
+    expect(firstPollDelayMs).toBeLessThan(3_000);
   });
 
   test.each([
@@ -339,11 +376,9 @@ describe("payment states (test world)", () => {
     const unknown = await request(app).post("/checkout/pay_doesnotexist/mockpay").send({});
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("resource_missing");
-    const { config } = setup();
     const live = await db.database.transaction((transaction) =>
       payments.recordPayment(
         transaction,
-        config,
         { merchantId: shop.id, livemode: true },
         {
           id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
@@ -625,7 +660,7 @@ describe("the gateway-poller and code-expiry pools", () => {
     const runners = await Promise.all([
       startWorkerPool({
         pool: "gateway-poller",
-        tasks: [pollPaymentTask(dependencies.gateways)],
+        tasks: [schedulePaymentJobsTask, pollPaymentTask(dependencies.gateways)],
         dependencies: taskDependencies,
         pgPool,
         registry: new Registry(),

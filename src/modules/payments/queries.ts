@@ -17,18 +17,28 @@ export type PaymentJobs = {
   expiry: { task: string; maxAttempts: number };
 };
 
-/** A pending payment to insert, and the idempotent response to store with it (null: nothing to store). */
-export type PaymentToInsert = { payment: PaymentRow; response: ResponseToStore | null };
+/**
+ * A pending payment to insert, the idempotent response to store with it (null: nothing to store), and
+ * the trace its jobs continue.
+ */
+export type PaymentToInsert = { payment: PaymentRow; response: ResponseToStore | null; traceparent: string | null };
+
+/** The job that enqueues the jobs of the payments one statement inserted. */
+export type PaymentSchedulingJob = { task: string; maxAttempts: number };
 
 /**
- * Inserts pending payments in one prepared statement (planning it costs more than running it). A
- * payment with a response is inserted only if its response was stored, that is while its request
- * still owns its Idempotency-Key; the statement is then its request's whole transaction. Returns the
- * ids of the payments inserted.
+ * Inserts pending payments in one prepared statement (planning it costs more than running it), with
+ * one job that will enqueue their own jobs (`schedulingJob`): the payments and the work they need
+ * commit together, and a statement adds one job whatever the number of payments it writes (two per
+ * payment cost as much database time as the payments themselves). A payment with a response is
+ * inserted only if its response was stored, that is while its request still owns its
+ * Idempotency-Key; the statement is then its request's whole transaction. Returns the ids of the
+ * payments inserted.
  */
 export async function insertPayments(
   database: Queryable,
   rows: readonly PaymentToInsert[],
+  schedulingJob: PaymentSchedulingJob,
 ): Promise<ReadonlySet<string>> {
   const column = <T>(pick: (payment: PaymentRow) => T, type: "text" | "int8" | "bool") =>
     sql.array(
@@ -52,10 +62,14 @@ export async function insertPayments(
         ${column((p) => p.gateway_reference, "text")}, ${column((p) => p.qr_png_data_url, "text")},
         ${column((p) => p.expires_at.toISOString(), "text")}, ${column((p) => p.created_at.toISOString(), "text")},
         ${responseColumn((r) => r.key, "text")}, ${responseColumn((r) => r.ownerToken, "text")},
-        ${responseColumn((r) => r.status, "int4")}, ${responseColumn((r) => r.body, "text")})
+        ${responseColumn((r) => r.status, "int4")}, ${responseColumn((r) => r.body, "text")},
+        ${sql.array(
+          rows.map((row) => row.traceparent),
+          "text",
+        )})
       AS p(merchant_id, id, livemode, amount_cents, currency, fee_cents, narration, merchant_ref, metadata, success_url,
         cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
-        idempotency_key, owner_token, response_status, response_body)),
+        idempotency_key, owner_token, response_status, response_body, traceparent)),
     stored AS (${storeResponsesStatement(sql.fragment`
       SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
       FROM pending WHERE idempotency_key IS NOT NULL`)}),
@@ -70,8 +84,18 @@ export async function insertPayments(
       WHERE p.idempotency_key IS NULL
         OR EXISTS (SELECT 1 FROM stored s
           WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key)
-      RETURNING id)
-    SELECT id FROM inserted`);
+      RETURNING merchant_id, id),
+    scheduling AS (${addJobsPlannedPerCall(
+      sql.fragment`ARRAY[ROW(${schedulingJob.task}::text,
+        json_build_object('payments', (
+          SELECT json_agg(json_strip_nulls(json_build_object('merchant_id', i.merchant_id, 'id', i.id,
+            'traceparent', p.traceparent)))
+          FROM inserted i JOIN pending p ON p.id = i.id)),
+        NULL::text, NULL::timestamptz, ${schedulingJob.maxAttempts}::integer, NULL::text, NULL::integer,
+        NULL::text[])::graphile_worker.job_spec]`,
+      { onlyWhen: sql.fragment`EXISTS (SELECT 1 FROM inserted)` },
+    )})
+    SELECT id FROM inserted, (SELECT count(*) FROM scheduling) AS scheduled`);
   return new Set(inserted.map((row) => row.id));
 }
 
@@ -84,17 +108,13 @@ export type PaymentToSchedule = {
 
 /**
  * Enqueues the jobs of many payments in one statement (one NOTIFY for all: graphile-worker
- * notifies per call, and PostgreSQL serializes committing transactions that notify). With
- * `asynchronousCommit`, for a statement that is its own transaction after the payments committed, its
- * commit does not wait for the WAL flush: jobs lost in a crash are found missing and enqueued again
- * by `selectUnscheduledPayments`' sweep. Without, the jobs commit with the caller's transaction. A job
- * key replaces a waiting job rather than adding one.
+ * notifies per call, and PostgreSQL serializes committing transactions that notify). A job key
+ * replaces a waiting job rather than adding one.
  */
 export async function enqueuePaymentJobs(
   database: Queryable,
   payments: readonly PaymentToSchedule[],
   jobs: PaymentJobs,
-  options: { asynchronousCommit: boolean },
 ): Promise<number> {
   const merchantIds = sql.array(
     payments.map((payment) => payment.merchant_id),
@@ -112,12 +132,7 @@ export async function enqueuePaymentJobs(
     payments.map((payment) => payment.traceparent),
     "text",
   );
-  // Only where the statement is its own transaction: never inside a sale's money transaction.
-  const commitMode = options.asynchronousCommit
-    ? sql.fragment`SELECT set_config('synchronous_commit', 'off', true)`
-    : sql.fragment`SELECT NULL`;
-  const statementName = `payments_enqueue_jobs${options.asynchronousCommit ? "_asynchronously" : ""}`;
-  return database.oneFirst(sql.prepared(statementName, z.object({ enqueued: z.number() }))`
+  return database.oneFirst(sql.prepared("payments_enqueue_jobs", z.object({ enqueued: z.number() }))`
     WITH scheduled AS (
       SELECT merchant_id, id, expires_at::timestamptz, traceparent
       FROM unnest(${merchantIds}, ${paymentIds}, ${expiresAt}, ${traceparents}) AS p(merchant_id, id, expires_at, traceparent)),
@@ -132,14 +147,32 @@ export async function enqueuePaymentJobs(
             'payment_id', id, 'traceparent', traceparent)), NULL::text,
           expires_at, ${jobs.expiry.maxAttempts}::integer, 'payment_expiry:' || id, NULL::integer,
           NULL::text[])::graphile_worker.job_spec
-        FROM scheduled)`)}),
-    commit_mode AS (${commitMode})
-    SELECT count(*)::integer AS enqueued FROM enqueued, commit_mode`);
+        FROM scheduled)`)})
+    SELECT count(*)::integer AS enqueued FROM enqueued`);
+}
+
+/** Those of the given payments that are still pending, with their deadlines. */
+export async function selectPendingPayments(
+  database: Queryable,
+  payments: readonly { merchant_id: string; id: string }[],
+): Promise<readonly Omit<PaymentToSchedule, "traceparent">[]> {
+  return database.any(sql.type(z.object({ merchant_id: z.string(), id: z.string(), expires_at: z.date() }))`
+    SELECT p.merchant_id, p.id, p.expires_at
+    FROM unnest(${sql.array(
+      payments.map((payment) => payment.merchant_id),
+      "text",
+    )}, ${sql.array(
+      payments.map((payment) => payment.id),
+      "text",
+    )}) AS wanted(merchant_id, id)
+    JOIN payments p ON p.merchant_id = wanted.merchant_id AND p.id = wanted.id
+    WHERE p.status = 'pending'`);
 }
 
 /**
- * Pending payments older than `olderThanMs` without an expiry job: their jobs were lost (the
- * process died between the payment's commit and the enqueue). Found through the pending-code index.
+ * Pending payments older than `olderThanMs` without an expiry job: their scheduling job has not run
+ * (the gateway-poller pool is down or behind) or failed for good. Found through the pending-code
+ * index.
  */
 export async function selectUnscheduledPayments(
   database: Queryable,

@@ -2,7 +2,6 @@ import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
-import { createPaymentJobScheduler, type PaymentJobScheduler } from "./job-scheduler.ts";
 import { paymentsTotal } from "./metrics.ts";
 import { createPaymentWriter, type PaymentWriter } from "./payment-writer.ts";
 import {
@@ -43,10 +42,9 @@ export function presentPayment(config: Config, payment: PaymentRow) {
 }
 
 export function paymentRoutes(gateways: Gateways): AnyRoute[] {
-  // One each per app (its database and config are fixed; the first creation brings them), so that
-  // the concurrent creations of the process share their batches.
+  // One per app (its database is fixed; the first creation brings it), so that the concurrent
+  // creations of the process share their batches.
   let writePayment: PaymentWriter | undefined;
-  let scheduleJobs: PaymentJobScheduler | undefined;
   return [
     defineRoute({
       method: "post",
@@ -59,29 +57,22 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
       handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // Row and stored response in one statement, shared with the creations of the same moment: the
-        // hottest write path, in one round trip.
+        // Row, stored response and the job that schedules its poll and expiry in one statement, shared
+        // with the creations of the same moment: the hottest write path, in one round trip.
         writePayment ??= createPaymentWriter(database);
         const write = writePayment;
-        const { payment, written: reply } = await payments.createPendingPayment(
+        const traceparent = currentTraceparent();
+        const reply = await payments.createPendingPayment(
           { config, database, logger, gateways },
           tenant,
           body,
           (created) =>
             commitWithResponse({ status: 201, body: presentPayment(config, created) }, (response) =>
-              write({ payment: created, response }),
+              write({ payment: created, response, traceparent }),
             ),
         );
         // Counted once committed (a replayed response does not come through here).
         paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });
-        // The answer does not wait for the jobs: the payment is committed with its answer, and its
-        // jobs (first poll in seconds, expiry in minutes) are needed long after this enqueue lands;
-        // one lost on the way (crash, failed statement) is enqueued by the sweep. Waiting added a
-        // third round trip to every creation's latency (`docs/architecture.md`, Payments).
-        scheduleJobs ??= createPaymentJobScheduler(database, config);
-        scheduleJobs({ ...payment, traceparent: currentTraceparent() }).catch((error: unknown) => {
-          logger.error({ err: error, payment_id: payment.id }, "payment jobs not enqueued; the sweep will");
-        });
         return reply;
       },
     }),

@@ -46,7 +46,10 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
 
 export const POLL_PAYMENT_TASK = "poll_payment";
 export const EXPIRE_PAYMENT_TASK = "expire_payment";
+export const SCHEDULE_PAYMENT_JOBS_TASK = "schedule_payment_jobs";
 const POLL_JOB_ATTEMPTS_MAX = 3;
+/** Scheduling is a few inserts: a failure is the database's, retried as long as the expiry's. */
+const SCHEDULING_JOB_ATTEMPTS_MAX = 25;
 /** The expiry must eventually decide: a gateway down at the deadline is retried with backoff for days. */
 const EXPIRY_JOB_ATTEMPTS_MAX = 25;
 
@@ -142,18 +145,18 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
 }
 
 /**
- * Phase two, inside the caller's transaction: the payment row, its first poll and its expiry job
- * commit together or not at all (the first poll is enqueued even when a very short code window would
- * close first: it then finds the payment final and stops).
+ * Phase two, inside the caller's transaction: the payment row and the job that schedules its first
+ * poll and its expiry commit together or not at all.
  */
 export async function recordPayment(
   transaction: Transaction,
-  config: Config,
   tenant: World,
   prepared: PreparedPayment,
 ): Promise<PaymentRow> {
   const payment = pendingRowOf(tenant, prepared);
-  const [written] = await insertPendingPayments(transaction, [{ payment, response: null }]);
+  const [written] = await insertPendingPayments(transaction, [
+    { payment, response: null, traceparent: currentTraceparent() },
+  ]);
   if (written instanceof CodeCollisionError) {
     // The sale's transaction is aborted by the failed insert: the sale fails as a whole.
     throw toApiGatewayError(new CodeGenerationError(written.message));
@@ -164,12 +167,6 @@ export async function recordPayment(
   if (written !== true) {
     throw new TypeError(`payment ${payment.id} was not written`);
   }
-  await queries.enqueuePaymentJobs(
-    transaction,
-    [{ ...payment, traceparent: currentTraceparent() }],
-    paymentJobsOf(config),
-    { asynchronousCommit: false },
-  );
   return payment;
 }
 
@@ -185,22 +182,23 @@ export class CodeCollisionError extends Error {
 const CODES_PER_CREATION_MAX = 3;
 
 /**
- * Creates a pending payment: prepares it and hands its row to `write`. A code already live in the
- * world (nine random digits collide about once in 10^9 / live codes creations) is not the client's
- * problem: the creation is prepared again with a fresh code, and only a gateway that keeps issuing
- * live codes fails it with 502 `code_generation_failed`. Each attempt is a new payment (id, code,
- * QR): a gateway may answer a second issue for the same payment id with the same code.
+ * Creates a pending payment: prepares it and hands its row to `write`, whose result it returns. A
+ * code already live in the world (nine random digits collide about once in 10^9 / live codes
+ * creations) is not the client's problem: the creation is prepared again with a fresh code, and only
+ * a gateway that keeps issuing live codes fails it with 502 `code_generation_failed`. Each attempt is
+ * a new payment (id, code, QR): a gateway may answer a second issue for the same payment id with the
+ * same code.
  */
 export async function createPendingPayment<T>(
   dependencies: PaymentDependencies,
   tenant: World & { merchant: MerchantRow },
   input: CreatePaymentInput,
   write: (payment: PaymentRow) => Promise<T>,
-): Promise<{ payment: PaymentRow; written: T }> {
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     const payment = pendingRowOf(tenant, await preparePayment(dependencies, tenant, input));
     try {
-      return { payment, written: await write(payment) };
+      return await write(payment);
     } catch (error) {
       if (!(error instanceof CodeCollisionError)) {
         throw error;
@@ -214,17 +212,21 @@ export async function createPendingPayment<T>(
 }
 
 /**
- * Inserts pending payments, each with its idempotent response when it has one; answers for each:
- * written, not written (its request no longer owns its key), or its own error. A code already payable
- * for another payment of the world fails the statement, which wrote nothing: the payments are
- * written again one per statement, and only the colliding one answers `CodeCollisionError`.
+ * Inserts pending payments, each with its idempotent response when it has one, and the job that
+ * schedules their polls and expiries; answers for each: written, not written (its request no longer
+ * owns its key), or its own error. A code already payable for another payment of the world fails the
+ * statement, which wrote nothing: the payments are written again one per statement, and only the
+ * colliding one answers `CodeCollisionError`.
  */
 export async function insertPendingPayments(
   database: Queryable,
   rows: readonly queries.PaymentToInsert[],
 ): Promise<(boolean | Error)[]> {
   try {
-    const inserted = await queries.insertPayments(database, rows);
+    const inserted = await queries.insertPayments(database, rows, {
+      task: SCHEDULE_PAYMENT_JOBS_TASK,
+      maxAttempts: SCHEDULING_JOB_ATTEMPTS_MAX,
+    });
     return rows.map((row) => inserted.has(row.payment.id));
   } catch (error) {
     if (!(error instanceof UniqueIntegrityConstraintViolationError)) {
@@ -251,8 +253,31 @@ export function paymentJobsOf(config: Config): queries.PaymentJobs {
 }
 
 /**
- * Enqueues the jobs of pending payments that lack them (their process died between the payment's
- * commit and the enqueue), once they are older than `olderThanMs`. Returns how many.
+ * The scheduling job of newly inserted payments: the first poll and the expiry job of each payment
+ * still pending. Returns how many payments got their jobs.
+ */
+export async function schedulePaymentJobs(
+  database: Database,
+  config: Config,
+  payments: readonly { merchant_id: string; id: string; traceparent: string | null }[],
+): Promise<number> {
+  const pending = await queries.selectPendingPayments(database, payments);
+  if (pending.length === 0) {
+    return 0;
+  }
+  const traceparents = new Map(payments.map((payment) => [payment.id, payment.traceparent]));
+  await queries.enqueuePaymentJobs(
+    database,
+    pending.map((payment) => ({ ...payment, traceparent: traceparents.get(payment.id) ?? null })),
+    paymentJobsOf(config),
+  );
+  return pending.length;
+}
+
+/**
+ * Enqueues the jobs of pending payments that lack them once they are older than `olderThanMs`: their
+ * scheduling job has not run (the gateway-poller pool is down or far behind) or failed for good.
+ * Returns how many.
  */
 export async function scheduleUnscheduledPayments(
   database: Database,
@@ -270,7 +295,6 @@ export async function scheduleUnscheduledPayments(
     database,
     unscheduled.map((payment) => ({ ...payment, traceparent: null })),
     paymentJobsOf(config),
-    { asynchronousCommit: true },
   );
   return unscheduled.length;
 }

@@ -58,7 +58,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         const prepared = await sales.prepareSale(dependencies, tenant, body);
         let afterCommit: (() => void) | undefined;
         const reply = await transaction(async (tx) => {
-          const recorded = await sales.recordSale(tx, dependencies, tenant, prepared);
+          const recorded = await sales.recordSale(tx, tenant, prepared);
           afterCommit = recorded.afterCommit;
           return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
         });

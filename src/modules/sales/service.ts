@@ -143,14 +143,11 @@ export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant
  */
 export async function recordSale(
   transaction: Transaction,
-  dependencies: Pick<SaleDependencies, "config">,
   tenant: Tenant,
   prepared: PreparedSale,
 ): Promise<{ sale: SaleRow; payment: PaymentRow | null; afterCommit: AfterCommit | undefined }> {
   const payment =
-    prepared.payment === null
-      ? null
-      : await payments.recordPayment(transaction, dependencies.config, tenant, prepared.payment);
+    prepared.payment === null ? null : await payments.recordPayment(transaction, tenant, prepared.payment);
   const sale = await queries.insertSale(transaction, {
     merchant_id: tenant.merchantId,
     id: prepared.id,
