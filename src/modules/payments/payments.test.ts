@@ -129,7 +129,7 @@ describe("creating a payment", () => {
   test("creations commit one job that schedules their polls and expiries; payments it missed are found by the sweep", async () => {
     const { app, config } = setup();
     // The payments of earlier tests never had a poller: the sweep schedules them first.
-    while ((await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })) > 0) {}
+    await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 });
     const created = await Promise.all(
       Array.from({ length: 8 }, () => create(app, shop.testKey, { amount_cents: 1000 }).then((response) => response)),
     );
@@ -168,6 +168,30 @@ describe("creating a payment", () => {
       SELECT key, run_at FROM graphile_worker.jobs WHERE key = ANY(${sql.array(keysOf(lost ?? ""), "text")}) ORDER BY key`);
     expect(restored.map((job) => job.key)).toEqual([`payment_expiry:${lost}`, `payment_poll:${lost}`]);
     expect(restored[0]?.run_at.toISOString()).toBe(created[1]?.body.expires_at);
+  });
+
+  test("the sweep works through a backlog larger than one batch in one run", async () => {
+    const { config } = setup();
+    // 1,500 payments two minutes old whose scheduling never ran (written directly, without it).
+    const ids = await db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
+      INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, reference, code,
+        gateway_reference, qr_png_data_url, expires_at, created_at, updated_at)
+      SELECT ${shop.id}, 'pay_backlog_' || g || '_' || ${shop.id}, false, 'pending', 100, 'USD', 2,
+        'PRBACKLOG' || g || ${shop.id}, lpad((900000000 + g)::text, 9, '0'), 'gw_' || g, 'data:image/png;base64,AA==',
+        now() + interval '8 minutes', now() - interval '2 minutes', now() - interval '2 minutes'
+      FROM generate_series(1, 1500) AS g
+      RETURNING id`);
+    expect(
+      await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 }),
+    ).toBeGreaterThanOrEqual(1500);
+    const withExpiry = await db.database.oneFirst(sql.type(countSchema)`
+      SELECT count(*)::int AS count FROM graphile_worker.jobs
+      WHERE key = ANY(${sql.array(
+        ids.map((id) => `payment_expiry:${id}`),
+        "text",
+      )})`);
+    expect(withExpiry).toBe(1500);
+    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 })).toBe(0);
   });
 
   test("a created payment gets its first poll and its expiry job, due at expires_at", async () => {

@@ -274,29 +274,40 @@ export async function schedulePaymentJobs(
   return pending.length;
 }
 
+/** Payments one sweep statement schedules; a full batch is followed by another. */
+const SWEEP_BATCH_SIZE = 1000;
+/** Bounds one sweep run (the next runs a minute later); a backlog beyond it takes several runs. */
+const SWEEP_BATCHES_MAX = 20;
+
 /**
  * Enqueues the jobs of pending payments that lack them once they are older than `olderThanMs`: their
  * scheduling job has not run (the gateway-poller pool is down or far behind) or failed for good.
- * Returns how many.
+ * Works in batches until none is left or `SWEEP_BATCHES_MAX` were done; returns how many payments.
  */
 export async function scheduleUnscheduledPayments(
   database: Database,
   config: Config,
   options: { olderThanMs: number },
 ): Promise<number> {
-  const unscheduled = await queries.selectUnscheduledPayments(database, {
-    olderThanMs: options.olderThanMs,
-    limit: 1000,
-  });
-  if (unscheduled.length === 0) {
-    return 0;
+  let scheduled = 0;
+  for (let batch = 0; batch < SWEEP_BATCHES_MAX; batch += 1) {
+    const unscheduled = await queries.selectUnscheduledPayments(database, {
+      olderThanMs: options.olderThanMs,
+      limit: SWEEP_BATCH_SIZE,
+    });
+    if (unscheduled.length > 0) {
+      await queries.enqueuePaymentJobs(
+        database,
+        unscheduled.map((payment) => ({ ...payment, traceparent: null })),
+        paymentJobsOf(config),
+      );
+    }
+    scheduled += unscheduled.length;
+    if (unscheduled.length < SWEEP_BATCH_SIZE) {
+      break;
+    }
   }
-  await queries.enqueuePaymentJobs(
-    database,
-    unscheduled.map((payment) => ({ ...payment, traceparent: null })),
-    paymentJobsOf(config),
-  );
-  return unscheduled.length;
+  return scheduled;
 }
 
 /** Schedules the poller's next inquiry, unless it would come after the code window closes. */
