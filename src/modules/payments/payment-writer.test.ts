@@ -4,11 +4,11 @@ import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { jobsOfTask } from "../../../tests/support/money.ts";
+import { CodeCollisionError } from "../../gateway/code-collisions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import { createPaymentWriter } from "./payment-writer.ts";
 import type { PaymentRow } from "./schemas.ts";
-import { CodeCollisionError } from "./service.ts";
 
 let db: TestDatabase;
 let shop: TestMerchant;

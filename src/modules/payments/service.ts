@@ -1,5 +1,6 @@
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { toApiGatewayError } from "../../gateway/api-errors.ts";
+import { CodeCollisionError, withFreshCodes } from "../../gateway/code-collisions.ts";
 import {
   CodeGenerationError,
   type Gateways,
@@ -170,24 +171,9 @@ export async function recordPayment(
   return payment;
 }
 
-/** The code issued for a payment is still payable for another payment of its world. */
-export class CodeCollisionError extends Error {
-  constructor(code: string) {
-    super(`code ${code} is already live`);
-    this.name = "CodeCollisionError";
-  }
-}
-
-/** How many codes a creation asks the gateway for before it answers `code_generation_failed`. */
-const CODES_PER_CREATION_MAX = 3;
-
 /**
- * Creates a pending payment: prepares it and hands its row to `write`, whose result it returns. A
- * code already live in the world (nine random digits collide about once in 10^9 / live codes
- * creations) is not the client's problem: the creation is prepared again with a fresh code, and only
- * a gateway that keeps issuing live codes fails it with 502 `code_generation_failed`. Each attempt is
- * a new payment (id, code, QR): a gateway may answer a second issue for the same payment id with the
- * same code.
+ * Creates a pending payment: prepares it and hands its row to `write`, whose result it returns; a
+ * code still live for another payment is replaced by a fresh one (`withFreshCodes`).
  */
 export async function createPendingPayment<T>(
   dependencies: PaymentDependencies,
@@ -195,20 +181,9 @@ export async function createPendingPayment<T>(
   input: CreatePaymentInput,
   write: (payment: PaymentRow) => Promise<T>,
 ): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const payment = pendingRowOf(tenant, await preparePayment(dependencies, tenant, input));
-    try {
-      return await write(payment);
-    } catch (error) {
-      if (!(error instanceof CodeCollisionError)) {
-        throw error;
-      }
-      dependencies.logger.warn({ payment_id: payment.id, attempt }, "issued code already live; issuing another");
-      if (attempt === CODES_PER_CREATION_MAX) {
-        throw toApiGatewayError(new CodeGenerationError(error.message));
-      }
-    }
-  }
+  return withFreshCodes(dependencies.logger, async () =>
+    write(pendingRowOf(tenant, await preparePayment(dependencies, tenant, input))),
+  );
 }
 
 /**
