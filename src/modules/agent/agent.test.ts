@@ -129,6 +129,55 @@ describe("withdrawal codes (test world)", () => {
     ).toBe(0);
   });
 
+  test("a code still pending for another withdrawal is replaced by a fresh one; a gateway issuing only those fails", async () => {
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const issuedCodes: string[] = [];
+    let pendingCode: string | undefined;
+    let collisionsLeft = 0;
+    const colliding: WalletGateway = {
+      ...sandbox,
+      issueWithdrawalCode: async (issue) => {
+        const issued = await sandbox.issueWithdrawalCode(issue);
+        const code = collisionsLeft > 0 && pendingCode !== undefined ? pendingCode : issued.code;
+        collisionsLeft -= 1;
+        issuedCodes.push(code);
+        return { ...issued, code };
+      },
+    };
+    const { app } = setup({}, { test: colliding, live: colliding });
+    const path = "/v1/agent/withdrawal_codes";
+    const first = await post(app, path, shop.testKey, { amount_cents: 1000 });
+    expect(first.status).toBe(201);
+    pendingCode = first.body.code;
+
+    collisionsLeft = 2;
+    const second = await post(app, path, shop.testKey, { amount_cents: 2000 });
+    expect(second.status).toBe(201);
+    expect(issuedCodes.slice(1)).toEqual([pendingCode, pendingCode, second.body.code]);
+    expect(second.body.code).not.toBe(pendingCode);
+    const qr = PNG.sync.read(Buffer.from(second.body.qr_png_data_url.split(",")[1] ?? "", "base64"));
+    expect(jsQR(new Uint8ClampedArray(qr.data), qr.width, qr.height)?.data).toBe(second.body.deep_link);
+    // One row per withdrawal, and the jobs of the one written (an aborted attempt leaves none).
+    const amounts = await db.database.anyFirst(sql.type(z.object({ amount_cents: z.number() }))`
+      SELECT amount_cents FROM withdrawal_codes WHERE merchant_id = ${shop.id} ORDER BY amount_cents`);
+    expect(amounts).toEqual([1000, 2000]);
+    expect(await jobsWithKey(db.database, `withdrawal_expiry:${second.body.id}`)).toHaveLength(1);
+
+    collisionsLeft = 3;
+    const key = randomUUID();
+    const failed = await post(app, path, shop.testKey, { amount_cents: 3000 }, key);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe("code_generation_failed");
+    expect(issuedCodes.slice(4)).toEqual([pendingCode, pendingCode, pendingCode]);
+    // Nothing written and the key released: the client's retry with the same key runs again.
+    const retried = await post(app, path, shop.testKey, { amount_cents: 3000 }, key);
+    expect(retried.status).toBe(201);
+    expect(
+      await db.database.oneFirst(sql.type(countSchema)`
+        SELECT count(*)::int AS count FROM withdrawal_codes WHERE merchant_id = ${shop.id} AND amount_cents = 3000`),
+    ).toBe(1);
+  });
+
   test("claimed through the test hook: redeemed, balance credited from gateway clearing, withdrawal.redeemed", async () => {
     const { app, dependencies } = setup();
     const code = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 1500 })).body;

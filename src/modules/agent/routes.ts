@@ -1,3 +1,4 @@
+import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
@@ -75,11 +76,15 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       request: { body: createWithdrawalBody },
       responses: { 201: { description: "The pending withdrawal code.", schema: withdrawalSchema } },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
-        const prepared = await agent.prepareWithdrawal({ config, database, logger, gateways }, tenant, body);
-        return transaction(async (tx) => ({
-          status: 201,
-          body: presentWithdrawal(config, await agent.recordWithdrawal(tx, config, tenant, prepared)),
-        }));
+        // Each attempt issues its code outside the transaction; a code still pending elsewhere aborts
+        // the attempt's transaction, and the next attempt asks the gateway again.
+        return withFreshCodes(logger, async () => {
+          const prepared = await agent.prepareWithdrawal({ config, database, logger, gateways }, tenant, body);
+          return transaction(async (tx) => ({
+            status: 201,
+            body: presentWithdrawal(config, await agent.recordWithdrawal(tx, config, tenant, prepared)),
+          }));
+        });
       },
     }),
     defineRoute({

@@ -1,8 +1,8 @@
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { toApiGatewayError } from "../../gateway/api-errors.ts";
+import { CodeCollisionError } from "../../gateway/code-collisions.ts";
 import {
   type ChangeToWalletCompleted,
-  CodeGenerationError,
   type Gateways,
   GatewayUnavailableError,
   gatewayOf,
@@ -94,7 +94,10 @@ export async function prepareWithdrawal(
   return { id, input, issued, qrPngDataUrl: qrPngDataUrlOfCode };
 }
 
-/** Phase two, in the request's transaction: the code, its first poll and its expiry job commit together. */
+/**
+ * Phase two, in the request's transaction: the code, its first poll and its expiry job commit
+ * together. A code still pending for another withdrawal throws `CodeCollisionError`.
+ */
 export async function recordWithdrawal(
   transaction: Transaction,
   config: Config,
@@ -116,9 +119,13 @@ export async function recordWithdrawal(
       expiresInMs: config.moneyOut.withdrawalCodeWindowMs,
     });
   } catch (error) {
-    // The code is still pending for another withdrawal of this world: ask again with the same key.
-    if (error instanceof UniqueIntegrityConstraintViolationError) {
-      throw toApiGatewayError(new CodeGenerationError("code collision"));
+    // The code is still pending for another withdrawal of this world: the transaction is aborted, and
+    // the creation runs again with a fresh code (`withFreshCodes`).
+    if (
+      error instanceof UniqueIntegrityConstraintViolationError &&
+      error.constraint === "withdrawal_codes_pending_code_key"
+    ) {
+      throw new CodeCollisionError(prepared.issued.code);
     }
     throw error;
   }
