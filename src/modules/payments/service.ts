@@ -2,7 +2,6 @@ import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { toApiGatewayError } from "../../gateway/api-errors.ts";
 import { CodeCollisionError, withFreshCodes } from "../../gateway/code-collisions.ts";
 import {
-  CodeGenerationError,
   type Gateways,
   GatewayUnavailableError,
   type PaymentCodeStatus,
@@ -147,7 +146,8 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
 
 /**
  * Phase two, inside the caller's transaction: the payment row and the job that schedules its first
- * poll and its expiry commit together or not at all.
+ * poll and its expiry commit together or not at all. A code still live for another payment throws
+ * `CodeCollisionError` (the caller's transaction is aborted; it runs again with a fresh code).
  */
 export async function recordPayment(
   transaction: Transaction,
@@ -158,10 +158,6 @@ export async function recordPayment(
   const [written] = await insertPendingPayments(transaction, [
     { payment, response: null, traceparent: currentTraceparent() },
   ]);
-  if (written instanceof CodeCollisionError) {
-    // The sale's transaction is aborted by the failed insert: the sale fails as a whole.
-    throw toApiGatewayError(new CodeGenerationError(written.message));
-  }
   if (written instanceof Error) {
     throw written;
   }

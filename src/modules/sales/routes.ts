@@ -1,3 +1,4 @@
+import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
@@ -55,12 +56,16 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
         const dependencies = { config, database, logger, gateways };
-        const prepared = await sales.prepareSale(dependencies, tenant, body);
         let afterCommit: (() => void) | undefined;
-        const reply = await transaction(async (tx) => {
-          const recorded = await sales.recordSale(tx, tenant, prepared);
-          afterCommit = recorded.afterCommit;
-          return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
+        // A wallet sale's payment code still live elsewhere aborts the attempt's transaction; the
+        // next attempt prepares the sale again with a fresh code.
+        const reply = await withFreshCodes(logger, async () => {
+          const prepared = await sales.prepareSale(dependencies, tenant, body);
+          return transaction(async (tx) => {
+            const recorded = await sales.recordSale(tx, tenant, prepared);
+            afterCommit = recorded.afterCommit;
+            return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
+          });
         });
         // Counted once committed (a replayed response does not come through here).
         afterCommit?.();

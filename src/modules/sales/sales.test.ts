@@ -14,8 +14,9 @@ import {
   onHandOf,
   posSetup,
 } from "../../../tests/support/pos.ts";
-import { SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
+import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
+import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import { registerPaymentHook } from "../payments/hooks.ts";
@@ -435,6 +436,51 @@ describe("concurrency", () => {
 });
 
 describe("wallet sales (test world)", () => {
+  test("a payment code still live elsewhere is replaced by a fresh one; a gateway issuing only those fails the sale", async () => {
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const issuedCodes: string[] = [];
+    let liveCode: string | undefined;
+    let collisionsLeft = 0;
+    const colliding: PaymentGateway = {
+      issuePaymentCode: async (issue) => {
+        const issued = await sandbox.issuePaymentCode(issue);
+        const code = collisionsLeft > 0 && liveCode !== undefined ? liveCode : issued.code;
+        collisionsLeft -= 1;
+        issuedCodes.push(code);
+        return { ...issued, code };
+      },
+      inquirePaymentCode: (inquiry) => sandbox.inquirePaymentCode(inquiry),
+    };
+    const till = client(posSetup(db, {}, { test: colliding, live: colliding }).app, shop.testKey);
+    const product = await createProduct(live, { name: "Socks", price_cents: 500, stock_qty: 10 });
+    const walletSale = { tender: "wallet", items: [{ product_id: product.id, qty: 1 }] };
+    const first = await till.post("/v1/sales", walletSale);
+    expect(first.status).toBe(201);
+    liveCode = first.body.payment.code;
+
+    collisionsLeft = 2;
+    const second = await till.post("/v1/sales", walletSale);
+    expect(second.status).toBe(201);
+    expect(issuedCodes.slice(1)).toEqual([liveCode, liveCode, second.body.payment.code]);
+    expect(second.body.payment.code).not.toBe(liveCode);
+    expect(await saleCount(shop.id)).toBe(2);
+
+    collisionsLeft = 3;
+    const key = randomUUID();
+    const failed = await till.post("/v1/sales", walletSale, key);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe("code_generation_failed");
+    // Nothing written (sale or payment) and the key released: the retry with the same key runs again.
+    expect(await saleCount(shop.id)).toBe(2);
+    const retried = await till.post("/v1/sales", walletSale, key);
+    expect(retried.status).toBe(201);
+    expect(await saleCount(shop.id)).toBe(3);
+    expect(
+      await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${shop.id}`),
+    ).toBe(3);
+  });
+
   test("pending with an embedded payment; mockpay completes it: stock journaled, sale.completed, balance net of fee", async () => {
     const product = await createProduct(live, { name: "Shoes", price_cents: 2000, stock_qty: 6 });
     const labels = { tender: "wallet", livemode: "false", currency: "USD" };
