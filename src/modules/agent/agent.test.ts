@@ -5,6 +5,7 @@ import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
 import { testApp, testConfig, testGateways } from "../../../tests/support/app.ts";
+import { collidingCodes } from "../../../tests/support/colliding-codes.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import {
@@ -131,26 +132,16 @@ describe("withdrawal codes (test world)", () => {
 
   test("a code still pending for another withdrawal is replaced by a fresh one; a gateway issuing only those fails", async () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
-    const issuedCodes: string[] = [];
-    let pendingCode: string | undefined;
-    let collisionsLeft = 0;
-    const colliding: WalletGateway = {
-      ...sandbox,
-      issueWithdrawalCode: async (issue) => {
-        const issued = await sandbox.issueWithdrawalCode(issue);
-        const code = collisionsLeft > 0 && pendingCode !== undefined ? pendingCode : issued.code;
-        collisionsLeft -= 1;
-        issuedCodes.push(code);
-        return { ...issued, code };
-      },
-    };
+    const codes = collidingCodes(sandbox.issueWithdrawalCode);
+    const { issuedCodes } = codes;
+    const colliding: WalletGateway = { ...sandbox, issueWithdrawalCode: codes.issue };
     const { app } = setup({}, { test: colliding, live: colliding });
     const path = "/v1/agent/withdrawal_codes";
     const first = await post(app, path, shop.testKey, { amount_cents: 1000 });
     expect(first.status).toBe(201);
-    pendingCode = first.body.code;
+    const pendingCode: string = first.body.code;
 
-    collisionsLeft = 2;
+    codes.repeat(pendingCode, 2);
     const second = await post(app, path, shop.testKey, { amount_cents: 2000 });
     expect(second.status).toBe(201);
     expect(issuedCodes.slice(1)).toEqual([pendingCode, pendingCode, second.body.code]);
@@ -163,7 +154,7 @@ describe("withdrawal codes (test world)", () => {
     expect(amounts).toEqual([1000, 2000]);
     expect(await jobsWithKey(db.database, `withdrawal_expiry:${second.body.id}`)).toHaveLength(1);
 
-    collisionsLeft = 3;
+    codes.repeat(pendingCode, 3);
     const key = randomUUID();
     const failed = await post(app, path, shop.testKey, { amount_cents: 3000 }, key);
     expect(failed.status).toBe(502);

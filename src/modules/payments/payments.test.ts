@@ -5,6 +5,7 @@ import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
+import { collidingCodes } from "../../../tests/support/colliding-codes.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
@@ -296,24 +297,17 @@ describe("creating a payment", () => {
 
   test("a code still live for another payment is replaced by a fresh one; a gateway issuing only live codes fails", async () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
-    const issuedCodes: string[] = [];
-    let liveCode: string | undefined;
-    let collisionsLeft = 0;
+    const codes = collidingCodes(sandbox.issuePaymentCode);
+    const { issuedCodes } = codes;
     const colliding: PaymentGateway = {
-      issuePaymentCode: async (issue) => {
-        const issued = await sandbox.issuePaymentCode(issue);
-        const code = collisionsLeft > 0 && liveCode !== undefined ? liveCode : issued.code;
-        collisionsLeft -= 1;
-        issuedCodes.push(code);
-        return { ...issued, code };
-      },
+      issuePaymentCode: codes.issue,
       inquirePaymentCode: (inquiry) => sandbox.inquirePaymentCode(inquiry),
     };
     const { app } = setup({}, { test: colliding, live: colliding });
     const first = await create(app, shop.testKey, { amount_cents: 1000 });
-    liveCode = first.body.code;
+    const liveCode: string = first.body.code;
 
-    collisionsLeft = 2;
+    codes.repeat(liveCode, 2);
     const second = await create(app, shop.testKey, { amount_cents: 2000 });
     expect(second.status).toBe(201);
     expect(issuedCodes.slice(1)).toEqual([liveCode, liveCode, second.body.code]);
@@ -325,7 +319,7 @@ describe("creating a payment", () => {
       SELECT amount_cents FROM payments WHERE merchant_id = ${shop.id} ORDER BY amount_cents`);
     expect(amounts).toEqual([1000, 2000]);
 
-    collisionsLeft = 3;
+    codes.repeat(liveCode, 3);
     const key = randomUUID();
     const failed = await create(app, shop.testKey, { amount_cents: 3000 }, key);
     expect(failed.status).toBe(502);

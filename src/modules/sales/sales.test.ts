@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { z } from "zod";
+import { collidingCodes } from "../../../tests/support/colliding-codes.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
@@ -438,17 +439,10 @@ describe("concurrency", () => {
 describe("wallet sales (test world)", () => {
   test("a payment code still live elsewhere is replaced by a fresh one; a gateway issuing only those fails the sale", async () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
-    const issuedCodes: string[] = [];
-    let liveCode: string | undefined;
-    let collisionsLeft = 0;
+    const codes = collidingCodes(sandbox.issuePaymentCode);
+    const { issuedCodes } = codes;
     const colliding: PaymentGateway = {
-      issuePaymentCode: async (issue) => {
-        const issued = await sandbox.issuePaymentCode(issue);
-        const code = collisionsLeft > 0 && liveCode !== undefined ? liveCode : issued.code;
-        collisionsLeft -= 1;
-        issuedCodes.push(code);
-        return { ...issued, code };
-      },
+      issuePaymentCode: codes.issue,
       inquirePaymentCode: (inquiry) => sandbox.inquirePaymentCode(inquiry),
     };
     const till = client(posSetup(db, {}, { test: colliding, live: colliding }).app, shop.testKey);
@@ -456,16 +450,16 @@ describe("wallet sales (test world)", () => {
     const walletSale = { tender: "wallet", items: [{ product_id: product.id, qty: 1 }] };
     const first = await till.post("/v1/sales", walletSale);
     expect(first.status).toBe(201);
-    liveCode = first.body.payment.code;
+    const liveCode: string = first.body.payment.code;
 
-    collisionsLeft = 2;
+    codes.repeat(liveCode, 2);
     const second = await till.post("/v1/sales", walletSale);
     expect(second.status).toBe(201);
     expect(issuedCodes.slice(1)).toEqual([liveCode, liveCode, second.body.payment.code]);
     expect(second.body.payment.code).not.toBe(liveCode);
     expect(await saleCount(shop.id)).toBe(2);
 
-    collisionsLeft = 3;
+    codes.repeat(liveCode, 3);
     const key = randomUUID();
     const failed = await till.post("/v1/sales", walletSale, key);
     expect(failed.status).toBe(502);
