@@ -299,10 +299,7 @@ describe("creating a payment", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
     const codes = collidingCodes(sandbox.issuePaymentCode);
     const { issuedCodes } = codes;
-    const colliding: PaymentGateway = {
-      issuePaymentCode: codes.issue,
-      inquirePaymentCode: (inquiry) => sandbox.inquirePaymentCode(inquiry),
-    };
+    const colliding: PaymentGateway = { ...sandbox, issuePaymentCode: codes.issue };
     const { app } = setup({}, { test: colliding, live: colliding });
     const first = await create(app, shop.testKey, { amount_cents: 1000 });
     const liveCode: string = first.body.code;

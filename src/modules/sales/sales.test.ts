@@ -441,10 +441,7 @@ describe("wallet sales (test world)", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
     const codes = collidingCodes(sandbox.issuePaymentCode);
     const { issuedCodes } = codes;
-    const colliding: PaymentGateway = {
-      issuePaymentCode: codes.issue,
-      inquirePaymentCode: (inquiry) => sandbox.inquirePaymentCode(inquiry),
-    };
+    const colliding: PaymentGateway = { ...sandbox, issuePaymentCode: codes.issue };
     const till = client(posSetup(db, {}, { test: colliding, live: colliding }).app, shop.testKey);
     const product = await createProduct(live, { name: "Socks", price_cents: 500, stock_qty: 10 });
     const walletSale = { tender: "wallet", items: [{ product_id: product.id, qty: 1 }] };
