@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidRequest } from "../errors.ts";
+import { refuseUnsafeValues } from "./request-strings.ts";
 
 /**
  * Keyset pagination shared by every list endpoint: responses are `{data, has_more, next_cursor}`, and
@@ -42,6 +43,8 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, keySchema: S):
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    // A forged cursor's strings reach SQL as sort keys: they follow the request string rule too.
+    refuseUnsafeValues(decoded, "cursor");
   } catch {
     throw invalidRequest("parameter_invalid", "cursor: not a cursor returned by this list.");
   }
