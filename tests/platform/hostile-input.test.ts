@@ -37,11 +37,10 @@ beforeEach(async () => {
 });
 
 let keySequence = 0;
-const authorized = (extra: Record<string, string> = {}) => ({
-  Authorization: `Bearer ${shop.testKey}`,
-  "Idempotency-Key": `hostile-${(keySequence += 1)}`,
-  ...extra,
-});
+function authorized(extra: Record<string, string> = {}) {
+  keySequence += 1;
+  return { Authorization: `Bearer ${shop.testKey}`, "Idempotency-Key": `hostile-${keySequence}`, ...extra };
+}
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 const validPayment = { amount_cents: 150, currency: "USD", narration: "Hostile input" };
 
@@ -294,5 +293,55 @@ describe("what Node's HTTP parser refuses is answered with the envelope", () => 
       code: "parameter_missing",
     });
     expect(await moneyTableCounts(db.database)).toEqual(countsBefore);
+  });
+});
+
+describe("time filters and periods", () => {
+  const get = (path: string) => sendRaw(served.baseUrl, { method: "GET", path, headers: authorized() });
+
+  test.each([
+    ["/v1/payments?from=0000-01-01", /from/],
+    ["/v1/ledger?to=9999-12-31T23:00:00-14:00", /to/],
+    ["/v1/statement.csv?from=0000-06-01T00:00:00Z", /from/],
+  ])("%s (PostgreSQL has no such instant) is 400 parameter_invalid", async (path, message) => {
+    await expectRefused(await get(path), { status: 400, code: "parameter_invalid", message });
+  });
+
+  test("a forged cursor naming year 0000 is 400 parameter_invalid", async () => {
+    const cursor = Buffer.from(JSON.stringify(["0000-01-01T00:00:00.000Z", "pay_x"])).toString("base64url");
+    await expectRefused(await get(`/v1/payments?cursor=${cursor}`), { status: 400, code: "parameter_invalid" });
+  });
+
+  test.each([
+    ["/v1/statement.csv?from=2026-02-01&to=2026-01-01", /from must be before to/],
+    ["/v1/statement.csv?from=2026-01-01&to=2026-01-01", /from must be before to/],
+    ["/v1/statement.csv?from=2020-01-01&to=2026-01-01", /at most 366 days/],
+    ["/v1/statement.csv?from=0001-01-01&to=9999-12-31", /at most 366 days/],
+  ])("statement %s is 400 parameter_invalid", async (path, message) => {
+    await expectRefused(await get(path), { status: 400, code: "parameter_invalid", message });
+  });
+
+  test("a statement of a whole leap year is served", async () => {
+    const answer = await get("/v1/statement.csv?from=2024-01-01&to=2025-01-01");
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain("closing_balance");
+  });
+});
+
+describe("sums past 2^53", () => {
+  test("a stock report whose valuation passes 2^53 cents is served, not a 500", async () => {
+    for (const name of ["Gold bar A", "Gold bar B"]) {
+      const answer = await sendRaw(served.baseUrl, {
+        method: "POST",
+        path: "/v1/products",
+        headers: authorized({ "Content-Type": "application/json" }),
+        body: JSON.stringify({ name, price_cents: 1_000_000_000, track_stock: true, stock_qty: 1_000_000_000 }),
+      });
+      expect(answer.status).toBe(201);
+    }
+    const answer = await sendRaw(served.baseUrl, { method: "GET", path: "/v1/stock/report", headers: authorized() });
+    expect(answer.status).toBe(200);
+    const usd = JSON.parse(answer.text).totals.find((total: { currency: string }) => total.currency === "USD");
+    expect(usd.value_cents).toBeGreaterThanOrEqual(2e18);
   });
 });
