@@ -104,11 +104,20 @@ export const MONEY_TABLES = [
   "api_keys",
 ] as const;
 
-/** Row counts of `MONEY_TABLES`, in one statement. */
+/**
+ * Row counts of `MONEY_TABLES`, and of idempotency records other than a stored 4xx answer (a money
+ * POST refused by validation stores its 4xx for replay, by design), in one statement.
+ */
 export async function moneyTableCounts(database: Database): Promise<Record<string, number>> {
   const counts = MONEY_TABLES.map((table) => sql.fragment`(SELECT count(*)::int FROM ${sql.identifier([table])})`);
   const row = await database.one(
-    sql.type(z.object({ counts: z.array(z.number()) }))`SELECT ARRAY[${sql.join(counts, sql.fragment`, `)}] AS counts`,
+    sql.type(z.object({ counts: z.array(z.number()), idempotency_keys_not_4xx: z.number() }))`
+      SELECT ARRAY[${sql.join(counts, sql.fragment`, `)}] AS counts,
+        (SELECT count(*)::int FROM idempotency_keys
+          WHERE response_status IS NULL OR response_status NOT BETWEEN 400 AND 499) AS idempotency_keys_not_4xx`,
   );
-  return Object.fromEntries(MONEY_TABLES.map((table, index) => [table, row.counts[index] ?? -1]));
+  return {
+    ...Object.fromEntries(MONEY_TABLES.map((table, index) => [table, row.counts[index] ?? -1])),
+    idempotency_keys_not_4xx: row.idempotency_keys_not_4xx,
+  };
 }

@@ -65,13 +65,14 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, keySchema: S):
   return parsed.data;
 }
 
+const createdAtCursor = z.tuple([z.iso.datetime().refine((text) => isStorableInstant(Date.parse(text))), z.string()]);
+
 /** The usual keyset of newest-first lists: (created_at, id), decoded from a cursor, or undefined. */
 export function decodeCreatedAtCursor(cursor: string | undefined): { createdAt: string; id: string } | undefined {
   if (cursor === undefined) {
     return undefined;
   }
-  const createdAtKey = z.iso.datetime().refine((text) => isStorableInstant(Date.parse(text)));
-  const [createdAt, id] = decodeCursor(cursor, z.tuple([createdAtKey, z.string()]));
+  const [createdAt, id] = decodeCursor(cursor, createdAtCursor);
   return { createdAt, id };
 }
 
