@@ -1,5 +1,12 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { balanceSchema, type EntryRow, ledgerPageSchema, listLedgerQuery, statementQuery } from "./schemas.ts";
+import {
+  balanceSchema,
+  type EntryRow,
+  ledgerPageSchema,
+  listLedgerQuery,
+  statementPeriod,
+  statementQuery,
+} from "./schemas.ts";
 import * as ledger from "./service.ts";
 import { statementCsv } from "./statement-csv.ts";
 
@@ -69,7 +76,7 @@ export const ledgerRoutes: AnyRoute[] = [
     request: { query: statementQuery },
     responses: { 200: { description: "RFC 4180 CSV, streamed.", contentType: "text/csv" } },
     handler: async ({ database, tenant, query }) => {
-      const to = query.to ?? new Date();
+      const { from, to } = statementPeriod(query, new Date());
       const world = tenant.livemode ? "live" : "test";
       return {
         contentType: "text/csv; charset=utf-8",
@@ -80,7 +87,7 @@ export const ledgerRoutes: AnyRoute[] = [
         payload: statementCsv(database, {
           merchantId: tenant.merchantId,
           livemode: tenant.livemode,
-          from: query.from,
+          from,
           to,
         }),
       };

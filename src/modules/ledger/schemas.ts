@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalidRequest } from "../../platform/errors.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
 import { type Currency, currencies } from "../../platform/http/validation.ts";
 
@@ -111,7 +112,32 @@ export const listLedgerQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
+/** The longest statement period that names its start, as the sales report's (a year, leap years included). */
+export const STATEMENT_PERIOD_DAYS_MAX = 366;
+
 export const statementQuery = z.strictObject({
-  from: timestampQuerySchema.optional().meta({ description: "Statement start (inclusive); default: the first entry." }),
+  from: timestampQuerySchema.optional().meta({
+    description: `Statement start (inclusive); default: the first entry. At most ${STATEMENT_PERIOD_DAYS_MAX} days before \`to\`.`,
+  }),
   to: timestampQuerySchema.optional().meta({ description: "Statement end (exclusive); default: now." }),
 });
+
+/**
+ * The statement's period: `to` defaults to now; `from` (when given) must be before `to` and at most
+ * `STATEMENT_PERIOD_DAYS_MAX` days before it. Without `from` the statement starts at the first entry.
+ */
+export function statementPeriod(
+  query: { from?: Date | undefined; to?: Date | undefined },
+  now: Date,
+): { from: Date | undefined; to: Date } {
+  const to = query.to ?? now;
+  if (query.from !== undefined) {
+    if (query.from >= to) {
+      throw invalidRequest("parameter_invalid", "from must be before to (to defaults to now).");
+    }
+    if (to.getTime() - query.from.getTime() > STATEMENT_PERIOD_DAYS_MAX * 86_400_000) {
+      throw invalidRequest("parameter_invalid", `A statement covers at most ${STATEMENT_PERIOD_DAYS_MAX} days.`);
+    }
+  }
+  return { from: query.from, to };
+}

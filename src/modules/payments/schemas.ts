@@ -38,9 +38,14 @@ export type PaymentRow = z.infer<typeof paymentRowSchema>;
 
 const absoluteHttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
+/** JSON numbers are doubles: an integer past 2^53 would be stored as another integer, so it is refused. */
+const metadataNumber = z
+  .number()
+  .refine((value) => !Number.isInteger(value) || Number.isSafeInteger(value), "integers must be within ±(2^53 − 1)");
+
 /** Metadata: up to 20 keys of at most 40 characters; values are short strings, numbers, booleans or null. */
 const metadataSchema = z
-  .record(z.string().min(1).max(40), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]))
+  .record(z.string().min(1).max(40), z.union([z.string().max(500), metadataNumber, z.boolean(), z.null()]))
   .refine((value) => Object.keys(value).length <= 20, "at most 20 keys")
   .meta({ description: "Up to 20 keys (≤ 40 characters); values: strings (≤ 500), numbers, booleans or null." });
 

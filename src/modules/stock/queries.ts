@@ -190,11 +190,17 @@ export async function selectLowStockProducts(
     LIMIT ${filter.limit}`);
 }
 
+/**
+ * `units` and `value_cents` are sums over a whole catalog of bounded but large factors (on-hand up to
+ * 1e9 units at up to 1e9 cents each), which can pass 2^53: they are computed exactly in SQL and read
+ * as doubles, exact up to 2^53 and rounded beyond (a valuation above USD 90 trillion), instead of
+ * failing the report.
+ */
 const stockTotalsRowSchema = z.object({
   currency: z.enum(currencies),
   products: z.number().int(),
-  units: z.number().int(),
-  value_cents: z.number().int(),
+  units: z.number(),
+  value_cents: z.number(),
   unpriced_products: z.number().int(),
   low_stock_products: z.number().int(),
 });
@@ -207,8 +213,8 @@ export async function selectStockTotals(
   return database.any(sql.type(stockTotalsRowSchema)`
     SELECT currency,
       count(*)::int8 AS products,
-      coalesce(sum(stock_qty), 0)::int8 AS units,
-      coalesce(sum(greatest(stock_qty, 0) * price_cents), 0)::int8 AS value_cents,
+      coalesce(sum(stock_qty), 0)::float8 AS units,
+      coalesce(sum(greatest(stock_qty, 0)::numeric * price_cents), 0)::float8 AS value_cents,
       count(*) FILTER (WHERE price_cents IS NULL)::int8 AS unpriced_products,
       count(*) FILTER (WHERE stock_qty <= low_stock_at)::int8 AS low_stock_products
     FROM products

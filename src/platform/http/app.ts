@@ -11,7 +11,10 @@ import type { Logger } from "../telemetry/logger.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 import { type ApiKeyAuthenticator, authenticateAdmin, authenticateApiKey } from "./authentication.ts";
+import { jsonBodyParser } from "./json-body.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { refuseUnsafeValues } from "./request-strings.ts";
+import { refuseMalformedTarget } from "./request-target.ts";
 import type { AnyRoute, JsonReply, Reply } from "./route.ts";
 import { parseRequestPart } from "./validation.ts";
 
@@ -79,6 +82,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     });
     next();
   });
+  app.use(refuseMalformedTarget);
 
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
@@ -100,7 +104,13 @@ export function createApp(dependencies: AppDependencies): express.Express {
     response.type(metrics.registry.contentType).send(await metrics.render());
   });
 
-  app.use(express.json({ limit: config.httpBodyLimitBytes, type: ["application/json", "application/*+json"] }));
+  app.use(jsonBodyParser({ limitBytes: config.httpBodyLimitBytes }));
+  // Before authentication, so a refused string writes nothing (not even a stored idempotent answer).
+  app.use((request, _response, next) => {
+    refuseUnsafeValues(request.body, "body");
+    refuseUnsafeValues(request.query, "query");
+    next();
+  });
 
   let openApiJson: string | undefined;
   app.get("/v1/openapi.json", (_request, response) => {

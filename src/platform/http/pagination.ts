@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidRequest } from "../errors.ts";
+import { refuseUnsafeValues } from "./request-strings.ts";
 
 /**
  * Keyset pagination shared by every list endpoint: responses are `{data, has_more, next_cursor}`, and
@@ -27,11 +28,21 @@ export const cursorSchema = z
   .optional()
   .meta({ description: "The next_cursor of the previous page." });
 
-/** An ISO 8601 date-time with offset, or a date (midnight UTC), as a `Date`. */
+/**
+ * The instants a time filter may name: years 0001 to 9999 in UTC. PostgreSQL has no year 0
+ * (`0000-01-01` is "out of range"), and `9999-12-31T23:00:00-14:00` is year 10000 in UTC, which
+ * `Date#toISOString` writes as `+010000-…`, a string PostgreSQL refuses: both were 500s.
+ */
+const TIMESTAMP_MIN_MS = Date.parse("0001-01-01T00:00:00.000Z");
+const TIMESTAMP_MAX_MS = Date.parse("9999-12-31T23:59:59.999Z");
+const isStorableInstant = (ms: number) => ms >= TIMESTAMP_MIN_MS && ms <= TIMESTAMP_MAX_MS;
+
+/** An ISO 8601 date-time with offset, or a date (midnight UTC), as a `Date`, within years 0001–9999 UTC. */
 export const timestampQuerySchema = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .transform((value) => new Date(value))
-  .meta({ description: "ISO 8601 date-time with offset, or a date (midnight UTC)." });
+  .refine((instant) => isStorableInstant(instant.getTime()), "expected an instant from 0001-01-01 to 9999-12-31 (UTC)")
+  .meta({ description: "ISO 8601 date-time with offset, or a date (midnight UTC); years 0001 to 9999 (UTC)." });
 
 export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key)).toString("base64url");
@@ -42,6 +53,8 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, keySchema: S):
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    // A forged cursor's strings reach SQL as sort keys: they follow the request string rule too.
+    refuseUnsafeValues(decoded, "cursor");
   } catch {
     throw invalidRequest("parameter_invalid", "cursor: not a cursor returned by this list.");
   }
@@ -52,12 +65,14 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, keySchema: S):
   return parsed.data;
 }
 
+const createdAtCursor = z.tuple([z.iso.datetime().refine((text) => isStorableInstant(Date.parse(text))), z.string()]);
+
 /** The usual keyset of newest-first lists: (created_at, id), decoded from a cursor, or undefined. */
 export function decodeCreatedAtCursor(cursor: string | undefined): { createdAt: string; id: string } | undefined {
   if (cursor === undefined) {
     return undefined;
   }
-  const [createdAt, id] = decodeCursor(cursor, z.tuple([z.iso.datetime(), z.string()]));
+  const [createdAt, id] = decodeCursor(cursor, createdAtCursor);
   return { createdAt, id };
 }
 
