@@ -192,6 +192,21 @@ describe("the delivery log", () => {
     }
   });
 
+  test("pages newest first with limit and cursor", async () => {
+    const endpoint = await registered(shop.testKey, "http://127.0.0.1:9/hooks");
+    const emitted = [await emit(shop.id), await emit(shop.id), await emit(shop.id)];
+    const page = (query: Record<string, string>) =>
+      request(app).get(`/v1/webhook_endpoints/${endpoint.id}/deliveries`).query(query).set(as(shop.testKey));
+    const first = await page({ limit: "2" });
+    expect(first.body.has_more).toBe(true);
+    const second = await page({ limit: "2", cursor: first.body.next_cursor });
+    expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
+    const eventIds = [...first.body.data, ...second.body.data].map(
+      (delivery: { event_id: string }) => delivery.event_id,
+    );
+    expect(eventIds).toEqual(emitted.map((event) => event.id).reverse());
+  });
+
   test("a refused connection is an attempt with an error and no status or excerpt", async () => {
     const receiver = await startScriptedReceiver();
     const url = receiver.urlOf("/gone");
