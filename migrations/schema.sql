@@ -18,8 +18,8 @@ TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT N
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, provider text NOT NULL, provider_product text NOT NULL, amount_cents bigint NOT NULL, fee_cents bigint NOT NULL, commission_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, narration text, additional_data jsonb NOT NULL DEFAULT '{}'::jsonb, reference text NOT NULL, provider_reference text, token text, receipt jsonb, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
-TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL);
-TABLE webhook_endpoints (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, url text NOT NULL, event_types text[] NOT NULL, secret_ciphertext bytea NOT NULL, secret_last4 text NOT NULL, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), deactivated_at timestamp with time zone);
+TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL, response_excerpt text);
+TABLE webhook_endpoints (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, url text NOT NULL, event_types text[] NOT NULL, secret_ciphertext bytea NOT NULL, secret_last4 text NOT NULL, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), deactivated_at timestamp with time zone, previous_secret_ciphertext bytea, previous_secret_expires_at timestamp with time zone);
 TABLE withdrawal_codes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, code text NOT NULL, reference text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, redeemed_at timestamp with time zone, customer_msisdn text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 
 -- constraints
@@ -161,10 +161,12 @@ CONSTRAINT webhook_delivery_attempts_attempt_check ON webhook_delivery_attempts:
 CONSTRAINT webhook_delivery_attempts_duration_ms_check ON webhook_delivery_attempts: CHECK ((duration_ms >= 0));
 CONSTRAINT webhook_delivery_attempts_merchant_id_delivery_id_fkey ON webhook_delivery_attempts: FOREIGN KEY (merchant_id, delivery_id) REFERENCES webhook_deliveries(merchant_id, id);
 CONSTRAINT webhook_delivery_attempts_pkey ON webhook_delivery_attempts: PRIMARY KEY (merchant_id, delivery_id, attempt);
+CONSTRAINT webhook_delivery_attempts_response_excerpt_check ON webhook_delivery_attempts: CHECK ((char_length(response_excerpt) <= 512));
 CONSTRAINT webhook_endpoints_check ON webhook_endpoints: CHECK ((active = (deactivated_at IS NULL)));
 CONSTRAINT webhook_endpoints_event_types_check ON webhook_endpoints: CHECK ((cardinality(event_types) >= 1));
 CONSTRAINT webhook_endpoints_merchant_id_fkey ON webhook_endpoints: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT webhook_endpoints_pkey ON webhook_endpoints: PRIMARY KEY (merchant_id, id);
+CONSTRAINT webhook_endpoints_previous_secret_check ON webhook_endpoints: CHECK (((previous_secret_ciphertext IS NULL) = (previous_secret_expires_at IS NULL)));
 CONSTRAINT webhook_endpoints_url_check ON webhook_endpoints: CHECK ((char_length(url) <= 2048));
 CONSTRAINT withdrawal_codes_amount_cents_check ON withdrawal_codes: CHECK ((amount_cents > 0));
 CONSTRAINT withdrawal_codes_check ON withdrawal_codes: CHECK (((status = 'redeemed'::text) = (redeemed_at IS NOT NULL)));
@@ -376,6 +378,9 @@ AS $function$
 DECLARE
   v_jobs_added integer;
 BEGIN
+  IF NEW.type = 'webhook.test' THEN
+    RETURN NULL;
+  END IF;
   WITH created AS (
     INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
       SELECT e.merchant_id, 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.livemode, e.id, NEW.id, NEW.type,

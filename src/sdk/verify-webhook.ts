@@ -5,8 +5,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * re-serialised body). Self-contained: copy this file into a receiver as it is.
  *
  * Throws `WebhookVerificationError` for a malformed `X-Pos-Signature` header, a timestamp further than
- * `tolerance_s` from now (replays), or a digest that does not match; returns the parsed event otherwise.
- * The digest comparison is constant-time.
+ * `tolerance_s` from now (replays), or no digest that matches; returns the parsed event otherwise.
+ * The header is `t=<unix seconds>,v1=<hex>`, with one more `v1=` per extra secret while the endpoint's
+ * secret is being rolled (`t=…,v1=<new>,v1=<old>`): a delivery passes when any of them matches, so a
+ * receiver holding either secret accepts it. Every digest is compared, each in constant time.
  */
 export class WebhookVerificationError extends Error {
   override name = "WebhookVerificationError";
@@ -26,7 +28,8 @@ export type WebhookEvent = {
   data: Record<string, unknown>;
 };
 
-const HEADER_PATTERN = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
+// At most four signatures: a roll overlap sends two.
+const HEADER_PATTERN = /^t=(\d{1,12})((?:,v1=[0-9a-f]{64}){1,4})$/;
 
 export function verifyWebhook(
   rawBody: string | Buffer,
@@ -36,9 +39,13 @@ export function verifyWebhook(
 ): WebhookEvent {
   const match = header === undefined ? null : HEADER_PATTERN.exec(header);
   if (match === null) {
-    throw new WebhookVerificationError("malformed_header", "X-Pos-Signature is missing or not t=<digits>,v1=<hex>");
+    throw new WebhookVerificationError("malformed_header", "X-Pos-Signature is missing or not t=<digits>,v1=<hex>…");
   }
-  const [, timestamp = "", digest = ""] = match;
+  const [, timestamp = "", signatures = ""] = match;
+  const digests = signatures
+    .split(",v1=")
+    .slice(1)
+    .map((digest) => Buffer.from(digest, "hex"));
   const tolerance = options.tolerance_s ?? 300;
   const now = options.now_s ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - Number(timestamp)) > tolerance) {
@@ -51,7 +58,9 @@ export function verifyWebhook(
   const expected = createHmac("sha256", secret)
     .update(Buffer.concat([Buffer.from(`${timestamp}.`, "utf8"), body]))
     .digest();
-  if (!timingSafeEqual(expected, Buffer.from(digest, "hex"))) {
+  // No early exit: the time taken does not depend on which digest matched.
+  const matched = digests.reduce((found, digest) => timingSafeEqual(expected, digest) || found, false);
+  if (!matched) {
     throw new WebhookVerificationError("signature_mismatch", "The signature does not match the body");
   }
   try {

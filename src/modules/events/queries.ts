@@ -1,4 +1,5 @@
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { TEST_EVENT_TYPE } from "./event-types.ts";
 import { type EventRow, eventRowSchema } from "./schemas.ts";
 
 const EVENT_COLUMNS = sql.fragment`merchant_id, id, livemode, type, data, created_at, transaction_xid::text AS transaction_xid, seq`;
@@ -30,6 +31,7 @@ export async function selectEvent(
  * transaction id is below the oldest transaction still running. Any transaction that could still
  * commit an event has an id at or above that horizon, and so sorts after every event returned: a
  * poller that resumes after the last event it saw can never skip one, whatever the commit order.
+ * A type filter only leaves rows out, so it keeps that order; test events are never in the feed.
  */
 export async function selectVisibleEventsAfter(
   database: Queryable,
@@ -37,9 +39,14 @@ export async function selectVisibleEventsAfter(
     merchantId: string;
     livemode: boolean;
     after: { transactionXid: string; seq: number } | undefined;
+    types: readonly string[] | undefined;
     limit: number;
   },
 ): Promise<readonly EventRow[]> {
+  const types =
+    feed.types === undefined
+      ? sql.fragment`AND type <> ${TEST_EVENT_TYPE}`
+      : sql.fragment`AND type = ANY(${sql.array(feed.types, "text")})`;
   const after =
     feed.after === undefined
       ? sql.fragment``
@@ -48,7 +55,7 @@ export async function selectVisibleEventsAfter(
     SELECT ${EVENT_COLUMNS} FROM events
     WHERE merchant_id = ${feed.merchantId} AND livemode = ${feed.livemode}
       AND transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
-      ${after}
+      ${types} ${after}
     ORDER BY transaction_xid, seq
     LIMIT ${feed.limit}`);
 }

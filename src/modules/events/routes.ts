@@ -7,7 +7,7 @@ export const eventRoutes: AnyRoute[] = [
     method: "get",
     path: "/v1/events",
     operationId: "listEvents",
-    summary: "Events oldest first after `since`; no event is ever skipped",
+    summary: "Events oldest first after `since`, optionally of one type or family; no event is ever skipped",
     tags: ["Events"],
     auth: "api_key",
     request: { query: listEventsQuery },
@@ -22,6 +22,7 @@ export const eventRoutes: AnyRoute[] = [
         merchantId: tenant.merchantId,
         livemode: tenant.livemode,
         since: query.since,
+        types: query.type,
         limit: query.limit,
       });
       return { body: { ...page, data: page.data.map(events.presentEvent) } };

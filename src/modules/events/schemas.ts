@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { limitSchema, pageSchema } from "../../platform/http/pagination.ts";
-import { eventTypes } from "./event-types.ts";
+import { eventTypesMatching, storedEventTypes } from "./event-types.ts";
 
 export const eventRowSchema = z.object({
   merchant_id: z.string(),
   id: z.string(),
   livemode: z.boolean(),
-  type: z.enum(eventTypes),
+  type: z.enum(storedEventTypes),
   data: z.record(z.string(), z.unknown()),
   created_at: z.date(),
   /** The inserting transaction's id as text (xid8): with `seq`, the feed's order. */
@@ -19,7 +19,7 @@ export type EventRow = z.infer<typeof eventRowSchema>;
 export const eventSchema = z
   .object({
     id: z.string(),
-    type: z.enum(eventTypes),
+    type: z.enum(storedEventTypes),
     livemode: z.boolean(),
     created_at: z.iso.datetime(),
     data: z.record(z.string(), z.unknown()),
@@ -34,6 +34,22 @@ export const listEventsQuery = z.strictObject({
     .max(100)
     .optional()
     .meta({ description: "The id of the last event already processed; absent: from the oldest retained event." }),
+  type: z
+    .string()
+    .max(100)
+    .optional()
+    .transform((filter, context) => {
+      if (filter === undefined) {
+        return undefined;
+      }
+      const types = eventTypesMatching(filter);
+      if (types === null) {
+        context.addIssue({ code: "custom", message: "not an event type, nor a family such as payment.*" });
+        return z.NEVER;
+      }
+      return types;
+    })
+    .meta({ description: "Only events of this type (`payment.paid`), or of this family (`payment.*`)." }),
   limit: limitSchema({ max: 100, fallback: 100 }),
 });
 

@@ -3,7 +3,7 @@ import { notFound } from "../../platform/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
-import type { EventType } from "./event-types.ts";
+import { type EventType, TEST_EVENT_TYPE } from "./event-types.ts";
 import * as queries from "./queries.ts";
 import type { EventRow } from "./schemas.ts";
 
@@ -27,6 +27,24 @@ export async function emit(
   });
 }
 
+/**
+ * Records the test event of one webhook endpoint (see `TEST_EVENT_TYPE`): the database does not fan it
+ * out, and the polling feed leaves it out. The caller creates its one delivery in the same transaction.
+ */
+export async function recordTestEvent(
+  transaction: Transaction,
+  event: { merchantId: string; livemode: boolean; data: Record<string, unknown> },
+): Promise<EventRow> {
+  return queries.insertEvent(transaction, {
+    merchant_id: event.merchantId,
+    id: newId("evt"),
+    livemode: event.livemode,
+    type: TEST_EVENT_TYPE,
+    data: event.data,
+    traceparent: currentTraceparent(),
+  });
+}
+
 export async function getEvent(
   database: Queryable,
   tenant: { merchantId: string; livemode: boolean },
@@ -39,16 +57,26 @@ export async function getEvent(
   return event;
 }
 
-/** Events oldest first after `since` (an event id), or from the oldest retained one. */
+/**
+ * Events oldest first after `since` (an event id), or from the oldest retained one; only those of
+ * `types` when given. Test events are never listed.
+ */
 export async function listEventsSince(
   database: Queryable,
-  feed: { merchantId: string; livemode: boolean; since: string | undefined; limit: number },
+  feed: {
+    merchantId: string;
+    livemode: boolean;
+    since: string | undefined;
+    types?: readonly EventType[] | undefined;
+    limit: number;
+  },
 ): Promise<Page<EventRow>> {
   const since = feed.since === undefined ? undefined : await getEvent(database, feed, feed.since);
   const rows = await queries.selectVisibleEventsAfter(database, {
     merchantId: feed.merchantId,
     livemode: feed.livemode,
     after: since === undefined ? undefined : { transactionXid: since.transaction_xid, seq: since.seq },
+    types: feed.types,
     limit: feed.limit + 1,
   });
   const hasMore = rows.length > feed.limit;

@@ -104,6 +104,29 @@ export async function selectApiKeys(database: Queryable, merchantId: string): Pr
     SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE merchant_id = ${merchantId} ORDER BY created_at, id`);
 }
 
+const worldApiKeyRowSchema = apiKeyRowSchema.extend({ expires_at: z.date().nullable() });
+export type WorldApiKeyRow = z.infer<typeof worldApiKeyRowSchema>;
+
+/**
+ * One world's keys, newest first, after the (created_at, id) of the previous page's last key.
+ * `expires_at` is always null for now: keys end only by revocation until rolling (the dashboard's
+ * session-only key roll) gives them an expiry; that change selects its column here.
+ */
+export async function selectWorldApiKeys(
+  database: Queryable,
+  world: { merchantId: string; livemode: boolean; after: { createdAt: string; id: string } | undefined; limit: number },
+): Promise<readonly WorldApiKeyRow[]> {
+  const after =
+    world.after === undefined
+      ? sql.fragment``
+      : sql.fragment`AND (created_at, id) < (${world.after.createdAt}::timestamptz, ${world.after.id})`;
+  return database.any(sql.type(worldApiKeyRowSchema)`
+    SELECT ${API_KEY_COLUMNS}, NULL::timestamptz AS expires_at FROM api_keys
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${world.limit}`);
+}
+
 /** Revokes the key (keeping the first revocation time when repeated); null when there is no such key. */
 export async function revokeApiKey(database: Queryable, merchantId: string, keyId: string): Promise<ApiKeyRow | null> {
   return database.maybeOne(sql.type(apiKeyRowSchema)`

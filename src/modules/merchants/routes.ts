@@ -7,12 +7,14 @@ import {
   apiKeySchema,
   createdMerchantSchema,
   createMerchantBody,
+  listApiKeysQuery,
   merchantIdParams,
   merchantProfileSchema,
   mintKeyBody,
   payoutDestinationBody,
   setStatusBody,
   setTimezoneBody,
+  worldApiKeyPageSchema,
 } from "./schemas.ts";
 import * as merchants from "./service.ts";
 
@@ -45,6 +47,20 @@ function presentApiKey(key: merchants.ApiKeyRow, secretKey?: string) {
   };
 }
 
+function presentWorldApiKey(key: merchants.WorldApiKeyRow) {
+  return {
+    id: key.id,
+    object: "api_key" as const,
+    livemode: key.livemode,
+    prefix: key.livemode ? ("sk_live_" as const) : ("sk_test_" as const),
+    last4: key.secret_last4,
+    created_at: key.created_at.toISOString(),
+    last_used_at: key.last_used_at?.toISOString() ?? null,
+    expires_at: key.expires_at?.toISOString() ?? null,
+    revoked_at: key.revoked_at?.toISOString() ?? null,
+  };
+}
+
 export const merchantRoutes: AnyRoute[] = [
   defineRoute({
     method: "get",
@@ -58,6 +74,20 @@ export const merchantRoutes: AnyRoute[] = [
     handler: async ({ tenant }) => {
       const { updated_at: _updatedAt, ...profile } = presentMerchant(tenant.merchant);
       return { body: { ...profile, livemode: tenant.livemode } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/api_keys",
+    operationId: "listApiKeys",
+    summary: "The API keys of the calling key's world, newest first, revoked ones included (never their secrets)",
+    tags: ["Merchant"],
+    auth: "api_key",
+    request: { query: listApiKeysQuery },
+    responses: { 200: { description: "A page of keys.", schema: worldApiKeyPageSchema } },
+    handler: async ({ database, tenant, query }) => {
+      const page = await merchants.listWorldApiKeys(database, { ...tenant, limit: query.limit, cursor: query.cursor });
+      return { body: { ...page, data: page.data.map(presentWorldApiKey) } };
     },
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSchema } from "../../platform/http/pagination.ts";
+import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
 import { msisdnSchema } from "../../platform/http/validation.ts";
 import { merchantStatuses, merchantTypes } from "../../platform/tenant.ts";
 
@@ -104,3 +104,28 @@ export const apiKeySchema = z
   .meta({ id: "ApiKey" });
 
 export const apiKeyListSchema = pageSchema(apiKeySchema);
+
+export const listApiKeysQuery = z.strictObject({
+  limit: limitSchema({ max: 100, fallback: 20 }),
+  cursor: cursorSchema,
+});
+
+/** A key as its merchant's code sees it: enough to recognise it, never its secret or hash. */
+export const worldApiKeySchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("api_key"),
+    livemode: z.boolean(),
+    prefix: z.enum(["sk_test_", "sk_live_"]),
+    last4: z.string(),
+    created_at: z.iso.datetime(),
+    last_used_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "Coarse: updated at most once a minute; null if never used." }),
+    expires_at: z.iso.datetime().nullable().meta({ description: "When a rolled key stops working; else null." }),
+    revoked_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "WorldApiKey" });
+
+export const worldApiKeyPageSchema = pageSchema(worldApiKeySchema);

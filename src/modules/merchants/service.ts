@@ -4,13 +4,14 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import type { ApiKeyAuthenticator } from "../../platform/http/authentication.ts";
+import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import * as queries from "./queries.ts";
 import { type CreateMerchantInput, DEFAULT_MERCHANT_TIMEZONE } from "./schemas.ts";
 
-export type { ApiKeyRow } from "./queries.ts";
+export type { ApiKeyRow, WorldApiKeyRow } from "./queries.ts";
 
 export type MintedKey = { key: queries.ApiKeyRow; secretKey: string };
 
@@ -102,6 +103,23 @@ export async function createApiKey(database: Database, merchantId: string, livem
 export async function listApiKeys(database: Database, merchantId: string): Promise<readonly queries.ApiKeyRow[]> {
   await getMerchant(database, merchantId);
   return queries.selectApiKeys(database, merchantId);
+}
+
+/**
+ * The keys of the caller's world, newest first, revoked ones included; never their secrets or hashes.
+ * One world only, like every other `/v1` list: a test key (handed to a staging server, a contractor)
+ * must not learn what live keys exist.
+ */
+export async function listWorldApiKeys(
+  database: Queryable,
+  world: { merchantId: string; livemode: boolean; limit: number; cursor: string | undefined },
+): Promise<Page<queries.WorldApiKeyRow>> {
+  const rows = await queries.selectWorldApiKeys(database, {
+    ...world,
+    after: decodeCreatedAtCursor(world.cursor),
+    limit: world.limit + 1,
+  });
+  return toPage(rows, { limit: world.limit, keyOf: createdAtKey, present: (row) => row });
 }
 
 export async function revokeApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {

@@ -55,6 +55,7 @@ test("concurrent claims and records of many deliveries go to the database as one
           started_at: new Date(),
           duration_ms: 3,
           response_status: index % 2 === 0 ? 200 : 500,
+          response_excerpt: index % 2 === 0 ? "ok" : "busy",
           error: null,
           succeeded: index % 2 === 0,
         },

@@ -1,15 +1,25 @@
 import http from "node:http";
 import https from "node:https";
+import { RESPONSE_EXCERPT_BYTES_MAX } from "./schemas.ts";
 import { assertPublicHost, guardedLookup, hostOf } from "./target-guard.ts";
 
-/** What one delivery attempt observed: a status code, or the reason no response arrived. */
-export type AttemptOutcome = { responseStatus: number | null; error: string | null; durationMs: number };
+/**
+ * What one delivery attempt observed: a status code and the start of the response body, or the reason
+ * no response arrived.
+ */
+export type AttemptOutcome = {
+  responseStatus: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  durationMs: number;
+};
 
 const RESPONSE_BYTES_READ_MAX = 64 * 1024;
 
 /**
  * Posts a signed webhook body. Redirects are not followed (a 3xx is a failure), the whole exchange
- * has a deadline, and only the first 64 KiB of the response are read. With `guardPrivate`, the target
+ * has a deadline, and only the first 64 KiB of the response are read, of which the first 512 bytes are
+ * kept for the delivery log. With `guardPrivate`, the target
  * must resolve to public addresses only, checked inside the connection's own lookup.
  */
 export function createWebhookPoster(options: { timeoutMs: number }) {
@@ -34,7 +44,7 @@ export function createWebhookPoster(options: { timeoutMs: number }) {
       if (request.guardPrivate) {
         await assertPublicHost(hostOf(url));
       }
-      const responseStatus = await new Promise<number>((resolve, reject) => {
+      const response = await new Promise<{ status: number; excerpt: string }>((resolve, reject) => {
         const outgoing = protocol.request(
           url,
           {
@@ -49,25 +59,36 @@ export function createWebhookPoster(options: { timeoutMs: number }) {
             ...(request.guardPrivate ? { lookup: guardedLookup } : {}),
             signal: AbortSignal.timeout(options.timeoutMs),
           },
-          (response) => {
+          (incoming) => {
             let bytesRead = 0;
-            response.on("data", (chunk: Buffer) => {
+            const excerpt: Buffer[] = [];
+            const settle = () =>
+              resolve({ status: incoming.statusCode ?? 0, excerpt: excerptOf(Buffer.concat(excerpt)) });
+            incoming.on("data", (chunk: Buffer) => {
+              if (bytesRead < RESPONSE_EXCERPT_BYTES_MAX) {
+                excerpt.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES_MAX - bytesRead));
+              }
               bytesRead += chunk.length;
               if (bytesRead > RESPONSE_BYTES_READ_MAX) {
-                response.destroy();
-                resolve(response.statusCode ?? 0);
+                incoming.destroy();
+                settle();
               }
             });
-            response.on("end", () => resolve(response.statusCode ?? 0));
-            response.on("error", reject);
+            incoming.on("end", settle);
+            incoming.on("error", reject);
           },
         );
         outgoing.on("error", reject);
         outgoing.end(request.body);
       });
-      return { responseStatus, error: null, durationMs: elapsed() };
+      return { responseStatus: response.status, responseExcerpt: response.excerpt, error: null, durationMs: elapsed() };
     } catch (error) {
-      return { responseStatus: null, error: describe(error, options.timeoutMs), durationMs: elapsed() };
+      return {
+        responseStatus: null,
+        responseExcerpt: null,
+        error: describe(error, options.timeoutMs),
+        durationMs: elapsed(),
+      };
     }
   }
 
@@ -78,6 +99,14 @@ export function createWebhookPoster(options: { timeoutMs: number }) {
       agents["https:"].destroy();
     },
   };
+}
+
+/**
+ * The kept bytes as text: decoded as UTF-8 (invalid bytes become U+FFFD), a character cut by the byte
+ * limit dropped rather than mangled, and NUL removed (PostgreSQL text cannot hold it).
+ */
+function excerptOf(bytes: Buffer): string {
+  return new TextDecoder("utf-8").decode(bytes, { stream: true }).replaceAll("\u0000", "");
 }
 
 function describe(error: unknown, timeoutMs: number): string {

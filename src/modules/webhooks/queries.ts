@@ -14,13 +14,16 @@ import {
 type World = { merchantId: string; livemode: boolean };
 
 const ASYNC_COMMIT = sql.fragment`set_config('synchronous_commit', 'off', true)`;
-const ENDPOINT_COLUMNS = sql.fragment`merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4, active, created_at, deactivated_at`;
+// An expired previous secret reads as none, on the database's clock (the one deliveries are signed by).
+const ENDPOINT_COLUMNS = sql.fragment`merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4, active,
+  created_at, deactivated_at,
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at`;
 const DELIVERY_COLUMNS = sql.fragment`merchant_id, id, livemode, endpoint_id, event_id, event_type, status, attempt_count,
   next_attempt_at, lease_expires_at, delivered_at, created_at, updated_at`;
 
 export async function insertEndpoint(
   transaction: Transaction,
-  endpoint: Omit<EndpointRow, "active" | "created_at" | "deactivated_at">,
+  endpoint: Omit<EndpointRow, "active" | "created_at" | "deactivated_at" | "previous_secret_expires_at">,
 ): Promise<EndpointRow> {
   return transaction.one(sql.type(endpointRowSchema)`
     INSERT INTO webhook_endpoints (merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4)
@@ -99,6 +102,80 @@ export async function selectDeliveries(
     LIMIT ${filter.limit}`);
 }
 
+/**
+ * Replaces an active endpoint's secret. With an overlap, the current secret becomes the previous one
+ * until `overlapSeconds` from now (replacing any earlier previous secret); without, it is dropped.
+ * Null when there is no such active endpoint.
+ */
+export async function rollSecret(
+  database: Queryable,
+  world: World,
+  roll: { endpointId: string; sealed: Buffer; last4: string; overlapSeconds: number },
+): Promise<EndpointRow | null> {
+  const overlapping = roll.overlapSeconds > 0;
+  return database.maybeOne(sql.type(endpointRowSchema)`
+    UPDATE webhook_endpoints
+    SET previous_secret_ciphertext = CASE WHEN ${overlapping} THEN secret_ciphertext END,
+      previous_secret_expires_at = CASE WHEN ${overlapping} THEN now() + ${roll.overlapSeconds} * interval '1 second' END,
+      secret_ciphertext = ${sql.binary(roll.sealed)}, secret_last4 = ${roll.last4}
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${roll.endpointId} AND active
+    RETURNING ${ENDPOINT_COLUMNS}`);
+}
+
+/** A delivery to one endpoint, due now, created by the API rather than the fan-out (test events). */
+export async function insertDelivery(
+  transaction: Transaction,
+  delivery: Pick<DeliveryRow, "merchant_id" | "id" | "livemode" | "endpoint_id" | "event_id" | "event_type">,
+): Promise<DeliveryRow> {
+  return transaction.one(sql.type(deliveryRowSchema)`
+    INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
+    VALUES (${delivery.merchant_id}, ${delivery.id}, ${delivery.livemode}, ${delivery.endpoint_id}, ${delivery.event_id},
+      ${delivery.event_type}, 'pending', now())
+    RETURNING ${DELIVERY_COLUMNS}`);
+}
+
+/**
+ * Makes the oldest `limit` dead deliveries of an endpoint created at or after `since` due now, each
+ * with its job, in one statement. Rows another recovery (or a manual retry) holds are skipped: that
+ * one makes them due. A recovered delivery is pending, so running this again does not touch it.
+ */
+export async function recoverDeadDeliveries(
+  database: Queryable,
+  recovery: World & {
+    endpointId: string;
+    since: Date;
+    limit: number;
+    job: { task: string; maxAttempts: number; traceparent: string | null };
+  },
+): Promise<{ recovered_count: number; has_more: boolean }> {
+  return database.one(sql.type(z.object({ recovered_count: z.number().int(), has_more: z.boolean() }))`
+    WITH chosen AS (
+      SELECT merchant_id, id FROM webhook_deliveries
+      WHERE merchant_id = ${recovery.merchantId} AND livemode = ${recovery.livemode}
+        AND endpoint_id = ${recovery.endpointId} AND status = 'dead'
+        AND created_at >= ${recovery.since.toISOString()}::timestamptz
+      ORDER BY created_at, id
+      LIMIT ${recovery.limit + 1}
+      FOR UPDATE SKIP LOCKED),
+    recovered AS (
+      UPDATE webhook_deliveries d
+      SET status = 'pending', next_attempt_at = now(), updated_at = now()
+      FROM (SELECT merchant_id, id FROM chosen LIMIT ${recovery.limit}) AS c
+      WHERE d.merchant_id = c.merchant_id AND d.id = c.id AND d.status = 'dead'
+      RETURNING d.merchant_id, d.id),
+    jobs AS (${addJobsPlannedPerCall(
+      sql.fragment`ARRAY(SELECT ROW(${recovery.job.task}::text,
+          json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id,
+            'traceparent', ${recovery.job.traceparent}::text)),
+          NULL, NULL, ${recovery.job.maxAttempts}::integer, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec
+        FROM recovered)`,
+      { onlyWhen: sql.fragment`EXISTS (SELECT 1 FROM recovered)` },
+    )})
+    SELECT (SELECT count(*) FROM recovered)::integer AS recovered_count,
+      (SELECT count(*) FROM chosen) > ${recovery.limit} AS has_more
+    WHERE (SELECT count(*) FROM jobs) >= 0`);
+}
+
 const attemptsOfDeliverySchema = attemptRowSchema.extend({ delivery_id: z.string() });
 
 export async function selectAttempts(
@@ -107,7 +184,7 @@ export async function selectAttempts(
   deliveryIds: readonly string[],
 ): Promise<readonly (AttemptRow & { delivery_id: string })[]> {
   return database.any(sql.type(attemptsOfDeliverySchema)`
-    SELECT delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded
+    SELECT delivery_id, attempt, started_at, duration_ms, response_status, response_excerpt, error, succeeded
     FROM webhook_delivery_attempts
     WHERE merchant_id = ${merchantId} AND delivery_id = ANY(${sql.array(deliveryIds, "text")})
     ORDER BY delivery_id, attempt`);
@@ -121,6 +198,8 @@ const claimedDeliverySchema = z.object({
   attempt_count: z.number().int(),
   url: z.string(),
   secret_ciphertext: z.instanceof(Buffer),
+  /** The previous secret while it still signs (after a roll); null otherwise. */
+  previous_secret_ciphertext: z.instanceof(Buffer).nullable(),
   endpoint_active: z.boolean(),
   event_id: z.string(),
   event_type: z.string(),
@@ -172,11 +251,14 @@ export async function claimDeliveries(
       RETURNING d.merchant_id, d.id, d.livemode, d.endpoint_id, d.event_id, d.attempt_count),
     commit_mode AS (SELECT ${ASYNC_COMMIT})
     SELECT c.merchant_id, c.id, c.livemode, c.endpoint_id, c.attempt_count, e.url, e.secret_ciphertext,
-      e.active AS endpoint_active, ev.id AS event_id, ev.type AS event_type, ev.data AS event_data,
+      e.previous_secret_ciphertext, e.active AS endpoint_active, ev.id AS event_id, ev.type AS event_type, ev.data AS event_data,
       ev.created_at AS event_created_at
     FROM claimed c CROSS JOIN commit_mode
       CROSS JOIN LATERAL (
-        SELECT url, secret_ciphertext, active FROM webhook_endpoints
+        SELECT url, secret_ciphertext,
+          CASE WHEN previous_secret_expires_at > now() THEN previous_secret_ciphertext END AS previous_secret_ciphertext,
+          active
+        FROM webhook_endpoints
         WHERE merchant_id = c.merchant_id AND id = c.endpoint_id OFFSET 0) AS e
       CROSS JOIN LATERAL (
         SELECT id, type, data, created_at FROM events
@@ -217,6 +299,7 @@ export async function recordAttempts(
         ${texts((record) => record.attempt?.started_at.toISOString() ?? null)}::timestamptz[],
         ${integers((record) => record.attempt?.duration_ms ?? null)},
         ${integers((record) => record.attempt?.response_status ?? null)}, ${texts((record) => record.attempt?.error ?? null)},
+        ${texts((record) => record.attempt?.response_excerpt ?? null)},
         ${sql.array(
           records.map((record) => record.attempt?.succeeded ?? null),
           "bool",
@@ -224,7 +307,7 @@ export async function recordAttempts(
         ${texts((record) => record.job.task)}, ${integers((record) => record.job.maxAttempts)},
         ${texts((record) => record.job.traceparent)})
       AS i(merchant_id, delivery_id, attempt_number, status, next_attempt_in_ms, started_at, duration_ms,
-        response_status, error, succeeded, job_task, job_attempts_max, traceparent)),
+        response_status, error, response_excerpt, succeeded, job_task, job_attempts_max, traceparent)),
     target AS (
       SELECT found.row_id, input.* FROM input
         CROSS JOIN LATERAL (
@@ -232,8 +315,9 @@ export async function recordAttempts(
           WHERE merchant_id = input.merchant_id AND id = input.delivery_id OFFSET 0) AS found),
     recorded AS (
       INSERT INTO webhook_delivery_attempts
-        (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, succeeded)
-      SELECT merchant_id, delivery_id, attempt_number, started_at, duration_ms, response_status, error, succeeded
+        (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, response_excerpt, succeeded)
+      SELECT merchant_id, delivery_id, attempt_number, started_at, duration_ms, response_status, error, response_excerpt,
+        succeeded
       FROM input WHERE started_at IS NOT NULL
       ON CONFLICT DO NOTHING),
     settled AS (
@@ -288,6 +372,7 @@ const sealedSecretSchema = z.object({
   merchant_id: z.string(),
   id: z.string(),
   secret_ciphertext: z.instanceof(Buffer),
+  previous_secret_ciphertext: z.instanceof(Buffer).nullable(),
 });
 
 /** Every endpoint's sealed secret, in key order after `after`: for re-encryption under a new key. */
@@ -300,16 +385,31 @@ export async function selectSealedSecrets(
       ? sql.fragment``
       : sql.fragment`WHERE (merchant_id, id) > (${options.after.merchantId}, ${options.after.id})`;
   return database.any(sql.type(sealedSecretSchema)`
-    SELECT merchant_id, id, secret_ciphertext FROM webhook_endpoints ${after}
+    SELECT merchant_id, id, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints ${after}
     ORDER BY merchant_id, id
     LIMIT ${options.limit}`);
 }
 
-export async function updateSealedSecret(
+/**
+ * Replaces an endpoint's sealed secrets with their re-encryption, only if they are still those that
+ * were read: a secret rolled meanwhile is not reverted. False when they changed (read them again).
+ */
+export async function updateSealedSecrets(
   database: Queryable,
-  endpoint: { merchantId: string; id: string; sealed: Buffer },
-): Promise<void> {
-  await database.query(sql.unsafe`
-    UPDATE webhook_endpoints SET secret_ciphertext = ${sql.binary(endpoint.sealed)}
-    WHERE merchant_id = ${endpoint.merchantId} AND id = ${endpoint.id}`);
+  endpoint: {
+    merchantId: string;
+    id: string;
+    read: { current: Buffer; previous: Buffer | null };
+    resealed: { current: Buffer; previous: Buffer | null };
+  },
+): Promise<boolean> {
+  const binaryOrNull = (value: Buffer | null) => (value === null ? null : sql.binary(value));
+  const updated = await database.query(sql.unsafe`
+    UPDATE webhook_endpoints
+    SET secret_ciphertext = ${sql.binary(endpoint.resealed.current)},
+      previous_secret_ciphertext = ${binaryOrNull(endpoint.resealed.previous)}
+    WHERE merchant_id = ${endpoint.merchantId} AND id = ${endpoint.id}
+      AND secret_ciphertext = ${sql.binary(endpoint.read.current)}
+      AND previous_secret_ciphertext IS NOT DISTINCT FROM ${binaryOrNull(endpoint.read.previous)}::bytea`);
+  return updated.rowCount === 1;
 }

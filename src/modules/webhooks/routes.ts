@@ -11,6 +11,10 @@ import {
   endpointSchema,
   listDeliveriesQuery,
   listEndpointsQuery,
+  recoverBody,
+  recoverySchema,
+  rolledEndpointSchema,
+  rollSecretBody,
 } from "./schemas.ts";
 import * as webhooks from "./service.ts";
 
@@ -23,6 +27,7 @@ function presentEndpoint(endpoint: EndpointRow) {
     event_types: endpoint.event_types,
     active: endpoint.active,
     secret_last4: endpoint.secret_last4,
+    previous_secret_expires_at: endpoint.previous_secret_expires_at?.toISOString() ?? null,
     created_at: endpoint.created_at.toISOString(),
     deactivated_at: endpoint.deactivated_at?.toISOString() ?? null,
   };
@@ -46,6 +51,7 @@ function presentDelivery(delivery: webhooks.DeliveryWithAttempts) {
       started_at: attempt.started_at.toISOString(),
       duration_ms: attempt.duration_ms,
       response_status: attempt.response_status,
+      response_excerpt: attempt.response_excerpt,
       error: attempt.error,
       succeeded: attempt.succeeded,
     })),
@@ -126,6 +132,73 @@ export const webhookRoutes: AnyRoute[] = [
       });
       return { body: { ...page, data: page.data.map(presentDelivery) } };
     },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_endpoints/:id/roll_secret",
+    operationId: "rollWebhookEndpointSecret",
+    summary: "Replace the signing secret; the previous one keeps signing too during the overlap",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: endpointIdParams, body: rollSecretBody },
+    responses: {
+      200: { description: "The endpoint with its new signing secret (shown only here).", schema: rolledEndpointSchema },
+    },
+    handler: async ({ database, config, tenant, params, body }) => {
+      const rolled = await webhooks.rollSecret(database, config, tenant, {
+        endpointId: params.id,
+        overlapSeconds: body.expires_in_seconds,
+      });
+      return { body: { ...presentEndpoint(rolled.endpoint), secret: rolled.secret } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_endpoints/:id/recover",
+    operationId: "recoverWebhookDeliveries",
+    summary: "Attempt again now every dead delivery of the endpoint created since a time (at most 30 days ago)",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: endpointIdParams, body: recoverBody },
+    responses: { 200: { description: "How many dead deliveries were scheduled.", schema: recoverySchema } },
+    handler: async ({ database, tenant, params, body }) => {
+      const recovery = await webhooks.recoverDeliveries(database, tenant, { endpointId: params.id, since: body.since });
+      return {
+        body: {
+          object: "webhook_recovery" as const,
+          endpoint_id: params.id,
+          since: body.since.toISOString(),
+          ...recovery,
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_endpoints/:id/test",
+    operationId: "sendWebhookTestEvent",
+    summary: "Send a webhook.test event to this endpoint only (it is not in the event feed)",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: endpointIdParams },
+    responses: { 201: { description: "The test event's delivery, due now.", schema: deliverySchema } },
+    handler: async ({ database, tenant, params }) => ({
+      status: 201,
+      body: presentDelivery(await webhooks.sendTestEvent(database, tenant, params.id)),
+    }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_deliveries/:id",
+    operationId: "getWebhookDelivery",
+    summary: "One delivery with its attempt log",
+    tags: ["Webhooks"],
+    auth: "api_key",
+    request: { params: deliveryIdParams },
+    responses: { 200: { description: "The delivery.", schema: deliverySchema } },
+    handler: async ({ database, tenant, params }) => ({
+      body: presentDelivery(await webhooks.getDelivery(database, tenant, params.id)),
+    }),
   }),
   defineRoute({
     method: "post",

@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
+import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
 import { ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
 import { eventTypes } from "../events/event-types.ts";
+
+/** How much of a receiver's response body an attempt keeps for the delivery log. */
+export const RESPONSE_EXCERPT_BYTES_MAX = 512;
 
 export const deliveryStatuses = ["pending", "succeeded", "dead", "canceled"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -17,6 +20,8 @@ export const endpointRowSchema = z.object({
   active: z.boolean(),
   created_at: z.date(),
   deactivated_at: z.date().nullable(),
+  /** When the previous secret stops signing; null when there is none, or it has expired. */
+  previous_secret_expires_at: z.date().nullable(),
 });
 export type EndpointRow = z.infer<typeof endpointRowSchema>;
 
@@ -44,6 +49,7 @@ export const attemptRowSchema = z.object({
   response_status: z.number().int().nullable(),
   error: z.string().nullable(),
   succeeded: z.boolean(),
+  response_excerpt: z.string().nullable(),
 });
 export type AttemptRow = z.infer<typeof attemptRowSchema>;
 
@@ -73,6 +79,9 @@ export const endpointSchema = z
     event_types: z.array(z.string()),
     active: z.boolean(),
     secret_last4: z.string(),
+    previous_secret_expires_at: z.iso.datetime().nullable().meta({
+      description: "Until then deliveries are signed with the previous secret too (after a roll); else null.",
+    }),
     created_at: z.iso.datetime(),
     deactivated_at: z.iso.datetime().nullable(),
   })
@@ -101,8 +110,14 @@ export const deliverySchema = z
       z.object({
         attempt: z.number().int(),
         started_at: z.iso.datetime(),
-        duration_ms: z.number().int(),
+        duration_ms: z.number().int().meta({ description: "Latency: from the request's start to the response's end." }),
         response_status: z.number().int().nullable(),
+        response_excerpt: z
+          .string()
+          .nullable()
+          .meta({
+            description: `The first ${RESPONSE_EXCERPT_BYTES_MAX} bytes of the response body (UTF-8); null without a response.`,
+          }),
         error: z.string().nullable(),
         succeeded: z.boolean(),
       }),
@@ -125,3 +140,43 @@ export const listDeliveriesQuery = z.strictObject({
   limit: limitSchema({ max: 100, fallback: 20 }),
   cursor: cursorSchema,
 });
+
+/** The longest overlap of a secret roll (7 days), and its default (24 hours). */
+export const SECRET_OVERLAP_SECONDS_MAX = 7 * 24 * 3600;
+const SECRET_OVERLAP_SECONDS_DEFAULT = 24 * 3600;
+
+export const rollSecretBody = z.strictObject({
+  expires_in_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(SECRET_OVERLAP_SECONDS_MAX)
+    .default(SECRET_OVERLAP_SECONDS_DEFAULT)
+    .meta({
+      description:
+        "How long the previous secret keeps signing too, 0 to 604800 s (7 days); default 86400 (24 h). 0 ends it now.",
+    }),
+});
+
+export const rolledEndpointSchema = endpointSchema
+  .extend({ secret: z.string().meta({ description: "The new whsec_…; returned only in this response." }) })
+  .meta({ id: "RolledWebhookEndpoint" });
+
+/** How far back a recovery may reach (30 days). */
+export const RECOVERY_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+export const recoverBody = z.strictObject({
+  since: timestampQuerySchema.meta({
+    description: "Recover the dead deliveries created (with their event) at or after this time; at most 30 days ago.",
+  }),
+});
+
+export const recoverySchema = z
+  .object({
+    object: z.literal("webhook_recovery"),
+    endpoint_id: z.string(),
+    since: z.iso.datetime(),
+    recovered_count: z.number().int().meta({ description: "Dead deliveries scheduled for an attempt now." }),
+    has_more: z.boolean().meta({ description: "More remain (the batch is bounded): call again with the same since." }),
+  })
+  .meta({ id: "WebhookRecovery" });

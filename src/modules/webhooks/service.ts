@@ -6,11 +6,19 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import { newId } from "../../platform/ids.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
+import * as events from "../events/service.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
-import type { AttemptRow, CreateEndpointInput, DeliveryRow, DeliveryStatus, EndpointRow } from "./schemas.ts";
+import {
+  type AttemptRow,
+  type CreateEndpointInput,
+  type DeliveryRow,
+  type DeliveryStatus,
+  type EndpointRow,
+  RECOVERY_WINDOW_MS,
+} from "./schemas.ts";
 import { isSealedWith, openSecret, type SecretKeyring, sealSecret } from "./secret-box.ts";
 import { signatureHeader } from "./signature.ts";
 import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } from "./target-guard.ts";
@@ -26,15 +34,21 @@ import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } f
  *   `dead`; every attempt is recorded;
  * - a worker that dies mid-attempt loses its lease and the attempt is made again: receivers
  *   deduplicate on `X-Pos-Event-Id`;
- * - the signing secret leaves the database only encrypted, and the API shows it once.
+ * - the signing secret leaves the database only encrypted, and the API shows it once; after a roll the
+ *   previous secret signs too (a second `v1=`) until its expiry, then never again;
+ * - a recovery makes each dead delivery due once: recovered deliveries are pending, so a second
+ *   recovery (or one running concurrently) does not attempt them again;
+ * - a test event reaches only its endpoint and stays out of the polling feed.
  *
  * Error codes: `invalid_url` (400), `resource_missing` (404), `delivery_in_progress` (409),
- * `endpoint_inactive` (400).
+ * `endpoint_inactive` (400), `parameter_invalid` (400, a recovery reaching back too far).
  */
 
 export const DELIVER_WEBHOOK_TASK = "deliver_webhook";
 /** Job attempts for unexpected failures (database down); receiver failures follow our own schedule. */
 const DELIVER_JOB_ATTEMPTS_MAX = 5;
+/** Dead deliveries one recovery call makes due (one statement); the caller repeats while `has_more`. */
+const RECOVERED_PER_CALL_MAX = 5000;
 
 type World = { merchantId: string; livemode: boolean };
 
@@ -72,6 +86,8 @@ async function validateTargetUrl(rawUrl: string, world: World, config: Config): 
   return url;
 }
 
+const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
+
 export async function createEndpoint(
   database: Database,
   config: Config,
@@ -79,7 +95,7 @@ export async function createEndpoint(
   input: CreateEndpointInput,
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const url = await validateTargetUrl(input.url, world, config);
-  const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+  const secret = newSigningSecret();
   const id = newId("we");
   const endpoint = await database.transaction((transaction) =>
     queries.insertEndpoint(transaction, {
@@ -129,7 +145,107 @@ export async function deactivateEndpoint(database: Queryable, world: World, endp
   return endpoint;
 }
 
+/**
+ * Replaces an endpoint's signing secret; the new one is returned here only. For `overlapSeconds` the
+ * previous secret keeps signing too (deliveries carry both signatures), so receivers can switch
+ * without refusing a delivery; 0 ends the previous secret now. A roll during an overlap ends the
+ * older previous secret: at most two secrets sign at once.
+ */
+export async function rollSecret(
+  database: Queryable,
+  config: Config,
+  world: World,
+  roll: { endpointId: string; overlapSeconds: number },
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const current = await getEndpoint(database, world, roll.endpointId);
+  if (!current.active) {
+    throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
+  }
+  const secret = newSigningSecret();
+  const endpoint = await queries.rollSecret(database, world, {
+    endpointId: roll.endpointId,
+    sealed: sealSecret(keyringOf(config), secret, associatedDataOf({ merchant_id: world.merchantId, id: current.id })),
+    last4: secret.slice(-4),
+    overlapSeconds: roll.overlapSeconds,
+  });
+  if (endpoint === null) {
+    throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
+  }
+  return { endpoint, secret };
+}
+
+/**
+ * Makes every dead delivery of an endpoint created at or after `since` due now (one more attempt
+ * each), up to a bounded batch per call. `since` may reach back `RECOVERY_WINDOW_MS` (30 days).
+ */
+export async function recoverDeliveries(
+  database: Queryable,
+  world: World,
+  recovery: { endpointId: string; since: Date; nowMs?: number },
+): Promise<{ recovered_count: number; has_more: boolean }> {
+  if (recovery.since.getTime() < (recovery.nowMs ?? Date.now()) - RECOVERY_WINDOW_MS) {
+    throw invalidRequest("parameter_invalid", "since: at most 30 days ago.");
+  }
+  const endpoint = await getEndpoint(database, world, recovery.endpointId);
+  if (!endpoint.active) {
+    throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
+  }
+  return queries.recoverDeadDeliveries(database, {
+    ...world,
+    endpointId: endpoint.id,
+    since: recovery.since,
+    limit: RECOVERED_PER_CALL_MAX,
+    job: { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX, traceparent: currentTraceparent() },
+  });
+}
+
+/**
+ * Sends a `webhook.test` event to one endpoint: the event, its single delivery and the delivery's
+ * job commit together. The event is not in the polling feed (see `events.recordTestEvent`).
+ */
+export async function sendTestEvent(
+  database: Database,
+  world: World,
+  endpointId: string,
+): Promise<DeliveryWithAttempts> {
+  const endpoint = await getEndpoint(database, world, endpointId);
+  if (!endpoint.active) {
+    throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
+  }
+  const delivery = await database.transaction(async (transaction) => {
+    const event = await events.recordTestEvent(transaction, {
+      merchantId: world.merchantId,
+      livemode: world.livemode,
+      data: { endpoint_id: endpoint.id, message: "A test event sent from the API; it moves no money." },
+    });
+    const created = await queries.insertDelivery(transaction, {
+      merchant_id: world.merchantId,
+      id: newId("whd"),
+      livemode: world.livemode,
+      endpoint_id: endpoint.id,
+      event_id: event.id,
+      event_type: event.type,
+    });
+    await enqueueDeliveryJob(transaction, created);
+    return created;
+  });
+  return { ...delivery, attempts: [] };
+}
+
 export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
+
+export async function getDelivery(
+  database: Queryable,
+  world: World,
+  deliveryId: string,
+): Promise<DeliveryWithAttempts> {
+  const delivery = await queries.selectDelivery(database, world, deliveryId);
+  if (delivery === null) {
+    throw notFound(`No such webhook delivery: ${deliveryId}.`);
+  }
+  const attempts = await queries.selectAttempts(database, world.merchantId, [deliveryId]);
+  return { ...delivery, attempts: [...attempts] };
+}
 
 export async function listDeliveries(
   database: Queryable,
@@ -250,11 +366,13 @@ export async function attemptDelivery(
     created_at: claimed.event_created_at.toISOString(),
     data: claimed.event_data,
   });
-  const secret = openSecret(
-    keyringOf(config),
-    claimed.secret_ciphertext,
-    associatedDataOf({ merchant_id: claimed.merchant_id, id: claimed.endpoint_id }),
-  );
+  const associatedData = associatedDataOf({ merchant_id: claimed.merchant_id, id: claimed.endpoint_id });
+  const secret = openSecret(keyringOf(config), claimed.secret_ciphertext, associatedData);
+  // During a roll's overlap the previous secret signs too, so receivers still holding it accept.
+  const secrets: [string, ...string[]] =
+    claimed.previous_secret_ciphertext === null
+      ? [secret]
+      : [secret, openSecret(keyringOf(config), claimed.previous_secret_ciphertext, associatedData)];
   const startedAt = new Date();
   const timestampSeconds = dependencies.nowSeconds?.() ?? Math.floor(startedAt.getTime() / 1000);
   const outcome = await dependencies.post({
@@ -263,7 +381,7 @@ export async function attemptDelivery(
     headers: {
       "X-Pos-Event-Id": claimed.event_id,
       "X-Pos-Delivery-Id": claimed.id,
-      "X-Pos-Signature": signatureHeader({ secret, timestampSeconds, body }),
+      "X-Pos-Signature": signatureHeader({ secrets, timestampSeconds, body }),
     },
     guardPrivate: !privateTargetsAllowed(config.webhook.privateTargets, claimed.livemode),
   });
@@ -288,6 +406,7 @@ export async function attemptDelivery(
       started_at: startedAt,
       duration_ms: outcome.durationMs,
       response_status: outcome.responseStatus,
+      response_excerpt: outcome.responseExcerpt,
       error: outcome.error,
       succeeded,
     },
@@ -317,26 +436,48 @@ export async function requeueStalledDeliveries(database: Database, options: { ov
 }
 
 /**
- * Re-encrypts every endpoint secret under the current key (the second step of a key rotation, run
- * while the previous key is still configured). Returns how many were re-encrypted. Safe to re-run.
+ * Re-encrypts every endpoint secret (and previous secret, after a roll) under the current key (the
+ * second step of a key rotation, run while the previous key is still configured). Returns how many
+ * endpoints were re-encrypted. Safe to re-run, and alongside secret rolls (a rolled secret is not
+ * reverted; it was sealed under the current key anyway).
  */
 export async function resealSecrets(database: Database, config: Config): Promise<{ resealed: number }> {
   const keyring = keyringOf(config);
+  const reseal = (sealed: Buffer, associatedData: string) =>
+    isSealedWith(keyring.current, sealed)
+      ? sealed
+      : sealSecret(keyring, openSecret(keyring, sealed, associatedData), associatedData);
   let resealed = 0;
   let after: { merchantId: string; id: string } | undefined;
   for (;;) {
     const batch = await queries.selectSealedSecrets(database, { after, limit: 500 });
+    let raced = false;
     for (const endpoint of batch) {
-      if (!isSealedWith(keyring.current, endpoint.secret_ciphertext)) {
+      const previous = endpoint.previous_secret_ciphertext;
+      const stale =
+        !isSealedWith(keyring.current, endpoint.secret_ciphertext) ||
+        (previous !== null && !isSealedWith(keyring.current, previous));
+      if (stale) {
         const associatedData = associatedDataOf(endpoint);
-        const secret = openSecret(keyring, endpoint.secret_ciphertext, associatedData);
-        await queries.updateSealedSecret(database, {
+        const updated = await queries.updateSealedSecrets(database, {
           merchantId: endpoint.merchant_id,
           id: endpoint.id,
-          sealed: sealSecret(keyring, secret, associatedData),
+          read: { current: endpoint.secret_ciphertext, previous },
+          resealed: {
+            current: reseal(endpoint.secret_ciphertext, associatedData),
+            previous: previous === null ? null : reseal(previous, associatedData),
+          },
         });
+        if (!updated) {
+          // Rolled meanwhile: read this batch again (what is already resealed is skipped).
+          raced = true;
+          break;
+        }
         resealed += 1;
       }
+    }
+    if (raced) {
+      continue;
     }
     const last = batch.at(-1);
     if (last === undefined) {

@@ -409,11 +409,25 @@ describe("verifyWebhook", () => {
   const secret = "whsec_test_secret";
   const body = JSON.stringify({ id: "evt_1", type: "payment.paid", livemode: false, created_at: "x", data: {} });
   const header = (timestamp: number, signedBody = body, key = secret) =>
-    signatureHeader({ secret: key, timestampSeconds: timestamp, body: signedBody });
+    signatureHeader({ secrets: [key], timestampSeconds: timestamp, body: signedBody });
   const now = 1_800_000_000;
 
   test("accepts a fresh, correct signature over the raw body", async () => {
     expect(verifyWebhook(Buffer.from(body), header(now), secret, { now_s: now + 10 }).id).toBe("evt_1");
+  });
+
+  test("accepts a header with several v1 signatures when any one matches (a secret roll's overlap)", async () => {
+    const both = signatureHeader({ secrets: ["whsec_new", secret], timestampSeconds: now, body });
+    expect(both).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(verifyWebhook(body, both, secret, { now_s: now }).id).toBe("evt_1");
+    expect(verifyWebhook(body, both, "whsec_new", { now_s: now }).id).toBe("evt_1");
+    expect(() => verifyWebhook(body, both, "whsec_other", { now_s: now })).toThrow(
+      expect.objectContaining({ reason: "signature_mismatch" }),
+    );
+    const five = signatureHeader({ secrets: ["a", "b", "c", "d", secret], timestampSeconds: now, body });
+    expect(() => verifyWebhook(body, five, secret, { now_s: now })).toThrow(
+      expect.objectContaining({ reason: "malformed_header" }),
+    );
   });
 
   test.each([
@@ -421,6 +435,7 @@ describe("verifyWebhook", () => {
     ["a header without v1", "t=1800000000"],
     ["a header with extra parts", "t=1800000000,v1=ab,v0=cd"],
     ["a non-hex digest", `t=1800000000,v1=${"z".repeat(64)}`],
+    ["a second v1 that is not a digest", `t=1800000000,v1=${"a".repeat(64)},v1=`],
   ])("rejects %s as malformed", (_, value) => {
     expect(() => verifyWebhook(body, value, secret, { now_s: now })).toThrow(
       expect.objectContaining({ reason: "malformed_header" }),
