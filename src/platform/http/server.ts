@@ -58,12 +58,15 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   }
   const apiError = clientErrorAnswer(error.code);
   const body = JSON.stringify(apiError.toEnvelope());
+  // Destroyed once the answer is flushed, as Node does: a half-closed socket would otherwise hold a
+  // graceful shutdown until the peer closes its side.
   socket.end(
     `HTTP/1.1 ${apiError.status} ${STATUS_TEXT[apiError.status] ?? "Bad Request"}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       "Connection: close\r\n\r\n" +
       body,
+    () => socket.destroy(),
   );
 }
 
