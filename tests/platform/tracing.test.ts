@@ -25,7 +25,7 @@ test("with OpenTelemetry enabled, a request yields an HTTP span with database sp
     OTEL_BSP_SCHEDULE_DELAY: "100",
   });
   try {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     let status = 0;
     while (Date.now() < deadline) {
       status = await fetch(`http://127.0.0.1:${port}/v1/me`, {

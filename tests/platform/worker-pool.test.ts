@@ -66,7 +66,7 @@ test("a pool stopped with a job in flight lets the job finish, and never takes o
     await addJob(transaction, { task: "test_slow_job", payload: { name: "first" }, maxAttempts: 3 });
     await addJob(transaction, { task: "another_pools_task", payload: {}, maxAttempts: 3 });
   });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while ((await events()).length === 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -172,7 +172,7 @@ test("job metrics: started, succeeded, retried while attempts remain, failed whe
       await addJob(transaction, { task: "test_failing_job", payload: { n: 2 }, maxAttempts: 5 });
       await addJob(transaction, { task: "test_succeeding_job", payload: {}, maxAttempts: 1 });
     });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while ((await value("test_failing_job", "started")) < 2 || (await value("test_succeeding_job", "succeeded")) < 1) {
       if (Date.now() > deadline) {
         throw new Error("jobs did not run");

@@ -14,7 +14,7 @@ export function startServiceProcess(script: string, environment: Record<string, 
   return {
     output: () => output,
     /** Waits until standard output contains `text`, or the timeout passes. */
-    waitForOutput: async (text: string, timeoutMs = 20_000) => {
+    waitForOutput: async (text: string, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!output.includes(text) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));

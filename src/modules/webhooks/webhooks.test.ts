@@ -83,7 +83,7 @@ function deliveriesOf(merchantId: string) {
     SELECT id, endpoint_id, status, attempt_count FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at`);
 }
 
-async function waitForStatus(merchantId: string, deliveryId: string, status: string, timeoutMs = 15_000) {
+async function waitForStatus(merchantId: string, deliveryId: string, status: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = (await deliveriesOf(merchantId)).find((delivery) => delivery.id === deliveryId);
@@ -263,7 +263,7 @@ describe("delivering events", () => {
     try {
       const endpoint = await registered(shop.testKey, { url: receiver.url });
       await emit(shop.id, false, "payment.failed", { payment_id: "pay_dead" });
-      await receiver.waitFor(8, 20_000);
+      await receiver.waitFor(8);
       const [delivery] = await deliveriesOf(shop.id);
       if (delivery === undefined) {
         throw new Error("no delivery row");
