@@ -238,6 +238,15 @@ export async function startEmbeddedPostgres(options: {
   dataDirectory: string;
   port?: number;
 }): Promise<EmbeddedCluster> {
+  try {
+    return await startCluster(options);
+  } catch (error) {
+    // A file system refusal, a missing command: named, with what to do instead of a stack trace.
+    throw error instanceof EmbeddedPostgresUnavailable ? error : new EmbeddedPostgresUnavailable(failureText(error));
+  }
+}
+
+async function startCluster(options: { dataDirectory: string; port?: number }): Promise<EmbeddedCluster> {
   const url = (port: number) => (database: string) =>
     `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   const user = await serverOsUser();
@@ -287,7 +296,9 @@ export async function postgresServer(
   if (databaseUrl !== undefined && databaseUrl !== "") {
     return { serverUrl: databaseUrl, stop: async () => {} };
   }
-  const requested = await mkdtemp(path.join(tmpdir(), "pos-pg-"));
+  const requested = await mkdtemp(path.join(tmpdir(), "pos-pg-")).catch((error: unknown) => {
+    throw new EmbeddedPostgresUnavailable(`no temporary directory for its data (${failureText(error)}).`);
+  });
   let cluster: EmbeddedCluster;
   try {
     cluster = await startEmbeddedPostgres({ dataDirectory: requested });
