@@ -29,8 +29,9 @@ async function startApi() {
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
     PORT: String(port),
     LOG_LEVEL: "info",
-    // Ten poll intervals of the proxy: it sees /readyz fail well before the server stops accepting.
-    HTTP_DRAIN_DELAY_SECONDS: "1",
+    // Fifty poll intervals of the proxy: it sees /readyz fail well before the server stops accepting,
+    // even when a loaded machine makes its polls slow.
+    HTTP_DRAIN_DELAY_SECONDS: "5",
     RATE_LIMIT_REQUESTS: "10000",
     RATE_LIMIT_WINDOW_SECONDS: "1",
   });

@@ -44,7 +44,7 @@ async function startCollector() {
   };
 }
 
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) {
+async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -138,7 +138,7 @@ test("payment → poll → settle → webhook: one trace across the job boundari
     const payment = (await created.json()) as { id: string };
 
     // Nobody asks the API about the payment: the poller alone learns it was paid.
-    await receiver.waitFor(1, 30_000);
+    await receiver.waitFor(1, 60_000);
     const webhook = receiver.received[0];
     expect(JSON.parse(webhook?.body ?? "{}")).toMatchObject({ type: "payment.paid", data: { payment_id: payment.id } });
     const traceparent = String(webhook?.headers.traceparent);

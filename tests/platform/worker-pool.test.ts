@@ -41,6 +41,8 @@ const queued = (task: string) =>
   db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
     SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE task_identifier = ${task}`);
 
+/** The slow job's work, which goes on until the test lets it finish. */
+let finishSlowJob = () => {};
 const slowJob: TaskDefinition = {
   identifier: "test_slow_job",
   build:
@@ -48,7 +50,9 @@ const slowJob: TaskDefinition = {
     async (payload) => {
       const { name } = z.object({ name: z.string() }).parse(payload);
       await database.query(sql.unsafe`INSERT INTO job_log (job, event) VALUES (${name}, 'started')`);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise<void>((resolve) => {
+        finishSlowJob = resolve;
+      });
       await database.query(sql.unsafe`INSERT INTO job_log (job, event) VALUES (${name}, 'finished')`);
     },
 };
@@ -72,7 +76,15 @@ test("a pool stopped with a job in flight lets the job finish, and never takes o
   }
   expect(await events()).toEqual([{ job: "first", event: "started" }]);
 
-  await runner.stop();
+  // Asked to stop with the job in flight, the pool waits for it (for as long as the test holds it).
+  const stopping = runner.stop();
+  const stoppedFirst = await Promise.race([
+    stopping.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 200)),
+  ]);
+  expect(stoppedFirst).toBe(false);
+  finishSlowJob();
+  await stopping;
 
   expect(await events()).toEqual([
     { job: "first", event: "started" },

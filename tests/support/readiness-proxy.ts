@@ -26,7 +26,7 @@ export async function startReadinessProxy(pollIntervalMs = 100): Promise<Readine
   const poll = async () => {
     await Promise.all(
       [...backends].map(async ([url, state]) => {
-        const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(pollIntervalMs * 5) }).then(
+        const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) }).then(
           (response) => response.status,
           () => 0,
         );
