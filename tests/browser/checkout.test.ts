@@ -48,7 +48,7 @@ async function createPayment(body: Record<string, unknown> = {}) {
     },
     body: JSON.stringify({ amount_cents: 1250, ...body }),
   });
-  const payment = (await response.json()) as { id: string; code: string; checkout_url: string };
+  const payment = (await response.json()) as { id: string; code: string; checkout_url: string; expires_at: string };
   return { ...payment, pageUrl: payment.checkout_url };
 }
 const mockpay = (id: string, body: Record<string, unknown> = {}) =>
@@ -79,11 +79,19 @@ test("the checkout page shows the code and QR, counts down, flips to paid and go
     expect((await page.getByTestId("code").textContent())?.replaceAll(" ", "")).toBe(payment.code);
     const qrWidth = await page.locator("img.qr").evaluate((image: HTMLImageElement) => image.naturalWidth);
     expect(qrWidth).toBeGreaterThan(50);
+    const readingStarted = Date.now();
     const first = await page.getByTestId("countdown").textContent();
+    const readingEnded = Date.now();
     await page.waitForFunction((before) => document.getElementById("countdown")?.textContent !== before, first, {
       timeout: 30_000,
     });
-    expect(first).toMatch(/^(10:00|9:5\d)$/);
+    // The time left until expires_at (10 minutes at creation), whenever the page got to show it: not
+    // less than was left when we read it, and at most a few ticks behind (a loaded machine's timers).
+    const [minutes, seconds] = (first?.match(/^(\d+):([0-5]\d)$/)?.slice(1) ?? []).map(Number);
+    const shownSeconds = (minutes ?? Number.NaN) * 60 + (seconds ?? Number.NaN);
+    const expiresAt = Date.parse(payment.expires_at);
+    expect(shownSeconds).toBeGreaterThanOrEqual(Math.floor((expiresAt - readingEnded) / 1000) - 1);
+    expect(shownSeconds).toBeLessThanOrEqual(Math.min(600, Math.ceil((expiresAt - readingStarted) / 1000) + 5));
     await mockpay(payment.id);
     await page.waitForURL(`${site.url}/thanks?payment_id=${payment.id}`, { timeout: 30_000 });
     expect(await page.locator("#thanks").textContent()).toContain(payment.id);

@@ -81,7 +81,7 @@ export async function startReadinessProxy(pollIntervalMs = 100): Promise<Readine
     remove: (url) => {
       backends.delete(url);
     },
-    waitUntilRouted: async (url, timeoutMs = 60_000) => {
+    waitUntilRouted: async (url, timeoutMs = 180_000) => {
       const deadline = Date.now() + timeoutMs;
       while (backends.get(url)?.ready !== true) {
         if (Date.now() > deadline) {
