@@ -212,8 +212,9 @@ describe("delivering events", () => {
       expect(verifyWebhook(delivery.body, header, endpoint.secret).id).toBe(event.id);
       expect(() => verifyWebhook(delivery.body, header, `${endpoint.secret}x`)).toThrow(WebhookVerificationError);
 
+      // The receiver has answered; the worker records the outcome just after.
       const [row] = await deliveriesOf(shop.id);
-      expect(row).toMatchObject({ status: "succeeded", attempt_count: 1 });
+      expect(await waitForStatus(shop.id, row?.id ?? "", "succeeded")).toMatchObject({ attempt_count: 1 });
     } finally {
       await receiver.close();
     }
