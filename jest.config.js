@@ -11,6 +11,8 @@ export default {
   testMatch: ["<rootDir>/src/**/*.test.ts", "<rootDir>/tests/**/*.test.ts"],
   globalSetup: "<rootDir>/tests/support/global-setup.ts",
   globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
+  setupFilesAfterEnv: ["<rootDir>/tests/support/after-each-file.ts"],
   maxWorkers: 2,
-  testTimeout: 60_000,
+  // A backstop only: no test waits on a guessed duration, but a loaded 2-core machine is slow.
+  testTimeout: 180_000,
 };

@@ -103,9 +103,9 @@ export async function stageRelease(log: (line: string) => void = () => {}): Prom
 
     const deps = stageNamed(stages, "deps");
     await copyInto(deps, runtime);
-    const install = deps.runs.find((command) => command.startsWith("npm install"));
+    const install = deps.runs.find((command) => command.startsWith("npm ci"));
     if (install === undefined) {
-      throw new Error("the Dockerfile's deps stage has no `npm install` step");
+      throw new Error("the Dockerfile's deps stage has no `npm ci` step");
     }
     const installStarted = Date.now();
     // --prefer-offline: the development install has just filled npm's cache with these versions.

@@ -51,9 +51,11 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
   const logger = createLogger({ level: environmentConfig.logLevel, service: "dev" });
   let stopCluster = async () => {};
   let databaseUrl = environmentConfig.databaseUrl;
+  let clusterDataDirectory: string | undefined;
   if (databaseUrl === undefined) {
     const cluster = await startEmbeddedPostgres({ dataDirectory: path.join(dataDirectory, "postgres") });
     stopCluster = cluster.stop;
+    clusterDataDirectory = cluster.dataDirectory;
     await ensureDatabase(cluster.url("postgres"), DEV_DATABASE);
     databaseUrl = cluster.url(DEV_DATABASE);
   }
@@ -103,7 +105,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       `  Base URL         ${config.publicBaseUrl}`,
       `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
       `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay; claim a cash-out code: POST ${simulator.url}/sim/withdrawal-codes/<code>/claim)`}`,
-      `  Database         ${environmentConfig.databaseUrl === undefined ? `embedded PostgreSQL, data in ${path.join(environmentConfig.devDataDirectory, "postgres")}` : "DATABASE_URL"}`,
+      `  Database         ${clusterDataDirectory === undefined ? "DATABASE_URL" : `embedded PostgreSQL, data in ${clusterDataDirectory}`}`,
       `  Admin token      ${demo.adminToken}`,
       `  Demo merchant    Demo Shop (${demo.merchantId})`,
       `  Test secret key  ${demo.testSecretKey}`,

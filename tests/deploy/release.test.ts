@@ -22,7 +22,7 @@ async function treeOf(directory: string): Promise<Record<string, string>> {
 let release: StagedRelease;
 beforeAll(async () => {
   release = await stageRelease();
-}, 120_000);
+}, 600_000);
 afterAll(() => release?.remove());
 
 test("the staged release holds the built output and production dependencies only", () => {
@@ -43,7 +43,7 @@ test("migrations, the API and a pool run from the staged release until /readyz a
   expect(result).toEqual({ migrateExit: 0, ready: ["api", "code-expiry"], stopExits: { api: 0, "code-expiry": 0 } });
   // Nothing was written into the release: it runs on a read-only root filesystem.
   expect(await treeOf(release.directory)).toEqual(before);
-}, 90_000);
+}, 300_000);
 
 test("the image's Node is the version development and CI run", async () => {
   const packageJson = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8"));

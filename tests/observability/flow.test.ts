@@ -44,7 +44,7 @@ async function startCollector() {
   };
 }
 
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) {
+async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -114,13 +114,19 @@ test("payment → poll → settle → webhook: one trace across the job boundari
   const base = `http://127.0.0.1:${apiPort}`;
   const metricsOf = (port: number) => fetch(`http://127.0.0.1:${port}/metrics`).then((response) => response.text());
   try {
-    for (const port of [apiPort, pollerPort, deliveryPort]) {
+    for (const [port, service] of [
+      [apiPort, api],
+      [pollerPort, poller],
+      [deliveryPort, delivery],
+    ] as const) {
       await waitUntil(`port ${port} ready`, () =>
         fetch(`http://127.0.0.1:${port}/readyz`).then(
           (response) => (response.ok ? true : undefined),
           () => undefined,
         ),
-      );
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; its standard error: ${service.errorOutput().slice(-2000)}`);
+      });
     }
     const headers = { Authorization: `Bearer ${shop.testKey}`, "Content-Type": "application/json" };
     const endpoint = await fetch(`${base}/v1/webhook_endpoints`, {
@@ -138,7 +144,7 @@ test("payment → poll → settle → webhook: one trace across the job boundari
     const payment = (await created.json()) as { id: string };
 
     // Nobody asks the API about the payment: the poller alone learns it was paid.
-    await receiver.waitFor(1, 30_000);
+    await receiver.waitFor(1, 180_000);
     const webhook = receiver.received[0];
     expect(JSON.parse(webhook?.body ?? "{}")).toMatchObject({ type: "payment.paid", data: { payment_id: payment.id } });
     const traceparent = String(webhook?.headers.traceparent);
@@ -229,4 +235,4 @@ test("payment → poll → settle → webhook: one trace across the job boundari
     await receiver.close();
     await collector.close();
   }
-});
+}, 900_000);

@@ -73,4 +73,4 @@ test("make run starts everything, stops cleanly on Ctrl-C, and a second run reus
   expect(second.testKey).toBe(first.testKey);
   expect(second.merchantId).toBe(first.merchantId);
   expect(second.output).not.toContain('"level":"error"');
-}, 120_000);
+}, 300_000);

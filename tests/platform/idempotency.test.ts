@@ -24,6 +24,32 @@ import { newMerchant, type TestMerchant } from "../support/factories.ts";
 const bodySchema = z.strictObject({ amount_cents: amountCentsSchema, note: z.string().optional() });
 let failNextWithServerError = false;
 
+/**
+ * An owner "slower than its lock": the next request with that note waits in its handler, after
+ * claiming the key, until the test has let its lock lapse and lets it go on. Only the first such
+ * request is held; the retry that takes the key over runs straight through.
+ */
+type HeldOwner = { arrived: Promise<void>; release: () => void; wait: () => Promise<void> };
+let heldOwner: HeldOwner | undefined;
+function holdNextSlowOwner(): HeldOwner {
+  const { promise: arrived, resolve: arrive } = Promise.withResolvers<void>();
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  heldOwner = {
+    arrived,
+    release,
+    wait: () => {
+      arrive();
+      return released;
+    },
+  };
+  return heldOwner;
+}
+async function slowerThanTheLock(note: string | undefined): Promise<void> {
+  const held = note === "slower than the lock" ? heldOwner : undefined;
+  heldOwner = undefined;
+  await held?.wait();
+}
+
 async function recordExecution(tx: Transaction, tenant: Tenant, amountCents: number): Promise<string> {
   const id = `ch_${randomUUID()}`;
   await tx.query(sql.unsafe`
@@ -66,7 +92,7 @@ const singleStatementRoute = (idempotent: boolean) =>
     responses: { 201: { description: "created" } },
     handler: async ({ body, tenant, database, commitWithResponse }) => {
       // A slow provider call before the write, as a payment's gateway call.
-      await new Promise((resolve) => setTimeout(resolve, body.note === "slower than the lock" ? 1800 : 0));
+      await slowerThanTheLock(body.note);
       const id = `ch_${randomUUID()}`;
       return commitWithResponse({ status: 201, body: { id, amount_cents: body.amount_cents } }, (response) =>
         recordExecutionWithResponse(database, tenant, id, response),
@@ -109,7 +135,8 @@ const fixtureRoutes = [
     responses: { 201: { description: "created" } },
     handler: async ({ body, tenant, transaction }) =>
       transaction(async (tx) => {
-        await tx.query(sql.unsafe`SELECT pg_sleep(${body.note === "slower than the lock" ? 1.8 : 0.8})`);
+        await slowerThanTheLock(body.note);
+        await tx.query(sql.unsafe`SELECT pg_sleep(0.8)`);
         const id = await recordExecution(tx, tenant, body.amount_cents);
         return { status: 201, body: { id } };
       }),
@@ -135,8 +162,9 @@ const fixtureRoutes = [
 let db: TestDatabase;
 let app: ReturnType<typeof testApp>;
 let shop: TestMerchant;
+// A lock lapses only when a test says so (lapseLock), never because the machine was slow.
 const config = (url: string) =>
-  testConfig(url, { IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: "1", RATE_LIMIT_REQUESTS: "10000" });
+  testConfig(url, { IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: "600", RATE_LIMIT_REQUESTS: "10000" });
 
 beforeAll(async () => {
   db = await createTestDatabase({ poolSize: 25 });
@@ -150,6 +178,12 @@ afterAll(() => db.close());
 const executions = (merchantId: string) =>
   db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
     SELECT count(*)::int AS count FROM executions WHERE merchant_id = ${merchantId}`);
+
+/** As if the key's lock had timed out: its lock expiry moved into the past on the database. */
+const lapseLock = (merchantId: string, key: string) =>
+  db.database.query(sql.unsafe`
+    UPDATE idempotency_keys SET locked_until = now() - interval '1 millisecond'
+    WHERE merchant_id = ${merchantId} AND key = ${key}`);
 
 const post = (path: string, key: string, idempotencyKey: string | undefined, body: unknown) => {
   const builder = request(app).post(path).set("Authorization", `Bearer ${key}`);
@@ -231,11 +265,11 @@ describe("idempotent money POSTs", () => {
     await db.database.query(sql.unsafe`
       INSERT INTO idempotency_keys (merchant_id, livemode, key, request_method, request_path, request_fingerprint, state, owner_token, locked_until)
       VALUES (${merchant.id}, false, 'crashed', 'POST', '/v1/test_charges',
-        ${sql.binary(fingerprintRequest({ method: "POST", path: "/v1/test_charges", body }))}, 'in_flight', 'dead-owner', now() + interval '1 second')`);
+        ${sql.binary(fingerprintRequest({ method: "POST", path: "/v1/test_charges", body }))}, 'in_flight', 'dead-owner', now() + interval '1 hour')`);
     const whileLocked = await post("/v1/test_charges", merchant.testKey, "crashed", body);
     expect(whileLocked.status).toBe(409);
     expect(whileLocked.body.error.code).toBe("idempotency_in_flight");
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await lapseLock(merchant.id, "crashed");
     const retried = await post("/v1/test_charges", merchant.testKey, "crashed", body);
     expect(retried.status).toBe(201);
     expect(await executions(merchant.id)).toBe(1);
@@ -247,9 +281,12 @@ describe("idempotent money POSTs", () => {
   test("an owner slower than its lock loses it: the retry's execution stands and the late commit is undone", async () => {
     const merchant = await newMerchant(db.database);
     const body = { amount_cents: 400, note: "slower than the lock" };
+    const held = holdNextSlowOwner();
     const slow = post("/v1/test_slow_charges", merchant.testKey, "overtaken", body).then((response) => response);
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await held.arrived;
+    await lapseLock(merchant.id, "overtaken");
     const retry = await post("/v1/test_slow_charges", merchant.testKey, "overtaken", body);
+    held.release();
     const original = await slow;
     expect(retry.status).toBe(201);
     expect(original.status).toBe(409);
@@ -280,11 +317,14 @@ describe("idempotent money POSTs", () => {
     const merchant = await newMerchant(db.database);
     const body = { amount_cents: 400, note: "slower than the lock" };
     // supertest sends when `then` is called.
+    const held = holdNextSlowOwner();
     const slow = post("/v1/test_single_statement_charges", merchant.testKey, "single-late", body).then(
       (response) => response,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await held.arrived;
+    await lapseLock(merchant.id, "single-late");
     const retry = await post("/v1/test_single_statement_charges", merchant.testKey, "single-late", body);
+    held.release();
     const original = await slow;
     expect(retry.status).toBe(201);
     expect(original.status).toBe(409);

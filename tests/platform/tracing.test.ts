@@ -25,7 +25,8 @@ test("with OpenTelemetry enabled, a request yields an HTTP span with database sp
     OTEL_BSP_SCHEDULE_DELAY: "100",
   });
   try {
-    const deadline = Date.now() + 20_000;
+    // A service with every instrumentation loading takes a minute to start on a loaded 2-core machine.
+    const deadline = Date.now() + 180_000;
     let status = 0;
     while (Date.now() < deadline) {
       status = await fetch(`http://127.0.0.1:${port}/v1/me`, {
@@ -52,4 +53,4 @@ test("with OpenTelemetry enabled, a request yields an HTTP span with database sp
     (match) => match[1],
   );
   expect(pgTraces).toContain(httpTrace);
-});
+}, 600_000);

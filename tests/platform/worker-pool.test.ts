@@ -41,6 +41,8 @@ const queued = (task: string) =>
   db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
     SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE task_identifier = ${task}`);
 
+/** The slow job's work, which goes on until the test lets it finish. */
+let finishSlowJob = () => {};
 const slowJob: TaskDefinition = {
   identifier: "test_slow_job",
   build:
@@ -48,7 +50,9 @@ const slowJob: TaskDefinition = {
     async (payload) => {
       const { name } = z.object({ name: z.string() }).parse(payload);
       await database.query(sql.unsafe`INSERT INTO job_log (job, event) VALUES (${name}, 'started')`);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise<void>((resolve) => {
+        finishSlowJob = resolve;
+      });
       await database.query(sql.unsafe`INSERT INTO job_log (job, event) VALUES (${name}, 'finished')`);
     },
 };
@@ -66,13 +70,21 @@ test("a pool stopped with a job in flight lets the job finish, and never takes o
     await addJob(transaction, { task: "test_slow_job", payload: { name: "first" }, maxAttempts: 3 });
     await addJob(transaction, { task: "another_pools_task", payload: {}, maxAttempts: 3 });
   });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while ((await events()).length === 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect(await events()).toEqual([{ job: "first", event: "started" }]);
 
-  await runner.stop();
+  // Asked to stop with the job in flight, the pool waits for it (for as long as the test holds it).
+  const stopping = runner.stop();
+  const stoppedFirst = await Promise.race([
+    stopping.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 200)),
+  ]);
+  expect(stoppedFirst).toBe(false);
+  finishSlowJob();
+  await stopping;
 
   expect(await events()).toEqual([
     { job: "first", event: "started" },
@@ -172,7 +184,7 @@ test("job metrics: started, succeeded, retried while attempts remain, failed whe
       await addJob(transaction, { task: "test_failing_job", payload: { n: 2 }, maxAttempts: 5 });
       await addJob(transaction, { task: "test_succeeding_job", payload: {}, maxAttempts: 1 });
     });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while ((await value("test_failing_job", "started")) < 2 || (await value("test_succeeding_job", "succeeded")) < 1) {
       if (Date.now() > deadline) {
         throw new Error("jobs did not run");

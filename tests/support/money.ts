@@ -79,7 +79,7 @@ export async function postingsOf(database: Database, sourceId: string) {
 }
 
 /** Waits until `probe` returns true, polling every 50 ms, for at most `timeoutMs`. */
-export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) {

@@ -26,7 +26,7 @@ export async function startReadinessProxy(pollIntervalMs = 100): Promise<Readine
   const poll = async () => {
     await Promise.all(
       [...backends].map(async ([url, state]) => {
-        const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(pollIntervalMs * 5) }).then(
+        const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) }).then(
           (response) => response.status,
           () => 0,
         );
@@ -81,7 +81,7 @@ export async function startReadinessProxy(pollIntervalMs = 100): Promise<Readine
     remove: (url) => {
       backends.delete(url);
     },
-    waitUntilRouted: async (url, timeoutMs = 20_000) => {
+    waitUntilRouted: async (url, timeoutMs = 180_000) => {
       const deadline = Date.now() + timeoutMs;
       while (backends.get(url)?.ready !== true) {
         if (Date.now() > deadline) {

@@ -10,11 +10,18 @@ export function startServiceProcess(script: string, environment: Record<string, 
   child.stdout.on("data", (chunk) => {
     output += String(chunk);
   });
+  // Read too, or a process writing more than a pipe holds to standard error blocks; kept apart so
+  // waitForOutput sees standard output only, and shown when a test fails.
+  let errorOutput = "";
+  child.stderr.on("data", (chunk) => {
+    errorOutput += String(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     output: () => output,
+    errorOutput: () => errorOutput,
     /** Waits until standard output contains `text`, or the timeout passes. */
-    waitForOutput: async (text: string, timeoutMs = 20_000) => {
+    waitForOutput: async (text: string, timeoutMs = 180_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!output.includes(text) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));

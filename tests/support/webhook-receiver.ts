@@ -34,7 +34,7 @@ export async function startReceiver(initial: ReceiverBehaviour = () => 200) {
       behaviour = next;
     },
     /** Waits until `count` requests arrived, or fails after the timeout. */
-    waitFor: async (count: number, timeoutMs = 15_000) => {
+    waitFor: async (count: number, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) {

@@ -16,7 +16,6 @@ import {
   jobsWithKey,
   ledgerTransactionsOf,
   postingsOf,
-  sleep,
 } from "../../../tests/support/money.ts";
 import { holderNameOf, walletAccountNumberOf } from "../../gateway/network-data.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
@@ -67,6 +66,12 @@ const fund = (merchant: TestMerchant, amountCents: number, livemode = false, cur
   fundMerchant(db.database, { merchantId: merchant.id, livemode, currency, amountCents });
 
 const countSchema = z.object({ count: z.number() });
+
+/** The code's window closes now, on the database's clock, which decides expiry. */
+async function closeWindow(withdrawalId: string) {
+  await db.database.query(sql.unsafe`
+    UPDATE withdrawal_codes SET expires_at = now() - interval '1 millisecond' WHERE id = ${withdrawalId}`);
+}
 
 describe("withdrawal codes (test world)", () => {
   test("a claimable code and QR, pending, with its expiry job at expires_at and its first poll", async () => {
@@ -234,13 +239,13 @@ describe("withdrawal codes (test world)", () => {
   });
 
   test("unclaimed, it expires with nothing moved; a claim after expiry is refused", async () => {
-    const { app, dependencies } = setup({ WITHDRAWAL_CODE_WINDOW_SECONDS: "0.5" });
+    const { app, dependencies } = setup();
     const code = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 700 })).body;
     // Not before its time.
     expect(
       (await agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: shop.id, withdrawalId: code.id }))?.status,
     ).toBe("pending");
-    await sleep(Date.parse(code.expires_at) - Date.now() + 50);
+    await closeWindow(code.id);
     expect(
       (await agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: shop.id, withdrawalId: code.id }))?.status,
     ).toBe("expired");
@@ -251,19 +256,19 @@ describe("withdrawal codes (test world)", () => {
 
     // Past its expiry but before its job ran, a claim is refused and the code expires then.
     const overdue = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 700 })).body;
-    await sleep(Date.parse(overdue.expires_at) - Date.now() + 50);
+    await closeWindow(overdue.id);
     expect((await post(app, `/v1/agent/withdrawal_codes/${overdue.id}/claim`, shop.testKey, {})).status).toBe(409);
     expect((await get(app, `/v1/agent/withdrawal_codes/${overdue.id}`, shop.testKey)).body.status).toBe("expired");
     expect(await accountBalances(db.database, shop.id, false)).toEqual({});
   });
 
   test("redemption and expiry racing: exactly one outcome for every code", async () => {
-    const { app, dependencies } = setup({ WITHDRAWAL_CODE_WINDOW_SECONDS: "0.3" });
+    const { app, dependencies } = setup();
     const codes = [];
     for (let index = 0; index < 12; index += 1) {
       codes.push((await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body);
+      await closeWindow(codes.at(-1).id);
     }
-    await sleep(Math.max(...codes.map((code) => Date.parse(code.expires_at))) - Date.now() + 20);
     // A claim the gateway reports (honoured whenever learnt), the test hook, and the expiry job, all at once.
     await Promise.all(
       codes.flatMap((code) => [
@@ -635,7 +640,12 @@ describe("live agent operations, through the gateway simulator", () => {
   });
 
   test("lapsed at the network: expired; claimed in its last second: redeemed by the expiry's last inquiry", async () => {
-    const { app, config, dependencies } = live({ WITHDRAWAL_CODE_WINDOW_SECONDS: "1", WORKER_POLL_INTERVAL_MS: "50" });
+    // No poll before the window closes (the first would come after it): the expiry's inquiry is the only one.
+    const { app, config, dependencies } = live({
+      WITHDRAWAL_CODE_WINDOW_SECONDS: "60",
+      PAYMENT_POLL_SCHEDULE_SECONDS: "3600",
+      WORKER_POLL_INTERVAL_MS: "50",
+    });
     const lapsed = (await post(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 100 })).body;
     await simulate(`/sim/withdrawal-codes/${lapsed.code}/lapse`);
     expect((await get(app, `/v1/agent/withdrawal_codes/${lapsed.id}`, shop.liveKey)).body.status).toBe("expired");
@@ -660,11 +670,17 @@ describe("live agent operations, through the gateway simulator", () => {
     try {
       const lastSecond = (await post(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 400 })).body;
       await simulate("/sim/wallets", { msisdn: "263773000002", currency: "USD", amount_cents: 400 });
-      const gatewayDeadline = Date.parse(simulator.state.readWithdrawal(lastSecond.code)?.expires_at as string);
-      await sleep(gatewayDeadline - Date.now() - 250);
+      // Claimed while the network's window is open; then ours closes and its expiry job is due.
       expect(
         (await simulate(`/sim/withdrawal-codes/${lastSecond.code}/claim`, { customer_msisdn: "263773000002" })).status,
       ).toBe(200);
+      expect(
+        (await agent.getWithdrawal(db.database, { merchantId: shop.id, livemode: true }, lastSecond.id)).status,
+      ).toBe("pending");
+      await closeWindow(lastSecond.id);
+      await db.database.query(sql.unsafe`
+        SELECT FROM graphile_worker.reschedule_jobs(
+          ARRAY(SELECT id FROM graphile_worker.jobs WHERE key = ${`withdrawal_expiry:${lastSecond.id}`}), run_at := now())`);
       await eventually(
         async () =>
           (await agent.getWithdrawal(db.database, { merchantId: shop.id, livemode: true }, lastSecond.id)).status ===

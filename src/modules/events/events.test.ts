@@ -37,7 +37,7 @@ async function poll(key: string, since?: string, limit?: number) {
  * on the database server has ended, and other test files run transactions on the same server.
  */
 async function pollFor(count: number, key: string, since?: string, limit?: number) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const response = await poll(key, since, limit);
     if (response.body.data?.length >= count || Date.now() > deadline) {

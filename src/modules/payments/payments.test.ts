@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/support/da
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import { jobsOfTask } from "../../../tests/support/money.ts";
+import { manualClock, waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { Gateways, PaymentGateway } from "../../gateway/wallet-gateway.ts";
@@ -61,6 +62,34 @@ async function eventsOf(paymentId: string) {
   return db.database.any(sql.type(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) }))`
     SELECT type, data FROM events WHERE data->>'payment_id' = ${paymentId} ORDER BY seq`);
 }
+/**
+ * Moves a payment's times `seconds` into the past on the database, as if that long had gone by since:
+ * its creation and code window, and its last gateway inquiry unless `keepLastInquiry` (which keeps
+ * the inquiry throttle closed).
+ */
+async function backdate(paymentId: string, seconds: number, options: { keepLastInquiry?: boolean } = {}) {
+  const shift = sql.fragment`make_interval(secs => ${seconds})`;
+  const lastInquiry =
+    options.keepLastInquiry === true ? sql.fragment`last_inquiry_at` : sql.fragment`last_inquiry_at - ${shift}`;
+  await db.database.query(sql.unsafe`
+    UPDATE payments SET created_at = created_at - ${shift}, expires_at = expires_at - ${shift},
+      last_inquiry_at = ${lastInquiry}
+    WHERE id = ${paymentId}`);
+}
+
+/** As if the inquiry interval had passed since the payment's last gateway inquiry. */
+async function passInquiryInterval(paymentId: string) {
+  await db.database.query(sql.unsafe`
+    UPDATE payments SET last_inquiry_at = last_inquiry_at - interval '1 hour' WHERE id = ${paymentId}`);
+}
+
+/** A sandbox gateway on a clock the test moves, as the test world's gateways. */
+function sandboxOnClock(autoSettleMs: number) {
+  const clock = manualClock();
+  const sandbox = createSandboxGateway({ autoSettleMs, now: clock.now });
+  return { clock, gateways: { test: sandbox, live: sandbox } };
+}
+
 async function balanceOf(merchantId: string, livemode: boolean) {
   const rows = await db.database.any(sql.type(z.object({ currency: z.string(), balance_cents: z.number() }))`
     SELECT currency, balance_cents FROM ledger_balances
@@ -198,8 +227,9 @@ describe("creating a payment", () => {
   test("a created payment gets its first poll and its expiry job, due at expires_at", async () => {
     const { app, config } = setup();
     const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
-    const scheduledAt = Date.now();
+    const schedulingStarted = Date.now();
     expect((await runSchedulingJobs(config)).scheduled).toBe(1);
+    const schedulingEnded = Date.now();
     const jobs = await db.database.any(sql.type(
       z.object({ task_identifier: z.string(), key: z.string().nullable(), run_at: z.date(), payload: z.unknown() }),
     )`
@@ -210,10 +240,10 @@ describe("creating a payment", () => {
     expect(jobs[0]?.run_at.toISOString()).toBe(payment.expires_at);
     expect(jobs[0]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id });
     expect(jobs[1]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id, attempt: 0 });
-    // The first poll comes the schedule's first delay (2 s) after scheduling.
-    const firstPollDelayMs = (jobs[1]?.run_at.getTime() ?? 0) - scheduledAt;
-    expect(firstPollDelayMs).toBeGreaterThan(1_000);
-    expect(firstPollDelayMs).toBeLessThan(3_000);
+    // The first poll comes the schedule's first delay (2 s) after scheduling, however long that took.
+    const firstPollAt = jobs[1]?.run_at.getTime() ?? 0;
+    expect(firstPollAt).toBeGreaterThan(schedulingStarted + 1_000);
+    expect(firstPollAt).toBeLessThan(schedulingEnded + 3_000);
   });
 
   test.each([
@@ -413,26 +443,28 @@ describe("payment states (test world)", () => {
   });
 
   test("auto-settle: a GET after the sandbox delay finds it paid", async () => {
-    const { app } = setup({ SANDBOX_AUTO_SETTLE_SECONDS: "1", PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" });
+    const { clock, gateways } = sandboxOnClock(1000);
+    const { app } = setup({ PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" }, gateways);
     const payment = (await create(app, shop.testKey, { amount_cents: 400 })).body;
+    clock.set(Date.parse(payment.created_at) + 990);
     const early = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
     expect(early.body.status).toBe("pending");
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, Date.parse(payment.created_at) + 1050 - Date.now())),
-    );
+    // A second later for the gateway, and past the inquiry interval for the payment.
+    clock.set(Date.parse(payment.created_at) + 1050);
+    await passInquiryInterval(payment.id);
     const later = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
     expect(later.body.status).toBe("paid");
     expect(await balanceOf(shop.id, false)).toEqual({ USD: 394 });
   });
 
   test("the poller settles a payment once the gateway reports it paid", async () => {
-    const { app, dependencies } = setup({
-      SANDBOX_AUTO_SETTLE_SECONDS: "0.2",
-      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05",
-    });
+    const { clock, gateways } = sandboxOnClock(200);
+    const { app, dependencies } = setup({ PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" }, gateways);
     const payment = (await create(app, shop.testKey, { amount_cents: 400 })).body;
+    clock.set(Date.parse(payment.created_at) + 100);
     expect((await payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 0 }))?.status).toBe("pending");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    clock.set(Date.parse(payment.created_at) + 300);
+    await passInquiryInterval(payment.id);
     expect((await payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 1 }))?.status).toBe("paid");
   });
 
@@ -447,28 +479,29 @@ describe("payment states (test world)", () => {
   });
 
   test("the window closes unpaid: expired after a last inquiry, no ledger movement", async () => {
-    const { app, dependencies } = setup({ PAYMENT_CODE_WINDOW_SECONDS: "1" });
+    const { app, dependencies } = setup({ PAYMENT_CODE_WINDOW_SECONDS: "60" });
     const payment = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
     // Before the deadline the expiry changes nothing.
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("pending");
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(payment.expires_at) + 50 - Date.now())));
+    await backdate(payment.id, 61);
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("expired");
     expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.expired"]);
     expect(await ledgerTransactionsOf(payment.id)).toBe(0);
   });
 
   test("paid in the last second before expiry is paid, even right after a throttled inquiry said pending", async () => {
-    const { app, dependencies } = setup({
-      PAYMENT_CODE_WINDOW_SECONDS: "1.5",
-      SANDBOX_AUTO_SETTLE_SECONDS: "1.2",
-      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60",
-    });
+    const { clock, gateways } = sandboxOnClock(1200);
+    const { app, dependencies } = setup(
+      { PAYMENT_CODE_WINDOW_SECONDS: "1.5", PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60" },
+      gateways,
+    );
     const payment = (await create(app, shop.testKey, { amount_cents: 800 })).body;
-    const until = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-    await until(Date.parse(payment.created_at) + 800);
+    clock.set(Date.parse(payment.created_at) + 800);
     const late = await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
     expect(late.body.status).toBe("pending");
-    await until(Date.parse(payment.expires_at) + 50);
+    // The window has closed (paid at 1.2 s of 1.5), the inquiry of 0.8 s still throttles for a minute.
+    await backdate(payment.id, 1.55, { keepLastInquiry: true });
+    clock.set(Date.now());
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: payment.id }))?.status).toBe("paid");
     expect((await eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
   });
@@ -484,7 +517,8 @@ describe("exactly once", () => {
         RATE_LIMIT_REQUESTS: "10000",
       });
       const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
-      await new Promise((resolve) => setTimeout(resolve, 320));
+      // Past the code window and the sandbox's settle time alike.
+      await backdate(payment.id, 0.32);
       await Promise.allSettled([
         payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 3 }),
         request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`),
@@ -620,18 +654,16 @@ describe("payment states (live world, through the gateway simulator)", () => {
   });
 
   test("the window closes unpaid: the expiry job expires it; paid at the last moment: paid", async () => {
-    const { app, dependencies } = live({ PAYMENT_CODE_WINDOW_SECONDS: "1.5" });
+    const { app, dependencies } = live({ PAYMENT_CODE_WINDOW_SECONDS: "60" });
     const unpaid = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
     const lastSecond = (await create(app, shop.liveKey, { amount_cents: 300 })).body;
     await simulate("/sim/wallets", { msisdn: "263772000003", currency: "USD", amount_cents: 300 });
-    const until = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-    // Paid 300 ms before the gateway's deadline (a little earlier than ours: the gateway was asked
-    // before the payment row was written), and no inquiry happens until the expiry job's.
-    const gatewayDeadline = Date.parse(simulator.state.read(lastSecond.code)?.expires_at ?? lastSecond.expires_at);
-    await until(Math.min(gatewayDeadline, Date.parse(lastSecond.expires_at)) - 300);
+    // Paid while the gateway's window is open, and no inquiry happens until the expiry job's.
     const paying = await simulate(`/sim/payment-codes/${lastSecond.code}/pay`, { payer_msisdn: "263772000003" });
     expect(paying.status).toBe(200);
-    await until(Date.parse(lastSecond.expires_at) + 100);
+    // Then our window closes for both (the gateway's closes later): the expiry job's last inquiry decides.
+    await backdate(unpaid.id, 60.1);
+    await backdate(lastSecond.id, 60.1);
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: unpaid.id }))?.status).toBe("expired");
     expect((await payments.expireIfUnpaid(dependencies, { paymentId: lastSecond.id }))?.status).toBe("paid");
   });
@@ -663,13 +695,20 @@ describe("payment states (live world, through the gateway simulator)", () => {
 
 describe("the gateway-poller and code-expiry pools", () => {
   test("without any client polling, the poller settles a payment and the expiry job expires another", async () => {
-    const { app, config, dependencies } = setup({
-      SANDBOX_AUTO_SETTLE_SECONDS: "0.4",
-      PAYMENT_POLL_SCHEDULE_SECONDS: "0.2",
-      PAYMENT_CODE_WINDOW_SECONDS: "1",
-      PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05",
-      WORKER_POLL_INTERVAL_MS: "50",
-    });
+    const { clock, gateways } = sandboxOnClock(400);
+    const { app, config, dependencies } = setup(
+      {
+        PAYMENT_POLL_SCHEDULE_SECONDS: "0.2",
+        PAYMENT_CODE_WINDOW_SECONDS: "60",
+        PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05",
+        WORKER_POLL_INTERVAL_MS: "50",
+      },
+      gateways,
+    );
+    // The jobs earlier tests left (their payments' polls and expiries) are not this test's to run: with
+    // this test's poll schedule they would keep the pools busy.
+    await db.database.query(sql.unsafe`
+      SELECT FROM graphile_worker.permanently_fail_jobs(ARRAY(SELECT id FROM graphile_worker.jobs), 'left by an earlier test')`);
     const pgPool = createWorkerPgPool({ url: db.url, size: 6, applicationName: "test", logger });
     const taskDependencies = { config, database: db.database, logger };
     const runners = await Promise.all([
@@ -691,14 +730,25 @@ describe("the gateway-poller and code-expiry pools", () => {
     try {
       const settling = (await create(app, shop.testKey, { amount_cents: 500 })).body;
       const unpaid = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
-      const deadline = Date.now() + 10_000;
+      // For the gateway, the first payment has settled by the time of the poller's first inquiry.
+      clock.set(Date.parse(settling.created_at) + 400);
+      // The poller schedules the expiry job; then the second payment's window closes and its job is due.
+      const expiryJob = async () =>
+        (await jobsOfTask(db.database, payments.EXPIRE_PAYMENT_TASK)).find(
+          (job) => (job.payload as { payment_id?: string }).payment_id === unpaid.id,
+        );
+      await waitUntil("the expiry job is scheduled", async () => (await expiryJob()) !== undefined);
+      await backdate(unpaid.id, 60);
+      await db.database.query(sql.unsafe`
+        SELECT FROM graphile_worker.reschedule_jobs(ARRAY[${(await expiryJob())?.id ?? ""}]::bigint[], run_at := now())`);
       const statuses = async () =>
         Promise.all(
           [settling.id, unpaid.id].map(async (id) => (await payments.getPaymentById(db.database, id)).status),
         );
-      while (Date.now() < deadline && (await statuses()).join() !== "paid,expired") {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntil(
+        "one payment is paid and the other expired",
+        async () => (await statuses()).join() === "paid,expired",
+      );
       expect(await statuses()).toEqual(["paid", "expired"]);
       expect((await eventsOf(settling.id)).map((event) => event.type)).toEqual(["payment.paid"]);
       expect((await eventsOf(unpaid.id)).map((event) => event.type)).toEqual(["payment.expired"]);

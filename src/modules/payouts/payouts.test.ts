@@ -100,6 +100,16 @@ async function processUntilFinal(dependencies: payouts.PayoutDependencies, payou
   return payouts.getPayoutById(db.database, payout.id);
 }
 
+/**
+ * As if the dying worker's lease and the sweeper's grace after the payout's due time had both passed:
+ * moved into the past on the database clock, which decides them.
+ */
+async function lapseLease(payoutId: string) {
+  await db.database.query(sql.unsafe`
+    UPDATE payouts SET lease_until = now() - interval '1 millisecond', next_attempt_at = now() - interval '1 hour'
+    WHERE id = ${payoutId}`);
+}
+
 /** A gateway that counts submissions per payout id at the sandbox's door. */
 function countingSandbox(settleMs = 300) {
   const sandbox = createSandboxGateway({ autoSettleMs: 18_000, payoutSettleMs: settleMs });
@@ -397,7 +407,7 @@ describe("an operator reverses a confirmed payout", () => {
 describe("a worker killed mid-payout", () => {
   test("killed after the gateway accepted the submission, before recording it: no second submission, no lost payout", async () => {
     const { gateways, submissions } = countingSandbox();
-    const { app, config } = setup({ MONEY_OUT_LEASE_SECONDS: "1" }, gateways);
+    const { app, config } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
     await fund(shop, 2000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 700 })).body;
     // The dying worker: its submission reaches the gateway, and the process dies before the answer is used.
@@ -417,7 +427,7 @@ describe("a worker killed mid-payout", () => {
     // Its job is lost with it (locked); once the lease and the grace have passed, the sweeper gives the
     // payout a new job, whose pass asks the gateway first and finds the submission.
     expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).not.toContain(created.id);
-    await sleep(2100);
+    await lapseLease(created.id);
     expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
     const final = await processUntilFinal({ config, database: db.database, logger, gateways }, created);
     expect(final).toMatchObject({ status: "confirmed", submit_attempts: 1 });
@@ -428,7 +438,7 @@ describe("a worker killed mid-payout", () => {
 
   test("killed between submitted and confirmed: the recovered pass confirms once, without submitting again", async () => {
     const { gateways, submissions } = countingSandbox();
-    const { app, config, dependencies } = setup({ MONEY_OUT_LEASE_SECONDS: "1" }, gateways);
+    const { app, config, dependencies } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
     await fund(shop, 2000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 500 })).body;
     expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
@@ -453,7 +463,7 @@ describe("a worker killed mid-payout", () => {
     expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
       status: "submitted",
     });
-    await sleep(2100);
+    await lapseLease(created.id);
     expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
     expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed" });
     expect(submissions.get(created.id)).toBe(1);
@@ -605,9 +615,10 @@ describe("live payouts, through the gateway simulator", () => {
 
   test("an unanswered submission (timeout) is settled by inquiry: the gateway pays once", async () => {
     const { app, dependencies } = live({
-      GATEWAY_TIMEOUT_MS: "200",
+      // The faulted call hangs until this deadline; the others must never reach it, however slow the machine.
+      GATEWAY_TIMEOUT_MS: "3000",
       GATEWAY_RETRIES: "0",
-      MONEY_OUT_LEASE_SECONDS: "1",
+      MONEY_OUT_LEASE_SECONDS: "60",
     });
     await fund(shop, 5000, true);
     const created = (await createPayout(app, shop.liveKey, { amount_cents: 400 })).body;
@@ -626,9 +637,9 @@ describe("live payouts, through the gateway simulator", () => {
 
   test("killed after the simulator accepted the submission: recovered by inquiry, submitted once", async () => {
     const { app, config, dependencies } = live({
-      GATEWAY_TIMEOUT_MS: "1000",
+      GATEWAY_TIMEOUT_MS: "10000",
       GATEWAY_RETRIES: "0",
-      MONEY_OUT_LEASE_SECONDS: "1.5",
+      MONEY_OUT_LEASE_SECONDS: "60",
     });
     await fund(shop, 5000, true);
     const created = (await createPayout(app, shop.liveKey, { amount_cents: 250 })).body;
@@ -645,7 +656,7 @@ describe("live payouts, through the gateway simulator", () => {
       { merchantId: shop.id, payoutId: created.id },
     );
     await eventually(async () => simulator.state.payouts.has(created.id));
-    await sleep(3200);
+    await lapseLease(created.id);
     expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
     expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed", submit_attempts: 1 });
     expect(simulator.state.payouts.get(created.id)?.submissions).toBe(1);

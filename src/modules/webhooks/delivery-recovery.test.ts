@@ -39,12 +39,14 @@ const deliveriesOf = (merchantId: string) =>
 
 test("a worker killed mid-delivery: the delivery is made again, with the same event id to deduplicate on", async () => {
   const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
-  const config = testConfig(db.url, { WEBHOOK_TIMEOUT_SECONDS: "1", WORKER_POLL_INTERVAL_MS: "50" });
+  // A long attempt timeout, so the attempt's lease (twice that, and a second) lapses only when the
+  // test moves it into the past, not because the machine was slow.
+  const config = testConfig(db.url, { WEBHOOK_TIMEOUT_SECONDS: "30", WORKER_POLL_INTERVAL_MS: "50" });
   const app = testApp({ database: db.database, config });
   const worker = startServiceProcess("services/webhook-delivery/main.ts", {
     DATABASE_URL: db.url,
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
-    WEBHOOK_TIMEOUT_SECONDS: "1",
+    WEBHOOK_TIMEOUT_SECONDS: "30",
     WORKER_POLL_INTERVAL_MS: "50",
     WORKER_HTTP_PORT: String(await freePort()),
     LOG_LEVEL: "warn",
@@ -60,14 +62,15 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
       events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 1 } }),
     );
     // The worker process posts and the receiver holds the request open: the worker dies mid-attempt.
-    await receiver.waitFor(1, 20_000);
+    await receiver.waitFor(1);
     worker.kill();
 
     const [delivery] = await deliveriesOf(shop.id);
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
     // Its job stays locked by the dead worker; once the attempt's lease lapses the sweeper re-enqueues it.
     expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 3200));
+    await db.database.query(sql.unsafe`
+      UPDATE webhook_deliveries SET lease_expires_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
     expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(1);
 
     const runner = await startWorkerPool({
