@@ -1,7 +1,10 @@
 import { type Config, requireDatabaseUrl } from "../platform/config.ts";
 import { createConfiguredDatabase } from "../platform/db/pool.ts";
+import { isDatabaseUnavailable } from "../platform/db/unavailable.ts";
+import { whenDatabaseAvailable } from "../platform/db/wait-for-database.ts";
 import { createOpsApp } from "../platform/http/ops-app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
+import { surviveDatabaseConnectionErrors } from "../platform/process.ts";
 import type { PoolName } from "../platform/queue/task.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createMetrics } from "../platform/telemetry/metrics.ts";
@@ -9,13 +12,22 @@ import { startPools } from "./worker-pools.ts";
 
 /**
  * One worker pool as its own deployment: the pool's jobs, plus /healthz, /livez, /readyz and
- * /metrics. The ops server listens first, so the probes answer while the pool waits for its database.
- * A pool that cannot go on exits non-zero, and Kubernetes restarts it.
+ * /metrics. It waits for its database at start-up (the startup probe allows a minute), then the ops
+ * server listens while the pool's runner starts. A pool that cannot go on exits non-zero, and
+ * Kubernetes restarts it.
  */
 export async function startPoolService(pool: PoolName, config: Config): Promise<() => Promise<void>> {
   const databaseUrl = requireDatabaseUrl(config);
   const logger = createLogger({ level: config.logLevel, service: pool });
-  const database = await createConfiguredDatabase(config, { url: databaseUrl, logger, applicationName: pool });
+  surviveDatabaseConnectionErrors({
+    isDatabaseUnavailable,
+    log: (error) => logger.error({ err: error }, "a database connection failed outside any caller; going on"),
+  });
+  const database = await whenDatabaseAvailable({
+    url: databaseUrl,
+    logger,
+    connect: () => createConfiguredDatabase(config, { url: databaseUrl, logger, applicationName: pool }),
+  });
   const metrics = createMetrics({ service: pool });
   const pools = startPools({
     pools: [pool],
