@@ -10,8 +10,9 @@ import type { Logger } from "../telemetry/logger.ts";
  * `runner.promise`, while the process lives on and takes no job. The supervisor
  * - starts the runner, retrying with backoff while the database is unavailable (a pool never dies of
  *   a connection error at start-up or during a restart);
- * - rebuilds the runner whenever it stops by itself, first unlocking the jobs the stopped runner held
- *   (else they would wait four hours for graphile-worker's own reset);
+ * - starts a new runner as soon as the old one stops, or begins stopping, by itself (its shutdown may
+ *   wait long for jobs in flight), and unlocks the jobs the old one held once it has settled (else
+ *   they would wait four hours for graphile-worker's own reset);
  * - reports the pool not live when it has taken no job (nor found the queue empty) for `stallAfterMs`
  *   although jobs have been due that long, and then calls `onStalled` (the process exits, so that
  *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping.
@@ -50,7 +51,6 @@ const ACTIVITY_EVENTS = ["worker:getJob:empty", "job:start", "job:complete", "lo
 export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool {
   const { logger } = options;
   let runner: Runner | undefined;
-  let workerPoolIdToUnlock: string | undefined;
   let lastActivityAt = Date.now();
   let stopping = false;
   let wakeUp: (() => void) | undefined;
@@ -69,22 +69,27 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
     let delayMs = options.retryDelayMs.initial;
     while (!stopping) {
       try {
-        if (workerPoolIdToUnlock !== undefined) {
-          await options.unlockWorkerPool(workerPoolIdToUnlock);
-          logger.info({ pool: options.pool, workerPoolId: workerPoolIdToUnlock }, "unlocked the stopped runner's jobs");
-          workerPoolIdToUnlock = undefined;
-        }
         const events: WorkerEvents = new EventEmitter();
         let workerPoolId: string | undefined;
+        let started: Runner | undefined;
         events.on("pool:create", ({ workerPool }) => {
           workerPoolId = workerPool.id;
+        });
+        // graphile-worker shuts its worker pool down by itself when it cannot record a job's outcome;
+        // that shutdown may wait long for jobs in flight, so a new runner starts at once.
+        events.on("pool:gracefulShutdown", () => {
+          setImmediate(() => {
+            if (started !== undefined) {
+              retire(started, () => workerPoolId);
+            }
+          });
         });
         for (const event of ACTIVITY_EVENTS) {
           events.on(event, () => {
             lastActivityAt = Date.now();
           });
         }
-        const started = await options.start(events);
+        started = await options.start(events);
         lastActivityAt = Date.now();
         if (stopping) {
           await started.stop();
@@ -115,21 +120,50 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
   };
 
   const watch = (watched: Runner, workerPoolId: () => string | undefined) => {
-    const onSettled = (error?: unknown) => {
-      if (stopping || runner !== watched) {
-        return;
-      }
-      runner = undefined;
-      workerPoolIdToUnlock = workerPoolId();
-      logger.error({ pool: options.pool, err: error }, "the worker pool's runner stopped by itself; rebuilding it");
-      // The stopped runner's own stop also ends its queue-depth sampling; it rejects as already stopped.
-      watched.stop().catch(() => {});
-      void runStartLoop();
-    };
     watched.promise.then(
-      () => onSettled(),
-      (error: unknown) => onSettled(error),
+      () => retire(watched, workerPoolId),
+      (error: unknown) => retire(watched, workerPoolId, error),
     );
+  };
+
+  /**
+   * Replaces a runner that stopped, or began stopping, by itself. Its jobs (fetched, or in flight)
+   * are unlocked once it has settled, so that the new runner takes them now rather than in hours.
+   */
+  const retire = (retired: Runner, workerPoolId: () => string | undefined, error?: unknown) => {
+    if (stopping || runner !== retired) {
+      return;
+    }
+    runner = undefined;
+    logger.error({ pool: options.pool, err: error }, "the worker pool's runner is stopping by itself; rebuilding it");
+    // Also ends the retired runner's cron and queue-depth sampling; it rejects when already stopped.
+    retired.stop().catch(() => {});
+    void runStartLoop();
+    const settled = () => {
+      const id = workerPoolId();
+      if (id !== undefined) {
+        void unlockEventually(id);
+      }
+    };
+    retired.promise.then(settled, settled);
+  };
+
+  const unlockEventually = async (workerPoolId: string) => {
+    let delayMs = options.retryDelayMs.initial;
+    while (!stopping) {
+      try {
+        await options.unlockWorkerPool(workerPoolId);
+        logger.info({ pool: options.pool, workerPoolId }, "unlocked the jobs of the retired runner");
+        return;
+      } catch (error) {
+        logger.warn(
+          { pool: options.pool, err: error, retryInMs: delayMs },
+          "unlocking the retired runner's jobs failed",
+        );
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        delayMs = Math.min(delayMs * 2, options.retryDelayMs.max);
+      }
+    }
   };
 
   const liveness = async (): Promise<PoolLiveness> => {
