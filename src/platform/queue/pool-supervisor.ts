@@ -31,6 +31,11 @@ export type SupervisedPool = {
 export type SupervisorOptions = {
   pool: string;
   logger: Logger;
+  /**
+   * Fails while the database does not accept connections. Checked before each start: graphile-worker
+   * itself retries "the database system is starting up" with delays growing from 3 s to minutes.
+   */
+  probeDatabase: () => Promise<void>;
   /** Builds and starts a runner that reports to `events`. */
   start: (events: WorkerEvents) => Promise<Runner>;
   /** Frees the jobs a stopped runner's worker pool still holds locked. */
@@ -69,6 +74,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
     let delayMs = options.retryDelayMs.initial;
     while (!stopping) {
       try {
+        await options.probeDatabase();
         const events: WorkerEvents = new EventEmitter();
         let workerPoolId: string | undefined;
         let started: Runner | undefined;

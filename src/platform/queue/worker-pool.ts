@@ -152,6 +152,9 @@ export function startSupervisedWorkerPool(
   return superviseWorkerPool({
     pool: options.pool,
     logger,
+    probeDatabase: async () => {
+      await options.pgPool.query("SELECT 1");
+    },
     start: (events) => startWorkerPool({ ...options, events }),
     unlockWorkerPool: (workerPoolId) => unlockWorkerPool(options.pgPool, workerPoolId),
     oldestRunnableAgeSeconds: async () =>
