@@ -84,6 +84,7 @@ const environmentSchema = z.object({
   WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(0).max(1000).default(0),
   WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS: seconds(15),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
+  WORKER_STALL_TIMEOUT_SECONDS: seconds(120),
   OTEL_SDK_DISABLED: booleanFlag(true),
   OTEL_SERVICE_NAME: optionalString,
 });
@@ -158,6 +159,11 @@ export type Config = {
     /** How often each pool samples its runnable backlog into metrics. */
     queueSampleIntervalMs: number;
     shutdownTimeoutMs: number;
+    /**
+     * A pool that takes no job for this long while a job has been due this long is stalled: its
+     * liveness probe fails and it exits. Above the longest job, so busy workers never count as stalled.
+     */
+    stallTimeoutMs: number;
   };
   telemetry: { sdkDisabled: boolean; serviceName: string | undefined };
 };
@@ -240,6 +246,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
       queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
       shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
+      stallTimeoutMs: toMs(env.WORKER_STALL_TIMEOUT_SECONDS),
     },
     telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },
   };

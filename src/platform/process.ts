@@ -41,3 +41,25 @@ export async function runMain(service: string, start: (config: Config) => Promis
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
 }
+
+/**
+ * Keeps a worker process alive through a database restart. Inside a library, a connection that fails
+ * while PostgreSQL goes down or starts up can raise its error where nobody listens (slonik's first
+ * connection, its type probe, has no 'error' listener), which Node turns into an exit; the chaos run
+ * saw pools die so. Such an error concerns one dead connection, not the process: it is
+ * logged and the process goes on (its pools reconnect). Anything else uncaught still ends the process,
+ * as Node's default would.
+ */
+export function surviveDatabaseConnectionErrors(options: {
+  isDatabaseUnavailable: (error: unknown) => boolean;
+  log: (error: unknown) => void;
+}): void {
+  process.on("uncaughtException", (error, origin) => {
+    if (options.isDatabaseUnavailable(error)) {
+      options.log(error);
+      return;
+    }
+    process.stderr.write(`${origin}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

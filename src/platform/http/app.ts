@@ -5,6 +5,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type { Config } from "../config.ts";
 import { type Database, sql, type Transaction } from "../db/pool.ts";
+import { databaseUnavailableError } from "../db/unavailable.ts";
 import { ApiError, internalError, invalidRequest } from "../errors.ts";
 import * as idempotency from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
@@ -352,6 +353,6 @@ function toApiError(error: unknown): ApiError {
       ) {
         return invalidRequest("invalid_body", "The request body could not be read.");
       }
-      return internalError();
+      return databaseUnavailableError(error) ?? internalError();
   }
 }

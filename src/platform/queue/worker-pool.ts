@@ -1,15 +1,17 @@
-import { parseCronItems, type Runner, run, type TaskList } from "graphile-worker";
+import { parseCronItems, type Runner, run, type TaskList, type WorkerEvents } from "graphile-worker";
 import type pg from "pg";
 import { Counter, Histogram, type Registry } from "prom-client";
 import { inJobSpan } from "../telemetry/trace-context.ts";
-import { startQueueDepthSampler } from "./queue-depth.ts";
+import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
+import { sampleQueueDepth, startQueueDepthSampler } from "./queue-depth.ts";
 import type { PoolName, TaskDefinition, TaskDependencies } from "./task.ts";
 import { workerLogger } from "./worker-logger.ts";
 
 /**
  * Starts one named worker pool: a graphile-worker runner that knows only this pool's task
  * identifiers, so it never takes another pool's jobs and each pool scales on its own. `stop()` stops
- * taking jobs and waits for the ones in flight to finish.
+ * taking jobs and waits for the ones in flight to finish. `events` receives graphile-worker's events
+ * (the pool supervisor watches them); a deployment runs the pool under `superviseWorkerPool`.
  */
 export async function startWorkerPool(options: {
   pool: PoolName;
@@ -17,6 +19,7 @@ export async function startWorkerPool(options: {
   dependencies: TaskDependencies;
   pgPool: pg.Pool;
   registry: Registry;
+  events?: WorkerEvents;
 }): Promise<Runner> {
   const { config, logger } = options.dependencies;
   // Several pools may share one process and registry (the dev entry point): create the metrics once.
@@ -86,6 +89,7 @@ export async function startWorkerPool(options: {
     concurrency: config.worker.concurrency,
     pollInterval: config.worker.pollIntervalMs,
     noHandleSignals: true,
+    ...(options.events === undefined ? {} : { events: options.events }),
     taskList,
     parsedCronItems: cronItems,
     gracefulShutdownAbortTimeout: config.worker.shutdownTimeoutMs,
@@ -119,4 +123,45 @@ export async function startWorkerPool(options: {
   };
   logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
   return runner;
+}
+
+/**
+ * Frees the jobs a stopped runner's worker pool still holds locked (jobs it had fetched or was running
+ * when it stopped), so that another runner takes them now rather than after graphile-worker's four-hour
+ * lock timeout. Only for a runner known to have stopped.
+ */
+export async function unlockWorkerPool(pgPool: pg.Pool, workerPoolId: string): Promise<void> {
+  await pgPool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [[workerPoolId]]);
+}
+
+/** Delays between attempts to start a pool while the database is unavailable. */
+const START_RETRY_DELAY_MS = { initial: 500, max: 5000 };
+
+/**
+ * A worker pool as deployments run it: `startWorkerPool` under `superviseWorkerPool`, which waits for
+ * the database, rebuilds a runner that stopped by itself, and reports a stall (liveness and
+ * `onFatal`) after `config.worker.stallTimeoutMs`.
+ */
+export function startSupervisedWorkerPool(
+  options: Omit<Parameters<typeof startWorkerPool>[0], "events"> & {
+    onFatal: (reason: string, error?: unknown) => void;
+  },
+): SupervisedPool {
+  const { config, logger } = options.dependencies;
+  const taskIdentifiers = options.tasks.map((definition) => definition.identifier);
+  return superviseWorkerPool({
+    pool: options.pool,
+    logger,
+    probeDatabase: async () => {
+      await options.pgPool.query("SELECT 1");
+    },
+    start: (events) => startWorkerPool({ ...options, events }),
+    unlockWorkerPool: (workerPoolId) => unlockWorkerPool(options.pgPool, workerPoolId),
+    oldestRunnableAgeSeconds: async () =>
+      (await sampleQueueDepth(options.pgPool, taskIdentifiers)).oldestRunnableAgeSeconds,
+    stallAfterMs: config.worker.stallTimeoutMs,
+    checkIntervalMs: Math.min(15_000, config.worker.stallTimeoutMs / 4),
+    retryDelayMs: START_RETRY_DELAY_MS,
+    onFatal: options.onFatal,
+  });
 }

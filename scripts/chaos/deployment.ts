@@ -1,0 +1,250 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { controlEmbeddedPostgres, freePort, startEmbeddedPostgres } from "../../src/platform/db/embedded.ts";
+import { migrate } from "../../src/platform/db/migrate.ts";
+import type { PoolName } from "../../src/platform/queue/task.ts";
+import { createLogger } from "../../src/platform/telemetry/logger.ts";
+
+/**
+ * The deployment shape on one machine: a PostgreSQL cluster of the run's own (so it may be crashed and
+ * stopped), the API and every worker pool as separate processes started from their entry points, each
+ * with only the environment a pod would have. Like Kubernetes, it starts a process again when it exits,
+ * and counts such exits.
+ */
+
+export const ADMIN_TOKEN = `chaos-admin-${randomBytes(8).toString("hex")}`;
+
+/** Settings that make a short run see whole lifecycles: quick settlement, payouts, retries and expiry. */
+const RUN_ENVIRONMENT: Record<string, string> = {
+  NODE_ENV: "production",
+  LOG_LEVEL: "warn",
+  ADMIN_TOKEN,
+  WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  PUBLIC_BASE_URL: "http://127.0.0.1",
+  RATE_LIMIT_REQUESTS: "10000",
+  SANDBOX_AUTO_SETTLE_SECONDS: "4",
+  PAYMENT_CODE_WINDOW_SECONDS: "30",
+  PAYMENT_POLL_SCHEDULE_SECONDS: "1,2,2,3,5",
+  PAYOUT_SETTLE_SECONDS: "2",
+  PAYOUT_PROCESSOR_INTERVAL_SECONDS: "2",
+  PAYOUT_RETRY_SECONDS: "2",
+  MONEY_OUT_LEASE_SECONDS: "20",
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: "2,4,8,15,30,60,60",
+  IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: "20",
+  WORKER_POLL_INTERVAL_MS: "500",
+  WORKER_STALL_TIMEOUT_SECONDS: "30",
+  WORKER_SHUTDOWN_TIMEOUT_SECONDS: "5",
+  DATABASE_STATEMENT_TIMEOUT_MS: "10000",
+  OTEL_SDK_DISABLED: "true",
+};
+
+export type Role = "api" | PoolName;
+
+export type ServiceProcess = {
+  name: string;
+  role: Role;
+  /** The port of its HTTP server: the API's, or the pool's ops server. */
+  port: number;
+  pid: () => number | undefined;
+  /** Exits this run did not cause (crashes, a stalled pool's exit), each followed by a restart. */
+  unexpectedExits: { code: number | null; signal: string | null; atMs: number; output: string }[];
+  starts: number;
+  /** Kills the process outright (SIGKILL), as an OOM kill or a node failure would; it is restarted. */
+  kill: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+export type Deployment = {
+  databaseUrl: string;
+  apiUrl: string;
+  services: ServiceProcess[];
+  /** Crashes PostgreSQL (immediate shutdown: no checkpoint, connections cut) and starts it again. */
+  crashDatabase: () => Promise<void>;
+  stopDatabase: () => Promise<void>;
+  startDatabase: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+function superviseProcess(options: {
+  name: string;
+  role: Role;
+  port: number;
+  environment: Record<string, string>;
+  startedAtMs: number;
+}): ServiceProcess {
+  const script = path.join("services", options.role, "main.ts");
+  let child: ChildProcess | undefined;
+  let output = "";
+  let expectingExit = false;
+  let stopped = false;
+  const service: ServiceProcess = {
+    name: options.name,
+    role: options.role,
+    port: options.port,
+    pid: () => child?.pid,
+    unexpectedExits: [],
+    starts: 0,
+    kill: async () => {
+      const current = child;
+      if (current === undefined || current.exitCode !== null) {
+        return;
+      }
+      expectingExit = true;
+      const exited = once(current, "exit");
+      current.kill("SIGKILL");
+      await exited;
+    },
+    stop: async () => {
+      stopped = true;
+      const current = child;
+      if (current === undefined || current.exitCode !== null || current.signalCode !== null) {
+        return;
+      }
+      const exited = once(current, "exit");
+      current.kill("SIGTERM");
+      await exited;
+    },
+  };
+  const start = () => {
+    output = "";
+    const started = spawn(process.execPath, [script], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...RUN_ENVIRONMENT, ...options.environment },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // Keep the last lines only: enough to say why a process died.
+    const keep = (chunk: Buffer) => {
+      output = (output + String(chunk)).slice(-4000);
+    };
+    started.stdout?.on("data", keep);
+    started.stderr?.on("data", keep);
+    started.once("exit", (code, signal) => {
+      if (stopped) {
+        return;
+      }
+      if (!expectingExit) {
+        service.unexpectedExits.push({ code, signal, atMs: Date.now() - options.startedAtMs, output });
+      }
+      expectingExit = false;
+      // Like a Deployment's pod: started again at once (Kubernetes backs off; here one second).
+      setTimeout(() => {
+        if (!stopped) {
+          start();
+        }
+      }, 1000);
+    });
+    child = started;
+    service.starts += 1;
+  };
+  start();
+  return service;
+}
+
+async function waitUntilAnswering(service: ServiceProcess, timeoutMs: number): Promise<void> {
+  const url = `http://127.0.0.1:${service.port}/readyz`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const exit = service.unexpectedExits[0];
+    if (exit !== undefined) {
+      throw new Error(`${service.name} exited while starting (code ${exit.code}):\n${exit.output}`);
+    }
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Another process may take the free port picked for the server before it binds it: try another. */
+async function startCluster(dataDirectory: string) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startEmbeddedPostgres({ dataDirectory });
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+    }
+  }
+}
+
+export async function startDeployment(options: {
+  /** The pool run as two replicas. */
+  replicatedPool: PoolName;
+  startedAtMs: number;
+}): Promise<Deployment> {
+  const directory = await mkdtemp(path.join(tmpdir(), "pos-chaos-"));
+  // As root, the server runs as the postgres user, who must reach the data directory.
+  await chmod(directory, 0o755);
+  const dataDirectory = path.join(directory, "postgres");
+  const cluster = await startCluster(dataDirectory).catch(async (error: unknown) => {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  });
+  const control = await controlEmbeddedPostgres(dataDirectory);
+  const databaseUrl = cluster.url("postgres");
+  await migrate({ databaseUrl, logger: createLogger({ level: "warn", service: "chaos" }) });
+
+  const pools: PoolName[] = ["gateway-poller", "code-expiry", "payout-processor", "webhook-delivery"];
+  const instances: { name: string; role: Role }[] = [
+    { name: "api", role: "api" },
+    ...pools.flatMap((pool) =>
+      pool === options.replicatedPool
+        ? [
+            { name: `${pool}-1`, role: pool },
+            { name: `${pool}-2`, role: pool },
+          ]
+        : [{ name: pool, role: pool }],
+    ),
+  ];
+  const services: ServiceProcess[] = [];
+  for (const instance of instances) {
+    const port = await freePort();
+    services.push(
+      superviseProcess({
+        ...instance,
+        port,
+        startedAtMs: options.startedAtMs,
+        environment:
+          instance.role === "api"
+            ? { DATABASE_URL: databaseUrl, PORT: String(port) }
+            : { DATABASE_URL: databaseUrl, WORKER_HTTP_PORT: String(port) },
+      }),
+    );
+  }
+  const stop = async () => {
+    await Promise.all(services.map((service) => service.stop()));
+    await cluster.stop().catch(() => control.stop("immediate"));
+    await rm(directory, { recursive: true, force: true });
+  };
+  try {
+    for (const service of services) {
+      // Generous: on a busy machine, six Node processes load their modules at once.
+      await waitUntilAnswering(service, 180_000);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const api = services.find((service) => service.role === "api") as ServiceProcess;
+  return {
+    databaseUrl,
+    apiUrl: `http://127.0.0.1:${api.port}`,
+    services,
+    crashDatabase: async () => {
+      await control.stop("immediate");
+      await control.start();
+    },
+    stopDatabase: () => control.stop("fast"),
+    startDatabase: () => control.start(),
+    stop,
+  };
+}

@@ -1,0 +1,236 @@
+import { EventEmitter } from "node:events";
+import type { Runner, WorkerEvents } from "graphile-worker";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
+import type { Logger } from "../telemetry/logger.ts";
+
+/**
+ * Keeps one worker pool taking jobs through database outages. graphile-worker's runner does not
+ * survive every outage: a job that finishes while the database is down cannot be marked complete,
+ * and the runner then shuts its worker pool down ("queue is in an inconsistent state") and settles
+ * `runner.promise`, while the process lives on and takes no job. The supervisor
+ * - starts the runner, retrying with backoff while the database is unavailable (a pool never dies of
+ *   a connection error at start-up or during a restart);
+ * - starts a new runner as soon as the old one stops, or begins stopping, by itself (its shutdown may
+ *   wait long for jobs in flight), and unlocks the jobs the old one held once it has settled (else
+ *   they would wait four hours for graphile-worker's own reset);
+ * - reports the pool not live when it has taken no job (nor found the queue empty) for `stallAfterMs`
+ *   although jobs have been due that long, and then calls `onStalled` (the process exits, so that
+ *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping.
+ */
+
+export type PoolLiveness = { live: boolean; detail: string };
+
+export type SupervisedPool = {
+  /** Resolves once the first runner has started (after any waiting for the database). */
+  started: Promise<void>;
+  liveness: () => Promise<PoolLiveness>;
+  /** Stops taking jobs and waits for those in flight; also ends any waiting for the database. */
+  stop: () => Promise<void>;
+};
+
+export type SupervisorOptions = {
+  pool: string;
+  logger: Logger;
+  /**
+   * Fails while the database does not accept connections. Checked before each start: graphile-worker
+   * itself retries "the database system is starting up" with delays growing from 3 s to minutes.
+   */
+  probeDatabase: () => Promise<void>;
+  /** Builds and starts a runner that reports to `events`. */
+  start: (events: WorkerEvents) => Promise<Runner>;
+  /** Frees the jobs a stopped runner's worker pool still holds locked. */
+  unlockWorkerPool: (workerPoolId: string) => Promise<void>;
+  /** How long the pool's oldest runnable job has waited, in seconds (0 when none). */
+  oldestRunnableAgeSeconds: () => Promise<number>;
+  stallAfterMs: number;
+  /** How often the watchdog checks liveness. */
+  checkIntervalMs: number;
+  retryDelayMs: { initial: number; max: number };
+  /** The pool cannot go on (a stall, or a start-up error other than the database being unavailable). */
+  onFatal: (reason: string, error?: unknown) => void;
+};
+
+// Events that show a worker asking the queue for work and getting an answer, a job or none.
+const ACTIVITY_EVENTS = ["worker:getJob:empty", "job:start", "job:complete", "localQueue:getJobs:complete"] as const;
+
+export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool {
+  const { logger } = options;
+  let runner: Runner | undefined;
+  let lastActivityAt = Date.now();
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+  let startLoop: Promise<void> = Promise.resolve();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const startRunner = async (): Promise<void> => {
+    let delayMs = options.retryDelayMs.initial;
+    while (!stopping) {
+      try {
+        await options.probeDatabase();
+        const events: WorkerEvents = new EventEmitter();
+        let workerPoolId: string | undefined;
+        let started: Runner | undefined;
+        events.on("pool:create", ({ workerPool }) => {
+          workerPoolId = workerPool.id;
+        });
+        // graphile-worker shuts its worker pool down by itself when it cannot record a job's outcome;
+        // that shutdown may wait long for jobs in flight, so a new runner starts at once.
+        events.on("pool:gracefulShutdown", () => {
+          setImmediate(() => {
+            if (started !== undefined) {
+              retire(started, () => workerPoolId);
+            }
+          });
+        });
+        for (const event of ACTIVITY_EVENTS) {
+          events.on(event, () => {
+            lastActivityAt = Date.now();
+          });
+        }
+        started = await options.start(events);
+        lastActivityAt = Date.now();
+        if (stopping) {
+          await started.stop();
+          return;
+        }
+        runner = started;
+        watch(started, () => workerPoolId);
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          throw error;
+        }
+        logger.warn(
+          { pool: options.pool, err: error, retryInMs: delayMs },
+          "database unavailable; the worker pool will try again",
+        );
+        await sleep(delayMs);
+        delayMs = Math.min(delayMs * 2, options.retryDelayMs.max);
+      }
+    }
+  };
+
+  const runStartLoop = () => {
+    startLoop = startRunner().catch((error: unknown) => {
+      options.onFatal("the worker pool could not start", error);
+    });
+    return startLoop;
+  };
+
+  const watch = (watched: Runner, workerPoolId: () => string | undefined) => {
+    watched.promise.then(
+      () => retire(watched, workerPoolId),
+      (error: unknown) => retire(watched, workerPoolId, error),
+    );
+  };
+
+  /**
+   * Replaces a runner that stopped, or began stopping, by itself. Its jobs (fetched, or in flight)
+   * are unlocked once it has settled, so that the new runner takes them now rather than in hours.
+   */
+  const retire = (retired: Runner, workerPoolId: () => string | undefined, error?: unknown) => {
+    if (stopping || runner !== retired) {
+      return;
+    }
+    runner = undefined;
+    logger.error({ pool: options.pool, err: error }, "the worker pool's runner is stopping by itself; rebuilding it");
+    // Also ends the retired runner's cron and queue-depth sampling; it rejects when already stopped.
+    retired.stop().catch(() => {});
+    void runStartLoop();
+    const settled = () => {
+      const id = workerPoolId();
+      if (id !== undefined) {
+        void unlockEventually(id);
+      }
+    };
+    retired.promise.then(settled, settled);
+  };
+
+  const unlockEventually = async (workerPoolId: string) => {
+    let delayMs = options.retryDelayMs.initial;
+    while (!stopping) {
+      try {
+        await options.unlockWorkerPool(workerPoolId);
+        logger.info({ pool: options.pool, workerPoolId }, "unlocked the jobs of the retired runner");
+        return;
+      } catch (error) {
+        logger.warn(
+          { pool: options.pool, err: error, retryInMs: delayMs },
+          "unlocking the retired runner's jobs failed",
+        );
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        delayMs = Math.min(delayMs * 2, options.retryDelayMs.max);
+      }
+    }
+  };
+
+  const liveness = async (): Promise<PoolLiveness> => {
+    const status = await livenessOfRunner();
+    return { ...status, detail: `${options.pool}: ${status.detail}` };
+  };
+
+  const livenessOfRunner = async (): Promise<PoolLiveness> => {
+    if (stopping) {
+      return { live: true, detail: "stopping" };
+    }
+    if (runner === undefined) {
+      return { live: true, detail: "starting: waiting for the database" };
+    }
+    const idleMs = Date.now() - lastActivityAt;
+    if (idleMs < options.stallAfterMs) {
+      return { live: true, detail: "taking jobs" };
+    }
+    let oldestAgeSeconds: number;
+    try {
+      oldestAgeSeconds = await options.oldestRunnableAgeSeconds();
+    } catch {
+      // Without the database no pool can take jobs; restarting this one would not help.
+      return { live: true, detail: "database unavailable" };
+    }
+    if (oldestAgeSeconds * 1000 < options.stallAfterMs) {
+      return { live: true, detail: "idle" };
+    }
+    return {
+      live: false,
+      detail: `no job taken for ${Math.round(idleMs / 1000)} s while a job has been due for ${Math.round(oldestAgeSeconds)} s`,
+    };
+  };
+
+  let checking = false;
+  const watchdog = setInterval(() => {
+    if (checking) {
+      return;
+    }
+    checking = true;
+    liveness()
+      .then((status) => {
+        if (!status.live && !stopping) {
+          options.onFatal(`the worker pool is stalled: ${status.detail}`);
+        }
+      })
+      .finally(() => {
+        checking = false;
+      });
+  }, options.checkIntervalMs);
+  watchdog.unref();
+
+  return {
+    started: runStartLoop(),
+    liveness,
+    stop: async () => {
+      stopping = true;
+      clearInterval(watchdog);
+      wakeUp?.();
+      await startLoop;
+      await runner?.stop();
+    },
+  };
+}
