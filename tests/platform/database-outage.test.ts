@@ -7,7 +7,11 @@ import pino from "pino";
 import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
-import { controlEmbeddedPostgres, type EmbeddedCluster, startEmbeddedPostgres } from "../../src/platform/db/embedded.ts";
+import {
+  controlEmbeddedPostgres,
+  type EmbeddedCluster,
+  startEmbeddedPostgres,
+} from "../../src/platform/db/embedded.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { createDatabase, type Database, sql } from "../../src/platform/db/pool.ts";
 import { addJob } from "../../src/platform/queue/add-job.ts";
