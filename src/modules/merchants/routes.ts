@@ -52,7 +52,7 @@ export const merchantRoutes: AnyRoute[] = [
     operationId: "getMe",
     summary: "The merchant profile of the calling key",
     tags: ["Merchant"],
-    auth: "api_key",
+    auth: "either",
     responses: { 200: { description: "Merchant profile.", schema: merchantProfileSchema } },
     // The profile arrives with authentication: this route costs no query of its own.
     handler: async ({ tenant }) => {

@@ -154,7 +154,12 @@ export function apiKeyAuthenticator(database: Queryable, config: Pick<Config, "r
     if (row.keyRevoked) {
       return { kind: "revoked" };
     }
-    const tenant = { merchant: row.merchant, merchantId: row.merchant.id, livemode: row.livemode, keyId: row.keyId };
+    const tenant = {
+      merchant: row.merchant,
+      merchantId: row.merchant.id,
+      livemode: row.livemode,
+      actor: { kind: "api_key" as const, id: row.keyId },
+    };
     if (row.merchant.status !== "active") {
       return { kind: "inactive", tenant };
     }

@@ -59,7 +59,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "createWebhookEndpoint",
     summary: "Register a webhook endpoint for the key's world; its secret is returned only here",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { body: createEndpointBody },
     responses: { 201: { description: "The endpoint with its signing secret.", schema: createdEndpointSchema } },
     handler: async ({ database, config, tenant, body }) => {
@@ -73,7 +73,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listWebhookEndpoints",
     summary: "The key's world's webhook endpoints, newest first (secrets are never shown again)",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listEndpointsQuery },
     responses: { 200: { description: "A page of endpoints.", schema: endpointPageSchema } },
     handler: async ({ database, tenant, query }) => {
@@ -87,7 +87,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "getWebhookEndpoint",
     summary: "One webhook endpoint",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams },
     responses: { 200: { description: "The endpoint.", schema: endpointSchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -100,7 +100,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "deactivateWebhookEndpoint",
     summary: "Deactivate a webhook endpoint: it receives nothing more, pending retries included",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams },
     responses: { 200: { description: "The deactivated endpoint.", schema: endpointSchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -113,7 +113,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listWebhookDeliveries",
     summary: "An endpoint's deliveries with their attempt log, newest first",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams, query: listDeliveriesQuery },
     responses: { 200: { description: "A page of deliveries.", schema: deliveryPageSchema } },
     handler: async ({ database, tenant, params, query }) => {
@@ -133,7 +133,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "retryWebhookDelivery",
     summary: "Attempt a delivery again now, also a dead or succeeded one",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: deliveryIdParams },
     responses: { 200: { description: "The delivery, due now.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({

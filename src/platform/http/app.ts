@@ -10,8 +10,9 @@ import * as idempotency from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
-import { type ApiKeyAuthenticator, authenticateAdmin, authenticateApiKey } from "./authentication.ts";
+import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import type { AnyRoute, JsonReply, Reply } from "./route.ts";
 import { parseRequestPart } from "./validation.ts";
 
@@ -22,6 +23,8 @@ export type AppDependencies = {
   metrics: Metrics;
   routes: readonly AnyRoute[];
   authenticate: ApiKeyAuthenticator;
+  /** Browser sessions (the sessions module); without it, `session` routes answer 401 and `either` takes keys only. */
+  sessions?: SessionAuthenticator;
   /** Flipped by the server on SIGTERM so /readyz takes the replica out of rotation while it drains. */
   readiness?: { draining: boolean };
 };
@@ -141,7 +144,6 @@ const unavailable = (message: string) =>
 
 async function handle(route: AnyRoute, request: Request, response: Response, dependencies: AppDependencies) {
   const { config, database } = dependencies;
-  let tenant: Tenant | undefined;
   // A money POST claims its Idempotency-Key in authentication's round trip (checked after it, so a
   // bad key still answers 401 first).
   const idempotencyKey = route.idempotent === true ? request.get("idempotency-key") : undefined;
@@ -152,17 +154,13 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
           { key: idempotencyKey, method: request.method, path: request.path, body: request.body },
           config.idempotency.lockTimeoutMs,
         );
-  let claimedInAuthentication = false;
-  if (route.auth === "api_key") {
-    ({ tenant, claimed: claimedInAuthentication } = await authenticateApiKey(
-      request,
-      response,
-      dependencies,
-      claimRequest,
-    ));
-  } else if (route.auth === "admin") {
-    authenticateAdmin(request, config.adminToken);
-  }
+  const { tenant, claimed: claimedInAuthentication } = await resolvePrincipal(
+    route.auth,
+    request,
+    response,
+    dependencies,
+    claimRequest,
+  );
   const context = (
     transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
     commitWithResponse: CommitWithResponse,

@@ -20,14 +20,18 @@ export type Reply = JsonReply | RawReply;
 type Schema = z.ZodType;
 type Infer<S> = S extends Schema ? z.output<S> : undefined;
 
-export type RouteAuth = "api_key" | "admin" | "none";
+/**
+ * The principals a route accepts: a secret key, a browser session (cookie + CSRF header, world chosen
+ * by the `Pos-World` header), either of them, the operator token, or nobody.
+ */
+export type RouteAuth = "api_key" | "session" | "either" | "admin" | "none";
 
 export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   body: B;
   query: Q;
   params: P;
-  /** The authenticated merchant and world; present on `api_key` routes. */
-  tenant: A extends "api_key" ? Tenant : undefined;
+  /** The authenticated merchant, world and actor; present on the routes of merchant principals. */
+  tenant: A extends "admin" | "none" ? undefined : Tenant;
   config: Config;
   database: Database;
   logger: Logger;
