@@ -40,4 +40,6 @@ export type Tenant = {
   merchantId: string;
   livemode: boolean;
   actor: Actor;
+  /** The browser session that carried the request, when a session did. */
+  sessionId?: string;
 };

@@ -110,6 +110,30 @@ export async function revokeApiKey(database: Database, merchantId: string, keyId
   );
 }
 
+export async function getApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {
+  return (
+    (await queries.selectApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.")
+  );
+}
+
+/**
+ * Replaces a key with a new one of the same world; the old secret keeps working for `overlapSeconds`
+ * (0: refused at once), so the merchant can deploy the new one first. A key that has ended cannot roll.
+ */
+export async function rollApiKey(
+  database: Database,
+  merchantId: string,
+  keyId: string,
+  overlapSeconds: number,
+): Promise<{ previous: queries.ApiKeyRow; minted: MintedKey }> {
+  return database.transaction(async (transaction) => {
+    const previous =
+      (await queries.endApiKey(transaction, merchantId, keyId, overlapSeconds)) ??
+      throwNotFound("No such active API key for this merchant.");
+    return { previous, minted: await mintKey(transaction, merchantId, previous.livemode) };
+  });
+}
+
 /** Checks dashboard credentials; the merchant when they match, null otherwise. */
 export async function verifyDashboardCredentials(
   database: Database,

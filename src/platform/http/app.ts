@@ -12,7 +12,7 @@ import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
+import { clientOf, resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import type { AnyRoute, JsonReply, Reply } from "./route.ts";
 import { parseRequestPart } from "./validation.ts";
 
@@ -173,6 +173,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     database,
     logger: request.log,
     requestId: request.id,
+    client: clientOf(request, config.publicBaseUrl),
     idempotencyKey,
     transaction,
     commitWithResponse,

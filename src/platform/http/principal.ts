@@ -13,7 +13,7 @@ import {
   rateLimited,
   setRateLimitHeaders,
 } from "./authentication.ts";
-import type { RouteAuth } from "./route.ts";
+import type { RequestClient, RouteAuth } from "./route.ts";
 
 /** What the sessions module answers for a presented session token and the world the request chose. */
 export type SessionVerdict =
@@ -132,18 +132,36 @@ function worldOf(request: Request): boolean {
  * the one the request was addressed to (a browser cannot forge Host for another site's page).
  */
 function checkOrigin(request: Request, publicBaseUrl: string): void {
-  const origin = request.get("origin");
-  if (origin !== undefined) {
-    try {
-      const url = new URL(origin);
-      if (url.origin === new URL(publicBaseUrl).origin || url.host === request.get("host")) {
-        return;
-      }
-    } catch {
-      // An Origin that is not a URL ("null") is refused below.
-    }
+  if (!isSameOrigin(request, publicBaseUrl)) {
+    throw forbidden("origin_invalid", "This request must come from the dashboard's own origin.");
   }
-  throw forbidden("origin_invalid", "This request must come from the dashboard's own origin.");
+}
+
+function isSameOrigin(request: Request, publicBaseUrl: string): boolean {
+  const origin = request.get("origin");
+  if (origin === undefined) {
+    return false;
+  }
+  try {
+    const url = new URL(origin);
+    return url.origin === new URL(publicBaseUrl).origin || url.host === request.get("host");
+  } catch {
+    // An Origin that is not a URL ("null") is not ours.
+    return false;
+  }
+}
+
+/** The request's sender, for the handler context. */
+export function clientOf(request: Request, publicBaseUrl: string): RequestClient {
+  return {
+    address: request.ip,
+    userAgent: request.get("user-agent"),
+    origin: request.get("origin"),
+    get sameOrigin() {
+      return isSameOrigin(request, publicBaseUrl);
+    },
+    cookie: (name) => cookieValue(request.get("cookie"), name),
+  };
 }
 
 function sessionTokenOf(request: Request, sessions: SessionAuthenticator | undefined): string | undefined {

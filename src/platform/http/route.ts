@@ -17,6 +17,16 @@ export type RawReply = {
 };
 export type Reply = JsonReply | RawReply;
 
+/** The sender of a request: its address, browser, origin and cookies. */
+export type RequestClient = {
+  address: string | undefined;
+  userAgent: string | undefined;
+  /** The Origin header, and whether it is the API's own origin. */
+  origin: string | undefined;
+  sameOrigin: boolean;
+  cookie: (name: string) => string | undefined;
+};
+
 type Schema = z.ZodType;
 type Infer<S> = S extends Schema ? z.output<S> : undefined;
 
@@ -36,6 +46,8 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   database: Database;
   logger: Logger;
   requestId: string;
+  /** Who sent the request, as the browser-facing routes (sign-in, sessions) need it. */
+  client: RequestClient;
   /**
    * The Idempotency-Key of an idempotent route (undefined elsewhere). A handler whose work spans
    * several transactions (reserve money, call the gateway, settle) records it, so that a retry after
