@@ -13,6 +13,7 @@ import { saleRoutes } from "../modules/sales/routes.ts";
 import { keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
 import { stockRoutes } from "../modules/stock/routes.ts";
 import { utilityRoutes } from "../modules/utilities/routes.ts";
+import { webAppRoutes } from "../modules/web-apps/index.ts";
 import { webhookRoutes } from "../modules/webhooks/routes.ts";
 import type { AnyRoute } from "../platform/http/route.ts";
 import { installPaymentHooks } from "./payment-hooks.ts";
@@ -38,6 +39,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...webhookRoutes,
     ...checkoutRoutes(gateways),
     ...staticRoutes,
+    ...webAppRoutes,
     ...merchantAdminRoutes,
     ...payoutAdminRoutes,
   ];
