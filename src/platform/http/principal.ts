@@ -71,13 +71,12 @@ export async function resolvePrincipal(
       return authenticateApiKey(request, response, dependencies, claim);
     case "session":
       return { tenant: await authenticateSession(request, response, dependencies), claimed: false };
-    case "either": {
-      const sessionToken = sessionTokenOf(request, dependencies.sessions);
-      if (request.get("authorization") !== undefined || sessionToken === undefined) {
+    case "either":
+      // A key request never looks at cookies: the hot path stays what it was.
+      if (request.get("authorization") !== undefined || sessionTokenOf(request, dependencies.sessions) === undefined) {
         return authenticateApiKey(request, response, dependencies, claim);
       }
       return { tenant: await authenticateSession(request, response, dependencies), claimed: false };
-    }
   }
 }
 

@@ -65,7 +65,10 @@ async function signIn(app: AppPage): Promise<number> {
   const started = performance.now();
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.locator(".balance").first().waitFor({ state: "visible", timeout: 20_000 });
-  return performance.now() - started;
+  const elapsedMs = performance.now() - started;
+  // The issue asks for this figure: from the sign-in click to Home's balances on screen, on loopback.
+  process.stdout.write(`dashboard: sign-in click to Home rendered in ${elapsedMs.toFixed(0)} ms\n`);
+  return elapsedMs;
 }
 
 test("sign in, Home shows balances per world and recent payments, every page passes axe, nothing leaves the origin", async () => {
@@ -85,8 +88,7 @@ test("sign in, Home shows balances per world and recent payments, every page pas
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").filter({ hasText: "not correct" }).waitFor();
 
-    const signInMs = await signIn(app);
-    process.stdout.write(`dashboard: sign-in click to Home rendered in ${signInMs.toFixed(0)} ms\n`);
+    await signIn(app);
     const balances = await page.locator(".balance").allTextContents();
     expect(balances).toEqual(expect.arrayContaining(["USD · TESTUSD 123.45", "ZWG · LIVEZWG 678.90"]));
     await page.getByRole("cell", { name: "USD 12.50" }).waitFor();
