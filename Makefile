@@ -25,11 +25,15 @@ $(CHART_RENDER): scripts/chart-render/main.go scripts/chart-render/build.sh | $(
 test-tools:
 	scripts/install-test-tools.sh
 
+# The browser apps are built first (web/build.ts, into the git-ignored web/dist).
 run: install
+	node web/build.ts
 	node services/dev/main.ts
 
+# The tests' global setup builds the browser apps (tests/support/global-setup.ts).
 test: install $(CHART_RENDER) test-tools
 	tsc --noEmit -p tsconfig.json
+	tsc --noEmit -p web/tsconfig.json
 	tsc -p load-tests/k6/tsconfig.json
 	biome check .
 	npm test
@@ -39,6 +43,7 @@ migrate: install
 
 typecheck: install
 	tsc --noEmit -p tsconfig.json
+	tsc --noEmit -p web/tsconfig.json
 	tsc -p load-tests/k6/tsconfig.json
 
 lint: install

@@ -52,6 +52,13 @@ const environmentSchema = z.object({
   HTTP_DRAIN_DELAY_SECONDS: z.coerce.number().min(0).default(0),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().max(10_000).default(60),
   RATE_LIMIT_WINDOW_SECONDS: seconds(10),
+  SESSION_IDLE_TIMEOUT_SECONDS: seconds(30 * 60),
+  SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(12 * 3600),
+  TILL_SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(12 * 3600),
+  SESSION_STEP_UP_WINDOW_SECONDS: seconds(5 * 60),
+  SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: seconds(15 * 60),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(48 * 3600),
   IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: seconds(60),
   PAYMENT_CODE_WINDOW_SECONDS: seconds(600),
@@ -105,6 +112,19 @@ export type Config = {
   /** After SIGTERM the API keeps serving, with /readyz at 503, this long before it stops accepting. */
   httpDrainDelayMs: number;
   rateLimit: { requests: number; windowMs: number };
+  sessions: {
+    /** A dashboard session ends after this long without a request (a till session has no idle limit). */
+    idleTimeoutMs: number;
+    dashboardLifetimeMs: number;
+    /** A till session lasts a shift: no idle limit, only this absolute one. */
+    tillLifetimeMs: number;
+    /** Minting or rolling a live key needs the password entered within this window. */
+    stepUpWindowMs: number;
+    /** Failed password checks within the window after which sign-in answers 429, per account and per address. */
+    failuresPerAccount: number;
+    failuresPerAddress: number;
+    failureWindowMs: number;
+  };
   idempotency: { retentionMs: number; lockTimeoutMs: number };
   paymentCodeWindowMs: number;
   sandboxAutoSettleMs: number;
@@ -204,6 +224,15 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     httpShutdownTimeoutMs: toMs(env.HTTP_SHUTDOWN_TIMEOUT_SECONDS),
     httpDrainDelayMs: toMs(env.HTTP_DRAIN_DELAY_SECONDS),
     rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowMs: toMs(env.RATE_LIMIT_WINDOW_SECONDS) },
+    sessions: {
+      idleTimeoutMs: toMs(env.SESSION_IDLE_TIMEOUT_SECONDS),
+      dashboardLifetimeMs: toMs(env.SESSION_ABSOLUTE_TIMEOUT_SECONDS),
+      tillLifetimeMs: toMs(env.TILL_SESSION_ABSOLUTE_TIMEOUT_SECONDS),
+      stepUpWindowMs: toMs(env.SESSION_STEP_UP_WINDOW_SECONDS),
+      failuresPerAccount: env.SIGN_IN_FAILURES_PER_ACCOUNT,
+      failuresPerAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
+      failureWindowMs: toMs(env.SIGN_IN_FAILURE_WINDOW_SECONDS),
+    },
     idempotency: {
       retentionMs: toMs(env.IDEMPOTENCY_RETENTION_SECONDS),
       lockTimeoutMs: toMs(env.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS),

@@ -24,10 +24,22 @@ export const merchantRowSchema = z.object({
 });
 export type MerchantRow = z.infer<typeof merchantRowSchema>;
 
-/** Who is calling /v1: the merchant, the world chosen by the key prefix, and the key itself. */
+/**
+ * Who acts for the merchant: a secret key, a dashboard user signed in from a browser, or a till user
+ * (a dashboard user's till session). Records that say who did something store the kind and id.
+ */
+export type ActorKind = "api_key" | "dashboard_user" | "till_user";
+export type Actor = { kind: ActorKind; id: string };
+
+/**
+ * The principal of a merchant request, resolved once per request by the HTTP platform: the merchant,
+ * the world (a key's prefix, or a session request's explicit choice) and the actor.
+ */
 export type Tenant = {
   merchant: MerchantRow;
   merchantId: string;
   livemode: boolean;
-  keyId: string;
+  actor: Actor;
+  /** The browser session that carried the request, when a session did. */
+  sessionId?: string;
 };

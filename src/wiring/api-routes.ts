@@ -1,5 +1,6 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import { agentRoutes } from "../modules/agent/routes.ts";
+import { auditRoutes } from "../modules/audit/index.ts";
 import { catalogRoutes } from "../modules/catalog/routes.ts";
 import { checkoutRoutes } from "../modules/checkout/routes.ts";
 import { staticRoutes } from "../modules/checkout/static-routes.ts";
@@ -9,8 +10,10 @@ import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes
 import { paymentRoutes } from "../modules/payments/routes.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
 import { saleRoutes } from "../modules/sales/routes.ts";
+import { keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
 import { stockRoutes } from "../modules/stock/routes.ts";
 import { utilityRoutes } from "../modules/utilities/routes.ts";
+import { webAppRoutes } from "../modules/web-apps/index.ts";
 import { webhookRoutes } from "../modules/webhooks/routes.ts";
 import type { AnyRoute } from "../platform/http/route.ts";
 import { installPaymentHooks } from "./payment-hooks.ts";
@@ -21,6 +24,9 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
   installPaymentHooks();
   return [
     ...merchantRoutes,
+    ...sessionRoutes(),
+    ...keyRoutes(),
+    ...auditRoutes,
     ...paymentRoutes(gateways),
     ...catalogRoutes,
     ...stockRoutes,
@@ -33,6 +39,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...webhookRoutes,
     ...checkoutRoutes(gateways),
     ...staticRoutes,
+    ...webAppRoutes,
     ...merchantAdminRoutes,
     ...payoutAdminRoutes,
   ];

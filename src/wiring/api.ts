@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { apiKeyAuthenticator } from "../modules/merchants/service.ts";
+import { sessionAuthenticator, warmUp as warmUpSessions } from "../modules/sessions/index.ts";
 import { type Config, requireDatabaseUrl, requireWebhookSecretKey } from "../platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../platform/db/pool.ts";
 import { createApp } from "../platform/http/app.ts";
@@ -17,6 +18,7 @@ export function buildApiApp(options: {
   metrics?: Metrics;
   readiness?: { draining: boolean };
 }) {
+  warmUpSessions();
   return createApp({
     config: options.config,
     logger: options.logger,
@@ -24,6 +26,7 @@ export function buildApiApp(options: {
     metrics: options.metrics ?? createMetrics({ service: "api" }),
     routes: apiRoutes(createGateways(options.config)),
     authenticate: apiKeyAuthenticator(options.database, options.config),
+    sessions: sessionAuthenticator(options.database, options.config),
     readiness: options.readiness ?? { draining: false },
   });
 }

@@ -33,7 +33,13 @@ function readState(stateFile: string): DemoState | undefined {
 async function stillValid(database: Database, state: DemoState): Promise<boolean> {
   try {
     const keys = await merchants.listApiKeys(database, state.merchantId);
-    const active = new Set(keys.filter((key) => key.revoked_at === null).map((key) => key.id));
+    // A key rolled from the dashboard ends at its expires_at: the demo then needs fresh keys too.
+    const now = Date.now();
+    const active = new Set(
+      keys
+        .filter((key) => key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > now))
+        .map((key) => key.id),
+    );
     return active.has(state.testKeyId) && active.has(state.liveKeyId);
   } catch {
     return false;

@@ -119,7 +119,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       `  Demo merchant    Demo Shop (${demo.merchantId})`,
       `  Test secret key  ${demo.testSecretKey}`,
       `  Live secret key  ${demo.liveSecretKey}`,
-      `  Dashboard login  ${demo.email} / ${demo.password}`,
+      `  Dashboard        ${config.publicBaseUrl}/dashboard  (sign in: ${demo.email} / ${demo.password})`,
       `  Try it           curl -H "Authorization: Bearer ${demo.testSecretKey}" ${config.publicBaseUrl}/v1/me`,
       "",
     ].join("\n"),

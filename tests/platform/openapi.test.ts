@@ -41,7 +41,8 @@ describe("GET /v1/openapi.json", () => {
         "#/components/schemas/ErrorEnvelope",
       );
     }
-    expect(document.paths["/v1/me"].get.security).toEqual([{ apiKey: [] }]);
+    // A merchant route takes a secret key or a dashboard session (cookie + CSRF header).
+    expect(document.paths["/v1/me"].get.security).toEqual([{ apiKey: [] }, { session: [], csrfToken: [] }]);
     expect(document.paths["/v1/me"].get.responses["429"]).toBeDefined();
     expect(document.components.schemas.MerchantProfile.properties.livemode).toEqual({ type: "boolean" });
   });

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { Gateways, WalletGateways } from "../../src/gateway/wallet-gateway.ts";
 import { apiKeyAuthenticator } from "../../src/modules/merchants/service.ts";
+import { sessionAuthenticator } from "../../src/modules/sessions/index.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
 import { createApp } from "../../src/platform/http/app.ts";
@@ -53,6 +54,7 @@ export function testApp(options: {
     metrics: createMetrics({ service: "api" }),
     routes: [...apiRoutes(testGateways(options.config, options.gateways)), ...(options.extraRoutes ?? [])],
     authenticate: apiKeyAuthenticator(options.database, options.config),
+    sessions: sessionAuthenticator(options.database, options.config),
   });
 }
 

@@ -18,7 +18,7 @@ export const catalogRoutes: AnyRoute[] = [
     operationId: "createProduct",
     summary: "Create a product (shared by the test and live worlds); an opening stock_qty is journaled",
     tags: ["Catalog"],
-    auth: "api_key",
+    auth: "either",
     request: { body: createProductBody },
     responses: {
       201: { description: "The product.", schema: productSchema },
@@ -30,7 +30,7 @@ export const catalogRoutes: AnyRoute[] = [
     handler: async ({ body, tenant, database }) => {
       const product = await catalog.createProduct(database, {
         merchantId: tenant.merchantId,
-        actor: { type: "api_key", id: tenant.keyId },
+        actor: { type: tenant.actor.kind, id: tenant.actor.id },
         input: body,
       });
       return { status: 201, body: presentProduct(product) };
@@ -42,7 +42,7 @@ export const catalogRoutes: AnyRoute[] = [
     operationId: "listProducts",
     summary: "Search and list products in name order (q: name, sku or barcode substring; barcode: exact)",
     tags: ["Catalog"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listProductsQuery },
     responses: { 200: { description: "A page of products.", schema: productPageSchema } },
     handler: async ({ query, tenant, database }) => {
@@ -64,7 +64,7 @@ export const catalogRoutes: AnyRoute[] = [
     operationId: "getProduct",
     summary: "A product, active or not",
     tags: ["Catalog"],
-    auth: "api_key",
+    auth: "either",
     request: { params: productIdParams },
     responses: {
       200: { description: "The product.", schema: productSchema },
@@ -80,7 +80,7 @@ export const catalogRoutes: AnyRoute[] = [
     operationId: "updateProduct",
     summary: "Change catalog fields; active false soft-deletes, true restores (on-hand changes via /v1/stock)",
     tags: ["Catalog"],
-    auth: "api_key",
+    auth: "either",
     request: { params: productIdParams, body: updateProductBody },
     responses: {
       200: { description: "The product.", schema: productSchema },

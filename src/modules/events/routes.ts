@@ -9,7 +9,7 @@ export const eventRoutes: AnyRoute[] = [
     operationId: "listEvents",
     summary: "Events oldest first after `since`, optionally of one type or family; no event is ever skipped",
     tags: ["Events"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listEventsQuery },
     responses: {
       200: {
@@ -34,7 +34,7 @@ export const eventRoutes: AnyRoute[] = [
     operationId: "getEvent",
     summary: "One event",
     tags: ["Events"],
-    auth: "api_key",
+    auth: "either",
     request: { params: eventIdParams },
     responses: { 200: { description: "The event.", schema: eventSchema } },
     handler: async ({ database, tenant, params }) => ({

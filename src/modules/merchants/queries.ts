@@ -85,9 +85,10 @@ const apiKeyRowSchema = z.object({
   created_at: z.date(),
   last_used_at: z.date().nullable(),
   revoked_at: z.date().nullable(),
+  expires_at: z.date().nullable(),
 });
 export type ApiKeyRow = z.infer<typeof apiKeyRowSchema>;
-const API_KEY_COLUMNS = sql.fragment`merchant_id, id, livemode, secret_last4, created_at, last_used_at, revoked_at`;
+const API_KEY_COLUMNS = sql.fragment`merchant_id, id, livemode, secret_last4, created_at, last_used_at, revoked_at, expires_at`;
 
 export async function insertApiKey(
   database: Queryable,
@@ -104,24 +105,17 @@ export async function selectApiKeys(database: Queryable, merchantId: string): Pr
     SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE merchant_id = ${merchantId} ORDER BY created_at, id`);
 }
 
-const worldApiKeyRowSchema = apiKeyRowSchema.extend({ expires_at: z.date().nullable() });
-export type WorldApiKeyRow = z.infer<typeof worldApiKeyRowSchema>;
-
-/**
- * One world's keys, newest first, after the (created_at, id) of the previous page's last key.
- * `expires_at` is always null for now: keys end only by revocation until rolling (the dashboard's
- * session-only key roll) gives them an expiry; that change selects its column here.
- */
+/** One world's keys, newest first, after the (created_at, id) of the previous page's last key. */
 export async function selectWorldApiKeys(
   database: Queryable,
   world: { merchantId: string; livemode: boolean; after: { createdAt: string; id: string } | undefined; limit: number },
-): Promise<readonly WorldApiKeyRow[]> {
+): Promise<readonly ApiKeyRow[]> {
   const after =
     world.after === undefined
       ? sql.fragment``
       : sql.fragment`AND (created_at, id) < (${world.after.createdAt}::timestamptz, ${world.after.id})`;
-  return database.any(sql.type(worldApiKeyRowSchema)`
-    SELECT ${API_KEY_COLUMNS}, NULL::timestamptz AS expires_at FROM api_keys
+  return database.any(sql.type(apiKeyRowSchema)`
+    SELECT ${API_KEY_COLUMNS} FROM api_keys
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}
     ORDER BY created_at DESC, id DESC
     LIMIT ${world.limit}`);
@@ -132,6 +126,31 @@ export async function revokeApiKey(database: Queryable, merchantId: string, keyI
   return database.maybeOne(sql.type(apiKeyRowSchema)`
     UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
     WHERE merchant_id = ${merchantId} AND id = ${keyId}
+    RETURNING ${API_KEY_COLUMNS}`);
+}
+
+export async function selectApiKey(database: Queryable, merchantId: string, keyId: string): Promise<ApiKeyRow | null> {
+  return database.maybeOne(sql.type(apiKeyRowSchema)`
+    SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE merchant_id = ${merchantId} AND id = ${keyId}`);
+}
+
+/**
+ * Lets a key work for `seconds` more (0: revoked now), keeping an earlier end; null when the key is
+ * not the merchant's or has already ended.
+ */
+export async function endApiKey(
+  transaction: Transaction,
+  merchantId: string,
+  keyId: string,
+  seconds: number,
+): Promise<ApiKeyRow | null> {
+  return transaction.maybeOne(sql.type(apiKeyRowSchema)`
+    UPDATE api_keys
+    SET revoked_at = CASE WHEN ${seconds}::integer = 0 THEN now() END,
+      expires_at = CASE WHEN ${seconds}::integer > 0
+        THEN least(expires_at, now() + ${seconds}::integer * interval '1 second') END
+    WHERE merchant_id = ${merchantId} AND id = ${keyId}
+      AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
     RETURNING ${API_KEY_COLUMNS}`);
 }
 
@@ -174,6 +193,57 @@ export type Authentication = {
   claimed: boolean;
 };
 
+const windowOf = (rateLimit: RateLimit) => sql.fragment`(${rateLimit.windowMs}::integer * interval '1 millisecond')`;
+
+export type RateLimit = { limit: number; windowMs: number };
+
+/**
+ * The rate limiter's statement, for a CTE named `taken`: it grants the requests of a CTE named
+ * `eligible` (columns `merchant_id`, one row per request) the free slots of their merchant's window
+ * and returns each merchant's new log and how many it granted (`merchant_id, accepted_at,
+ * last_granted`). Shared by key and session authentication, so every principal counts against the
+ * same per-merchant limit.
+ */
+export function takeRateLimitSlots(rateLimit: RateLimit) {
+  const { limit } = rateLimit;
+  const window = windowOf(rateLimit);
+  return sql.fragment`
+      INSERT INTO rate_limit_windows AS w (merchant_id, accepted_at, last_granted)
+        SELECT e.merchant_id, array_fill(clock_timestamp(), ARRAY[least(count(*), ${limit}::integer)::integer]),
+          least(count(*), ${limit}::integer)
+        FROM eligible e GROUP BY e.merchant_id ORDER BY e.merchant_id
+      ON CONFLICT (merchant_id) DO UPDATE
+        SET (accepted_at, last_granted) = (
+          SELECT (w.accepted_at || array_fill(now_.t, ARRAY[free.granted]))
+              [greatest(1, cardinality(w.accepted_at) + free.granted - ${limit}::integer + 1):],
+            free.granted
+          FROM (SELECT clock_timestamp() AS t) AS now_
+          CROSS JOIN LATERAL (
+            SELECT least(excluded.last_granted, ${limit}::integer - count(*))::integer AS granted
+            FROM unnest(w.accepted_at) AS a WHERE a > now_.t - ${window}) AS free)
+        WHERE cardinality(w.accepted_at) < ${limit}::integer
+          OR w.accepted_at[cardinality(w.accepted_at) - ${limit}::integer + 1] <= clock_timestamp() - ${window}
+      RETURNING w.merchant_id, w.accepted_at, w.last_granted`;
+}
+
+/**
+ * A merchant's window after `takeRateLimitSlots` (`takenLog`; when nothing was granted, the stored
+ * log, since nothing was appended): `in_window` requests and `reset_ms` until the oldest leaves it.
+ */
+export function rateLimitLog(
+  rateLimit: RateLimit,
+  takenLog: ReturnType<typeof sql.fragment>,
+  merchantId: ReturnType<typeof sql.fragment>,
+) {
+  const window = windowOf(rateLimit);
+  return sql.fragment`
+      SELECT count(*)::integer AS in_window,
+        coalesce(ceil(extract(epoch FROM min(l) + ${window} - clock_timestamp()) * 1000)::integer, 0) AS reset_ms
+      FROM unnest(coalesce(${takenLog},
+        (SELECT w.accepted_at FROM rate_limit_windows w WHERE w.merchant_id = ${merchantId}))) AS l
+      WHERE l > clock_timestamp() - ${window}`;
+}
+
 /**
  * One statement for a batch of requests: key lookups, merchants, and for each request of an active
  * merchant one request taken from its rate limit, and the Idempotency-Key claims of the accepted ones.
@@ -198,13 +268,13 @@ export async function authenticateApiKeys(
   rateLimit: { limit: number; windowMs: number },
 ): Promise<(Authentication | null)[]> {
   const { limit } = rateLimit;
-  const window = sql.fragment`(${rateLimit.windowMs}::integer * interval '1 millisecond')`;
   const texts = (pick: (request: AuthenticationRequest) => string | null) => sql.array(requests.map(pick), "text");
   const rows = await database.any(sql.prepared("authenticate_api_keys", authenticationRowSchema)`
     WITH presented AS (
       SELECT r.ordinal, r.prefix_livemode, r.idempotency_key, r.request_method, r.request_path,
         decode(r.request_fingerprint, 'hex') AS request_fingerprint, r.owner_token, r.lock_timeout_ms,
-        k.id AS key_id, k.livemode, k.revoked_at IS NOT NULL AS key_revoked, k.last_used_at,
+        -- A rolled key's old secret works until its expiry, then is refused like a revoked one.
+        k.id AS key_id, k.livemode, (k.revoked_at IS NOT NULL OR coalesce(k.expires_at <= now(), false)) AS key_revoked, k.last_used_at,
         m.id AS merchant_id, m.name AS merchant_name, m.type AS merchant_type, m.status AS merchant_status,
         m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
         m.timezone AS merchant_timezone, m.created_at AS merchant_created_at, m.updated_at AS merchant_updated_at
@@ -229,23 +299,7 @@ export async function authenticateApiKeys(
       FROM presented p
       WHERE NOT p.key_revoked AND p.merchant_status = 'active'),
     -- The proposed row's last_granted carries how many slots the batch asks for (at most the limit).
-    taken AS (
-      INSERT INTO rate_limit_windows AS w (merchant_id, accepted_at, last_granted)
-        SELECT e.merchant_id, array_fill(clock_timestamp(), ARRAY[least(count(*), ${limit}::integer)::integer]),
-          least(count(*), ${limit}::integer)
-        FROM eligible e GROUP BY e.merchant_id ORDER BY e.merchant_id
-      ON CONFLICT (merchant_id) DO UPDATE
-        SET (accepted_at, last_granted) = (
-          SELECT (w.accepted_at || array_fill(now_.t, ARRAY[free.granted]))
-              [greatest(1, cardinality(w.accepted_at) + free.granted - ${limit}::integer + 1):],
-            free.granted
-          FROM (SELECT clock_timestamp() AS t) AS now_
-          CROSS JOIN LATERAL (
-            SELECT least(excluded.last_granted, ${limit}::integer - count(*))::integer AS granted
-            FROM unnest(w.accepted_at) AS a WHERE a > now_.t - ${window}) AS free)
-        WHERE cardinality(w.accepted_at) < ${limit}::integer
-          OR w.accepted_at[cardinality(w.accepted_at) - ${limit}::integer + 1] <= clock_timestamp() - ${window}
-      RETURNING w.merchant_id, w.accepted_at, w.last_granted),
+    taken AS (${takeRateLimitSlots(rateLimit)}),
     accepted AS (
       SELECT e.ordinal, t.last_granted - e.nth AS granted_after
       FROM eligible e JOIN taken t ON t.merchant_id = e.merchant_id
@@ -283,13 +337,7 @@ export async function authenticateApiKeys(
     CROSS JOIN commit_mode
     LEFT JOIN accepted a ON a.ordinal = p.ordinal
     LEFT JOIN taken t ON t.merchant_id = p.merchant_id
-    CROSS JOIN LATERAL (
-      -- The log as this batch left it; when nothing was granted, as it stood (nothing was appended).
-      SELECT count(*)::integer AS in_window,
-        coalesce(ceil(extract(epoch FROM min(l) + ${window} - clock_timestamp()) * 1000)::integer, 0) AS reset_ms
-      FROM unnest(coalesce(t.accepted_at,
-        (SELECT w.accepted_at FROM rate_limit_windows w WHERE w.merchant_id = p.merchant_id))) AS l
-      WHERE l > clock_timestamp() - ${window}) AS log`);
+    CROSS JOIN LATERAL (${rateLimitLog(rateLimit, sql.fragment`t.accepted_at`, sql.fragment`p.merchant_id`)}) AS log`);
   const byOrdinal = new Map(rows.map((row) => [row.ordinal, row]));
   return requests.map((_request, index) => {
     const row = byOrdinal.get(index + 1);

@@ -1,5 +1,6 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
+import { presentApiKey } from "./present.ts";
 import {
   adminMerchantSchema,
   apiKeyListSchema,
@@ -14,7 +15,6 @@ import {
   payoutDestinationBody,
   setStatusBody,
   setTimezoneBody,
-  worldApiKeyPageSchema,
 } from "./schemas.ts";
 import * as merchants from "./service.ts";
 
@@ -34,33 +34,6 @@ function presentMerchant(merchant: MerchantRow) {
   };
 }
 
-function presentApiKey(key: merchants.ApiKeyRow, secretKey?: string) {
-  return {
-    id: key.id,
-    object: "api_key" as const,
-    livemode: key.livemode,
-    last4: key.secret_last4,
-    created_at: key.created_at.toISOString(),
-    last_used_at: key.last_used_at?.toISOString() ?? null,
-    revoked_at: key.revoked_at?.toISOString() ?? null,
-    ...(secretKey === undefined ? {} : { secret_key: secretKey }),
-  };
-}
-
-function presentWorldApiKey(key: merchants.WorldApiKeyRow) {
-  return {
-    id: key.id,
-    object: "api_key" as const,
-    livemode: key.livemode,
-    prefix: key.livemode ? ("sk_live_" as const) : ("sk_test_" as const),
-    last4: key.secret_last4,
-    created_at: key.created_at.toISOString(),
-    last_used_at: key.last_used_at?.toISOString() ?? null,
-    expires_at: key.expires_at?.toISOString() ?? null,
-    revoked_at: key.revoked_at?.toISOString() ?? null,
-  };
-}
-
 export const merchantRoutes: AnyRoute[] = [
   defineRoute({
     method: "get",
@@ -68,7 +41,7 @@ export const merchantRoutes: AnyRoute[] = [
     operationId: "getMe",
     summary: "The merchant profile of the calling key",
     tags: ["Merchant"],
-    auth: "api_key",
+    auth: "either",
     responses: { 200: { description: "Merchant profile.", schema: merchantProfileSchema } },
     // The profile arrives with authentication: this route costs no query of its own.
     handler: async ({ tenant }) => {
@@ -82,12 +55,12 @@ export const merchantRoutes: AnyRoute[] = [
     operationId: "listApiKeys",
     summary: "The API keys of the calling key's world, newest first, revoked ones included (never their secrets)",
     tags: ["Merchant"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listApiKeysQuery },
-    responses: { 200: { description: "A page of keys.", schema: worldApiKeyPageSchema } },
+    responses: { 200: { description: "A page of keys.", schema: apiKeyListSchema } },
     handler: async ({ database, tenant, query }) => {
       const page = await merchants.listWorldApiKeys(database, { ...tenant, limit: query.limit, cursor: query.cursor });
-      return { body: { ...page, data: page.data.map(presentWorldApiKey) } };
+      return { body: { ...page, data: page.data.map((key) => presentApiKey(key)) } };
     },
   }),
 ];

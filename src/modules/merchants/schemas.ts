@@ -90,28 +90,8 @@ export const createdMerchantSchema = adminMerchantSchema
   })
   .meta({ id: "CreatedMerchant" });
 
+/** A key as the merchant sees it: enough to recognise it, its secret only in the answer that minted it. */
 export const apiKeySchema = z
-  .object({
-    id: z.string(),
-    object: z.literal("api_key"),
-    livemode: z.boolean(),
-    last4: z.string(),
-    created_at: z.iso.datetime(),
-    last_used_at: z.iso.datetime().nullable(),
-    revoked_at: z.iso.datetime().nullable(),
-    secret_key: z.string().optional().meta({ description: "Only in the response that creates the key." }),
-  })
-  .meta({ id: "ApiKey" });
-
-export const apiKeyListSchema = pageSchema(apiKeySchema);
-
-export const listApiKeysQuery = z.strictObject({
-  limit: limitSchema({ max: 100, fallback: 20 }),
-  cursor: cursorSchema,
-});
-
-/** A key as its merchant's code sees it: enough to recognise it, never its secret or hash. */
-export const worldApiKeySchema = z
   .object({
     id: z.string(),
     object: z.literal("api_key"),
@@ -125,7 +105,13 @@ export const worldApiKeySchema = z
       .meta({ description: "Coarse: updated at most once a minute; null if never used." }),
     expires_at: z.iso.datetime().nullable().meta({ description: "When a rolled key stops working; else null." }),
     revoked_at: z.iso.datetime().nullable(),
+    secret_key: z.string().optional().meta({ description: "Only in the response that creates the key." }),
   })
-  .meta({ id: "WorldApiKey" });
+  .meta({ id: "ApiKey" });
 
-export const worldApiKeyPageSchema = pageSchema(worldApiKeySchema);
+export const apiKeyListSchema = pageSchema(apiKeySchema);
+
+export const listApiKeysQuery = z.strictObject({
+  limit: limitSchema({ max: 100, fallback: 20 }),
+  cursor: cursorSchema,
+});

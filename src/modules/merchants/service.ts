@@ -11,7 +11,7 @@ import { hashPassword, verifyPassword } from "./passwords.ts";
 import * as queries from "./queries.ts";
 import { type CreateMerchantInput, DEFAULT_MERCHANT_TIMEZONE } from "./schemas.ts";
 
-export type { ApiKeyRow, WorldApiKeyRow } from "./queries.ts";
+export type { ApiKeyRow } from "./queries.ts";
 
 export type MintedKey = { key: queries.ApiKeyRow; secretKey: string };
 
@@ -113,7 +113,7 @@ export async function listApiKeys(database: Database, merchantId: string): Promi
 export async function listWorldApiKeys(
   database: Queryable,
   world: { merchantId: string; livemode: boolean; limit: number; cursor: string | undefined },
-): Promise<Page<queries.WorldApiKeyRow>> {
+): Promise<Page<queries.ApiKeyRow>> {
   const rows = await queries.selectWorldApiKeys(database, {
     ...world,
     after: decodeCreatedAtCursor(world.cursor),
@@ -126,6 +126,30 @@ export async function revokeApiKey(database: Database, merchantId: string, keyId
   return (
     (await queries.revokeApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.")
   );
+}
+
+export async function getApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {
+  return (
+    (await queries.selectApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.")
+  );
+}
+
+/**
+ * Replaces a key with a new one of the same world; the old secret keeps working for `overlapSeconds`
+ * (0: refused at once), so the merchant can deploy the new one first. A key that has ended cannot roll.
+ */
+export async function rollApiKey(
+  database: Database,
+  merchantId: string,
+  keyId: string,
+  overlapSeconds: number,
+): Promise<{ previous: queries.ApiKeyRow; minted: MintedKey }> {
+  return database.transaction(async (transaction) => {
+    const previous =
+      (await queries.endApiKey(transaction, merchantId, keyId, overlapSeconds)) ??
+      throwNotFound("No such active API key for this merchant.");
+    return { previous, minted: await mintKey(transaction, merchantId, previous.livemode) };
+  });
 }
 
 /** Checks dashboard credentials; the merchant when they match, null otherwise. */
@@ -172,7 +196,12 @@ export function apiKeyAuthenticator(database: Queryable, config: Pick<Config, "r
     if (row.keyRevoked) {
       return { kind: "revoked" };
     }
-    const tenant = { merchant: row.merchant, merchantId: row.merchant.id, livemode: row.livemode, keyId: row.keyId };
+    const tenant = {
+      merchant: row.merchant,
+      merchantId: row.merchant.id,
+      livemode: row.livemode,
+      actor: { kind: "api_key" as const, id: row.keyId },
+    };
     if (row.merchant.status !== "active") {
       return { kind: "inactive", tenant };
     }

@@ -52,7 +52,7 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "createPayment",
       summary: "Create a payment: a 9-digit code, QR, deep link, USSD and hosted checkout, valid 10 minutes",
       tags: ["Payments"],
-      auth: "api_key",
+      auth: "either",
       idempotent: true,
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
@@ -82,7 +82,7 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "getPayment",
       summary: "A payment; while pending, refreshed from the gateway (throttled by the service: poll freely)",
       tags: ["Payments"],
-      auth: "api_key",
+      auth: "either",
       request: { params: paymentIdParams },
       responses: { 200: { description: "The payment.", schema: paymentSchema } },
       handler: async ({ params, tenant, config, database, logger }) => {
@@ -98,7 +98,7 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "listPayments",
       summary: "The key's world's payments, newest first",
       tags: ["Payments"],
-      auth: "api_key",
+      auth: "either",
       request: { query: listPaymentsQuery },
       responses: { 200: { description: "A page of payments.", schema: paymentPageSchema } },
       handler: async ({ query, tenant, config, database }) => {

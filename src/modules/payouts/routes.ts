@@ -43,7 +43,7 @@ export const payoutRoutes: AnyRoute[] = [
     operationId: "createPayout",
     summary: "Pay out to the merchant's verified wallet: debited now, submitted and confirmed by the processor",
     tags: ["Payouts"],
-    auth: "api_key",
+    auth: "either",
     idempotent: true,
     request: { body: createPayoutBody },
     responses: {
@@ -68,7 +68,7 @@ export const payoutRoutes: AnyRoute[] = [
     operationId: "getPayout",
     summary: "A payout",
     tags: ["Payouts"],
-    auth: "api_key",
+    auth: "either",
     request: { params: payoutIdParams },
     responses: { 200: { description: "The payout.", schema: payoutSchema } },
     handler: async ({ params, tenant, database }) => ({
@@ -81,7 +81,7 @@ export const payoutRoutes: AnyRoute[] = [
     operationId: "listPayouts",
     summary: "The key's world's payouts, newest first",
     tags: ["Payouts"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listPayoutsQuery },
     responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
     handler: async ({ query, tenant, database }) => {

@@ -46,7 +46,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "createSale",
       summary: "Ring up a sale: cash completes at once; wallet is pending with an embedded payment",
       tags: ["Sales"],
-      auth: "api_key",
+      auth: "either",
       idempotent: true,
       request: { body: createSaleBody },
       responses: {
@@ -78,7 +78,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "getSalesReport",
       summary: "Takings of completed sales: totals, by tender, best sellers (default: today, merchant's time zone)",
       tags: ["Sales"],
-      auth: "api_key",
+      auth: "either",
       request: { query: salesReportQuery },
       responses: { 200: { description: "The sales report.", schema: salesReportSchema } },
       handler: async ({ query, tenant, database }) => ({
@@ -98,7 +98,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "getSale",
       summary: "A sale; a pending wallet sale refreshes its payment and is finalised when it has ended",
       tags: ["Sales"],
-      auth: "api_key",
+      auth: "either",
       request: { params: saleIdParams },
       responses: {
         200: { description: "The sale.", schema: saleSchema },
@@ -115,7 +115,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       operationId: "listSales",
       summary: "The key's world's sales, newest first (without embedded payments)",
       tags: ["Sales"],
-      auth: "api_key",
+      auth: "either",
       request: { query: listSalesQuery },
       responses: { 200: { description: "A page of sales.", schema: salePageSchema } },
       handler: async ({ query, tenant, config, database }) => {

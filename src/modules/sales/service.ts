@@ -160,8 +160,8 @@ export async function recordSale(
     cashier: emptyToNull(prepared.input.cashier),
     note: emptyToNull(prepared.input.note),
     payment_id: payment?.id ?? null,
-    actor_type: "api_key",
-    actor_id: tenant.keyId,
+    actor_type: tenant.actor.kind,
+    actor_id: tenant.actor.id,
   });
   const afterCommit = sale.status === "completed" ? await completionEffects(transaction, sale) : undefined;
   return { sale, payment, afterCommit };

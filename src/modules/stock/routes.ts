@@ -34,7 +34,7 @@ export function presentMove(move: StockMoveRow) {
 const worldOf = (tenant: Tenant) => ({
   merchantId: tenant.merchantId,
   livemode: tenant.livemode,
-  actor: { type: "api_key" as const, id: tenant.keyId },
+  actor: { type: tenant.actor.kind, id: tenant.actor.id },
 });
 
 const operationResponses = {
@@ -49,7 +49,7 @@ export const stockRoutes: AnyRoute[] = [
     operationId: "receiveStock",
     summary: "Add received units to on-hand (live keys; test keys only journal) as a receive move",
     tags: ["Stock"],
-    auth: "api_key",
+    auth: "either",
     request: { body: receiveBody },
     responses: operationResponses,
     handler: async ({ body, tenant, database }) => {
@@ -67,7 +67,7 @@ export const stockRoutes: AnyRoute[] = [
     operationId: "adjustStock",
     summary: "Change on-hand by a signed, non-zero delta (live keys; test keys only journal) as an adjust move",
     tags: ["Stock"],
-    auth: "api_key",
+    auth: "either",
     request: { body: adjustBody },
     responses: operationResponses,
     handler: async ({ body, tenant, database }) => {
@@ -85,7 +85,7 @@ export const stockRoutes: AnyRoute[] = [
     operationId: "countStock",
     summary: "Record a stocktake: the delta to the counted quantity is computed under a lock and journaled",
     tags: ["Stock"],
-    auth: "api_key",
+    auth: "either",
     request: { body: countBody },
     responses: operationResponses,
     handler: async ({ body, tenant, database }) => {
@@ -103,7 +103,7 @@ export const stockRoutes: AnyRoute[] = [
     operationId: "listStockMoves",
     summary: "The stock journal of the key's world, newest first",
     tags: ["Stock"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listMovesQuery },
     responses: { 200: { description: "A page of stock moves.", schema: stockMovePageSchema } },
     handler: async ({ query, tenant, database }) => {
@@ -124,7 +124,7 @@ export const stockRoutes: AnyRoute[] = [
     operationId: "getStockReport",
     summary: "On-hand and valuation at current prices per product, totals per currency, the low-stock list",
     tags: ["Stock"],
-    auth: "api_key",
+    auth: "either",
     request: { query: stockReportQuery },
     responses: { 200: { description: "The stock report.", schema: stockReportSchema } },
     handler: async ({ query, tenant, database }) => ({

@@ -6,7 +6,7 @@ import { productSchema, STOCK_QTY_MAX } from "../catalog/schemas.ts";
 export const stockMoveKinds = ["receive", "sale", "adjust", "count"] as const;
 export type StockMoveKind = (typeof stockMoveKinds)[number];
 
-export const actorTypes = ["api_key", "till_user"] as const;
+export const actorTypes = ["api_key", "dashboard_user", "till_user"] as const;
 /** Who caused a move or rang up a sale: an API key, or (later) a till user. */
 export type Actor = { type: (typeof actorTypes)[number]; id: string };
 

@@ -65,7 +65,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "createWebhookEndpoint",
     summary: "Register a webhook endpoint for the key's world; its secret is returned only here",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { body: createEndpointBody },
     responses: { 201: { description: "The endpoint with its signing secret.", schema: createdEndpointSchema } },
     handler: async ({ database, config, tenant, body }) => {
@@ -79,7 +79,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listWebhookEndpoints",
     summary: "The key's world's webhook endpoints, newest first (secrets are never shown again)",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { query: listEndpointsQuery },
     responses: { 200: { description: "A page of endpoints.", schema: endpointPageSchema } },
     handler: async ({ database, tenant, query }) => {
@@ -93,7 +93,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "getWebhookEndpoint",
     summary: "One webhook endpoint",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams },
     responses: { 200: { description: "The endpoint.", schema: endpointSchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -106,7 +106,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "deactivateWebhookEndpoint",
     summary: "Deactivate a webhook endpoint: it receives nothing more, pending retries included",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams },
     responses: { 200: { description: "The deactivated endpoint.", schema: endpointSchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -119,7 +119,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listWebhookDeliveries",
     summary: "An endpoint's deliveries with their attempt log, newest first",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams, query: listDeliveriesQuery },
     responses: { 200: { description: "A page of deliveries.", schema: deliveryPageSchema } },
     handler: async ({ database, tenant, params, query }) => {
@@ -139,7 +139,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "rollWebhookEndpointSecret",
     summary: "Replace the signing secret; the previous one keeps signing too during the overlap",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams, body: rollSecretBody },
     responses: {
       200: { description: "The endpoint with its new signing secret (shown only here).", schema: rolledEndpointSchema },
@@ -158,7 +158,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "recoverWebhookDeliveries",
     summary: "Attempt again now every dead delivery of the endpoint created since a time (at most 30 days ago)",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams, body: recoverBody },
     responses: { 200: { description: "How many dead deliveries were scheduled.", schema: recoverySchema } },
     handler: async ({ database, tenant, params, body }) => {
@@ -179,7 +179,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "sendWebhookTestEvent",
     summary: "Send a webhook.test event to this endpoint only (it is not in the event feed)",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: endpointIdParams },
     responses: { 201: { description: "The test event's delivery, due now.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -193,7 +193,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "getWebhookDelivery",
     summary: "One delivery with its attempt log",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: deliveryIdParams },
     responses: { 200: { description: "The delivery.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -206,7 +206,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "retryWebhookDelivery",
     summary: "Attempt a delivery again now, also a dead or succeeded one",
     tags: ["Webhooks"],
-    auth: "api_key",
+    auth: "either",
     request: { params: deliveryIdParams },
     responses: { 200: { description: "The delivery, due now.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({

@@ -11,9 +11,10 @@ import * as idempotency from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
-import { type ApiKeyAuthenticator, authenticateAdmin, authenticateApiKey } from "./authentication.ts";
+import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { jsonBodyParser } from "./json-body.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { clientOf, resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import { refuseUnsafeValues } from "./request-strings.ts";
 import { refuseMalformedTarget } from "./request-target.ts";
 import type { AnyRoute, JsonReply, Reply } from "./route.ts";
@@ -26,6 +27,8 @@ export type AppDependencies = {
   metrics: Metrics;
   routes: readonly AnyRoute[];
   authenticate: ApiKeyAuthenticator;
+  /** Browser sessions (the sessions module); without it, `session` routes answer 401 and `either` takes keys only. */
+  sessions?: SessionAuthenticator;
   /** Flipped by the server on SIGTERM so /readyz takes the replica out of rotation while it drains. */
   readiness?: { draining: boolean };
 };
@@ -152,7 +155,6 @@ const unavailable = (message: string) =>
 
 async function handle(route: AnyRoute, request: Request, response: Response, dependencies: AppDependencies) {
   const { config, database } = dependencies;
-  let tenant: Tenant | undefined;
   // A money POST claims its Idempotency-Key in authentication's round trip (checked after it, so a
   // bad key still answers 401 first).
   const idempotencyKey = route.idempotent === true ? request.get("idempotency-key") : undefined;
@@ -163,17 +165,13 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
           { key: idempotencyKey, method: request.method, path: request.path, body: request.body },
           config.idempotency.lockTimeoutMs,
         );
-  let claimedInAuthentication = false;
-  if (route.auth === "api_key") {
-    ({ tenant, claimed: claimedInAuthentication } = await authenticateApiKey(
-      request,
-      response,
-      dependencies,
-      claimRequest,
-    ));
-  } else if (route.auth === "admin") {
-    authenticateAdmin(request, config.adminToken);
-  }
+  const { tenant, claimed: claimedInAuthentication } = await resolvePrincipal(
+    route.auth,
+    request,
+    response,
+    dependencies,
+    claimRequest,
+  );
   const context = (
     transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
     commitWithResponse: CommitWithResponse,
@@ -186,6 +184,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     database,
     logger: request.log,
     requestId: request.id,
+    client: clientOf(request, config.publicBaseUrl),
     idempotencyKey,
     transaction,
     commitWithResponse,

@@ -69,22 +69,26 @@ export async function authenticateApiKey(
     case "accepted":
       setRateLimitHeaders(response, verdict.rateLimit);
       return { tenant: verdict.tenant, claimed: verdict.claimed };
-    case "rate_limited": {
+    case "rate_limited":
       setRateLimitHeaders(response, verdict.rateLimit);
       options.metrics.rateLimitedRequestsTotal.inc();
-      const retryAfterSeconds = Math.max(1, Math.ceil(verdict.rateLimit.resetMs / 1000));
-      throw new ApiError({
-        status: 429,
-        type: "rate_limited",
-        code: "rate_limited",
-        message: `Too many requests: at most ${verdict.rateLimit.limit} per ${verdict.rateLimit.windowMs / 1000} seconds per merchant. Retry after ${retryAfterSeconds} s.`,
-        headers: { "Retry-After": String(retryAfterSeconds) },
-      });
-    }
+      throw rateLimited(verdict.rateLimit);
   }
 }
 
-function setRateLimitHeaders(response: Response, state: RateLimitState): void {
+/** The 429 of a merchant's rate limit, whatever authenticated the request. */
+export function rateLimited(state: RateLimitState): ApiError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(state.resetMs / 1000));
+  return new ApiError({
+    status: 429,
+    type: "rate_limited",
+    code: "rate_limited",
+    message: `Too many requests: at most ${state.limit} per ${state.windowMs / 1000} seconds per merchant. Retry after ${retryAfterSeconds} s.`,
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
+}
+
+export function setRateLimitHeaders(response: Response, state: RateLimitState): void {
   response.set({
     "RateLimit-Limit": String(state.limit),
     "RateLimit-Remaining": String(state.remaining),

@@ -29,9 +29,13 @@ export const errorEnvelopeSchema = z
 /** Errors every route of a kind can answer, added to each operation so the document is complete. */
 function commonErrors(route: AnyRoute): Record<number, string> {
   const errors: Record<number, string> = { 400: "Invalid request.", 500: "Platform fault; retry." };
-  if (route.auth === "api_key") {
-    errors[401] = "Missing, unknown or revoked API key.";
-    errors[403] = "Merchant not active, or action not allowed.";
+  if (route.auth === "api_key" || route.auth === "either" || route.auth === "session") {
+    errors[401] =
+      route.auth === "session" ? "No session, or an expired or revoked one." : "Missing, unknown or revoked API key.";
+    errors[403] =
+      route.auth === "api_key"
+        ? "Merchant not active, or action not allowed."
+        : "Merchant not active, action not allowed, or (sessions) a missing CSRF token or foreign Origin.";
     errors[429] = "Rate limit exceeded (60 requests per 10 seconds per merchant).";
   }
   if (route.auth === "admin") {
@@ -72,13 +76,28 @@ function operationFor(route: AnyRoute): ZodOpenApiOperationObject {
     operationId: route.operationId,
     summary: route.summary,
     tags: route.tags,
-    security: route.auth === "api_key" ? [{ apiKey: [] }] : route.auth === "admin" ? [{ adminToken: [] }] : [],
+    security: securityOf(route),
     requestParams: parameters,
     ...(route.request?.body === undefined
       ? {}
       : { requestBody: { required: true, content: { "application/json": { schema: route.request.body } } } }),
     responses,
   };
+}
+
+function securityOf(route: AnyRoute): Record<string, string[]>[] {
+  switch (route.auth) {
+    case "api_key":
+      return [{ apiKey: [] }];
+    case "either":
+      return [{ apiKey: [] }, { session: [], csrfToken: [] }];
+    case "session":
+      return [{ session: [], csrfToken: [] }];
+    case "admin":
+      return [{ adminToken: [] }];
+    case "none":
+      return [];
+  }
 }
 
 /** The OpenAPI 3.1 description of every route, generated from the same zod schemas that validate. */
@@ -101,6 +120,19 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { ser
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "A secret key: sk_test_… or sk_live_…." },
         adminToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN." },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "pos_session",
+          description:
+            "A dashboard or till session (POST /v1/session); `__Host-pos_session` when the API is served over https. The world is the Pos-World header (test or live; test when absent).",
+        },
+        csrfToken: {
+          type: "apiKey",
+          in: "header",
+          name: "Pos-Csrf-Token",
+          description: "The session's CSRF token, required with the session on POST, PATCH and DELETE.",
+        },
       },
     },
     paths,

@@ -17,21 +17,37 @@ export type RawReply = {
 };
 export type Reply = JsonReply | RawReply;
 
+/** The sender of a request: its address, browser, origin and cookies. */
+export type RequestClient = {
+  address: string | undefined;
+  userAgent: string | undefined;
+  /** The Origin header, and whether it is the API's own origin. */
+  origin: string | undefined;
+  sameOrigin: boolean;
+  cookie: (name: string) => string | undefined;
+};
+
 type Schema = z.ZodType;
 type Infer<S> = S extends Schema ? z.output<S> : undefined;
 
-export type RouteAuth = "api_key" | "admin" | "none";
+/**
+ * The principals a route accepts: a secret key, a browser session (cookie + CSRF header, world chosen
+ * by the `Pos-World` header), either of them, the operator token, or nobody.
+ */
+export type RouteAuth = "api_key" | "session" | "either" | "admin" | "none";
 
 export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   body: B;
   query: Q;
   params: P;
-  /** The authenticated merchant and world; present on `api_key` routes. */
-  tenant: A extends "api_key" ? Tenant : undefined;
+  /** The authenticated merchant, world and actor; present on the routes of merchant principals. */
+  tenant: A extends "admin" | "none" ? undefined : Tenant;
   config: Config;
   database: Database;
   logger: Logger;
   requestId: string;
+  /** Who sent the request, as the browser-facing routes (sign-in, sessions) need it. */
+  client: RequestClient;
   /**
    * The Idempotency-Key of an idempotent route (undefined elsewhere). A handler whose work spans
    * several transactions (reserve money, call the gateway, settle) records it, so that a retry after

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { type Queryable, sql } from "../../platform/db/pool.ts";
+import { newId } from "../../platform/ids.ts";
+import type { Actor } from "../../platform/tenant.ts";
+
+export const auditActions = [
+  "session.signed_in",
+  "session.sign_in_failed",
+  "session.signed_out",
+  "session.revoked",
+  "session.stepped_up",
+  "user.password_changed",
+  "api_key.created",
+  "api_key.rolled",
+  "api_key.revoked",
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** One thing done on a merchant's account: what, by whom, in which world, on what, from where. */
+export type AuditEntry = {
+  merchantId: string;
+  action: AuditAction;
+  actor: Actor;
+  livemode: boolean | null;
+  target: { type: string; id: string } | null;
+  client: { address: string | undefined; userAgent: string | undefined };
+};
+
+const auditRowSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  seq: z.coerce.number().int(),
+  action: z.string(),
+  actor_type: z.string(),
+  actor_id: z.string().nullable(),
+  livemode: z.boolean().nullable(),
+  target_type: z.string().nullable(),
+  target_id: z.string().nullable(),
+  client_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.date(),
+});
+export type AuditRow = z.infer<typeof auditRowSchema>;
+
+const USER_AGENT_LENGTH_MAX = 512;
+
+const columnsOf = (entry: AuditEntry) => ({
+  id: newId("aud"),
+  address: entry.client.address?.slice(0, 64) ?? null,
+  userAgent: entry.client.userAgent?.slice(0, USER_AGENT_LENGTH_MAX) ?? null,
+});
+
+export async function insertAuditEntry(database: Queryable, entry: AuditEntry): Promise<void> {
+  const { id, address, userAgent } = columnsOf(entry);
+  await database.query(sql.unsafe`
+    INSERT INTO audit_log (merchant_id, id, action, actor_type, actor_id, livemode, target_type, target_id,
+      client_address, user_agent)
+    VALUES (${entry.merchantId}, ${id}, ${entry.action}, ${entry.actor.kind}, ${entry.actor.id}, ${entry.livemode},
+      ${entry.target?.type ?? null}, ${entry.target?.id ?? null}, ${address}, ${userAgent})`);
+}
+
+/** The merchant's entries, newest first, before the sequence number `beforeSeq` when given. */
+export async function selectAuditEntries(
+  database: Queryable,
+  merchantId: string,
+  options: { limit: number; beforeSeq: number | undefined },
+): Promise<readonly AuditRow[]> {
+  return database.any(sql.type(auditRowSchema)`
+    SELECT merchant_id, id, seq, action, actor_type, actor_id, livemode, target_type, target_id, client_address,
+      user_agent, created_at
+    FROM audit_log
+    WHERE merchant_id = ${merchantId} AND (${options.beforeSeq ?? null}::bigint IS NULL OR seq < ${options.beforeSeq ?? null})
+    ORDER BY seq DESC
+    LIMIT ${options.limit + 1}`);
+}

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { merchantStatuses } from "../../platform/tenant.ts";
+import { apiKeySchema } from "../merchants/schemas.ts";
+
+export const signInBody = z.object({
+  email: z.string().min(3).max(254),
+  password: z.string().min(1).max(200),
+  /** A till session lasts a shift with no idle sign-out; a dashboard session ends when idle. */
+  kind: z.enum(["dashboard", "till"]).default("dashboard"),
+});
+
+export const passwordBody = z.object({ password: z.string().min(1).max(200) });
+
+export const changePasswordBody = z.object({
+  current_password: z.string().min(1).max(200),
+  new_password: z.string().min(10, "must be at least 10 characters").max(200),
+});
+
+export const sessionIdParams = z.object({ id: z.string().min(1).max(64) });
+
+export const sessionSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("session"),
+    kind: z.enum(["dashboard", "till"]),
+    user: z.object({ id: z.string(), email: z.string() }),
+    merchant: z.object({ id: z.string(), name: z.string(), status: z.enum(merchantStatuses) }),
+    /** Send it back in the Pos-Csrf-Token header of every POST, PATCH and DELETE made with this session. */
+    csrf_token: z.string(),
+    created_at: z.string(),
+    expires_at: z.string(),
+    /** When the session ends if unused (null for till sessions). */
+    idle_expires_at: z.string().nullable(),
+    /** Until then, live keys can be minted and rolled without entering the password again. */
+    step_up_expires_at: z.string(),
+  })
+  .meta({ id: "Session" });
+
+export const sessionListItemSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal("session"),
+    kind: z.enum(["dashboard", "till"]),
+    device: z.string(),
+    client_address: z.string().nullable(),
+    created_at: z.string(),
+    last_seen_at: z.string(),
+    expires_at: z.string(),
+    current: z.boolean(),
+  })
+  .meta({ id: "SessionListItem" });
+
+export const mintKeyBody = z.object({ livemode: z.boolean() });
+
+/** When the old secret of a rolled key stops working: now, in 1 hour, 24 hours or 7 days. */
+export const rollKeyBody = z.object({
+  expires_in_seconds: z.union([z.literal(0), z.literal(3600), z.literal(86_400), z.literal(604_800)]),
+});
+
+export const keyIdParams = z.object({ id: z.string().min(1).max(64) });
+
+export const rolledKeySchema = z.object({ previous: apiKeySchema, key: apiKeySchema }).meta({ id: "RolledApiKey" });

@@ -1,0 +1,353 @@
+import request from "supertest";
+import { z } from "zod";
+import { testApp, testConfig } from "../../../tests/support/app.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { sender, signIn, TEST_ORIGIN } from "../../../tests/support/sessions.ts";
+import { sql } from "../../platform/db/pool.ts";
+
+let db: TestDatabase;
+let app: ReturnType<typeof testApp>;
+let shop: TestMerchant;
+const PASSWORD = "correct horse battery";
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = testApp({ database: db.database, config: testConfig(db.url) });
+  shop = await newMerchant(db.database);
+});
+afterAll(() => db.close());
+
+const count = (query: ReturnType<typeof sql.unsafe>) =>
+  db.database.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT (${query})::integer AS n`);
+
+describe("sign-in", () => {
+  test("answers a session with an HttpOnly, SameSite=Lax cookie; the session reaches /v1 in the chosen world", async () => {
+    const response = await request(app).post("/v1/session").send({ email: shop.email, password: PASSWORD }).expect(201);
+    const cookie = String(response.headers["set-cookie"]);
+    expect(cookie).toMatch(/^pos_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+    expect(response.body).toMatchObject({
+      object: "session",
+      kind: "dashboard",
+      user: { email: shop.email },
+      merchant: { id: shop.id, status: "active" },
+    });
+    const session = sender(app, { cookie: cookie.split(";")[0] ?? "", csrf: response.body.csrf_token });
+    expect((await session("get", "/v1/me").expect(200)).body).toMatchObject({ id: shop.id, livemode: false });
+    expect((await session("get", "/v1/me", { world: "live" }).expect(200)).body.livemode).toBe(true);
+    // The session's request counts against the merchant's rate limit like a key's.
+    expect((await session("get", "/v1/me")).headers["ratelimit-limit"]).toBe("60");
+    // The token is stored only as its hash.
+    const token = (cookie.split(";")[0] ?? "").split("=")[1] ?? "";
+    expect(
+      await count(sql.unsafe`SELECT count(*) FROM sessions WHERE token_hash = sha256(convert_to(${token}, 'UTF8'))`),
+    ).toBe(1);
+    expect(
+      await count(
+        sql.unsafe`SELECT count(*) FROM audit_log WHERE merchant_id = ${shop.id} AND action = 'session.signed_in'`,
+      ),
+    ).toBeGreaterThan(0);
+  });
+
+  test("fixation: every sign-in makes a new token; a token the browser presented is revoked, never adopted", async () => {
+    const first = await signIn(app, { email: shop.email, password: PASSWORD });
+    const planted = "A".repeat(43);
+    const second = await request(app)
+      .post("/v1/session")
+      .set("Cookie", `pos_session=${first.token}; other=planted; pos_session_x=${planted}`)
+      .send({ email: shop.email, password: PASSWORD })
+      .expect(201);
+    const secondToken = String(second.headers["set-cookie"]).split(";")[0]?.split("=")[1];
+    expect(secondToken).not.toBe(first.token);
+    await first.send("get", "/v1/me").expect(401);
+    const plantedOnly = await request(app)
+      .post("/v1/session")
+      .set("Cookie", `pos_session=${planted}`)
+      .send({ email: shop.email, password: PASSWORD })
+      .expect(201);
+    expect(String(plantedOnly.headers["set-cookie"])).not.toContain(planted);
+    await request(app).get("/v1/me").set("Cookie", `pos_session=${planted}`).expect(401);
+  });
+
+  test("an unknown email and a wrong password get the same answer", async () => {
+    const unknown = await request(app).post("/v1/session").send({ email: "nobody@example.com", password: PASSWORD });
+    const wrong = await request(app).post("/v1/session").send({ email: shop.email, password: "not the password" });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(unknown.status);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(unknown.body.error.code).toBe("invalid_credentials");
+    expect(
+      Object.keys(wrong.headers)
+        .filter((name) => name !== "date" && name !== "x-request-id")
+        .sort(),
+    ).toEqual(
+      Object.keys(unknown.headers)
+        .filter((name) => name !== "date" && name !== "x-request-id")
+        .sort(),
+    );
+  });
+
+  test("a sign-in form on another origin is refused", async () => {
+    const response = await request(app)
+      .post("/v1/session")
+      .set("Origin", "https://evil.example")
+      .send({ email: shop.email, password: PASSWORD });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe("origin_invalid");
+  });
+});
+
+describe("CSRF and Origin", () => {
+  test("a state-changing session request without the CSRF token, with a wrong one, or from another origin changes nothing", async () => {
+    const session = await signIn(app, { email: shop.email, password: PASSWORD });
+    const product = { name: "Bread", price_cents: 120, currency: "USD" };
+    const attempts = [
+      request(app).post("/v1/products").set("Cookie", session.cookie).set("Origin", TEST_ORIGIN).send(product),
+      request(app)
+        .post("/v1/products")
+        .set("Cookie", session.cookie)
+        .set("Origin", TEST_ORIGIN)
+        .set("Pos-Csrf-Token", "wrong")
+        .send(product),
+      request(app)
+        .post("/v1/products")
+        .set("Cookie", session.cookie)
+        .set("Origin", "https://evil.example")
+        .set("Pos-Csrf-Token", session.csrf)
+        .send(product),
+      request(app).post("/v1/products").set("Cookie", session.cookie).set("Pos-Csrf-Token", session.csrf).send(product),
+      request(app).delete(`/v1/sessions/${session.id}`).set("Cookie", session.cookie).set("Origin", TEST_ORIGIN),
+    ];
+    const responses = await Promise.all(attempts);
+    expect(responses.map((response) => [response.status, response.body.error.code])).toEqual([
+      [403, "csrf_token_invalid"],
+      [403, "csrf_token_invalid"],
+      [403, "origin_invalid"],
+      [403, "origin_invalid"],
+      [403, "csrf_token_invalid"],
+    ]);
+    expect(await count(sql.unsafe`SELECT count(*) FROM products WHERE merchant_id = ${shop.id}`)).toBe(0);
+    await session.send("get", "/v1/me").expect(200);
+
+    const created = await session.send("post", "/v1/products").send(product).expect(201);
+    // Made from a session: the dashboard user is the actor.
+    expect(
+      await count(sql.unsafe`SELECT count(*) FROM products WHERE merchant_id = ${shop.id} AND id = ${created.body.id}`),
+    ).toBe(1);
+  });
+});
+
+describe("session end", () => {
+  test("idle, absolute, revoked and signed-out sessions are refused", async () => {
+    const [idle, absolute, revoked, signedOut, other] = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => signIn(app, { email: shop.email, password: PASSWORD })),
+    );
+    if (!idle || !absolute || !revoked || !signedOut || !other) throw new Error("sign-in failed");
+    // Time is moved by moving the sessions' own timestamps: 31 minutes idle, and 1 s past the absolute end.
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET last_seen_at = now() - interval '31 minutes' WHERE id = ${idle.id}`);
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = ${absolute.id}`);
+    await other.send("delete", `/v1/sessions/${revoked.id}`).expect(200);
+    await signedOut.send("delete", "/v1/session").expect(200);
+
+    for (const ended of [idle, absolute, revoked, signedOut]) {
+      const response = await ended.send("get", "/v1/me");
+      expect([response.status, response.body.error.code]).toEqual([401, "session_expired"]);
+    }
+    // A session 29 minutes idle is alive, and the request moves its idle end.
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET last_seen_at = now() - interval '29 minutes' WHERE id = ${other.id}`);
+    await other.send("get", "/v1/me").expect(200);
+    const listed = await other.send("get", "/v1/sessions").expect(200);
+    const ids = listed.body.data.map((item: { id: string }) => item.id);
+    expect(ids).toContain(other.id);
+    expect(ids).not.toEqual(expect.arrayContaining([idle.id, absolute.id, revoked.id, signedOut.id]));
+    expect(listed.body.data.find((item: { id: string }) => item.id === other.id)).toMatchObject({ current: true });
+  });
+
+  test("a till session has no idle end, only the absolute one", async () => {
+    const till = await signIn(app, { email: shop.email, password: PASSWORD, kind: "till" });
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET last_seen_at = now() - interval '5 hours' WHERE id = ${till.id}`);
+    await till.send("get", "/v1/me").expect(200);
+  });
+
+  test("a password change needs the current password and signs the user's other sessions out", async () => {
+    const owner = await newMerchant(db.database);
+    const [current, elsewhere] = await Promise.all(
+      [1, 2].map(() => signIn(app, { email: owner.email, password: PASSWORD })),
+    );
+    if (!current || !elsewhere) throw new Error("sign-in failed");
+    const wrong = await current
+      .send("post", "/v1/session/password")
+      .send({ current_password: "not it", new_password: "a much better password" });
+    expect(wrong.status).toBe(401);
+    await current
+      .send("post", "/v1/session/password")
+      .send({ current_password: PASSWORD, new_password: "a much better password" })
+      .expect(200);
+    await elsewhere.send("get", "/v1/me").expect(401);
+    await current.send("get", "/v1/me").expect(200);
+    await request(app).post("/v1/session").send({ email: owner.email, password: PASSWORD }).expect(401);
+    await signIn(app, { email: owner.email, password: "a much better password" });
+    const audit = await current.send("get", "/v1/audit_log").expect(200);
+    expect(audit.body.data.map((entry: { action: string }) => entry.action)).toEqual(
+      expect.arrayContaining(["user.password_changed", "session.sign_in_failed", "session.signed_in"]),
+    );
+  });
+});
+
+describe("brute force", () => {
+  test("repeated failures for an account answer 429 with Retry-After, even for the right password", async () => {
+    const limited = testApp({
+      database: db.database,
+      config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ACCOUNT: "3" }),
+    });
+    const victim = await newMerchant(db.database);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await request(limited).post("/v1/session").send({ email: victim.email, password: "guess" }).expect(401);
+    }
+    const locked = await request(limited).post("/v1/session").send({ email: victim.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe("too_many_sign_in_attempts");
+    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(800);
+    // An unknown email is limited the same way, so the limit does not tell which emails exist.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await request(limited).post("/v1/session").send({ email: "ghost@example.com", password: "guess" }).expect(401);
+    }
+    expect(
+      (await request(limited).post("/v1/session").send({ email: "ghost@example.com", password: "x" })).status,
+    ).toBe(429);
+    // When the failures leave the window, the right password signs in again.
+    await db.database.query(sql.unsafe`
+      UPDATE sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE subject = ${`account:${victim.email}`}`);
+    await request(limited).post("/v1/session").send({ email: victim.email, password: PASSWORD }).expect(201);
+  });
+
+  test("repeated failures from one address across accounts answer 429", async () => {
+    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    const limited = testApp({
+      database: db.database,
+      config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ADDRESS: "4" }),
+    });
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await request(limited)
+        .post("/v1/session")
+        .send({ email: `user${attempt}@example.com`, password: "x" })
+        .expect(401);
+    }
+    const locked = await request(limited).post("/v1/session").send({ email: shop.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
+    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+  });
+});
+
+describe("isolation", () => {
+  test("a session of merchant A never reaches merchant B's objects, nor the other world's", async () => {
+    const other = await newMerchant(db.database);
+    const theirs = await request(app)
+      .post("/v1/products")
+      .set("Authorization", `Bearer ${other.testKey}`)
+      .send({ name: "Theirs", price_cents: 100, currency: "USD" })
+      .expect(201);
+    const mine = await newMerchant(db.database);
+    await fundMerchant(db.database, { merchantId: mine.id, livemode: true, currency: "USD", amountCents: 5000 });
+    const session = await signIn(app, { email: mine.email, password: PASSWORD });
+
+    await session.send("get", `/v1/products/${theirs.body.id}`).expect(404);
+    expect((await session.send("get", "/v1/products").expect(200)).body.data).toEqual([]);
+    const usd = (body: { available: { currency: string; amount_cents: number }[] }) =>
+      body.available.find((entry) => entry.currency === "USD")?.amount_cents;
+    expect(usd((await session.send("get", "/v1/balance").expect(200)).body)).toBe(0);
+    expect(usd((await session.send("get", "/v1/balance", { world: "live" }).expect(200)).body)).toBe(5000);
+    // A Bearer key still decides for itself, cookie or not.
+    const withKey = await request(app)
+      .get("/v1/me")
+      .set("Cookie", session.cookie)
+      .set("Authorization", `Bearer ${other.testKey}`)
+      .expect(200);
+    expect(withKey.body.id).toBe(other.id);
+  });
+
+  test("live is refused with merchant_inactive while the merchant is not active; test works", async () => {
+    const pending = await newMerchant(db.database, { status: "pending" });
+    const session = await signIn(app, { email: pending.email, password: PASSWORD });
+    await session.send("get", "/v1/me").expect(200);
+    const live = await session.send("get", "/v1/me", { world: "live" });
+    expect([live.status, live.body.error.code]).toEqual([403, "merchant_inactive"]);
+  });
+});
+
+describe("keys from the dashboard", () => {
+  test("a live key needs a step-up within 5 minutes; its secret is shown once and works against /v1", async () => {
+    const owner = await newMerchant(db.database);
+    const session = await signIn(app, { email: owner.email, password: PASSWORD });
+    // The sign-in itself counts as entering the password; 6 minutes later it no longer does.
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET password_verified_at = now() - interval '6 minutes' WHERE id = ${session.id}`);
+    const refused = await session.send("post", "/v1/api_keys").send({ livemode: true });
+    expect([refused.status, refused.body.error.code]).toEqual([403, "step_up_required"]);
+    expect(await count(sql.unsafe`SELECT count(*) FROM api_keys WHERE merchant_id = ${owner.id}`)).toBe(2);
+    await session.send("post", "/v1/api_keys").send({ livemode: false }).expect(201);
+
+    expect((await session.send("post", "/v1/session/step_up").send({ password: "wrong" })).status).toBe(401);
+    await session.send("post", "/v1/session/step_up").send({ password: PASSWORD }).expect(200);
+    const minted = await session.send("post", "/v1/api_keys").send({ livemode: true }).expect(201);
+    expect(minted.body.secret_key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+    expect(minted.body).toMatchObject({ livemode: true, prefix: "sk_live_", last4: minted.body.secret_key.slice(-4) });
+    expect(minted.headers["cache-control"]).toBe("no-store");
+    const me = await request(app).get("/v1/me").set("Authorization", `Bearer ${minted.body.secret_key}`).expect(200);
+    expect(me.body.livemode).toBe(true);
+    // Minting is session-only: a key cannot mint keys.
+    await request(app)
+      .post("/v1/api_keys")
+      .set("Authorization", `Bearer ${owner.liveKey}`)
+      .send({ livemode: true })
+      .expect(401);
+    // The secret is nowhere after its answer: not in the audit log, not in the session answer.
+    const audit = await session.send("get", "/v1/audit_log").expect(200);
+    expect(JSON.stringify(audit.body)).not.toContain(minted.body.secret_key);
+    expect(audit.body.data[0]).toMatchObject({
+      action: "api_key.created",
+      livemode: true,
+      target: { id: minted.body.id },
+    });
+    expect(JSON.stringify((await session.send("get", "/v1/session").expect(200)).body)).not.toContain(
+      minted.body.secret_key,
+    );
+  });
+
+  test("rolling with an overlap: both secrets work until the old one's end, then only the new one", async () => {
+    const owner = await newMerchant(db.database);
+    const session = await signIn(app, { email: owner.email, password: PASSWORD });
+    const rolled = await session
+      .send("post", `/v1/api_keys/${owner.testKeyId}/roll`)
+      .send({ expires_in_seconds: 3600 })
+      .expect(200);
+    const newKey = rolled.body.key.secret_key as string;
+    expect(rolled.body.previous.expires_at).not.toBeNull();
+    expect(rolled.body.previous.secret_key).toBeUndefined();
+    for (const key of [owner.testKey, newKey]) {
+      await request(app).get("/v1/me").set("Authorization", `Bearer ${key}`).expect(200);
+    }
+    await db.database.query(sql.unsafe`
+      UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${owner.testKeyId}`);
+    const old = await request(app).get("/v1/me").set("Authorization", `Bearer ${owner.testKey}`);
+    expect([old.status, old.body.error.code]).toEqual([401, "api_key_revoked"]);
+    await request(app).get("/v1/me").set("Authorization", `Bearer ${newKey}`).expect(200);
+    // An ended key cannot roll again; revoking the new one ends it at once.
+    await session.send("post", `/v1/api_keys/${owner.testKeyId}/roll`).send({ expires_in_seconds: 0 }).expect(404);
+    await session.send("delete", `/v1/api_keys/${rolled.body.key.id}`).expect(200);
+    await request(app).get("/v1/me").set("Authorization", `Bearer ${newKey}`).expect(401);
+  });
+
+  test("another merchant's key cannot be rolled or revoked", async () => {
+    const other = await newMerchant(db.database);
+    const session = await signIn(app, { email: shop.email, password: PASSWORD });
+    await session.send("post", `/v1/api_keys/${other.testKeyId}/roll`).send({ expires_in_seconds: 0 }).expect(404);
+    await session.send("delete", `/v1/api_keys/${other.testKeyId}`).expect(404);
+    await request(app).get("/v1/me").set("Authorization", `Bearer ${other.testKey}`).expect(200);
+  });
+});

@@ -1,0 +1,131 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build, type Metafile } from "esbuild";
+
+/**
+ * Builds the browser apps: each app's entry bundled (TSX through Preact) into content-hashed files,
+ * an `index.html` shell per app that loads them by URL (no inline script, so the CSP can forbid it),
+ * and `manifest.json`, which the API's web-apps module serves from. Prints each file's gzipped size
+ * and fails when an app's script exceeds its budget. Run by `make run`, `make build` and the tests'
+ * global setup; the output directory is git-ignored.
+ */
+
+const webDirectory = path.dirname(fileURLToPath(import.meta.url));
+export const WEB_BUILD_DIRECTORY = path.join(webDirectory, "dist");
+
+/** The apps and their budgets (gzipped bytes of the app's own script, Preact included). */
+const APPS = {
+  dashboard: { entry: "dashboard/main.tsx", title: "Dashboard", scriptBudgetBytes: 25_000 },
+} as const;
+export type AppName = keyof typeof APPS;
+
+export type WebManifest = {
+  /** Hashed file name → its content type and size; served as immutable under /assets/. */
+  files: Record<string, { contentType: string; bytes: number; gzipBytes: number }>;
+  /** Each app's shell (an HTML file in the build directory) and its script and style. */
+  apps: Record<string, { html: string; script: string; style: string | undefined }>;
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+function shell(title: string, script: string, style: string | undefined): string {
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light">',
+    `<title>${title}</title>`,
+    // No icon yet: an empty one keeps the browser from asking for /favicon.ico.
+    '<link rel="icon" href="data:,">',
+    style === undefined ? "" : `<link rel="stylesheet" href="/assets/${style}">`,
+    `<script type="module" src="/assets/${script}"></script>`,
+    "</head>",
+    "<body>",
+    '<div id="app"></div>',
+    "<noscript>This page needs JavaScript.</noscript>",
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+}
+
+export async function buildWeb(options: { outDirectory?: string; quiet?: boolean } = {}): Promise<WebManifest> {
+  const outDirectory = options.outDirectory ?? WEB_BUILD_DIRECTORY;
+  await rm(outDirectory, { recursive: true, force: true });
+  await mkdir(outDirectory, { recursive: true });
+  const result = await build({
+    absWorkingDir: webDirectory,
+    entryPoints: Object.fromEntries(Object.entries(APPS).map(([name, app]) => [name, app.entry])),
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    entryNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    outdir: outDirectory,
+    metafile: true,
+    logLevel: "warning",
+  });
+  const manifest = await writeManifest(outDirectory, result.metafile);
+  const problems = overBudget(manifest);
+  if (!options.quiet) {
+    process.stdout.write(report(manifest));
+  }
+  if (problems.length > 0) {
+    throw new Error(`web build over budget:\n  ${problems.join("\n  ")}`);
+  }
+  return manifest;
+}
+
+async function writeManifest(outDirectory: string, metafile: Metafile): Promise<WebManifest> {
+  const manifest: WebManifest = { files: {}, apps: {} };
+  for (const [output, meta] of Object.entries(metafile.outputs)) {
+    const name = path.basename(output);
+    const contents = await readFile(path.join(outDirectory, name));
+    manifest.files[name] = {
+      contentType: CONTENT_TYPES[path.extname(name)] ?? "application/octet-stream",
+      bytes: contents.length,
+      gzipBytes: gzipSync(contents, { level: 9 }).length,
+    };
+    const app = Object.entries(APPS).find(([, definition]) => meta.entryPoint === definition.entry);
+    if (app !== undefined) {
+      const [appName, definition] = app;
+      const html = `${appName}.html`;
+      const style = meta.cssBundle === undefined ? undefined : path.basename(meta.cssBundle);
+      manifest.apps[appName] = { html, script: name, style };
+      await writeFile(path.join(outDirectory, html), shell(definition.title, name, style));
+    }
+  }
+  await writeFile(path.join(outDirectory, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+function overBudget(manifest: WebManifest): string[] {
+  return Object.entries(manifest.apps).flatMap(([appName, app]) => {
+    const budget = APPS[appName as AppName].scriptBudgetBytes;
+    const size = manifest.files[app.script]?.gzipBytes ?? 0;
+    return size > budget ? [`${appName}: ${size} B gzipped > ${budget} B`] : [];
+  });
+}
+
+function report(manifest: WebManifest): string {
+  const lines = Object.entries(manifest.files).map(
+    ([name, file]) =>
+      `  ${name.padEnd(36)} ${String(file.bytes).padStart(8)} B  ${String(file.gzipBytes).padStart(7)} B gzipped`,
+  );
+  return `web build (${Object.keys(manifest.apps).join(", ")}):\n${lines.join("\n")}\n`;
+}
+
+if (import.meta.main) {
+  await buildWeb({ quiet: process.argv.includes("--quiet") });
+}

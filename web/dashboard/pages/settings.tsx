@@ -1,0 +1,148 @@
+import { useState } from "preact/hooks";
+import { ApiError } from "../../lib/api.ts";
+import { formatDateTime, formatRelative } from "../../lib/format.ts";
+import { useResource } from "../../lib/resource.ts";
+import { api } from "../../lib/session.ts";
+import { Button, Field, Table, toast } from "../../ui/index.ts";
+import { Status } from "./shared.tsx";
+
+type SessionItem = {
+  id: string;
+  kind: "dashboard" | "till";
+  device: string;
+  client_address: string | null;
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+};
+
+type AuditEntry = { id: string; action: string; actor: { type: string; id: string | null }; created_at: string };
+
+/** Password, the user's sessions (with revoke) and the account's audit log. */
+export function SettingsPage() {
+  const [sessions, reloadSessions] = useResource(
+    () => api.get<{ data: SessionItem[] }>("/v1/sessions").then((page) => page.data),
+    [],
+  );
+  const [audit] = useResource(() => api.get<{ data: AuditEntry[] }>("/v1/audit_log", { query: { limit: 20 } }), []);
+  return (
+    <>
+      <h1>Settings</h1>
+      <PasswordForm onChanged={reloadSessions} />
+      <section aria-labelledby="sessions-title">
+        <h2 id="sessions-title">Signed-in sessions</h2>
+        {sessions.state === "loaded" ? (
+          <Table
+            caption="Where you are signed in"
+            rows={sessions.value}
+            rowKey={(session) => session.id}
+            empty="No sessions."
+            columns={[
+              { header: "Device", cell: (session) => `${session.device}${session.current ? " (this browser)" : ""}` },
+              { header: "Kind", cell: (session) => session.kind },
+              { header: "Address", cell: (session) => session.client_address ?? "—" },
+              { header: "Last seen", cell: (session) => formatRelative(session.last_seen_at) },
+              {
+                header: "Action",
+                cell: (session) =>
+                  session.current ? (
+                    "—"
+                  ) : (
+                    <Button
+                      variant="danger"
+                      aria-label={`Sign out ${session.device}, last seen ${formatRelative(session.last_seen_at)}`}
+                      onClick={async () => {
+                        await api.delete(`/v1/sessions/${session.id}`);
+                        toast("Session signed out.");
+                        reloadSessions();
+                      }}
+                    >
+                      Sign out
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        ) : (
+          <Status resource={sessions} />
+        )}
+      </section>
+      <section aria-labelledby="audit-title">
+        <h2 id="audit-title">Audit log</h2>
+        {audit.state === "loaded" ? (
+          <Table
+            caption="Latest account activity"
+            rows={audit.value.data}
+            rowKey={(entry) => entry.id}
+            empty="Nothing yet."
+            columns={[
+              { header: "When", cell: (entry) => formatDateTime(entry.created_at) },
+              { header: "Action", cell: (entry) => entry.action },
+              { header: "By", cell: (entry) => `${entry.actor.type} ${entry.actor.id ?? ""}` },
+            ]}
+          />
+        ) : (
+          <Status resource={audit} />
+        )}
+      </section>
+    </>
+  );
+}
+
+function PasswordForm(props: { onChanged: () => void }) {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <form
+        class="card"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          try {
+            await api.post("/v1/session/password", { current_password: current, new_password: next });
+            setCurrent("");
+            setNext("");
+            toast("Password changed. Your other sessions were signed out.");
+            props.onChanged();
+          } catch (caught) {
+            setError(caught instanceof ApiError ? caught.message : "The password could not be changed.");
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Field
+          label="Current password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={current}
+          onValue={setCurrent}
+        />
+        <Field
+          label="New password"
+          type="password"
+          autocomplete="new-password"
+          minLength={10}
+          required
+          hint="At least 10 characters."
+          value={next}
+          onValue={setNext}
+        />
+        {error === undefined ? null : (
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <Button type="submit" variant="primary" busy={busy}>
+          Change password
+        </Button>
+      </form>
+    </section>
+  );
+}

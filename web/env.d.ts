@@ -1,0 +1,2 @@
+// Style sheets are bundled by esbuild from their import; the import has no value.
+declare module "*.css";

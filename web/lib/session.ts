@@ -1,0 +1,91 @@
+import { computed, signal } from "@preact/signals";
+import { type ApiClient, ApiError, createApiClient, type World } from "./api.ts";
+
+/**
+ * The signed-in session of a browser app (dashboard or till), as signals: the session the API
+ * answered (user, merchant, CSRF token, expiry), the chosen world, and one API client that carries
+ * both. Sign-in, sign-out and the world switch live here so both apps share them.
+ */
+export type Session = {
+  id: string;
+  object: "session";
+  kind: "dashboard" | "till";
+  user: { id: string; email: string };
+  merchant: { id: string; name: string; status: "pending" | "active" | "suspended" };
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  idle_expires_at: string | null;
+  step_up_expires_at: string;
+};
+
+/** undefined: not known yet (the first GET /v1/session is in flight); null: signed out. */
+export const session = signal<Session | null | undefined>(undefined);
+
+const WORLD_STORAGE_KEY = "pos.world";
+export const world = signal<World>(readWorld());
+
+/** LIVE is only for an active merchant (the API refuses it otherwise). */
+export const liveAvailable = computed(() => session.value?.merchant.status === "active");
+
+function readWorld(): World {
+  try {
+    return sessionStorage.getItem(WORLD_STORAGE_KEY) === "live" ? "live" : "test";
+  } catch {
+    return "test";
+  }
+}
+
+export function setWorld(next: World): void {
+  world.value = next;
+  try {
+    sessionStorage.setItem(WORLD_STORAGE_KEY, next);
+  } catch {
+    // Storage refused (private mode): the choice lasts for this page only.
+  }
+}
+
+export const api: ApiClient = createApiClient({
+  world: () => (world.value === "live" && liveAvailable.value ? "live" : "test"),
+  csrfToken: () => session.value?.csrf_token,
+  onSignedOut: () => {
+    session.value = null;
+  },
+});
+
+/** Asks the API whether the browser has a session (on start). */
+export async function loadSession(): Promise<void> {
+  try {
+    session.value = await api.get<Session>("/v1/session", { world: "test" });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      session.value = null;
+      return;
+    }
+    throw error;
+  }
+}
+
+export async function signIn(credentials: {
+  email: string;
+  password: string;
+  kind: "dashboard" | "till";
+}): Promise<Session> {
+  const signedIn = await api.post<Session>("/v1/session", credentials, { world: "test" });
+  session.value = signedIn;
+  return signedIn;
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await api.delete("/v1/session", { world: "test" });
+  } finally {
+    session.value = null;
+    setWorld("test");
+  }
+}
+
+/** Enters the password again; afterwards live keys can be minted for a few minutes. */
+export async function stepUp(password: string): Promise<void> {
+  session.value = await api.post<Session>("/v1/session/step_up", { password }, { world: "test" });
+}

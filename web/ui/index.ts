@@ -1,0 +1,8 @@
+/** The apps' component kit (the dashboard's and the till's). Import tokens.css once per app. */
+export { Button } from "./Button.tsx";
+export { Dialog } from "./Dialog.tsx";
+export { Field, SelectField } from "./Field.tsx";
+export { Link } from "./Link.tsx";
+export { type Column, Table } from "./Table.tsx";
+export { Toasts, toast } from "./Toast.tsx";
+export { WorldBadge } from "./WorldBadge.tsx";
