@@ -12,9 +12,9 @@ import { startPools } from "./worker-pools.ts";
 
 /**
  * One worker pool as its own deployment: the pool's jobs, plus /healthz, /livez, /readyz and
- * /metrics. It waits for its database at start-up (the startup probe allows a minute), then the ops
- * server listens while the pool's runner starts. A pool that cannot go on exits non-zero, and
- * Kubernetes restarts it.
+ * /metrics. It waits for its database and its runner at start-up (the startup probe allows a
+ * minute), then the ops server listens. A pool that cannot go on exits non-zero, and Kubernetes
+ * restarts it.
  */
 export async function startPoolService(pool: PoolName, config: Config): Promise<() => Promise<void>> {
   const databaseUrl = requireDatabaseUrl(config);
@@ -41,13 +41,13 @@ export async function startPoolService(pool: PoolName, config: Config): Promise<
       process.exit(1);
     },
   });
+  await pools.started;
   const readiness = { draining: false };
   const opsServer = await listen(
     createOpsApp({ database, metrics, readiness, liveness: pools.liveness }),
     config.workerHttpPort,
   );
   logger.info({ port: config.workerHttpPort }, "worker ops server listening");
-  await pools.started;
   return async () => {
     readiness.draining = true;
     await pools.stop();
