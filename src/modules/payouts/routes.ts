@@ -1,4 +1,5 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { requireStepUpOfSessions } from "../sessions/index.ts";
 import {
   adminPayoutSchema,
   createPayoutBody,
@@ -48,8 +49,12 @@ export const payoutRoutes: AnyRoute[] = [
     request: { body: createPayoutBody },
     responses: {
       201: { description: "The payout, `requested`; the amount has left the balance.", schema: payoutSchema },
+      403: {
+        description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
+      },
     },
-    handler: async ({ body, tenant, transaction }) => {
+    handler: async ({ body, tenant, transaction, database, config }) => {
+      await requireStepUpOfSessions(database, config.sessions, tenant);
       payouts.payoutDestinationOf(tenant.merchant);
       let created: PayoutRow | undefined;
       const reply = await transaction(async (tx) => {

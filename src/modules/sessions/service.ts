@@ -209,6 +209,21 @@ export async function requireStepUp(database: Queryable, settings: SessionSettin
   }
 }
 
+/**
+ * For actions a stolen browser session must not take alone (rolling a webhook secret, requesting a
+ * payout): a session must have entered its password within the window. An API key is the merchant's
+ * server, with no password to enter: its requests pass.
+ */
+export async function requireStepUpOfSessions(
+  database: Queryable,
+  settings: SessionSettings,
+  tenant: Tenant,
+): Promise<void> {
+  if (tenant.sessionId !== undefined) {
+    await requireStepUp(database, settings, tenant);
+  }
+}
+
 /** Changes the password (the current one required) and signs every other session of the user out. */
 export async function changePassword(
   database: Database,

@@ -351,3 +351,50 @@ describe("keys from the dashboard", () => {
     await request(app).get("/v1/me").set("Authorization", `Bearer ${other.testKey}`).expect(200);
   });
 });
+
+describe("step-up beyond keys", () => {
+  test("a webhook secret roll and a payout from a session need the password within 5 minutes; a key's do not", async () => {
+    const owner = await newMerchant(db.database, { payout_msisdn: "263771234567", payout_verified: true });
+    await fundMerchant(db.database, { merchantId: owner.id, livemode: false, currency: "USD", amountCents: 5000 });
+    const session = await signIn(app, { email: owner.email, password: PASSWORD });
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET password_verified_at = now() - interval '6 minutes' WHERE id = ${session.id}`);
+    const endpoint = await session
+      .send("post", "/v1/webhook_endpoints")
+      .send({ url: "http://127.0.0.1:9/hooks" })
+      .expect(201);
+    const payoutsOfOwner = sql.unsafe`SELECT count(*) FROM payouts WHERE merchant_id = ${owner.id}`;
+
+    const roll = await session.send("post", `/v1/webhook_endpoints/${endpoint.body.id}/roll_secret`).send({});
+    expect([roll.status, roll.body.error?.code]).toEqual([403, "step_up_required"]);
+    const payout = await session
+      .send("post", "/v1/payouts")
+      .set("Idempotency-Key", "payout-without-step-up")
+      .send({ amount_cents: 1000, currency: "USD" });
+    expect([payout.status, payout.body.error?.code]).toEqual([403, "step_up_required"]);
+    expect(await count(payoutsOfOwner)).toBe(0);
+
+    await session.send("post", "/v1/session/step_up").send({ password: PASSWORD }).expect(200);
+    const rolled = await session.send("post", `/v1/webhook_endpoints/${endpoint.body.id}/roll_secret`).send({});
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.secret).toMatch(/^whsec_/);
+    await session
+      .send("post", "/v1/payouts")
+      .set("Idempotency-Key", "payout-after-step-up")
+      .send({ amount_cents: 1000, currency: "USD" })
+      .expect(201);
+    // The merchant's server has no password to enter: its key rolls and pays out without a step-up.
+    await request(app)
+      .post(`/v1/webhook_endpoints/${endpoint.body.id}/roll_secret`)
+      .set("Authorization", `Bearer ${owner.testKey}`)
+      .send({})
+      .expect(200);
+    await request(app)
+      .post("/v1/payouts")
+      .set("Authorization", `Bearer ${owner.testKey}`)
+      .set("Idempotency-Key", "payout-by-key")
+      .send({ amount_cents: 1000, currency: "USD" })
+      .expect(201);
+    expect(await count(payoutsOfOwner)).toBe(2);
+  });
+});

@@ -1,4 +1,5 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { requireStepUpOfSessions } from "../sessions/index.ts";
 import {
   createdEndpointSchema,
   createEndpointBody,
@@ -143,8 +144,12 @@ export const webhookRoutes: AnyRoute[] = [
     request: { params: endpointIdParams, body: rollSecretBody },
     responses: {
       200: { description: "The endpoint with its new signing secret (shown only here).", schema: rolledEndpointSchema },
+      403: {
+        description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
+      },
     },
     handler: async ({ database, config, tenant, params, body }) => {
+      await requireStepUpOfSessions(database, config.sessions, tenant);
       const rolled = await webhooks.rollSecret(database, config, tenant, {
         endpointId: params.id,
         overlapSeconds: body.expires_in_seconds,
