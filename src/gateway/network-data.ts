@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Currency } from "../platform/http/validation.ts";
+import { type Currency, formatMoney } from "../kernel/money.ts";
 
 /**
  * What the wallet network and its billers would answer, derived deterministically from the request:
@@ -110,7 +110,7 @@ export function utilityReceiptOf(request: {
         receipt: {
           token_display: token.replace(/(\d{4})(?=\d)/g, "$1 "),
           units_kwh: units,
-          tariff: `${request.currency} ${(ELECTRICITY_CENTS_PER_KWH[request.currency] / 100).toFixed(2)}/kWh`,
+          tariff: `${formatMoney(request.currency, ELECTRICITY_CENTS_PER_KWH[request.currency])}/kWh`,
           meter_number: request.account,
           customer_name: holderNameOf(`meter:${request.account}`),
         },
@@ -125,7 +125,7 @@ export function utilityReceiptOf(request: {
         receipt: {
           recipient_msisdn: request.account,
           product: request.product,
-          airtime_value: `${request.currency} ${(request.amountCents / 100).toFixed(2)}`,
+          airtime_value: formatMoney(request.currency, request.amountCents),
         },
       };
     case "dstv": {

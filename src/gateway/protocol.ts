@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { currencies } from "../platform/http/validation.ts";
+import { currencies } from "../kernel/money.ts";
 
 /**
  * The wire protocol between our HTTP gateway client and a wallet gateway (a real one, or our

@@ -1,4 +1,4 @@
-import type { Currency } from "../platform/http/validation.ts";
+import type { Currency } from "../kernel/money.ts";
 
 /**
  * What the platform needs from the wallet network. Three implementations answer it: the sandbox

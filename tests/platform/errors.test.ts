@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import request from "supertest";
 import { z } from "zod";
+import { amountCentsSchema, currencySchema } from "../../src/kernel/money-schemas.ts";
 import { internalError } from "../../src/platform/errors.ts";
 import { defineRoute } from "../../src/platform/http/route.ts";
-import { amountCentsSchema, currencySchema } from "../../src/platform/http/validation.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { TEST_ADMIN_TOKEN, testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

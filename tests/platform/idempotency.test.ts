@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { z } from "zod";
+import { amountCentsSchema } from "../../src/kernel/money-schemas.ts";
 import { sql, type Transaction } from "../../src/platform/db/pool.ts";
 import { insufficientFunds } from "../../src/platform/errors.ts";
 import { defineRoute } from "../../src/platform/http/route.ts";
-import { amountCentsSchema } from "../../src/platform/http/validation.ts";
 import {
   fingerprintRequest,
   type ResponseToStore,

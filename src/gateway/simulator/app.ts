@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
-import { currencies } from "../../platform/http/validation.ts";
+import { currencies } from "../../kernel/money.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import {
   issuePaymentCodeRequestSchema,

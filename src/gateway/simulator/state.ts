@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { Currency } from "../../platform/http/validation.ts";
+import type { Currency } from "../../kernel/money.ts";
 import { holderNameOf, utilityReceiptOf, walletAccountNumberOf } from "../network-data.ts";
 import type {
   AccountWire,

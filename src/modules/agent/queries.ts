@@ -1,7 +1,7 @@
+import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type BankChangeRow, bankChangeRowSchema, type WithdrawalRow, withdrawalRowSchema } from "./schemas.ts";
 
-type World = { merchantId: string; livemode: boolean };
 /** A row as jobs name it: its merchant and id (the id implies the world). */
 type RowKey = { merchantId: string; id: string };
 

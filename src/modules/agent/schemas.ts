@@ -1,11 +1,8 @@
 import { z } from "zod";
-import {
-  amountCentsSchema,
-  currencies,
-  currencySchema,
-  ERROR_CODE_META_KEY,
-  msisdnSchema,
-} from "../../platform/http/validation.ts";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
+import { currencies } from "../../kernel/money.ts";
+import { amountCentsSchema, currencySchema } from "../../kernel/money-schemas.ts";
+import { msisdnSchema } from "../../platform/http/validation.ts";
 
 /** The largest withdrawal code: 1,000,000.00 in either currency (cash a till can hand over is far less). */
 export const WITHDRAWAL_AMOUNT_CENTS_MAX = 100_000_000;

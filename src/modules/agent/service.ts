@@ -10,6 +10,8 @@ import {
   type WalletGateway,
   type WithdrawalCodeStatus,
 } from "../../gateway/wallet-gateway.ts";
+import { formatMoney } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../../platform/errors.ts";
@@ -60,8 +62,6 @@ export type AgentDependencies = {
   gateways: Gateways<WalletGateway>;
   logger: Logger;
 };
-type World = { merchantId: string; livemode: boolean };
-
 // Withdrawal codes.
 
 export function withdrawalDeepLinkOf(config: Config, code: string): string {
@@ -388,7 +388,7 @@ export function checkBankChangeLimit(config: Config, input: Pick<CreateBankChang
   if (input.amount_cents > limit) {
     throw invalidRequest(
       "bank_change_limit",
-      `A change-to-wallet is at most ${input.currency} ${(limit / 100).toFixed(2)} (${limit} cents).`,
+      `A change-to-wallet is at most ${formatMoney(input.currency, limit)} (${limit} cents).`,
     );
   }
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
+import { currencies } from "../../kernel/money.ts";
+import { currencySchema } from "../../kernel/money-schemas.ts";
 import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
-import { currencies, currencySchema, ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
 
 /** The largest unit price and stock quantity the catalog accepts. */
 export const PRICE_CENTS_MAX = 1_000_000_000;

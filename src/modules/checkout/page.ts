@@ -1,4 +1,5 @@
 import escapeHtml from "escape-html";
+import { formatMoney } from "../../kernel/money.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 
 /**
@@ -14,7 +15,7 @@ export type CheckoutView = {
   ussd: string;
 };
 
-const formatAmount = (payment: PaymentRow) => `${payment.currency} ${(payment.amount_cents / 100).toFixed(2)}`;
+const formatAmount = (payment: PaymentRow) => formatMoney(payment.currency, payment.amount_cents);
 /** 123 456 789: easier to read out and type. */
 const groupCode = (code: string) => code.replace(/(\d{3})(\d{3})(\d{3})/, "$1 $2 $3");
 

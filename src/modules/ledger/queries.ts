@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { type Currency, currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { type Currency, currencies } from "../../platform/http/validation.ts";
 import {
   type EntryRow,
   type EntryType,

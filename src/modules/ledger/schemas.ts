@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { type Currency, currencies } from "../../kernel/money.ts";
 import { invalidRequest } from "../../platform/errors.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
-import { type Currency, currencies } from "../../platform/http/validation.ts";
 
 /**
  * The ledger's accounts. Each is kept per merchant, world and currency; only `merchant_available` is

@@ -1,9 +1,9 @@
 import { CheckIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
+import { type Currency, currencies } from "../../kernel/money.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { insufficientFunds, notFound } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
-import { type Currency, currencies } from "../../platform/http/validation.ts";
 import { newId } from "../../platform/ids.ts";
 import * as queries from "./queries.ts";
 import type { EntryRow, EntryType, PostingInput, PostingRow, TransactionRow } from "./schemas.ts";

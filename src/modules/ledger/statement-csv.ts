@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
+import { currencies } from "../../kernel/money.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
-import { currencies } from "../../platform/http/validation.ts";
 import { availableBalancesBefore, statementEntries } from "./service.ts";
 
 /**

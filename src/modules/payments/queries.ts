@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
@@ -8,8 +9,6 @@ import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
   merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at,
   paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at`;
-
-type World = { merchantId: string; livemode: boolean };
 
 /** The jobs of a pending payment: its first poll and its expiry (at `expires_at`). */
 export type PaymentJobs = {

@@ -7,6 +7,8 @@ import {
   type PaymentCodeStatus,
   type PaymentGateway,
 } from "../../gateway/wallet-gateway.ts";
+import { formatMoney } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { notFound } from "../../platform/errors.ts";
@@ -54,8 +56,6 @@ const SCHEDULING_JOB_ATTEMPTS_MAX = 25;
 const EXPIRY_JOB_ATTEMPTS_MAX = 25;
 
 export type PaymentDependencies = { database: Database; config: Config; gateways: Gateways; logger: Logger };
-type World = { merchantId: string; livemode: boolean };
-
 const gatewayOf = (gateways: Gateways, livemode: boolean): PaymentGateway => (livemode ? gateways.live : gateways.test);
 
 /** The merchant's fee: `fee_bps` of the amount rounded half up, plus the fixed part, at most the amount. */
@@ -69,8 +69,7 @@ export function deepLinkOf(config: Config, code: string): string {
 }
 
 export function ussdOf(config: Config, payment: Pick<PaymentRow, "code" | "currency" | "amount_cents">): string {
-  const amount = (payment.amount_cents / 100).toFixed(2);
-  return `Dial ${config.payment.ussdPrefix}${payment.code}# and confirm ${payment.currency} ${amount}`;
+  return `Dial ${config.payment.ussdPrefix}${payment.code}# and confirm ${formatMoney(payment.currency, payment.amount_cents)}`;
 }
 
 export type PreparedPayment = Awaited<ReturnType<typeof preparePayment>>;

@@ -1,3 +1,4 @@
+import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type PayoutRow, type PayoutStatus, payoutRowSchema } from "./schemas.ts";
@@ -7,7 +8,6 @@ const PAYOUT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_ce
   confirm_transaction_id, submit_attempts, last_submit_attempt_at, next_attempt_at, lease_until, submitted_at,
   confirmed_at, failed_at, reversed_at, created_at, updated_at`;
 
-type World = { merchantId: string; livemode: boolean };
 /** A payout as the processor and operators name it: its merchant and id (the id implies the world). */
 type PayoutKey = { merchantId: string; id: string };
 

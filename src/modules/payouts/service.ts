@@ -6,6 +6,7 @@ import {
   type PaymentGateway,
   type PayoutGateway,
 } from "../../gateway/wallet-gateway.ts";
+import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
@@ -53,8 +54,6 @@ export type PayoutDependencies = {
   gateways: Gateways<PaymentGateway & PayoutGateway>;
   logger: Logger;
 };
-type World = { merchantId: string; livemode: boolean };
-
 /** The verified payout wallet, or the 403 that explains why there is none. */
 export function payoutDestinationOf(merchant: Pick<MerchantRow, "payout_msisdn" | "payout_verified">): string {
   if (merchant.payout_msisdn === null || !merchant.payout_verified) {

@@ -1,13 +1,12 @@
 import { z } from "zod";
+import { currencies } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { currencies } from "../../platform/http/validation.ts";
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
 const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
   payment_id, actor_type, actor_id, created_at, completed_at, cancelled_at`;
-
-type World = { merchantId: string; livemode: boolean };
 
 /** A cash sale is inserted completed; a wallet sale pending, beside its payment. */
 export async function insertSale(

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
+import { currencies } from "../../kernel/money.ts";
+import { currencySchema } from "../../kernel/money-schemas.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
-import { currencies, currencySchema, ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
 import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
 import { paymentSchema } from "../payments/schemas.ts";
 import { actorTypes } from "../stock/schemas.ts";

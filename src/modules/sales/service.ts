@@ -1,7 +1,8 @@
+import { type Currency, currencies } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
-import { type Currency, currencies } from "../../platform/http/validation.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import type { ProductRow } from "../catalog/schemas.ts";
@@ -45,8 +46,6 @@ import {
  */
 
 export type SaleDependencies = payments.PaymentDependencies;
-type World = { merchantId: string; livemode: boolean };
-
 export type PricedSale = { currency: Currency; items: SaleItem[]; total_cents: number };
 
 /** Prices the basket against the catalog rows it names: the rules of what may be sold. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { currencies } from "../../platform/http/validation.ts";
 import { type ProductRow, productRowSchema } from "../catalog/schemas.ts";
 import { type Actor, type StockMoveKind, type StockMoveRow, stockMoveRowSchema } from "./schemas.ts";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
+import { currencies } from "../../kernel/money.ts";
 import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
-import { currencies, ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
 import { productSchema, STOCK_QTY_MAX } from "../catalog/schemas.ts";
 
 export const stockMoveKinds = ["receive", "sale", "adjust", "count"] as const;

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { type Currency, currencies } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, invalidRequest } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
-import { type Currency, currencies } from "../../platform/http/validation.ts";
 import { newId } from "../../platform/ids.ts";
 import { isLowStock, type ProductRow } from "../catalog/schemas.ts";
 import * as queries from "./queries.ts";
@@ -25,8 +26,6 @@ import { type Actor, LOW_STOCK_LIST_MAX, type StockMoveKind, type StockMoveRow }
  *
  * Error codes: `product_not_found` (404), `stock_not_tracked` (400), `invalid_quantity` (400).
  */
-
-type World = { merchantId: string; livemode: boolean };
 
 const OPENING_NOTE = "Opening quantity";
 

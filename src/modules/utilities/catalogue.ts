@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { Currency } from "../../kernel/money.ts";
 import { invalidRequest } from "../../platform/errors.ts";
-import { type Currency, msisdnSchema } from "../../platform/http/validation.ts";
+import { msisdnSchema } from "../../platform/http/validation.ts";
 
 /**
  * The utility providers a merchant can sell for: prepaid electricity (ZESA), airtime and bundles of

@@ -1,3 +1,4 @@
+import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type UtilityPaymentRow, utilityPaymentRowSchema } from "./schemas.ts";
 
@@ -6,7 +7,6 @@ const COLUMNS = sql.fragment`merchant_id, id, livemode, idempotency_key, status,
   provider_reference, token, receipt, failure_reason, debit_transaction_id, attempts, last_attempt_at, lease_until,
   completed_at, failed_at, created_at, updated_at`;
 
-type World = { merchantId: string; livemode: boolean };
 type RowKey = { merchantId: string; id: string };
 
 /** A reserved payment: `processing`, its lease taken and its first attempt counted. */

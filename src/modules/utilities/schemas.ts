@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
+import { currencies } from "../../kernel/money.ts";
+import { amountCentsSchema, currencySchema } from "../../kernel/money-schemas.ts";
 import { pageSchema } from "../../platform/http/pagination.ts";
-import { amountCentsSchema, currencies, currencySchema, ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
 
 export const utilityPaymentStatuses = ["processing", "completed", "failed"] as const;
 

@@ -5,6 +5,7 @@ import {
   type UtilityPaymentCompleted,
   type WalletGateways,
 } from "../../gateway/wallet-gateway.ts";
+import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { invalidRequest, notFound } from "../../platform/errors.ts";
@@ -47,8 +48,6 @@ export type UtilityDependencies = {
   gateways: WalletGateways;
   logger: Logger;
 };
-type World = { merchantId: string; livemode: boolean };
-
 /** The balanced postings of a utility payment: amount and fee out of the balance, commission in. */
 export function utilityPostings(
   payment: Pick<UtilityPaymentRow, "amount_cents" | "fee_cents" | "commission_cents" | "currency">,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { addJobsPlannedPerCall } from "../../platform/queue/add-jobs-batch.ts";
 import {
@@ -10,8 +11,6 @@ import {
   type EndpointRow,
   endpointRowSchema,
 } from "./schemas.ts";
-
-type World = { merchantId: string; livemode: boolean };
 
 const ASYNC_COMMIT = sql.fragment`set_config('synchronous_commit', 'off', true)`;
 // An expired previous secret reads as none, on the database's clock (the one deliveries are signed by).

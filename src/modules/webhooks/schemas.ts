@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
-import { ERROR_CODE_META_KEY } from "../../platform/http/validation.ts";
 import { eventTypes } from "../events/event-types.ts";
 
 /** How much of a receiver's response body an attempt keeps for the delivery log. */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { World } from "../../kernel/world.ts";
 import { type Config, requireWebhookSecretKey } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
@@ -49,8 +50,6 @@ export const DELIVER_WEBHOOK_TASK = "deliver_webhook";
 const DELIVER_JOB_ATTEMPTS_MAX = 5;
 /** Dead deliveries one recovery call makes due (one statement); the caller repeats while `has_more`. */
 const RECOVERED_PER_CALL_MAX = 5000;
-
-type World = { merchantId: string; livemode: boolean };
 
 function keyringOf(config: Config): SecretKeyring {
   return { current: requireWebhookSecretKey(config), previous: config.webhook.previousSecretKey };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { type ApiError, invalidRequest } from "../errors.ts";
 
 /**
@@ -7,8 +8,6 @@ import { type ApiError, invalidRequest } from "../errors.ts";
  * on the field with `.meta({"x-error-code": …})`, or else a generic code:
  * `parameter_missing`, `parameter_invalid` or `parameter_unknown`.
  */
-
-export const ERROR_CODE_META_KEY = "x-error-code";
 
 /** Parses `input` with `schema`, throwing the API's 400 error on failure; no schema, no input. */
 export function parseRequestPart<S extends z.ZodType>(schema: S, input: unknown, part: string): z.output<S>;
@@ -99,21 +98,6 @@ function errorCodeAt(schema: z.ZodType, path: readonly PropertyKey[]): string | 
   }
   return found;
 }
-
-/** A positive integer amount of cents: the specification's `invalid_amount` when it is not. */
-export const amountCentsSchema = z
-  .number()
-  .int()
-  .positive()
-  .max(Number.MAX_SAFE_INTEGER)
-  .meta({ [ERROR_CODE_META_KEY]: "invalid_amount", description: "Amount in integer cents, positive." });
-
-export const currencies = ["USD", "ZWG"] as const;
-export type Currency = (typeof currencies)[number];
-/** `USD` or `ZWG`: the specification's `invalid_currency` otherwise. */
-export const currencySchema = z
-  .enum(currencies)
-  .meta({ [ERROR_CODE_META_KEY]: "invalid_currency", description: "Currency: USD or ZWG." });
 
 /** An MSISDN of the form 263 followed by digits: `invalid_msisdn` otherwise. */
 export const msisdnSchema = z
