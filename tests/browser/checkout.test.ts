@@ -1,36 +1,23 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
-import { freePort } from "../../src/platform/db/embedded.ts";
-import { closeGracefully, listen } from "../../src/platform/http/server.ts";
 import { startMerchantSite } from "../../web/examples/merchant-server.ts";
-import { testApp, testConfig } from "../support/app.ts";
 import { launchChromium } from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
+import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
 
 let db: TestDatabase;
 let browser: Browser;
-let platform: { baseUrl: string; close: () => Promise<void> };
+let platform: ServedPlatform;
 let shop: TestMerchant;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   shop = await newMerchant(db.database);
   browser = await launchChromium();
-  // The platform on its own loopback port, which is also its public base URL: its origin differs
-  // from the merchant site's.
-  const port = await freePort();
-  const app = testApp({
-    database: db.database,
-    config: testConfig(db.url, {
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      SANDBOX_AUTO_SETTLE_SECONDS: "3600",
-      RATE_LIMIT_REQUESTS: "10000",
-    }),
-  });
-  const server = await listen(app, port, "127.0.0.1");
-  platform = { baseUrl: `http://127.0.0.1:${port}`, close: () => closeGracefully(server, 1000) };
+  // The platform on its own loopback port: its origin differs from any other site's.
+  platform = await servePlatform(db.database, db.url);
 });
 afterAll(async () => {
   await browser?.close();

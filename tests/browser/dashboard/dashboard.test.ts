@@ -2,20 +2,18 @@
 import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { z } from "zod";
-import { freePort } from "../../../src/platform/db/embedded.ts";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { closeGracefully, listen } from "../../../src/platform/http/server.ts";
-import { testApp, testConfig } from "../../support/app.ts";
 import { launchChromium } from "../../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { fundMerchant, newMerchant, type TestMerchant } from "../../support/factories.ts";
+import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { type AppPage, openAppPage } from "../../support/web-app.ts";
 
 const PASSWORD = "correct horse battery";
 
 let db: TestDatabase;
 let browser: Browser;
-let platform: { baseUrl: string; close: () => Promise<void> };
+let platform: ServedPlatform;
 let shop: TestMerchant;
 
 beforeAll(async () => {
@@ -24,17 +22,8 @@ beforeAll(async () => {
   await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
   await fundMerchant(db.database, { merchantId: shop.id, livemode: true, currency: "ZWG", amountCents: 67_890 });
   browser = await launchChromium();
-  const port = await freePort();
-  const app = testApp({
-    database: db.database,
-    config: testConfig(db.url, {
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      SANDBOX_AUTO_SETTLE_SECONDS: "3600",
-      RATE_LIMIT_REQUESTS: "10000",
-    }),
-  });
-  const server = await listen(app, port, "127.0.0.1");
-  platform = { baseUrl: `http://127.0.0.1:${port}`, close: () => closeGracefully(server, 1000) };
+  // The platform on its own loopback port: its origin differs from any other site's.
+  platform = await servePlatform(db.database, db.url);
   await fetch(`${platform.baseUrl}/v1/payments`, {
     method: "POST",
     headers: {
