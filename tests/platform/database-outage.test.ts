@@ -108,7 +108,13 @@ function supervisedPool(options: { logs?: string[]; environment?: Record<string,
       },
     }),
   );
-  const config = testConfig(cluster.url("postgres"), { WORKER_POLL_INTERVAL_MS: "200", ...options.environment });
+  const config = testConfig(cluster.url("postgres"), {
+    WORKER_POLL_INTERVAL_MS: "200",
+    // A retired runner's shutdown waits this long for jobs in flight before it settles and its jobs
+    // are unlocked; the default 30 s, on a loaded machine, left too little of the wait below.
+    WORKER_SHUTDOWN_TIMEOUT_SECONDS: "2",
+    ...options.environment,
+  });
   return startSupervisedWorkerPool({
     pool: "payout-processor",
     tasks: [gatedJob, quickJob],
@@ -146,13 +152,13 @@ test("a pool whose job finished while the database was down rebuilds its runner 
     );
     await waitFor("a job added after the outage to run", () => logged("after", "done"));
     // The job the stopped runner held is unlocked and run again, not left locked for hours.
-    await waitFor("every job to be done", async () => (await jobsLeft()) === 0);
+    await waitFor("every job to be done", async () => (await jobsLeft()) === 0, 120_000);
     expect(await pool.liveness()).toMatchObject({ live: true });
   } finally {
     openGate();
     await pool.stop();
   }
-}, 120_000);
+}, 240_000);
 
 test("a pool started while the database is down starts working once it is up", async () => {
   const logs: string[] = [];
