@@ -11,8 +11,9 @@ import type { Logger } from "../telemetry/logger.ts";
  * - starts the runner, retrying with backoff while the database is unavailable (a pool never dies of
  *   a connection error at start-up or during a restart);
  * - starts a new runner as soon as the old one stops, or begins stopping, by itself (its shutdown may
- *   wait long for jobs in flight), and unlocks the jobs the old one held once it has settled (else
- *   they would wait four hours for graphile-worker's own reset);
+ *   wait long for jobs in flight), and unlocks the jobs the old one held once it has settled or
+ *   `retiredRunnerGraceMs` has passed, whichever comes first (else they would wait four hours for
+ *   graphile-worker's own reset);
  * - reports the pool not live when it has taken no job (nor found the queue empty) for `stallAfterMs`
  *   although jobs have been due that long, and then calls `onStalled` (the process exits, so that
  *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping.
@@ -40,6 +41,13 @@ export type SupervisorOptions = {
   start: (events: WorkerEvents) => Promise<Runner>;
   /** Frees the jobs a stopped runner's worker pool still holds locked. */
   unlockWorkerPool: (workerPoolId: string) => Promise<void>;
+  /**
+   * How long a retired runner may take to settle before its jobs are unlocked anyway. Its shutdown
+   * retries what it cannot write while the database is away and, under load, was seen never to
+   * settle, leaving its jobs locked. A job unlocked while its handler still runs may run twice at
+   * once; every task is idempotent (its effects are guarded in SQL), so that costs work, not money.
+   */
+  retiredRunnerGraceMs: number;
   /** How long the pool's oldest runnable job has waited, in seconds (0 when none). */
   oldestRunnableAgeSeconds: () => Promise<number>;
   stallAfterMs: number;
@@ -145,13 +153,26 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
     // Also ends the retired runner's cron and queue-depth sampling; it rejects when already stopped.
     retired.stop().catch(() => {});
     void runStartLoop();
-    const settled = () => {
-      const id = workerPoolId();
-      if (id !== undefined) {
-        void unlockEventually(id);
+    let unlockStarted = false;
+    const unlockOnce = () => {
+      if (unlockStarted) {
+        return;
       }
+      unlockStarted = true;
+      clearTimeout(graceTimer);
+      const id = workerPoolId();
+      if (id === undefined) {
+        logger.error(
+          { pool: options.pool },
+          "the retired runner never reported its worker pool id; its jobs stay locked",
+        );
+        return;
+      }
+      void unlockEventually(id);
     };
-    retired.promise.then(settled, settled);
+    const graceTimer = setTimeout(unlockOnce, options.retiredRunnerGraceMs);
+    graceTimer.unref();
+    retired.promise.then(unlockOnce, unlockOnce);
   };
 
   const unlockEventually = async (workerPoolId: string) => {

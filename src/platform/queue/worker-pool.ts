@@ -134,6 +134,9 @@ export async function unlockWorkerPool(pgPool: pg.Pool, workerPoolId: string): P
   await pgPool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [[workerPoolId]]);
 }
 
+/** Time past the shutdown timeout after which a retired runner's jobs are unlocked even if it has not settled. */
+const RETIRED_RUNNER_MARGIN_MS = 10_000;
+
 /** Delays between attempts to start a pool while the database is unavailable. */
 const START_RETRY_DELAY_MS = { initial: 500, max: 5000 };
 
@@ -157,6 +160,8 @@ export function startSupervisedWorkerPool(
     },
     start: (events) => startWorkerPool({ ...options, events }),
     unlockWorkerPool: (workerPoolId) => unlockWorkerPool(options.pgPool, workerPoolId),
+    // The graceful shutdown's abort timeout, then graphile-worker's forceful shutdown (5 s), plus a margin.
+    retiredRunnerGraceMs: config.worker.shutdownTimeoutMs + RETIRED_RUNNER_MARGIN_MS,
     oldestRunnableAgeSeconds: async () =>
       (await sampleQueueDepth(options.pgPool, taskIdentifiers)).oldestRunnableAgeSeconds,
     stallAfterMs: config.worker.stallTimeoutMs,

@@ -1,0 +1,104 @@
+import type { EventEmitter } from "node:events";
+import type { Runner, WorkerEvents } from "graphile-worker";
+import { createLogger } from "../telemetry/logger.ts";
+import { superviseWorkerPool } from "./pool-supervisor.ts";
+
+/**
+ * The supervisor's decisions with runners it cannot tell from graphile-worker's: what it does when a
+ * runner stops by itself and never finishes stopping (seen under load while the database was down).
+ */
+
+type FakeRunner = { runner: Runner; events: WorkerEvents; poolId: string; stopCalls: number };
+
+function fakeRunners() {
+  const started: FakeRunner[] = [];
+  const start = async (events: WorkerEvents): Promise<Runner> => {
+    const poolId = `pool-${started.length + 1}`;
+    const fake: FakeRunner = { runner: undefined as unknown as Runner, events, poolId, stopCalls: 0 };
+    fake.runner = {
+      // Never settles: the retired runner's shutdown hangs.
+      promise: new Promise<void>(() => {}),
+      stop: async () => {
+        fake.stopCalls += 1;
+      },
+    } as unknown as Runner;
+    started.push(fake);
+    (events as EventEmitter).emit("pool:create", { workerPool: { id: poolId } });
+    return fake.runner;
+  };
+  return { started, start };
+}
+
+async function until(description: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${description}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function supervise(options: { start: (events: WorkerEvents) => Promise<Runner>; graceMs: number }) {
+  const unlocked: string[] = [];
+  const pool = superviseWorkerPool({
+    pool: "payout-processor",
+    logger: createLogger({ level: "silent", service: "test" }),
+    probeDatabase: async () => {},
+    start: options.start,
+    unlockWorkerPool: async (workerPoolId) => {
+      unlocked.push(workerPoolId);
+    },
+    retiredRunnerGraceMs: options.graceMs,
+    oldestRunnableAgeSeconds: async () => 0,
+    stallAfterMs: 60_000,
+    checkIntervalMs: 60_000,
+    retryDelayMs: { initial: 1, max: 1 },
+    onFatal: () => {},
+  });
+  return { pool, unlocked };
+}
+
+test("a runner that stops by itself is replaced at once, and its jobs are unlocked at the deadline although it never settles", async () => {
+  const runners = fakeRunners();
+  const { pool, unlocked } = supervise({ start: runners.start, graceMs: 200 });
+  await pool.started;
+  const first = runners.started[0];
+  const retiredAt = Date.now();
+  (first?.events as EventEmitter).emit("pool:gracefulShutdown", {});
+
+  await until("a second runner", () => runners.started.length === 2);
+  expect(first?.stopCalls).toBe(1);
+  await until("the retired runner's jobs to be unlocked", () => unlocked.length > 0);
+  expect(Date.now() - retiredAt).toBeGreaterThanOrEqual(200);
+  expect(unlocked).toEqual(["pool-1"]);
+  await pool.stop();
+});
+
+test("a retired runner that settles has its jobs unlocked then, once, not again at the deadline", async () => {
+  let settle: () => void = () => {};
+  let count = 0;
+  const start = async (events: WorkerEvents): Promise<Runner> => {
+    count += 1;
+    const poolId = `pool-${count}`;
+    (events as EventEmitter).emit("pool:create", { workerPool: { id: poolId } });
+    return {
+      promise: new Promise<void>((resolve) => {
+        if (count === 1) {
+          settle = resolve;
+        }
+      }),
+      stop: async () => {},
+    } as unknown as Runner;
+  };
+  const { pool, unlocked } = supervise({ start, graceMs: 300 });
+  await pool.started;
+  settle();
+  await until("the settled runner's jobs to be unlocked", () => unlocked.length > 0);
+  expect(unlocked).toEqual(["pool-1"]);
+  // Past the deadline: still unlocked once.
+  const deadline = Date.now() + 400;
+  await until("the deadline to pass", () => Date.now() > deadline);
+  expect(unlocked).toEqual(["pool-1"]);
+  await pool.stop();
+});
