@@ -64,11 +64,14 @@ test("a runner that stops by itself is replaced at once, and its jobs are unlock
   const { pool, unlocked } = supervise({ start: runners.start, graceMs: 200 });
   await pool.started;
   const first = runners.started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
   const retiredAt = Date.now();
-  (first?.events as EventEmitter).emit("pool:gracefulShutdown", {});
+  (first.events as EventEmitter).emit("pool:gracefulShutdown", {});
 
   await until("a second runner", () => runners.started.length === 2);
-  expect(first?.stopCalls).toBe(1);
+  expect(first.stopCalls).toBe(1);
   await until("the retired runner's jobs to be unlocked", () => unlocked.length > 0);
   expect(Date.now() - retiredAt).toBeGreaterThanOrEqual(200);
   expect(unlocked).toEqual(["pool-1"]);
