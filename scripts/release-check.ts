@@ -14,7 +14,7 @@ const { serverUrl, stop } = await postgresServer(process.env.DATABASE_URL);
 const name = `pos_release_${randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: serverUrl });
 await admin.connect();
-const release = await stageRelease(log);
+const release = await stageRelease({ log });
 try {
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);

@@ -80,11 +80,17 @@ export type StagedRelease = {
 /**
  * Builds the release into a new temporary directory. The build borrows the development tree's
  * node_modules (the build stage installs the same locked versions; only tsc runs from them); the
- * runtime gets its own production-only install with the Dockerfile's deps-stage command.
+ * runtime gets its own production-only install with the Dockerfile's deps-stage command. Aborting
+ * `signal` kills the running build step and removes the directory (a test that gave up waiting
+ * leaves nothing behind in the temporary directory).
  */
-export async function stageRelease(log: (line: string) => void = () => {}): Promise<StagedRelease> {
+export async function stageRelease(
+  options: { log?: (line: string) => void; signal?: AbortSignal } = {},
+): Promise<StagedRelease> {
+  const { log = () => {}, signal } = options;
   const stages = await readDockerfileStages();
   const root = await mkdtemp(path.join(tmpdir(), "pos-release-"));
+  log(`staging in ${root}`);
   // mkdtemp makes it private to its owner; the image's files are readable by its (other) user.
   await chmod(root, 0o755);
   const remove = () => rm(root, { recursive: true, force: true });
@@ -98,7 +104,7 @@ export async function stageRelease(log: (line: string) => void = () => {}): Prom
     await copyInto(build, context);
     await symlink(path.join(projectRoot, "node_modules"), path.join(context, "node_modules"), "dir");
     const started = Date.now();
-    await run("npm", ["run", "build"], { cwd: context });
+    await run("npm", ["run", "build"], { cwd: context, signal });
     log(`built dist/ in ${Date.now() - started} ms`);
 
     const deps = stageNamed(stages, "deps");
@@ -109,10 +115,11 @@ export async function stageRelease(log: (line: string) => void = () => {}): Prom
     }
     const installStarted = Date.now();
     // --prefer-offline: the development install has just filled npm's cache with these versions.
-    await run("npm", [...install.split(/\s+/).slice(1), "--prefer-offline"], { cwd: runtime });
+    await run("npm", [...install.split(/\s+/).slice(1), "--prefer-offline"], { cwd: runtime, signal });
     log(`installed production dependencies in ${Date.now() - installStarted} ms`);
 
     await cp(path.join(context, "dist"), path.join(runtime, "dist"), { recursive: true });
+    signal?.throwIfAborted();
     return { directory: runtime, user: stageNamed(stages, "final").user, remove };
   } catch (error) {
     await remove();

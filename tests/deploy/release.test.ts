@@ -20,10 +20,18 @@ async function treeOf(directory: string): Promise<Record<string, string>> {
 }
 
 let release: StagedRelease;
+let staging: Promise<StagedRelease> | undefined;
+// Stops a staging that outlived beforeAll's timeout, which then removes its directory itself.
+const stagingAbort = new AbortController();
 beforeAll(async () => {
-  release = await stageRelease();
+  staging = stageRelease({ signal: stagingAbort.signal });
+  release = await staging;
 }, 600_000);
-afterAll(() => release?.remove());
+afterAll(async () => {
+  stagingAbort.abort();
+  const staged = await staging?.catch(() => undefined);
+  await staged?.remove();
+});
 
 test("the staged release holds the built output and production dependencies only", () => {
   const installed = (name: string) => existsSync(path.join(release.directory, "node_modules", name));
@@ -44,6 +52,17 @@ test("migrations, the API and a pool run from the staged release until /readyz a
   // Nothing was written into the release: it runs on a read-only root filesystem.
   expect(await treeOf(release.directory)).toEqual(before);
 }, 300_000);
+
+test("a staging aborted midway kills its build and leaves no directory behind", async () => {
+  const lines: string[] = [];
+  const abort = new AbortController();
+  const staged = stageRelease({ signal: abort.signal, log: (line) => lines.push(line) });
+  abort.abort();
+  await expect(staged).rejects.toThrow(/abort/i);
+  const directory = lines.find((line) => line.startsWith("staging in "))?.slice("staging in ".length);
+  expect(directory).toMatch(/pos-release-/);
+  expect(existsSync(directory as string)).toBe(false);
+});
 
 test("the image's Node is the version development and CI run", async () => {
   const packageJson = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8"));
