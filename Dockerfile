@@ -29,6 +29,9 @@ RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
+# node-pg-migrate loads migrations through jiti, which would otherwise write a transpile cache into
+# node_modules/.cache: the root filesystem is read-only and the migrations are plain SQL.
+ENV JITI_FS_CACHE=false
 WORKDIR /app
 # package.json carries "type": "module" for the compiled ESM.
 COPY package.json ./

@@ -15,18 +15,20 @@ type User = { uid: number; gid: number } | undefined;
 
 type Role = { name: string; env: Record<string, string>; readyUrl: string };
 
+type Release = { directory: string; user: User; env: Record<string, string> };
+
 function start(
-  directory: string,
-  user: User,
+  { directory, user, env: imageEnv }: Release,
   role: Pick<Role, "name" | "env">,
   databaseUrl: string,
 ): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [path.join("dist/services", role.name, "main.js")], {
     cwd: directory,
-    // A pod's environment: nothing from the developer's shell, no node_modules/.bin on PATH.
+    // A pod's environment: the image's ENV and the pod's own, nothing from the developer's shell, no
+    // node_modules/.bin on PATH.
     env: {
       PATH: "/usr/bin:/bin",
-      NODE_ENV: "production",
+      ...imageEnv,
       DATABASE_URL: databaseUrl,
       // A pod gets this key from its Secret; any 32 bytes do for a smoke test.
       WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -75,13 +77,8 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 
 export type SmokeResult = { migrateExit: number | null; ready: string[]; stopExits: Record<string, number | null> };
 
-export async function smokeTest(
-  release: { directory: string; user: User },
-  databaseUrl: string,
-  timeoutMs = 30_000,
-): Promise<SmokeResult> {
-  const { directory, user } = release;
-  const migrate = start(directory, user, { name: "migrate", env: {} }, databaseUrl);
+export async function smokeTest(release: Release, databaseUrl: string, timeoutMs = 30_000): Promise<SmokeResult> {
+  const migrate = start(release, { name: "migrate", env: {} }, databaseUrl);
   const migrateExit = await exitCode(migrate.child);
   if (migrateExit !== 0) {
     throw new Error(`the migration job exited ${migrateExit}:\n${migrate.output()}`);
@@ -97,7 +94,7 @@ export async function smokeTest(
       readyUrl: `http://127.0.0.1:${poolPort}/readyz`,
     },
   ];
-  const running = roles.map((role) => ({ role, ...start(directory, user, role, databaseUrl) }));
+  const running = roles.map((role) => ({ role, ...start(release, role, databaseUrl) }));
   const ready: string[] = [];
   const stopExits: Record<string, number | null> = {};
   try {

@@ -18,10 +18,12 @@ type Stage = {
   name: string;
   copies: { sources: string[]; destination: string }[];
   runs: string[];
+  /** The stage's ENV lines (`ENV NAME=value`), which its processes start with. */
+  env: Record<string, string>;
   user?: { uid: number; gid: number };
 };
 
-/** The Dockerfile's stages with their plain COPY sources (not `--from`), RUN commands and numeric USER. */
+/** The Dockerfile's stages with their plain COPY sources (not `--from`), RUN commands, ENV and numeric USER. */
 export async function readDockerfileStages(dockerfile = path.join(projectRoot, "Dockerfile")): Promise<Stage[]> {
   const stages: Stage[] = [];
   // Continuation lines are joined first, as Docker does.
@@ -30,7 +32,7 @@ export async function readDockerfileStages(dockerfile = path.join(projectRoot, "
     const [instruction = "", ...rest] = line.split(/\s+/);
     if (instruction === "FROM") {
       const asIndex = rest.findIndex((word) => word.toUpperCase() === "AS");
-      stages.push({ name: asIndex === -1 ? "final" : (rest[asIndex + 1] ?? ""), copies: [], runs: [] });
+      stages.push({ name: asIndex === -1 ? "final" : (rest[asIndex + 1] ?? ""), copies: [], runs: [], env: {} });
     }
     const stage = stages.at(-1);
     if (stage === undefined) {
@@ -41,6 +43,12 @@ export async function readDockerfileStages(dockerfile = path.join(projectRoot, "
     }
     if (instruction === "RUN") {
       stage.runs.push(rest.join(" "));
+    }
+    if (instruction === "ENV") {
+      for (const assignment of rest) {
+        const [name = "", ...value] = assignment.split("=");
+        stage.env[name] = value.join("=");
+      }
     }
     const user = instruction === "USER" ? rest[0]?.match(/^(\d+):(\d+)$/) : null;
     if (user) {
@@ -74,6 +82,8 @@ export type StagedRelease = {
   directory: string;
   /** The image's USER, which the staged services run as when this process may switch to it. */
   user: { uid: number; gid: number } | undefined;
+  /** The image's ENV, which the staged services start with. */
+  env: Record<string, string>;
   remove: () => Promise<void>;
 };
 
@@ -120,7 +130,8 @@ export async function stageRelease(
 
     await cp(path.join(context, "dist"), path.join(runtime, "dist"), { recursive: true });
     signal?.throwIfAborted();
-    return { directory: runtime, user: stageNamed(stages, "final").user, remove };
+    const final = stageNamed(stages, "final");
+    return { directory: runtime, user: final.user, env: final.env, remove };
   } catch (error) {
     await remove();
     throw error;
