@@ -54,7 +54,11 @@ export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: numb
               },
               {
                 header: "Status",
-                cell: (delivery) => <span class={`status delivery-${delivery.status}`}>{delivery.status}</span>,
+                cell: (delivery) => (
+                  <span class={`status delivery-${delivery.status}`} data-testid="delivery-status">
+                    {delivery.status}
+                  </span>
+                ),
               },
               { header: "Attempts", cell: (delivery) => <AttemptList delivery={delivery} /> },
               { header: "Next attempt", cell: (delivery) => formatDateTime(delivery.next_attempt_at) },

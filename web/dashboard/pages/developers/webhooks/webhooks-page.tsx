@@ -73,7 +73,7 @@ export function WebhooksPage() {
                 cell: (endpoint) => (
                   <div class="row">
                     <Button
-                      aria-label={`Delivery log of ${endpoint.url}`}
+                      aria-label={`Deliveries to ${endpoint.url}`}
                       aria-pressed={endpoint.id === selectedId}
                       onClick={() => setSelectedId(endpoint.id)}
                     >
@@ -82,7 +82,7 @@ export function WebhooksPage() {
                     {endpoint.active ? (
                       <>
                         <Button
-                          aria-label={`Send a test event to ${endpoint.url}`}
+                          aria-label={`Send test event to ${endpoint.url}`}
                           onClick={() =>
                             act(async () => {
                               await api.post(`/v1/webhook_endpoints/${endpoint.id}/test`);
@@ -94,7 +94,7 @@ export function WebhooksPage() {
                         >
                           Send test event
                         </Button>
-                        <Button aria-label={`Roll the secret of ${endpoint.url}`} onClick={() => setRolling(endpoint)}>
+                        <Button aria-label={`Roll secret of ${endpoint.url}`} onClick={() => setRolling(endpoint)}>
                           Roll secret
                         </Button>
                         <Button
