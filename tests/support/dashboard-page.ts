@@ -59,3 +59,17 @@ export async function paidTestPayment(
   expect(paid.status).toBe(200);
   return { id };
 }
+
+/** Adds an endpoint on the Webhooks page and returns the signing secret the page showed once. */
+export async function addWebhookEndpoint(app: AppPage, url: string): Promise<string> {
+  const { page } = app;
+  await page.getByLabel("Endpoint URL").fill(url);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const shown = page.getByRole("dialog", { name: "Your signing secret" });
+  await shown.waitFor();
+  const secret = (await shown.getByTestId("new-secret").textContent()) ?? "";
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  expect(await app.accessibilityViolations()).toEqual([]);
+  await shown.getByRole("button", { name: "Done" }).click();
+  return secret;
+}
