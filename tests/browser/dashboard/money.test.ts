@@ -38,7 +38,7 @@ const availableCents = (merchantId: string) =>
     SELECT coalesce(sum(balance_cents), 0)::bigint AS cents FROM ledger_balances
     WHERE merchant_id = ${merchantId} AND NOT livemode AND account = 'merchant_available' AND currency = 'USD'`);
 
-test("Balance: the ledger entries, and a statement CSV for chosen days that parses and adds up", async () => {
+test("Home's 7-day chart; Balance: the ledger entries, and a statement CSV for chosen days that parses and adds up", async () => {
   const shop = await newMerchant(db.database);
   await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
   const payment = await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 1500, merchantRef: "csv-1" });
@@ -46,6 +46,16 @@ test("Balance: the ledger entries, and a statement CSV for chosen days that pars
   const { page } = app;
   try {
     await signInToDashboard(app, platform.baseUrl, shop.email);
+    // Home: the paid payment is today's bar of the 7-day chart, its figure in the chart's text table.
+    const chart = page.getByRole("figure");
+    await chart.getByText("USD: USD 15.00 in 7 days").waitFor();
+    expect(await chart.getByRole("img").getAttribute("aria-label")).toBe("Daily takings in USD, USD 15.00 in 7 days");
+    const days = await chart.locator("tbody tr").allTextContents();
+    expect(days).toHaveLength(7);
+    expect(days.at(-1)).toMatch(/USD 15\.00$/);
+    expect(days.slice(0, -1).every((day) => day.endsWith("USD 0.00"))).toBe(true);
+    expect(await app.accessibilityViolations()).toEqual([]);
+
     await openDashboardPage(app, "Balance");
     await page.getByRole("cell", { name: "Test funding" }).waitFor();
     expect(await app.accessibilityViolations()).toEqual([]);
