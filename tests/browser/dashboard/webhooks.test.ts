@@ -46,6 +46,19 @@ const deliveryStatuses = (merchantId: string) =>
   db.database.anyFirst(sql.type(z.object({ status: z.string() }))`
     SELECT status FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at, id`);
 
+/**
+ * Waits until the API's event feed holds `count` events for `query`: it shows an event once every
+ * older transaction on the database server has ended, and other test files share the server. Once
+ * shown, an event stays in the feed, so a page loaded afterwards shows it.
+ */
+async function feedShows(key: string, query: Record<string, string>, count: number): Promise<void> {
+  const url = `${platform.baseUrl}/v1/events?${new URLSearchParams(query)}`;
+  await waitUntil(`the event feed holds ${count} events for ${JSON.stringify(query)}`, async () => {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    return ((await response.json()) as { data: unknown[] }).data.length >= count;
+  });
+}
+
 /** The delivery log's rows as "event type: status" after a refresh, once `expected` shows. */
 async function deliveryLogShows(app: AppPage, expected: string[]): Promise<void> {
   const { page } = app;
@@ -119,6 +132,7 @@ test("a delivery and its attempts in the log and the payment's timeline; a faili
     expect(new Set(acceptedEventIds).size).toBe(3);
 
     // The payment's detail: its states, its event and that event's delivery with both attempts.
+    await feedShows(shop.testKey, { payment_id: first.id }, 1);
     await openDashboardPage(app, "Payments");
     await page.getByRole("link", { name: first.id }).click();
     await page.getByRole("heading", { name: `Payment ${first.id}` }).waitFor();
@@ -134,9 +148,9 @@ test("a delivery and its attempts in the log and the payment's timeline; a faili
     await page.getByRole("heading", { name: `Payment ${first.id}` }).waitFor();
 
     // The event log: by type, and by id.
+    await feedShows(shop.testKey, {}, 3);
     await openDashboardPage(app, "Events");
     const eventRows = page.getByRole("table").locator("tbody tr");
-    // The feed shows an event once every older transaction on the server has ended.
     await waitUntil("the event log shows the three payments' events", async () => (await eventRows.count()) === 3);
     await page.getByLabel("Event type").fill("payment.expired");
     await page.getByRole("button", { name: "Search type" }).click();
