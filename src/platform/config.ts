@@ -59,6 +59,7 @@ const environmentSchema = z.object({
   SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   SIGN_IN_FAILURE_WINDOW_SECONDS: seconds(15 * 60),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(48 * 3600),
   IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: seconds(60),
   PAYMENT_CODE_WINDOW_SECONDS: seconds(600),
@@ -112,6 +113,11 @@ export type Config = {
   /** After SIGTERM the API keeps serving, with /readyz at 503, this long before it stops accepting. */
   httpDrainDelayMs: number;
   rateLimit: { requests: number; windowMs: number };
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For; 0 (the default) ignores the
+   * header and takes the connection's peer as the client address (per-address sign-in limit, logs).
+   */
+  trustProxyHops: number;
   sessions: {
     /** A dashboard session ends after this long without a request (a till session has no idle limit). */
     idleTimeoutMs: number;
@@ -224,6 +230,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     httpShutdownTimeoutMs: toMs(env.HTTP_SHUTDOWN_TIMEOUT_SECONDS),
     httpDrainDelayMs: toMs(env.HTTP_DRAIN_DELAY_SECONDS),
     rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowMs: toMs(env.RATE_LIMIT_WINDOW_SECONDS) },
+    trustProxyHops: env.TRUST_PROXY_HOPS,
     sessions: {
       idleTimeoutMs: toMs(env.SESSION_IDLE_TIMEOUT_SECONDS),
       dashboardLifetimeMs: toMs(env.SESSION_ABSOLUTE_TIMEOUT_SECONDS),

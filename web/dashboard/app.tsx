@@ -1,21 +1,54 @@
+import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
 import { liveAvailable, loadSession, session, setWorld, signOut, world } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { ApiKeysPage } from "./pages/api-keys.tsx";
+import { BalancePage } from "./pages/balance.tsx";
+import { EventsPage } from "./pages/developers/events.tsx";
+import { WebhooksPage } from "./pages/developers/webhooks/webhooks-page.tsx";
 import { HomePage } from "./pages/home.tsx";
+import { PaymentDetailPage } from "./pages/payment-detail.tsx";
 import { PaymentsPage } from "./pages/payments.tsx";
+import { PayoutsPage } from "./pages/payouts.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
+import { BASE, paymentPath } from "./paths.ts";
 
-export const BASE = "/dashboard";
+export { BASE };
 
-const PAGES = [
+type PageEntry = { path: string; label: string; page: () => JSX.Element };
+
+const DEVELOPER_PAGES: readonly PageEntry[] = [
+  { path: `${BASE}/developers/api-keys`, label: "API keys", page: ApiKeysPage },
+  { path: `${BASE}/developers/webhooks`, label: "Webhooks", page: WebhooksPage },
+  { path: `${BASE}/developers/events`, label: "Events", page: EventsPage },
+];
+
+/** The navigation, in order: pages, and a group's pages under its name. */
+const NAVIGATION: readonly (PageEntry | { group: string; pages: readonly PageEntry[] })[] = [
   { path: BASE, label: "Home", page: HomePage },
   { path: `${BASE}/payments`, label: "Payments", page: PaymentsPage },
-  { path: `${BASE}/developers/api-keys`, label: "API keys", page: ApiKeysPage },
+  { path: `${BASE}/balance`, label: "Balance", page: BalancePage },
+  { path: `${BASE}/payouts`, label: "Payouts", page: PayoutsPage },
+  { group: "Developers", pages: DEVELOPER_PAGES },
   { path: `${BASE}/settings`, label: "Settings", page: SettingsPage },
-] as const;
+];
+
+const PAGES: readonly PageEntry[] = NAVIGATION.flatMap((item) => ("group" in item ? item.pages : [item]));
+
+const PAYMENT_PATH_PREFIX = paymentPath("");
+
+/** The page for a path: a listed page, a payment's detail, or Home for anything else. */
+function pageOf(path: string) {
+  if (path.startsWith(PAYMENT_PATH_PREFIX) && path.length > PAYMENT_PATH_PREFIX.length) {
+    const paymentId = decodeURIComponent(path.slice(PAYMENT_PATH_PREFIX.length));
+    return { key: path, element: <PaymentDetailPage paymentId={paymentId} /> };
+  }
+  const page = PAGES.find((candidate) => candidate.path === path) ?? { path: BASE, page: HomePage };
+  const Page = page.page;
+  return { key: page.path, element: <Page /> };
+}
 
 export function App() {
   useEffect(() => {
@@ -33,8 +66,7 @@ export function App() {
     );
   }
   const active = world.value === "live" && liveAvailable.value ? "live" : "test";
-  const page = PAGES.find((candidate) => candidate.path === currentPath.value) ?? PAGES[0];
-  const Page = page.page;
+  const page = pageOf(currentPath.value);
   return (
     <>
       {active === "test" ? <div class="test-banner">TEST mode: nothing here moves real money</div> : null}
@@ -75,15 +107,30 @@ export function App() {
       <div class="layout">
         <nav aria-label="Dashboard">
           <ul>
-            {PAGES.map((item) => (
-              <li key={item.path}>
-                <Link href={item.path}>{item.label}</Link>
-              </li>
-            ))}
+            {NAVIGATION.map((item) =>
+              "group" in item ? (
+                <li key={item.group}>
+                  <span class="nav-group" id={`nav-${item.group}`}>
+                    {item.group}
+                  </span>
+                  <ul aria-labelledby={`nav-${item.group}`}>
+                    {item.pages.map((entry) => (
+                      <li key={entry.path}>
+                        <Link href={entry.path}>{entry.label}</Link>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ) : (
+                <li key={item.path}>
+                  <Link href={item.path}>{item.label}</Link>
+                </li>
+              ),
+            )}
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          <Page key={`${page.path}:${active}`} />
+          <div key={`${page.key}:${active}`}>{page.element}</div>
         </main>
       </div>
       <Toasts />

@@ -52,7 +52,11 @@ export type ApiClient = {
   get: <T>(path: string, options?: RequestOptions) => Promise<T>;
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<T>;
   delete: <T>(path: string, options?: RequestOptions) => Promise<T>;
+  /** A GET whose answer is a file (a CSV statement): its bytes and the name the server gave it. */
+  download: (path: string, options?: RequestOptions) => Promise<DownloadedFile>;
 };
+
+export type DownloadedFile = { blob: Blob; filename: string | undefined };
 
 export type ApiClientOptions = {
   world: () => World;
@@ -64,9 +68,14 @@ export type ApiClientOptions = {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const send = options.fetch ?? ((input, init) => fetch(input, init));
-  async function request<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, request: RequestOptions = {}) {
+  async function exchange(
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    path: string,
+    request: RequestOptions,
+    accept: string,
+  ): Promise<Response> {
     const headers: Record<string, string> = {
-      Accept: "application/json",
+      Accept: accept,
       "Pos-World": request.world ?? options.world(),
     };
     const csrf = options.csrfToken();
@@ -95,22 +104,34 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         message: "The server could not be reached. Check the connection and try again.",
       });
     }
-    const payload = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const error = errorOf(response, payload);
+      const error = errorOf(response, await response.json().catch(() => undefined));
       if (error.status === 401 && path !== "/v1/session") {
         options.onSignedOut?.();
       }
       throw error;
     }
-    return payload as T;
+    return response;
+  }
+  async function request<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, request: RequestOptions = {}) {
+    const response = await exchange(method, path, request, "application/json");
+    return (await response.json().catch(() => undefined)) as T;
   }
   return {
     request,
     get: (path, options) => request("GET", path, options),
     post: (path, body, options) => request("POST", path, { ...options, body }),
     delete: (path, options) => request("DELETE", path, options),
+    download: async (path, options = {}) => {
+      const response = await exchange("GET", path, options, "*/*");
+      return { blob: await response.blob(), filename: filenameOf(response.headers.get("Content-Disposition")) };
+    },
   };
+}
+
+/** The file name of `Content-Disposition: attachment; filename="…"`, when there is one. */
+function filenameOf(disposition: string | null): string | undefined {
+  return disposition?.match(/filename="([^"]+)"/)?.[1];
 }
 
 function pathWithQuery(path: string, query: Query | undefined): string {

@@ -2,7 +2,7 @@ import { useId } from "preact/hooks";
 
 /** The input attributes the apps use; Preact's own type is a union per input type that spreads badly. */
 type InputAttributes = {
-  type?: "text" | "email" | "password" | "date" | "number" | "search" | "tel";
+  type?: "text" | "email" | "password" | "date" | "datetime-local" | "number" | "search" | "tel" | "url";
   autocomplete?: string;
   required?: boolean;
   minLength?: number;

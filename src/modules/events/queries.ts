@@ -31,7 +31,7 @@ export async function selectEvent(
  * transaction id is below the oldest transaction still running. Any transaction that could still
  * commit an event has an id at or above that horizon, and so sorts after every event returned: a
  * poller that resumes after the last event it saw can never skip one, whatever the commit order.
- * A type filter only leaves rows out, so it keeps that order; test events are never in the feed.
+ * A type or payment filter only leaves rows out, so it keeps that order; test events are never in the feed.
  */
 export async function selectVisibleEventsAfter(
   database: Queryable,
@@ -40,6 +40,7 @@ export async function selectVisibleEventsAfter(
     livemode: boolean;
     after: { transactionXid: string; seq: number } | undefined;
     types: readonly string[] | undefined;
+    paymentId?: string | undefined;
     limit: number;
   },
 ): Promise<readonly EventRow[]> {
@@ -51,11 +52,13 @@ export async function selectVisibleEventsAfter(
     feed.after === undefined
       ? sql.fragment``
       : sql.fragment`AND (transaction_xid, seq) > (${feed.after.transactionXid}::xid8, ${feed.after.seq}::bigint)`;
+  const payment =
+    feed.paymentId === undefined ? sql.fragment`` : sql.fragment`AND data->>'payment_id' = ${feed.paymentId}`;
   return database.any(sql.type(eventRowSchema)`
     SELECT ${EVENT_COLUMNS} FROM events
     WHERE merchant_id = ${feed.merchantId} AND livemode = ${feed.livemode}
       AND transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
-      ${types} ${after}
+      ${types} ${payment} ${after}
     ORDER BY transaction_xid, seq
     LIMIT ${feed.limit}`);
 }

@@ -7,7 +7,8 @@ export const eventRoutes: AnyRoute[] = [
     method: "get",
     path: "/v1/events",
     operationId: "listEvents",
-    summary: "Events oldest first after `since`, optionally of one type or family; no event is ever skipped",
+    summary:
+      "Events oldest first after `since`, optionally of one type or family or about one payment; none ever skipped",
     tags: ["Events"],
     auth: "either",
     request: { query: listEventsQuery },
@@ -23,6 +24,7 @@ export const eventRoutes: AnyRoute[] = [
         livemode: tenant.livemode,
         since: query.since,
         types: query.type,
+        paymentId: query.payment_id,
         limit: query.limit,
       });
       return { body: { ...page, data: page.data.map(events.presentEvent) } };

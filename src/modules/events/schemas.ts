@@ -50,6 +50,11 @@ export const listEventsQuery = z.strictObject({
       return types;
     })
     .meta({ description: "Only events of this type (`payment.paid`), or of this family (`payment.*`)." }),
+  payment_id: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "Only events about this payment (their `data.payment_id`): a payment's timeline." }),
   limit: limitSchema({ max: 100, fallback: 100 }),
 });
 

@@ -68,6 +68,8 @@ export async function listEventsSince(
     livemode: boolean;
     since: string | undefined;
     types?: readonly EventType[] | undefined;
+    /** Only events whose `data.payment_id` is this (a payment's timeline). */
+    paymentId?: string | undefined;
     limit: number;
   },
 ): Promise<Page<EventRow>> {
@@ -77,6 +79,7 @@ export async function listEventsSince(
     livemode: feed.livemode,
     after: since === undefined ? undefined : { transactionXid: since.transaction_xid, seq: since.seq },
     types: feed.types,
+    paymentId: feed.paymentId,
     limit: feed.limit + 1,
   });
   const hasMore = rows.length > feed.limit;

@@ -242,6 +242,55 @@ describe("brute force", () => {
     expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
     await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
   });
+
+  test("behind a proxy (TRUST_PROXY_HOPS=1) the per-address count keys on X-Forwarded-For's client", async () => {
+    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    const proxied = testApp({
+      database: db.database,
+      config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ADDRESS: "4", TRUST_PROXY_HOPS: "1" }),
+    });
+    const from = (address: string) => ({ "X-Forwarded-For": address });
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await request(proxied)
+        .post("/v1/session")
+        .set(from("203.0.113.7"))
+        .send({ email: `proxied${attempt}@example.com`, password: "x" })
+        .expect(401);
+    }
+    const locked = await request(proxied)
+      .post("/v1/session")
+      .set(from("203.0.113.7"))
+      .send({ email: shop.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    // Another client behind the same proxy is not locked out with the first.
+    await request(proxied)
+      .post("/v1/session")
+      .set(from("198.51.100.9"))
+      .send({ email: shop.email, password: PASSWORD })
+      .expect(201);
+    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+  });
+
+  test("without TRUST_PROXY_HOPS a client cannot escape the per-address count by writing X-Forwarded-For", async () => {
+    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    const direct = testApp({
+      database: db.database,
+      config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ADDRESS: "4" }),
+    });
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await request(direct)
+        .post("/v1/session")
+        .set("X-Forwarded-For", `192.0.2.${attempt + 1}`)
+        .send({ email: `spoofed${attempt}@example.com`, password: "x" })
+        .expect(401);
+    }
+    const locked = await request(direct)
+      .post("/v1/session")
+      .set("X-Forwarded-For", "192.0.2.200")
+      .send({ email: shop.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+  });
 });
 
 describe("isolation", () => {

@@ -52,7 +52,8 @@ function shellRoute(app: string, path: string, operationId: string, params?: z.Z
   });
 }
 
-const segment = z.string().regex(/^[a-z0-9-]{1,40}$/);
+// A page name or an object's id (a payment's detail: /dashboard/payments/pay_…).
+const segment = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 export const webAppRoutes: AnyRoute[] = [
   defineRoute({

@@ -511,6 +511,64 @@ describe("events search", () => {
   });
 });
 
+describe("a payment's timeline", () => {
+  test("payment_id filters the feed to that payment's events; event_id lists an event's deliveries to every endpoint", async () => {
+    const first = await registered(shop.testKey, "http://127.0.0.1:9/first");
+    const second = await registered(shop.testKey, "http://127.0.0.1:9/second");
+    const paid = await emit(shop.id, "payment.paid", { payment_id: "pay_timeline" });
+    // Only the first page is checked: an event's deliveries share one created_at, and the keyset
+    // cursor keeps milliseconds of a microsecond column (a known defect of every created_at cursor).
+    const other = await emit(shop.id, "payment.paid", { payment_id: "pay_other" });
+    const expired = await emit(shop.id, "payment.expired", { payment_id: "pay_timeline" });
+    await waitForFeed(shop.id, (ids) => ids.includes(expired.id));
+    const feed = await request(app).get("/v1/events").query({ payment_id: "pay_timeline" }).set(as(shop.testKey));
+    expect(feed.status).toBe(200);
+    expect(feed.body.data.map((event: { id: string }) => event.id)).toEqual([paid.id, expired.id]);
+    const typed = await request(app)
+      .get("/v1/events")
+      .query({ payment_id: "pay_timeline", type: "payment.expired" })
+      .set(as(shop.testKey));
+    expect(typed.body.data.map((event: { id: string }) => event.id)).toEqual([expired.id]);
+
+    const deliveries = await request(app)
+      .get("/v1/webhook_deliveries")
+      .query({ event_id: paid.id })
+      .set(as(shop.testKey));
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.has_more).toBe(false);
+    expect(
+      deliveries.body.data.map((delivery: { endpoint_id: string; event_id: string; attempts: unknown[] }) => [
+        delivery.endpoint_id,
+        delivery.event_id,
+        delivery.attempts,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        [first.id, paid.id, []],
+        [second.id, paid.id, []],
+      ]),
+    );
+    expect(deliveries.body.data).toHaveLength(2);
+    const paged = await request(app)
+      .get("/v1/webhook_deliveries")
+      .query({ event_id: other.id, limit: "1" })
+      .set(as(shop.testKey));
+    expect(paged.body).toMatchObject({ has_more: true });
+    expect(paged.body.data[0].event_id).toBe(other.id);
+
+    const missing = await request(app).get("/v1/webhook_deliveries").set(as(shop.testKey));
+    expect([missing.status, missing.body.error.type]).toEqual([400, "invalid_request"]);
+    // Another merchant, or the other world, sees none of them.
+    const stranger = await newMerchant(db.database);
+    for (const key of [stranger.testKey, shop.liveKey]) {
+      const foreign = await request(app).get("/v1/webhook_deliveries").query({ event_id: paid.id }).set(as(key));
+      expect([foreign.status, foreign.body.data]).toEqual([200, []]);
+      const foreignFeed = await request(app).get("/v1/events").query({ payment_id: "pay_timeline" }).set(as(key));
+      expect(foreignFeed.body.data).toEqual([]);
+    }
+  });
+});
+
 describe("tenancy", () => {
   test("another merchant, or the other world, cannot see, recover, roll or test an endpoint", async () => {
     const endpoint = await registered(shop.testKey, "http://127.0.0.1:9/hooks");

@@ -78,11 +78,14 @@ export async function selectDelivery(
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${deliveryId}`);
 }
 
-/** An endpoint's deliveries, newest first, after the (created_at, id) of the previous page's last one. */
+/**
+ * Deliveries of one endpoint or of one event (to every endpoint), newest first, after the
+ * (created_at, id) of the previous page's last one.
+ */
 export async function selectDeliveries(
   database: Queryable,
   filter: World & {
-    endpointId: string;
+    of: { endpointId: string } | { eventId: string };
     status: DeliveryStatus | undefined;
     after: { createdAt: string; id: string } | undefined;
     limit: number;
@@ -93,9 +96,13 @@ export async function selectDeliveries(
     filter.after === undefined
       ? sql.fragment``
       : sql.fragment`AND (created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`;
+  const of =
+    "endpointId" in filter.of
+      ? sql.fragment`endpoint_id = ${filter.of.endpointId}`
+      : sql.fragment`event_id = ${filter.of.eventId}`;
   return database.any(sql.type(deliveryRowSchema)`
     SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-    WHERE merchant_id = ${filter.merchantId} AND livemode = ${filter.livemode} AND endpoint_id = ${filter.endpointId}
+    WHERE merchant_id = ${filter.merchantId} AND livemode = ${filter.livemode} AND ${of}
       ${status} ${after}
     ORDER BY created_at DESC, id DESC
     LIMIT ${filter.limit}`);

@@ -12,6 +12,7 @@ import {
   endpointSchema,
   listDeliveriesQuery,
   listEndpointsQuery,
+  listEventDeliveriesQuery,
   recoverBody,
   recoverySchema,
   rolledEndpointSchema,
@@ -126,7 +127,7 @@ export const webhookRoutes: AnyRoute[] = [
     handler: async ({ database, tenant, params, query }) => {
       const page = await webhooks.listDeliveries(database, {
         ...tenant,
-        endpointId: params.id,
+        of: { endpointId: params.id },
         status: query.status,
         limit: query.limit,
         cursor: query.cursor,
@@ -191,6 +192,26 @@ export const webhookRoutes: AnyRoute[] = [
       status: 201,
       body: presentDelivery(await webhooks.sendTestEvent(database, tenant, params.id)),
     }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_deliveries",
+    operationId: "listEventWebhookDeliveries",
+    summary: "An event's deliveries (one per endpoint) with their attempt log, newest first",
+    tags: ["Webhooks"],
+    auth: "either",
+    request: { query: listEventDeliveriesQuery },
+    responses: { 200: { description: "A page of deliveries.", schema: deliveryPageSchema } },
+    handler: async ({ database, tenant, query }) => {
+      const page = await webhooks.listDeliveries(database, {
+        ...tenant,
+        of: { eventId: query.event_id },
+        status: query.status,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { body: { ...page, data: page.data.map(presentDelivery) } };
+    },
   }),
   defineRoute({
     method: "get",

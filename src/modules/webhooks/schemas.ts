@@ -141,6 +141,13 @@ export const listDeliveriesQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
+export const listEventDeliveriesQuery = z.strictObject({
+  event_id: z.string().max(100).meta({ description: "The event whose deliveries (one per endpoint) to list." }),
+  status: z.enum(deliveryStatuses).optional(),
+  limit: limitSchema({ max: 100, fallback: 20 }),
+  cursor: cursorSchema,
+});
+
 /** The longest overlap of a secret roll (7 days), and its default (24 hours). */
 export const SECRET_OVERLAP_SECONDS_MAX = 7 * 24 * 3600;
 const SECRET_OVERLAP_SECONDS_DEFAULT = 24 * 3600;

@@ -246,11 +246,19 @@ export async function getDelivery(
   return { ...delivery, attempts: [...attempts] };
 }
 
+/** An endpoint's deliveries, or an event's (to every endpoint), with their attempts, newest first. */
 export async function listDeliveries(
   database: Queryable,
-  filter: World & { endpointId: string; status: DeliveryStatus | undefined; limit: number; cursor: string | undefined },
+  filter: World & {
+    of: { endpointId: string } | { eventId: string };
+    status: DeliveryStatus | undefined;
+    limit: number;
+    cursor: string | undefined;
+  },
 ): Promise<Page<DeliveryWithAttempts>> {
-  await getEndpoint(database, filter, filter.endpointId);
+  if ("endpointId" in filter.of) {
+    await getEndpoint(database, filter, filter.of.endpointId);
+  }
   const after = decodeCreatedAtCursor(filter.cursor);
   const rows = await queries.selectDeliveries(database, {
     ...filter,

@@ -48,6 +48,12 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.disable("x-powered-by");
   // Responses are live state (a payment's status): no weak ETags and 304s from a stale view.
   app.set("etag", false);
+  // Opt-in only: X-Forwarded-For is whatever the client wrote unless a proxy we run rewrites it, so
+  // the client address (the per-address sign-in limit keys on it) comes from the header only when
+  // the deployment says how many of its own proxies append to it.
+  if (config.trustProxyHops > 0) {
+    app.set("trust proxy", config.trustProxyHops);
+  }
 
   app.use((request, response, next) => {
     const incoming = request.get("x-request-id");

@@ -1,9 +1,12 @@
 import { useState } from "preact/hooks";
-import { ApiError, type Page } from "../../lib/api.ts";
+import type { Page } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api, stepUp } from "../../lib/session.ts";
-import { Button, Dialog, Field, SelectField, Table, toast } from "../../ui/index.ts";
+import { api } from "../../lib/session.ts";
+import { Button, Dialog, SelectField, Table, toast } from "../../ui/index.ts";
+import { OVERLAP_CHOICES } from "../components/overlaps.ts";
+import { SecretDialog } from "../components/secret-dialog.tsx";
+import { useStepUp } from "../components/step-up.tsx";
 import { Status } from "./shared.tsx";
 
 /** The public key list's shape (GET /v1/api_keys); the secret is never in it. */
@@ -20,15 +23,6 @@ type ApiKey = {
   secret_key?: string;
 };
 
-const OVERLAPS = [
-  { value: "0", label: "Now" },
-  { value: "3600", label: "In 1 hour" },
-  { value: "86400", label: "In 24 hours" },
-  { value: "604800", label: "In 7 days" },
-];
-
-type Pending = { kind: "mint"; livemode: boolean } | { kind: "roll"; key: ApiKey; overlapSeconds: number };
-
 /**
  * Keys: the list, minting (a live key asks for the password again unless it was entered in the last
  * 5 minutes), the secret shown once with a copy button, rolling with an overlap, revoking. The secret
@@ -36,30 +30,24 @@ type Pending = { kind: "mint"; livemode: boolean } | { kind: "roll"; key: ApiKey
  */
 export function ApiKeysPage() {
   const [keys, reload] = useResource(() => api.get<Page<ApiKey>>("/v1/api_keys", { query: { limit: 100 } }), []);
-  const [secret, setSecret] = useState<ApiKey | undefined>(undefined);
-  const [stepUpFor, setStepUpFor] = useState<Pending | undefined>(undefined);
+  const [secret, setSecret] = useState<string | undefined>(undefined);
   const [rolling, setRolling] = useState<ApiKey | undefined>(undefined);
+  const stepUp = useStepUp("Live keys move real money.");
 
-  const run = async (action: Pending) => {
-    try {
-      const minted =
-        action.kind === "mint"
-          ? await api.post<ApiKey>("/v1/api_keys", { livemode: action.livemode })
-          : (
-              await api.post<{ key: ApiKey }>(`/v1/api_keys/${action.key.id}/roll`, {
-                expires_in_seconds: action.overlapSeconds,
-              })
-            ).key;
-      setSecret(minted);
+  const mint = (livemode: boolean) =>
+    stepUp.run(async () => {
+      const minted = await api.post<ApiKey>("/v1/api_keys", { livemode });
+      setSecret(minted.secret_key);
       reload();
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.code === "step_up_required") {
-        setStepUpFor(action);
-        return;
-      }
-      toast(caught instanceof Error ? caught.message : "The key could not be made.", "error");
-    }
-  };
+    });
+  const roll = (key: ApiKey, overlapSeconds: number) =>
+    stepUp.run(async () => {
+      const rolled = await api.post<{ key: ApiKey }>(`/v1/api_keys/${key.id}/roll`, {
+        expires_in_seconds: overlapSeconds,
+      });
+      setSecret(rolled.key.secret_key);
+      reload();
+    });
 
   return (
     <>
@@ -69,10 +57,10 @@ export function ApiKeysPage() {
         server's configuration.
       </p>
       <div class="row">
-        <Button variant="primary" onClick={() => run({ kind: "mint", livemode: true })}>
+        <Button variant="primary" onClick={() => mint(true)}>
           Create live key
         </Button>
-        <Button onClick={() => run({ kind: "mint", livemode: false })}>Create test key</Button>
+        <Button onClick={() => mint(false)}>Create test key</Button>
       </div>
       <h2>Your keys</h2>
       {keys.state === "loaded" ? (
@@ -126,55 +114,22 @@ export function ApiKeysPage() {
       ) : (
         <Status resource={keys} />
       )}
-      <SecretDialog minted={secret} onClose={() => setSecret(undefined)} />
+      <SecretDialog
+        title="Your new secret key"
+        secret={secret}
+        note="This is the only time the secret is shown. Copy it now and keep it on your server; it is never sent to a browser again."
+        onClose={() => setSecret(undefined)}
+      />
       <RollDialog
         keyToRoll={rolling}
         onClose={() => setRolling(undefined)}
         onRoll={(key, overlapSeconds) => {
           setRolling(undefined);
-          void run({ kind: "roll", key, overlapSeconds });
+          void roll(key, overlapSeconds);
         }}
       />
-      <StepUpDialog
-        pending={stepUpFor}
-        onClose={() => setStepUpFor(undefined)}
-        onConfirmed={(pending) => {
-          setStepUpFor(undefined);
-          void run(pending);
-        }}
-      />
+      {stepUp.dialog}
     </>
-  );
-}
-
-function SecretDialog(props: { minted: ApiKey | undefined; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const secret = props.minted?.secret_key ?? "";
-  return (
-    <Dialog open={props.minted !== undefined} title="Your new secret key" onClose={props.onClose}>
-      <p>
-        This is the only time the secret is shown. Copy it now and keep it on your server; it is never sent to a browser
-        again.
-      </p>
-      <div class="secret-box">
-        <code class="secret" data-testid="new-secret">
-          {secret}
-        </code>
-        <Button
-          onClick={async () => {
-            await navigator.clipboard.writeText(secret).catch(() => undefined);
-            setCopied(true);
-          }}
-        >
-          {copied ? "Copied" : "Copy"}
-        </Button>
-      </div>
-      <div class="dialog-actions">
-        <Button variant="primary" onClick={props.onClose}>
-          Done
-        </Button>
-      </div>
-    </Dialog>
   );
 }
 
@@ -187,7 +142,7 @@ function RollDialog(props: {
   return (
     <Dialog open={props.keyToRoll !== undefined} title="Roll key" onClose={props.onClose}>
       <p>A new key replaces this one. Choose when the old key stops working.</p>
-      <SelectField label="Old key stops working" value={overlap} onValue={setOverlap} options={OVERLAPS} />
+      <SelectField label="Old key stops working" value={overlap} onValue={setOverlap} options={OVERLAP_CHOICES} />
       <div class="dialog-actions">
         <Button onClick={props.onClose}>Cancel</Button>
         <Button
@@ -197,55 +152,6 @@ function RollDialog(props: {
           Roll key
         </Button>
       </div>
-    </Dialog>
-  );
-}
-
-function StepUpDialog(props: {
-  pending: Pending | undefined;
-  onClose: () => void;
-  onConfirmed: (pending: Pending) => void;
-}) {
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  return (
-    <Dialog open={props.pending !== undefined} title="Confirm your password" onClose={props.onClose}>
-      <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            await stepUp(password);
-            setPassword("");
-            if (props.pending !== undefined) props.onConfirmed(props.pending);
-          } catch (caught) {
-            setError(
-              caught instanceof ApiError && caught.status === 401 ? "The password is not correct." : "Try again.",
-            );
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <p>Live keys move real money: enter your password again to continue.</p>
-        <Field
-          label="Password"
-          type="password"
-          autocomplete="current-password"
-          required
-          value={password}
-          onValue={setPassword}
-          error={error}
-        />
-        <div class="dialog-actions">
-          <Button onClick={props.onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>
-            Confirm
-          </Button>
-        </div>
-      </form>
     </Dialog>
   );
 }

@@ -1,11 +1,13 @@
+import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import type { Page } from "../../lib/api.ts";
-import { formatDateTime, formatDay, formatMoney, startOfDay } from "../../lib/format.ts";
+import { startOfDay } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api, liveAvailable } from "../../lib/session.ts";
-import { Table } from "../../ui/index.ts";
-import { type Payment, PaymentStatus, Status } from "./shared.tsx";
+import { PaymentTable } from "../components/payment-table.tsx";
+import { dailyTotalsCents, TakingsChart } from "../components/takings-chart.tsx";
+import { type Payment, Status } from "./shared.tsx";
 
-type Balance = { object: "balance"; livemode: boolean; available: { currency: string; amount_cents: number }[] };
+type Balance = { object: "balance"; livemode: boolean; available: { currency: Currency; amount_cents: number }[] };
 
 const DAYS = 7;
 
@@ -36,7 +38,7 @@ export function HomePage() {
                       <p class="muted">
                         {entry.currency} · {balance.livemode ? "LIVE" : "TEST"}
                       </p>
-                      <p class="figure">{formatMoney(entry.amount_cents, entry.currency)}</p>
+                      <p class="figure">{formatMoney(entry.currency, entry.amount_cents)}</p>
                     </div>
                   )),
             )}
@@ -47,26 +49,12 @@ export function HomePage() {
       </section>
       <section aria-labelledby="takings-title">
         <h2 id="takings-title">Takings, last {DAYS} days</h2>
-        {takings.state === "loaded" ? <TakingsChart payments={takings.value} /> : <Status resource={takings} />}
+        {takings.state === "loaded" ? <Takings payments={takings.value} /> : <Status resource={takings} />}
       </section>
       <section aria-labelledby="recent-title">
         <h2 id="recent-title">Recent payments</h2>
         {recent.state === "loaded" ? (
-          <Table
-            caption="The five latest payments"
-            rows={recent.value.data}
-            rowKey={(payment) => payment.id}
-            empty="No payments yet."
-            columns={[
-              { header: "Created", cell: (payment) => formatDateTime(payment.created_at) },
-              { header: "Status", cell: (payment) => <PaymentStatus status={payment.status} /> },
-              {
-                header: "Amount",
-                numeric: true,
-                cell: (payment) => formatMoney(payment.amount_cents, payment.currency),
-              },
-            ]}
-          />
+          <PaymentTable caption="The five latest payments" payments={recent.value.data} empty="No payments yet." />
         ) : (
           <Status resource={recent} />
         )}
@@ -90,8 +78,8 @@ async function paidSince(from: Date): Promise<Payment[]> {
   return payments;
 }
 
-/** One bar per day per currency's total, as an SVG with a text table for screen readers. */
-function TakingsChart(props: { payments: Payment[] }) {
+/** A chart per currency taken in the last days (none when nothing was paid). */
+function Takings(props: { payments: Payment[] }) {
   const days = Array.from({ length: DAYS }, (_, index) => startOfDay(DAYS - 1 - index));
   const currencies = [...new Set(props.payments.map((payment) => payment.currency))].sort();
   if (currencies.length === 0) {
@@ -99,55 +87,14 @@ function TakingsChart(props: { payments: Payment[] }) {
   }
   return (
     <>
-      {currencies.map((currency) => {
-        const totals = days.map((day, index) => {
-          const end = days[index + 1]?.getTime() ?? Number.POSITIVE_INFINITY;
-          return props.payments
-            .filter((payment) => payment.currency === currency)
-            .filter((payment) => {
-              const at = new Date(payment.paid_at ?? payment.created_at).getTime();
-              return at >= day.getTime() && at < end;
-            })
-            .reduce((sum, payment) => sum + payment.amount_cents, 0);
-        });
-        const max = Math.max(1, ...totals);
-        const width = 40;
-        return (
-          <figure key={currency} class="card">
-            <figcaption>
-              {currency}:{" "}
-              {formatMoney(
-                totals.reduce((sum, total) => sum + total, 0),
-                currency,
-              )}{" "}
-              in {DAYS} days
-            </figcaption>
-            <svg
-              class="chart"
-              viewBox={`0 0 ${DAYS * width} 140`}
-              role="img"
-              aria-label={`Daily takings in ${currency}`}
-            >
-              {totals.map((total, index) => {
-                const height = Math.round((total / max) * 100);
-                const day = days[index] ?? new Date();
-                return (
-                  <g key={day.toISOString()}>
-                    <rect class="bar" x={index * width + 6} y={110 - height} width={width - 12} height={height}>
-                      <title>
-                        {formatDay(day)}: {formatMoney(total, currency)}
-                      </title>
-                    </rect>
-                    <text x={index * width + width / 2} y={130} text-anchor="middle">
-                      {formatDay(day)}
-                    </text>
-                  </g>
-                );
-              })}
-            </svg>
-          </figure>
-        );
-      })}
+      {currencies.map((currency) => (
+        <TakingsChart
+          key={currency}
+          currency={currency}
+          days={days}
+          totalsCents={dailyTotalsCents(props.payments, currency, days)}
+        />
+      ))}
     </>
   );
 }

@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
 import type { Page } from "../../lib/api.ts";
-import { formatDateTime, formatMoney } from "../../lib/format.ts";
+import { localDayEnd, localDayStart } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
-import { Button, Field, SelectField, Table } from "../../ui/index.ts";
-import { type Payment, PaymentStatus, Status } from "./shared.tsx";
+import { Button, Field, SelectField } from "../../ui/index.ts";
+import { PaymentTable } from "../components/payment-table.tsx";
+import { type Payment, Status } from "./shared.tsx";
 
 const STATUSES = [
   { value: "", label: "Any status" },
@@ -13,15 +14,6 @@ const STATUSES = [
   { value: "expired", label: "Expired" },
   { value: "failed", label: "Failed" },
 ];
-
-/** Dates typed as yyyy-mm-dd are local days: `to` includes its whole day. */
-const dayStart = (day: string) => (day === "" ? undefined : new Date(`${day}T00:00:00`).toISOString());
-const dayEnd = (day: string) => {
-  if (day === "") return undefined;
-  const end = new Date(`${day}T00:00:00`);
-  end.setDate(end.getDate() + 1);
-  return end.toISOString();
-};
 
 /** The current world's payments, newest first, filtered by status and dates, page by page (cursor). */
 export function PaymentsPage() {
@@ -33,7 +25,7 @@ export function PaymentsPage() {
   const [page] = useResource(
     () =>
       api.get<Page<Payment>>("/v1/payments", {
-        query: { status, from: dayStart(from), to: dayEnd(to), limit: 20, cursor },
+        query: { status, from: localDayStart(from), to: localDayEnd(to), limit: 20, cursor },
       }),
     [status, from, to, cursor],
   );
@@ -56,22 +48,10 @@ export function PaymentsPage() {
       </form>
       {page.state === "loaded" ? (
         <>
-          <Table
+          <PaymentTable
             caption={`Payments, page ${cursors.length}`}
-            rows={page.value.data}
-            rowKey={(payment) => payment.id}
+            payments={page.value.data}
             empty="No payments match."
-            columns={[
-              { header: "Created", cell: (payment) => formatDateTime(payment.created_at) },
-              { header: "Status", cell: (payment) => <PaymentStatus status={payment.status} /> },
-              {
-                header: "Amount",
-                numeric: true,
-                cell: (payment) => formatMoney(payment.amount_cents, payment.currency),
-              },
-              { header: "Reference", cell: (payment) => payment.merchant_ref ?? "—" },
-              { header: "ID", cell: (payment) => <code>{payment.id}</code> },
-            ]}
           />
           <div class="pager">
             <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>

@@ -1,10 +1,11 @@
 /** What several dashboard pages show alike: a payment's shape and status, a loading or failed state. */
+import type { Currency } from "../../../src/kernel/money.ts";
 
 export type Payment = {
   id: string;
   status: "pending" | "paid" | "expired" | "failed";
   amount_cents: number;
-  currency: string;
+  currency: Currency;
   merchant_ref: string | null;
   narration: string | null;
   paid_at: string | null;

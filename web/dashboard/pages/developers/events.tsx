@@ -1,0 +1,114 @@
+import { useState } from "preact/hooks";
+import { ApiError, type Page } from "../../../lib/api.ts";
+import { formatDateTime } from "../../../lib/format.ts";
+import { useResource } from "../../../lib/resource.ts";
+import { api } from "../../../lib/session.ts";
+import { Button, Field, Table } from "../../../ui/index.ts";
+import { Status } from "../shared.tsx";
+
+type Event = { id: string; type: string; created_at: string; data: Record<string, unknown> };
+
+/** What to show: one event by its id, or the feed (oldest first) of a type or family, page by page. */
+type Search = { id: string } | { type: string };
+
+/**
+ * The event log of the current world: searchable by type (`payment.paid`, or a family `payment.*`)
+ * and by id. The feed's order is the API's (oldest first, no event ever skipped); a page's cursor is
+ * the id of its last event.
+ */
+export function EventsPage() {
+  const [search, setSearch] = useState<Search>({ type: "" });
+  const [typeText, setTypeText] = useState("");
+  const [idText, setIdText] = useState("");
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const since = cursors.at(-1);
+  const [found] = useResource(async (): Promise<Page<Event>> => {
+    if ("id" in search) {
+      try {
+        const event = await api.get<Event>(`/v1/events/${encodeURIComponent(search.id)}`);
+        return { data: [event], has_more: false, next_cursor: null };
+      } catch (caught) {
+        if (caught instanceof ApiError && caught.status === 404) {
+          return { data: [], has_more: false, next_cursor: null };
+        }
+        throw caught;
+      }
+    }
+    return api.get<Page<Event>>("/v1/events", { query: { type: search.type, since, limit: 20 } });
+  }, [JSON.stringify(search), since]);
+  const show = (next: Search) => {
+    setSearch(next);
+    setCursors([undefined]);
+  };
+  return (
+    <>
+      <h1>Events</h1>
+      <div class="row">
+        <form
+          class="row card"
+          aria-label="Search by type"
+          onSubmit={(event) => {
+            event.preventDefault();
+            show({ type: typeText.trim() });
+          }}
+        >
+          <Field
+            label="Event type"
+            value={typeText}
+            onValue={setTypeText}
+            hint="payment.paid, or payment.* for a family"
+          />
+          <Button type="submit">Search type</Button>
+        </form>
+        <form
+          class="row card"
+          aria-label="Find by id"
+          onSubmit={(event) => {
+            event.preventDefault();
+            show(idText.trim() === "" ? { type: "" } : { id: idText.trim() });
+          }}
+        >
+          <Field label="Event id" value={idText} onValue={setIdText} placeholder="evt_…" />
+          <Button type="submit">Find event</Button>
+        </form>
+      </div>
+      {found.state === "loaded" ? (
+        <>
+          <Table
+            caption={"id" in search ? `Event ${search.id}` : `Events${search.type === "" ? "" : ` of ${search.type}`}`}
+            rows={found.value.data}
+            rowKey={(event) => event.id}
+            empty={"id" in search ? "No event has this id in this world." : "No events."}
+            columns={[
+              { header: "Created", cell: (event) => formatDateTime(event.created_at) },
+              { header: "Type", cell: (event) => event.type },
+              { header: "ID", cell: (event) => <code>{event.id}</code> },
+              {
+                header: "Data",
+                cell: (event) => (
+                  <details>
+                    <summary>Data</summary>
+                    <pre class="excerpt">{JSON.stringify(event.data, null, 2)}</pre>
+                  </details>
+                ),
+              },
+            ]}
+          />
+          <div class="pager">
+            <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous page
+            </Button>
+            <Button
+              disabled={!found.value.has_more}
+              onClick={() => setCursors([...cursors, found.value.next_cursor ?? undefined])}
+            >
+              Next page
+            </Button>
+          </div>
+        </>
+      ) : (
+        <Status resource={found} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+import { useState } from "preact/hooks";
+import type { Page } from "../../../../lib/api.ts";
+import { dateTimeInputValue, formatDateTime } from "../../../../lib/format.ts";
+import { useResource } from "../../../../lib/resource.ts";
+import { api } from "../../../../lib/session.ts";
+import { Button, Field, Table, toast } from "../../../../ui/index.ts";
+import { Status } from "../../shared.tsx";
+import { AttemptList } from "./attempts.tsx";
+import type { WebhookDelivery, WebhookEndpoint } from "./types.ts";
+
+/** A recovery is done in bounded batches: call again while the API says more remain, up to this many. */
+const RECOVERY_CALLS_MAX = 20;
+
+/**
+ * One endpoint's deliveries, newest first, each with every attempt and the next attempt's time;
+ * resend one, or recover every failed (dead) delivery since a chosen time in one action.
+ */
+export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: number }) {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors.at(-1);
+  const [deliveries, reload] = useResource(
+    () =>
+      api.get<Page<WebhookDelivery>>(`/v1/webhook_endpoints/${props.endpoint.id}/deliveries`, {
+        query: { limit: 20, cursor },
+      }),
+    [props.endpoint.id, cursor, props.refreshKey],
+  );
+  return (
+    <section aria-labelledby="log-title">
+      <h2 id="log-title">Delivery log</h2>
+      <p class="muted">
+        Deliveries to <code>{props.endpoint.url}</code>
+      </p>
+      <RecoverForm endpoint={props.endpoint} onRecovered={reload} />
+      <div class="row">
+        <Button onClick={reload}>Refresh log</Button>
+      </div>
+      {deliveries.state === "loaded" ? (
+        <>
+          <Table
+            caption={`Deliveries to ${props.endpoint.url}, page ${cursors.length}`}
+            rows={deliveries.value.data}
+            rowKey={(delivery) => delivery.id}
+            empty="No deliveries yet."
+            columns={[
+              { header: "Created", cell: (delivery) => formatDateTime(delivery.created_at) },
+              {
+                header: "Event",
+                cell: (delivery) => (
+                  <>
+                    {delivery.event_type} <code>{delivery.event_id}</code>
+                  </>
+                ),
+              },
+              {
+                header: "Status",
+                cell: (delivery) => (
+                  <span class={`status delivery-${delivery.status}`} data-testid="delivery-status">
+                    {delivery.status}
+                  </span>
+                ),
+              },
+              { header: "Attempts", cell: (delivery) => <AttemptList delivery={delivery} /> },
+              { header: "Next attempt", cell: (delivery) => formatDateTime(delivery.next_attempt_at) },
+              {
+                header: "Action",
+                cell: (delivery) => (
+                  <Button
+                    aria-label={`Resend delivery ${delivery.id}`}
+                    onClick={async () => {
+                      try {
+                        await api.post(`/v1/webhook_deliveries/${delivery.id}/retry`);
+                        toast("Delivery scheduled again.");
+                        reload();
+                      } catch (caught) {
+                        toast(caught instanceof Error ? caught.message : "It could not be resent.", "error");
+                      }
+                    }}
+                  >
+                    Resend
+                  </Button>
+                ),
+              },
+            ]}
+          />
+          <div class="pager">
+            <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous page
+            </Button>
+            <Button
+              disabled={!deliveries.value.has_more}
+              onClick={() => setCursors([...cursors, deliveries.value.next_cursor ?? undefined])}
+            >
+              Next page
+            </Button>
+          </div>
+        </>
+      ) : (
+        <Status resource={deliveries} />
+      )}
+    </section>
+  );
+}
+
+function RecoverForm(props: { endpoint: WebhookEndpoint; onRecovered: () => void }) {
+  const [since, setSince] = useState(dateTimeInputValue(new Date(Date.now() - 24 * 3600 * 1000)));
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      class="row card"
+      aria-label="Recover failed deliveries"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setBusy(true);
+        try {
+          const sinceIso = new Date(since).toISOString();
+          let recovered = 0;
+          for (let call = 0; call < RECOVERY_CALLS_MAX; call += 1) {
+            const answer = await api.post<{ recovered_count: number; has_more: boolean }>(
+              `/v1/webhook_endpoints/${props.endpoint.id}/recover`,
+              { since: sinceIso },
+            );
+            recovered += answer.recovered_count;
+            if (!answer.has_more) break;
+          }
+          toast(`${recovered} failed ${recovered === 1 ? "delivery" : "deliveries"} scheduled again.`);
+          props.onRecovered();
+        } catch (caught) {
+          toast(caught instanceof Error ? caught.message : "The recovery did not work.", "error");
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <Field label="Recover failed deliveries since" type="datetime-local" required value={since} onValue={setSince} />
+      <Button type="submit" busy={busy}>
+        Recover
+      </Button>
+    </form>
+  );
+}

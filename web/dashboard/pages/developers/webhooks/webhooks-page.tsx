@@ -1,0 +1,220 @@
+import { useState } from "preact/hooks";
+import type { Page } from "../../../../lib/api.ts";
+import { formatDateTime } from "../../../../lib/format.ts";
+import { useResource } from "../../../../lib/resource.ts";
+import { api } from "../../../../lib/session.ts";
+import { Button, Dialog, Field, SelectField, Table, toast } from "../../../../ui/index.ts";
+import { OVERLAP_CHOICES } from "../../../components/overlaps.ts";
+import { SecretDialog } from "../../../components/secret-dialog.tsx";
+import { useStepUp } from "../../../components/step-up.tsx";
+import { Status } from "../../shared.tsx";
+import { DeliveryLog } from "./delivery-log.tsx";
+import type { WebhookEndpoint } from "./types.ts";
+
+/**
+ * The current world's webhook endpoints: create one (its signing secret shown once), disable it,
+ * send it a test event, roll its secret with an overlap (step-up), and open its delivery log.
+ */
+export function WebhooksPage() {
+  const [endpoints, reload] = useResource(
+    () => api.get<Page<WebhookEndpoint>>("/v1/webhook_endpoints", { query: { limit: 100 } }),
+    [],
+  );
+  const [secret, setSecret] = useState<string | undefined>(undefined);
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  const [rolling, setRolling] = useState<WebhookEndpoint | undefined>(undefined);
+  // Bumped after an action that adds a delivery, so the open log loads again.
+  const [logGeneration, setLogGeneration] = useState(0);
+  const stepUp = useStepUp("A new signing secret changes what your server must verify.");
+  const selected =
+    endpoints.state === "loaded" ? endpoints.value.data.find((item) => item.id === selectedId) : undefined;
+
+  const act = async (action: () => Promise<void>, failure: string) => {
+    try {
+      await action();
+    } catch (caught) {
+      toast(caught instanceof Error ? caught.message : failure, "error");
+    }
+  };
+
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <CreateEndpointForm
+        onCreated={(created) => {
+          setSecret(created.secret);
+          setSelectedId(created.id);
+          reload();
+        }}
+      />
+      <section aria-labelledby="endpoints-title">
+        <h2 id="endpoints-title">Endpoints</h2>
+        {endpoints.state === "loaded" ? (
+          <Table
+            caption="Webhook endpoints"
+            rows={endpoints.value.data}
+            rowKey={(endpoint) => endpoint.id}
+            empty="No endpoints yet."
+            columns={[
+              { header: "URL", cell: (endpoint) => <code>{endpoint.url}</code> },
+              { header: "Events", cell: (endpoint) => endpoint.event_types.join(", ") },
+              { header: "State", cell: (endpoint) => (endpoint.active ? "active" : "disabled") },
+              {
+                header: "Secret",
+                cell: (endpoint) =>
+                  `…${endpoint.secret_last4}${
+                    endpoint.previous_secret_expires_at === null
+                      ? ""
+                      : ` (previous one signs too until ${formatDateTime(endpoint.previous_secret_expires_at)})`
+                  }`,
+              },
+              {
+                header: "Actions",
+                cell: (endpoint) => (
+                  <div class="row">
+                    <Button
+                      aria-label={`Deliveries to ${endpoint.url}`}
+                      aria-pressed={endpoint.id === selectedId}
+                      onClick={() => setSelectedId(endpoint.id)}
+                    >
+                      Deliveries
+                    </Button>
+                    {endpoint.active ? (
+                      <>
+                        <Button
+                          aria-label={`Send test event to ${endpoint.url}`}
+                          onClick={() =>
+                            act(async () => {
+                              await api.post(`/v1/webhook_endpoints/${endpoint.id}/test`);
+                              toast("Test event sent.");
+                              setSelectedId(endpoint.id);
+                              setLogGeneration((value) => value + 1);
+                            }, "The test event could not be sent.")
+                          }
+                        >
+                          Send test event
+                        </Button>
+                        <Button aria-label={`Roll secret of ${endpoint.url}`} onClick={() => setRolling(endpoint)}>
+                          Roll secret
+                        </Button>
+                        <Button
+                          variant="danger"
+                          aria-label={`Disable ${endpoint.url}`}
+                          onClick={() =>
+                            act(async () => {
+                              if (!confirm(`Disable ${endpoint.url}? It gets no more deliveries.`)) return;
+                              await api.delete(`/v1/webhook_endpoints/${endpoint.id}`);
+                              toast("Endpoint disabled.");
+                              reload();
+                            }, "The endpoint could not be disabled.")
+                          }
+                        >
+                          Disable
+                        </Button>
+                      </>
+                    ) : null}
+                  </div>
+                ),
+              },
+            ]}
+          />
+        ) : (
+          <Status resource={endpoints} />
+        )}
+      </section>
+      {selected === undefined ? null : <DeliveryLog endpoint={selected} refreshKey={logGeneration} />}
+      <SecretDialog
+        title="Your signing secret"
+        secret={secret}
+        note="This is the only time the signing secret is shown. Copy it into your server's configuration to verify the X-Pos-Signature header of each delivery."
+        onClose={() => setSecret(undefined)}
+      />
+      <RollSecretDialog
+        endpoint={rolling}
+        onClose={() => setRolling(undefined)}
+        onRoll={(endpoint, overlapSeconds) => {
+          setRolling(undefined);
+          void stepUp.run(async () => {
+            const rolled = await api.post<WebhookEndpoint>(`/v1/webhook_endpoints/${endpoint.id}/roll_secret`, {
+              expires_in_seconds: overlapSeconds,
+            });
+            setSecret(rolled.secret);
+            reload();
+          });
+        }}
+      />
+      {stepUp.dialog}
+    </>
+  );
+}
+
+function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoint) => void }) {
+  const [url, setUrl] = useState("");
+  const [types, setTypes] = useState("*");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section aria-labelledby="create-title">
+      <h2 id="create-title">Add an endpoint</h2>
+      <form
+        class="card"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          try {
+            const eventTypes = types
+              .split(",")
+              .map((type) => type.trim())
+              .filter((type) => type !== "");
+            const created = await api.post<WebhookEndpoint>("/v1/webhook_endpoints", { url, event_types: eventTypes });
+            setUrl("");
+            props.onCreated(created);
+          } catch (caught) {
+            setError(caught instanceof Error ? caught.message : "The endpoint could not be added.");
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Field label="Endpoint URL" type="url" required value={url} onValue={setUrl} error={error} />
+        <Field
+          label="Event types"
+          required
+          value={types}
+          onValue={setTypes}
+          hint="Comma-separated, e.g. payment.paid, payout.confirmed; * for every event."
+        />
+        <Button type="submit" variant="primary" busy={busy}>
+          Add endpoint
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+function RollSecretDialog(props: {
+  endpoint: WebhookEndpoint | undefined;
+  onClose: () => void;
+  onRoll: (endpoint: WebhookEndpoint, overlapSeconds: number) => void;
+}) {
+  const [overlap, setOverlap] = useState("86400");
+  return (
+    <Dialog open={props.endpoint !== undefined} title="Roll signing secret" onClose={props.onClose}>
+      <p>
+        A new secret signs every delivery from now on. Until the old one stops, deliveries carry both signatures, so
+        your server can switch without missing any.
+      </p>
+      <SelectField label="Old secret stops signing" value={overlap} onValue={setOverlap} options={OVERLAP_CHOICES} />
+      <div class="dialog-actions">
+        <Button onClick={props.onClose}>Cancel</Button>
+        <Button
+          variant="primary"
+          onClick={() => props.endpoint !== undefined && props.onRoll(props.endpoint, Number(overlap))}
+        >
+          Roll secret
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

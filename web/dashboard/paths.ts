@@ -1,0 +1,4 @@
+/** Where the dashboard's pages live: the shell answers every path under BASE. */
+export const BASE = "/dashboard";
+
+export const paymentPath = (paymentId: string) => `${BASE}/payments/${encodeURIComponent(paymentId)}`;
