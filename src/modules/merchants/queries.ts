@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { afterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ClaimRequest, claimStatement } from "../../platform/idempotency/service.ts";
 import { type MerchantRow, merchantRowSchema } from "../../platform/tenant.ts";
@@ -113,7 +114,7 @@ export async function selectWorldApiKeys(
   const after =
     world.after === undefined
       ? sql.fragment``
-      : sql.fragment`AND (created_at, id) < (${world.after.createdAt}::timestamptz, ${world.after.id})`;
+      : sql.fragment`AND ${afterPreviousRow(sql.identifier(["api_keys"]), world.merchantId, world.after)}`;
   return database.any(sql.type(apiKeyRowSchema)`
     SELECT ${API_KEY_COLUMNS} FROM api_keys
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}

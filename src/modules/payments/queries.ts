@@ -205,7 +205,7 @@ export async function selectPayments(
     limit: number;
   },
 ): Promise<readonly PaymentRow[]> {
-  const conditions = newestFirstConditions(filter);
+  const conditions = newestFirstConditions(sql.identifier(["payments"]), filter);
   if (filter.merchantRef !== undefined) {
     conditions.push(sql.fragment`merchant_ref = ${filter.merchantRef}`);
   }

@@ -56,7 +56,7 @@ export async function selectPayouts(
     limit: number;
   },
 ): Promise<readonly PayoutRow[]> {
-  const conditions = newestFirstConditions(filter);
+  const conditions = newestFirstConditions(sql.identifier(["payouts"]), filter);
   return database.any(sql.type(payoutRowSchema)`
     SELECT ${PAYOUT_COLUMNS} FROM payouts
     WHERE ${sql.join(conditions, sql.fragment` AND `)}

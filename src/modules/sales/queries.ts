@@ -52,7 +52,7 @@ export async function selectSales(
     limit: number;
   },
 ): Promise<readonly SaleRow[]> {
-  const conditions = newestFirstConditions(filter);
+  const conditions = newestFirstConditions(sql.identifier(["sales"]), filter);
   return database.any(sql.type(saleRowSchema)`
     SELECT ${SALE_COLUMNS} FROM sales
     WHERE ${sql.join(conditions, sql.fragment` AND `)}

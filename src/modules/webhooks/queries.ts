@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
+import { afterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { addJobsPlannedPerCall } from "../../platform/queue/add-jobs-batch.ts";
 import {
@@ -49,7 +50,7 @@ export async function selectEndpoints(
   const after =
     world.after === undefined
       ? sql.fragment``
-      : sql.fragment`AND (created_at, id) < (${world.after.createdAt}::timestamptz, ${world.after.id})`;
+      : sql.fragment`AND ${afterPreviousRow(sql.identifier(["webhook_endpoints"]), world.merchantId, world.after)}`;
   return database.any(sql.type(endpointRowSchema)`
     SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}
@@ -95,7 +96,7 @@ export async function selectDeliveries(
   const after =
     filter.after === undefined
       ? sql.fragment``
-      : sql.fragment`AND (created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`;
+      : sql.fragment`AND ${afterPreviousRow(sql.identifier(["webhook_deliveries"]), filter.merchantId, filter.after)}`;
   const of =
     "endpointId" in filter.of
       ? sql.fragment`endpoint_id = ${filter.of.endpointId}`
