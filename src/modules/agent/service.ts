@@ -16,13 +16,13 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import * as instantTransfer from "../../platform/instant-transfer.ts";
 import { qrPngDataUrl } from "../../platform/qr-code.ts";
 import { addJob, removeJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
+import * as instantTransfer from "../money-out/instant-transfer.ts";
 import * as queries from "./queries.ts";
 import type { BankChangeRow, CreateBankChangeInput, CreateWithdrawalInput, WithdrawalRow } from "./schemas.ts";
 
@@ -37,7 +37,7 @@ import type { BankChangeRow, CreateBankChangeInput, CreateWithdrawalInput, Withd
  *   a last inquiry of the gateway, so a code claimed in its last second is redeemed;
  * - test codes are claimed only through the claim hook (the sandbox never reports a claim), which
  *   acts as the network would: not after the code's expiry;
- * - a change-to-wallet is an instant transfer (see src/platform/instant-transfer.ts): its debit
+ * - a change-to-wallet is an instant transfer (see src/modules/money-out/instant-transfer.ts): its debit
  *   commits before the gateway is called, with the row keyed by the Idempotency-Key, so a retry
  *   resumes it rather than paying twice; a refusal reverses the debit; an unclear outcome is settled
  *   by inquiry (the client's retry or the reconcile job), never guessed;

@@ -10,12 +10,12 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { invalidRequest, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import * as instantTransfer from "../../platform/instant-transfer.ts";
 import { addJob, removeJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import * as events from "../events/service.ts";
 import type { PostingInput } from "../ledger/schemas.ts";
 import * as ledger from "../ledger/service.ts";
+import * as instantTransfer from "../money-out/instant-transfer.ts";
 import { type PricedUtilityPayment, priceUtilityPayment } from "./catalogue.ts";
 import * as queries from "./queries.ts";
 import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts";
@@ -30,7 +30,7 @@ import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts"
  * - one balanced ledger transaction debits the amount (to utility clearing) and the platform's fee
  *   (to platform fees) and credits the commission (from commissions), with the row; a failure
  *   reverses that transaction whole, so the balance returns exactly to where it was;
- * - it is an instant transfer (src/platform/instant-transfer.ts): keyed by the Idempotency-Key, the
+ * - it is an instant transfer (src/modules/money-out/instant-transfer.ts): keyed by the Idempotency-Key, the
  *   provider is paid at most once whatever the retries, and an unclear outcome is settled by inquiry.
  *
  * Error codes: `invalid_amount`, `invalid_currency`, `unknown_provider`, `unknown_provider_product`,

@@ -3,10 +3,10 @@ import {
   type TransferCompleted,
   type TransferOutcome,
   type TransferStatus,
-} from "../gateway/wallet-gateway.ts";
-import type { Database, Transaction } from "./db/pool.ts";
-import { type ApiError, gatewayError } from "./errors.ts";
-import type { JsonReply } from "./http/route.ts";
+} from "../../gateway/wallet-gateway.ts";
+import type { Database, Transaction } from "../../platform/db/pool.ts";
+import { type ApiError, gatewayError } from "../../platform/errors.ts";
+import type { JsonReply } from "../../platform/http/route.ts";
 
 /**
  * Instant transfers (change-to-wallet, utility payments): money leaves the balance and the gateway
