@@ -55,14 +55,6 @@ export function presentBankChange(change: BankChangeRow) {
   };
 }
 
-/** Idempotent routes always carry their key (the platform refuses them without one). */
-function requireKey(idempotencyKey: string | undefined): string {
-  if (idempotencyKey === undefined) {
-    throw new TypeError("an idempotent route ran without its Idempotency-Key");
-  }
-  return idempotencyKey;
-}
-
 export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
   return [
     defineRoute({
@@ -141,7 +133,12 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       handler: async ({ body, tenant, config, database, logger, idempotencyKey, transaction }) => {
         const dependencies = { config, database, logger, gateways };
         agent.checkBankChangeLimit(config, body);
-        const reserved = await agent.reserveBankChange(dependencies, tenant, body, requireKey(idempotencyKey));
+        const reserved = await agent.reserveBankChange(
+          dependencies,
+          tenant,
+          body,
+          instantTransfer.requireIdempotencyKey(idempotencyKey),
+        );
         return instantTransfer.replyToStep(await agent.proceedBankChange(dependencies, reserved), {
           transaction,
           complete: agent.completeBankChange,

@@ -17,7 +17,7 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr-code.ts";
-import { addJob, removeJob } from "../../platform/queue/add-job.ts";
+import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
@@ -405,69 +405,60 @@ export async function reserveBankChange(
   idempotencyKey: string,
 ): Promise<{ row: BankChangeRow; fresh: boolean }> {
   const world = { ...tenant, idempotencyKey };
-  const existing = await queries.selectBankChangeByIdempotencyKey(dependencies.database, world);
-  if (existing !== null) {
-    return { row: existing, fresh: false };
-  }
-  try {
-    const row = await dependencies.database.transaction(async (transaction) => {
-      const id = newId("bch");
-      const reference = `BC${randomSecret().slice(0, 12).toUpperCase()}`;
-      const debit = await ledger.post(transaction, {
-        merchantId: tenant.merchantId,
-        livemode: tenant.livemode,
-        postingKey: `bank_change:${id}:debit`,
-        description: `Change to wallet ${input.destination_msisdn} (${reference})`,
-        source: { type: "bank_change", id },
-        postings: [
-          {
-            account: "merchant_available",
-            entryType: "bank_change",
-            currency: input.currency,
-            amountCents: -input.amount_cents,
-          },
-          {
-            account: "gateway_clearing",
-            entryType: "bank_change",
-            currency: input.currency,
-            amountCents: input.amount_cents,
-          },
-        ],
-      });
-      const inserted = await queries.insertBankChange(transaction, {
-        merchant_id: tenant.merchantId,
-        id,
-        livemode: tenant.livemode,
-        idempotency_key: idempotencyKey,
-        amount_cents: input.amount_cents,
-        currency: input.currency,
-        destination_msisdn: input.destination_msisdn,
-        narration: input.narration ?? null,
-        reference,
-        debit_transaction_id: debit.transaction.id,
-        leaseMs: dependencies.config.moneyOut.leaseMs,
-      });
-      await addJob(transaction, {
-        task: RECONCILE_BANK_CHANGE_TASK,
-        payload: { merchant_id: inserted.merchant_id, bank_change_id: inserted.id },
-        runAt: new Date(Date.now() + dependencies.config.moneyOut.reconcileMs),
-        jobKey: `bank_change_reconcile:${inserted.id}`,
-        maxAttempts: DECIDING_JOB_ATTEMPTS_MAX,
-      });
-      return inserted;
-    });
-    return { row, fresh: true };
-  } catch (error) {
-    // Another request with this key (one taken over after a crash) reserved it first.
-    if (error instanceof UniqueIntegrityConstraintViolationError) {
-      const winner = await queries.selectBankChangeByIdempotencyKey(dependencies.database, world);
-      if (winner !== null) {
-        return { row: winner, fresh: false };
-      }
-    }
-    throw error;
-  }
+  return instantTransfer.reserveOnce({
+    find: () => queries.selectBankChangeByIdempotencyKey(dependencies.database, world),
+    insert: () =>
+      dependencies.database.transaction(async (transaction) => {
+        const id = newId("bch");
+        const reference = `BC${randomSecret().slice(0, 12).toUpperCase()}`;
+        const debit = await ledger.post(transaction, {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          postingKey: `bank_change:${id}:debit`,
+          description: `Change to wallet ${input.destination_msisdn} (${reference})`,
+          source: { type: "bank_change", id },
+          postings: [
+            {
+              account: "merchant_available",
+              entryType: "bank_change",
+              currency: input.currency,
+              amountCents: -input.amount_cents,
+            },
+            {
+              account: "gateway_clearing",
+              entryType: "bank_change",
+              currency: input.currency,
+              amountCents: input.amount_cents,
+            },
+          ],
+        });
+        const inserted = await queries.insertBankChange(transaction, {
+          merchant_id: tenant.merchantId,
+          id,
+          livemode: tenant.livemode,
+          idempotency_key: idempotencyKey,
+          amount_cents: input.amount_cents,
+          currency: input.currency,
+          destination_msisdn: input.destination_msisdn,
+          narration: input.narration ?? null,
+          reference,
+          debit_transaction_id: debit.transaction.id,
+          leaseMs: dependencies.config.moneyOut.leaseMs,
+        });
+        const runAt = new Date(Date.now() + dependencies.config.moneyOut.reconcileMs);
+        await instantTransfer.scheduleReconcile(transaction, bankChangeReconcileJob, inserted, runAt);
+        return inserted;
+      }),
+  });
 }
+
+/** The reconcile job of a change, queued with its reservation and removed once it is final. */
+const bankChangeReconcileJob: instantTransfer.ReconcileJob<BankChangeRow> = {
+  task: RECONCILE_BANK_CHANGE_TASK,
+  payloadOf: (row) => ({ merchant_id: row.merchant_id, bank_change_id: row.id }),
+  keyOf: (row) => `bank_change_reconcile:${row.id}`,
+  attemptsMax: DECIDING_JOB_ATTEMPTS_MAX,
+};
 
 function bankChangeSteps(
   dependencies: AgentDependencies,
@@ -500,10 +491,7 @@ function bankChangeSteps(
 
 /** Calls the gateway for a change just reserved, or takes up one left unclear (asking the gateway first). */
 export function proceedBankChange(dependencies: AgentDependencies, reserved: { row: BankChangeRow; fresh: boolean }) {
-  const steps = bankChangeSteps(dependencies);
-  return reserved.fresh
-    ? instantTransfer.submitReserved(steps, reserved.row)
-    : instantTransfer.resume(steps, reserved.row, { whenUnknown: "submit" });
+  return instantTransfer.proceed(bankChangeSteps(dependencies), reserved);
 }
 
 /** `processing → completed` with `bank_change.completed`, in the caller's transaction. */
@@ -535,7 +523,7 @@ export async function completeBankChange(
       reference: completed.reference,
     },
   });
-  await removeJob(transaction, `bank_change_reconcile:${completed.id}`);
+  await instantTransfer.unscheduleReconcile(transaction, bankChangeReconcileJob, completed);
   return completed;
 }
 
@@ -564,7 +552,7 @@ export async function failBankChange(database: Database, row: BankChangeRow, rea
         reference: failed.reference,
       },
     });
-    await removeJob(transaction, `bank_change_reconcile:${failed.id}`);
+    await instantTransfer.unscheduleReconcile(transaction, bankChangeReconcileJob, failed);
     return failed;
   });
 }
@@ -601,21 +589,11 @@ export async function reconcileBankChange(
     merchantId: job.merchantId,
     id: job.bankChangeId,
   });
-  if (row === null || row.status !== "processing") {
-    return row;
-  }
   return instantTransfer.reconcile(dependencies.database, bankChangeSteps(dependencies), row, {
     complete: completeBankChange,
     fail: failBankChange,
-    lookAgain: (transaction, runAt) =>
-      addJob(transaction, {
-        task: RECONCILE_BANK_CHANGE_TASK,
-        payload: { merchant_id: row.merchant_id, bank_change_id: row.id },
-        runAt,
-        jobKey: `bank_change_reconcile:${row.id}`,
-        maxAttempts: DECIDING_JOB_ATTEMPTS_MAX,
-      }),
-    name: `change-to-wallet ${row.id}`,
+    job: bankChangeReconcileJob,
+    name: (row) => `change-to-wallet ${row.id}`,
   });
 }
 
