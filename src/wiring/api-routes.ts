@@ -12,6 +12,7 @@ import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
 import { saleRoutes } from "../modules/sales/routes.ts";
 import { keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
 import { stockRoutes } from "../modules/stock/routes.ts";
+import { recordOpening } from "../modules/stock/service.ts";
 import { utilityRoutes } from "../modules/utilities/routes.ts";
 import { webAppRoutes } from "../modules/web-apps/index.ts";
 import { webhookRoutes } from "../modules/webhooks/routes.ts";
@@ -28,7 +29,8 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...keyRoutes(),
     ...auditRoutes,
     ...paymentRoutes(gateways),
-    ...catalogRoutes,
+    // Stock depends on the catalog; the catalog gets stock's opening move from here, not by import.
+    ...catalogRoutes({ recordOpening }),
     ...stockRoutes,
     ...saleRoutes(gateways),
     ...payoutRoutes,
