@@ -16,7 +16,7 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import { qrPngDataUrl } from "../../platform/qr-code.ts";
+import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
