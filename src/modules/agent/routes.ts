@@ -3,6 +3,7 @@ import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import * as instantTransfer from "../money-out/instant-transfer.ts";
+import * as agent from "./index.ts";
 import {
   accountLookupQuery,
   accountLookupSchema,
@@ -15,7 +16,6 @@ import {
   type WithdrawalRow,
   withdrawalSchema,
 } from "./schemas.ts";
-import * as agent from "./service.ts";
 
 export function presentWithdrawal(config: Config, withdrawal: WithdrawalRow) {
   return {

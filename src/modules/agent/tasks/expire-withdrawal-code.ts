@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { WalletGateways } from "../../../gateway/wallet-gateway.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
-import { EXPIRE_WITHDRAWAL_TASK, expireWithdrawalIfUnclaimed } from "../service.ts";
+import { EXPIRE_WITHDRAWAL_TASK, expireWithdrawalIfUnclaimed } from "../withdrawals.ts";
 
 const payloadSchema = z.object({ merchant_id: z.string(), withdrawal_id: z.string() });
 

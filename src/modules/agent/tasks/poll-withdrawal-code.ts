@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { WalletGateways } from "../../../gateway/wallet-gateway.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
-import { POLL_WITHDRAWAL_TASK, pollWithdrawal } from "../service.ts";
+import { POLL_WITHDRAWAL_TASK, pollWithdrawal } from "../withdrawals.ts";
 
 const payloadSchema = z.object({
   merchant_id: z.string(),

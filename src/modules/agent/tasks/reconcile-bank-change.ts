@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { WalletGateways } from "../../../gateway/wallet-gateway.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
-import { RECONCILE_BANK_CHANGE_TASK, reconcileBankChange } from "../service.ts";
+import { RECONCILE_BANK_CHANGE_TASK, reconcileBankChange } from "../bank-changes.ts";
 
 const payloadSchema = z.object({ merchant_id: z.string(), bank_change_id: z.string() });
 
