@@ -8,7 +8,8 @@ import { newId, randomSecret } from "../../platform/ids.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
 import * as instantTransfer from "../money-out/instant-transfer.ts";
-import { type AgentDependencies, DECIDING_JOB_ATTEMPTS_MAX } from "./dependencies.ts";
+import type { AgentDependencies } from "./dependencies.ts";
+import { reconcileBankChangeJob } from "./jobs.ts";
 import * as queries from "./queries.ts";
 import type { BankChangeRow, CreateBankChangeInput } from "./schemas.ts";
 
@@ -27,8 +28,6 @@ import type { BankChangeRow, CreateBankChangeInput } from "./schemas.ts";
  * `insufficient_funds` (402), `resource_missing` (404), `bank_change_failed` (400: the gateway
  * refused it; the debit was reversed), `gateway_error` (502).
  */
-
-export const RECONCILE_BANK_CHANGE_TASK = "reconcile_bank_change";
 
 /** 400 `bank_change_limit` above the currency's limit (500 cents in USD by default). */
 export function checkBankChangeLimit(config: Config, input: Pick<CreateBankChangeInput, "amount_cents" | "currency">) {
@@ -101,11 +100,10 @@ export async function reserveBankChange(
 }
 
 /** The reconcile job of a change, queued with its reservation and removed once it is final. */
-const bankChangeReconcileJob: instantTransfer.ReconcileJob<BankChangeRow> = {
-  task: RECONCILE_BANK_CHANGE_TASK,
+const bankChangeReconcileJob: instantTransfer.ReconcileJob<BankChangeRow, typeof reconcileBankChangeJob.payload> = {
+  kind: reconcileBankChangeJob,
   payloadOf: (row) => ({ merchant_id: row.merchant_id, bank_change_id: row.id }),
   keyOf: (row) => `bank_change_reconcile:${row.id}`,
-  attemptsMax: DECIDING_JOB_ATTEMPTS_MAX,
 };
 
 function bankChangeSteps(

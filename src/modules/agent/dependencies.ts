@@ -10,6 +10,3 @@ export type AgentDependencies = {
   gateways: Gateways<WalletGateway>;
   logger: Logger;
 };
-
-/** The expiry and the reconciliation must eventually decide: a gateway down is retried for days. */
-export const DECIDING_JOB_ATTEMPTS_MAX = 25;

@@ -13,11 +13,12 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
-import { addJob } from "../../platform/queue/add-job.ts";
+import { enqueue } from "../../platform/queue/job.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { type AgentDependencies, DECIDING_JOB_ATTEMPTS_MAX } from "./dependencies.ts";
+import type { AgentDependencies } from "./dependencies.ts";
+import { expireWithdrawalJob, pollWithdrawalJob } from "./jobs.ts";
 import * as queries from "./queries.ts";
 import type { CreateWithdrawalInput, WithdrawalRow } from "./schemas.ts";
 
@@ -36,10 +37,6 @@ import type { CreateWithdrawalInput, WithdrawalRow } from "./schemas.ts";
  * Error codes: `invalid_amount`, `invalid_currency` (400), `test_mode_only` (403), `resource_missing`
  * (404), `withdrawal_code_not_pending` (409), `gateway_error`, `code_generation_failed` (502).
  */
-
-export const POLL_WITHDRAWAL_TASK = "poll_withdrawal_code";
-export const EXPIRE_WITHDRAWAL_TASK = "expire_withdrawal_code";
-const POLL_JOB_ATTEMPTS_MAX = 3;
 
 export function withdrawalDeepLinkOf(config: Config, code: string): string {
   return `${config.moneyOut.withdrawalDeepLinkPrefix}${code}`;
@@ -107,13 +104,12 @@ export async function recordWithdrawal(
     throw error;
   }
   await schedulePoll(transaction, config, withdrawal, 0);
-  await addJob(transaction, {
-    task: EXPIRE_WITHDRAWAL_TASK,
-    payload: { merchant_id: withdrawal.merchant_id, withdrawal_id: withdrawal.id },
-    runAt: withdrawal.expires_at,
-    jobKey: `withdrawal_expiry:${withdrawal.id}`,
-    maxAttempts: DECIDING_JOB_ATTEMPTS_MAX,
-  });
+  await enqueue(
+    transaction,
+    expireWithdrawalJob,
+    { merchant_id: withdrawal.merchant_id, withdrawal_id: withdrawal.id },
+    { runAt: withdrawal.expires_at, jobKey: `withdrawal_expiry:${withdrawal.id}` },
+  );
   return withdrawal;
 }
 
@@ -129,13 +125,12 @@ async function schedulePoll(
   if (runAt >= withdrawal.expires_at) {
     return;
   }
-  await addJob(transaction, {
-    task: POLL_WITHDRAWAL_TASK,
-    payload: { merchant_id: withdrawal.merchant_id, withdrawal_id: withdrawal.id, attempt },
-    runAt,
-    jobKey: `withdrawal_poll:${withdrawal.id}`,
-    maxAttempts: POLL_JOB_ATTEMPTS_MAX,
-  });
+  await enqueue(
+    transaction,
+    pollWithdrawalJob,
+    { merchant_id: withdrawal.merchant_id, withdrawal_id: withdrawal.id, attempt },
+    { runAt, jobKey: `withdrawal_poll:${withdrawal.id}` },
+  );
 }
 
 export async function getWithdrawal(database: Queryable, world: World, id: string): Promise<WithdrawalRow> {

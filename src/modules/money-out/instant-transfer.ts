@@ -1,4 +1,5 @@
 import { UniqueIntegrityConstraintViolationError } from "slonik";
+import type { z } from "zod";
 import {
   GatewayUnavailableError,
   type TransferCompleted,
@@ -8,7 +9,8 @@ import {
 import type { Database, Transaction } from "../../platform/db/pool.ts";
 import { type ApiError, gatewayError } from "../../platform/errors.ts";
 import type { JsonReply } from "../../platform/http/route.ts";
-import { addJob, removeJob } from "../../platform/queue/add-job.ts";
+import { removeJob } from "../../platform/queue/add-job.ts";
+import { enqueue, type JobKind, type PayloadSchema } from "../../platform/queue/job.ts";
 
 /**
  * Instant transfers (change-to-wallet, utility payments): money leaves the balance and the gateway
@@ -92,22 +94,16 @@ export async function reserveOnce<Row>(reservation: {
 }
 
 /** The reconcile job of one kind of transfer: queued with the reservation, removed once final. */
-export type ReconcileJob<Row> = {
-  task: string;
-  payloadOf: (row: Row) => Record<string, unknown>;
+export type ReconcileJob<Row, Schema extends PayloadSchema = PayloadSchema> = {
+  kind: JobKind<Schema>;
+  payloadOf: (row: Row) => z.input<Schema>;
+  /** One reconcile job per row: moving it replaces the queued one. */
   keyOf: (row: Row) => string;
-  attemptsMax: number;
 };
 
 /** Queues (or moves, by its key) the reconcile job of a row, in the caller's transaction. */
 export function scheduleReconcile<Row>(transaction: Transaction, job: ReconcileJob<Row>, row: Row, runAt: Date) {
-  return addJob(transaction, {
-    task: job.task,
-    payload: job.payloadOf(row),
-    runAt,
-    jobKey: job.keyOf(row),
-    maxAttempts: job.attemptsMax,
-  });
+  return enqueue(transaction, job.kind, job.payloadOf(row), { runAt, jobKey: job.keyOf(row) });
 }
 
 /** Removes the reconcile job of a row that became final, in the transaction that made it final. */

@@ -15,6 +15,7 @@ import type { PostingInput } from "../ledger/schemas.ts";
 import * as ledger from "../ledger/service.ts";
 import * as instantTransfer from "../money-out/instant-transfer.ts";
 import { type PricedUtilityPayment, priceUtilityPayment } from "./catalogue.ts";
+import { reconcileUtilityPaymentJob } from "./jobs.ts";
 import * as queries from "./queries.ts";
 import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts";
 
@@ -36,9 +37,6 @@ import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts"
  * `invalid_additional_data` (400); `insufficient_funds` (402); `utility_payment_failed` (400, the
  * provider refused it and the debit was reversed); `resource_missing` (404); `gateway_error` (502).
  */
-
-export const RECONCILE_UTILITY_PAYMENT_TASK = "reconcile_utility_payment";
-const RECONCILE_ATTEMPTS_MAX = 25;
 
 export type UtilityDependencies = {
   database: Database;
@@ -129,11 +127,10 @@ export async function reserveUtilityPayment(
 }
 
 /** The reconcile job of a payment, queued with its reservation and removed once it is final. */
-const reconcileJob: instantTransfer.ReconcileJob<UtilityPaymentRow> = {
-  task: RECONCILE_UTILITY_PAYMENT_TASK,
+const reconcileJob: instantTransfer.ReconcileJob<UtilityPaymentRow, typeof reconcileUtilityPaymentJob.payload> = {
+  kind: reconcileUtilityPaymentJob,
   payloadOf: (row) => ({ merchant_id: row.merchant_id, utility_payment_id: row.id }),
   keyOf: (row) => `utility_payment_reconcile:${row.id}`,
-  attemptsMax: RECONCILE_ATTEMPTS_MAX,
 };
 
 function steps(
