@@ -12,91 +12,86 @@ import {
 import * as catalog from "./service.ts";
 
 /** The catalog's routes; `recordOpening` is the stock module's opening move (see `RecordOpening`). */
-export function catalogRoutes(dependencies: { recordOpening: catalog.RecordOpening }): AnyRoute[] {
-  return [
-    defineRoute({
-      method: "post",
-      path: "/v1/products",
-      operationId: "createProduct",
-      summary: "Create a product (shared by the test and live worlds); an opening stock_qty is journaled",
-      tags: ["Catalog"],
-      auth: "either",
-      request: { body: createProductBody },
-      responses: {
-        201: { description: "The product.", schema: productSchema },
-        409: {
-          description: "`barcode_taken`: another of the merchant's products has this barcode.",
-          schema: errorEnvelopeSchema,
-        },
+export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpening }): AnyRoute[] => [
+  defineRoute({
+    method: "post",
+    path: "/v1/products",
+    operationId: "createProduct",
+    summary: "Create a product (shared by the test and live worlds); an opening stock_qty is journaled",
+    tags: ["Catalog"],
+    auth: "either",
+    request: { body: createProductBody },
+    responses: {
+      201: { description: "The product.", schema: productSchema },
+      409: {
+        description: "`barcode_taken`: another of the merchant's products has this barcode.",
+        schema: errorEnvelopeSchema,
       },
-      handler: async ({ body, tenant, database }) => {
-        const product = await catalog.createProduct(
-          { database, recordOpening: dependencies.recordOpening },
-          {
-            merchantId: tenant.merchantId,
-            actor: { type: tenant.actor.kind, id: tenant.actor.id },
-            input: body,
-          },
-        );
-        return { status: 201, body: presentProduct(product) };
-      },
+    },
+    handler: async ({ body, tenant, database }) => {
+      const product = await catalog.createProduct(database, dependencies.recordOpening, {
+        merchantId: tenant.merchantId,
+        actor: { type: tenant.actor.kind, id: tenant.actor.id },
+        input: body,
+      });
+      return { status: 201, body: presentProduct(product) };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/products",
+    operationId: "listProducts",
+    summary: "Search and list products in name order (q: name, sku or barcode substring; barcode: exact)",
+    tags: ["Catalog"],
+    auth: "either",
+    request: { query: listProductsQuery },
+    responses: { 200: { description: "A page of products.", schema: productPageSchema } },
+    handler: async ({ query, tenant, database }) => {
+      const page = await catalog.listProducts(database, {
+        merchantId: tenant.merchantId,
+        q: query.q,
+        barcode: query.barcode,
+        category: query.category,
+        active: query.active,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { body: { ...page, data: page.data.map(presentProduct) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/products/:id",
+    operationId: "getProduct",
+    summary: "A product, active or not",
+    tags: ["Catalog"],
+    auth: "either",
+    request: { params: productIdParams },
+    responses: {
+      200: { description: "The product.", schema: productSchema },
+      404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+    },
+    handler: async ({ params, tenant, database }) => ({
+      body: presentProduct(await catalog.getProduct(database, tenant.merchantId, params.id)),
     }),
-    defineRoute({
-      method: "get",
-      path: "/v1/products",
-      operationId: "listProducts",
-      summary: "Search and list products in name order (q: name, sku or barcode substring; barcode: exact)",
-      tags: ["Catalog"],
-      auth: "either",
-      request: { query: listProductsQuery },
-      responses: { 200: { description: "A page of products.", schema: productPageSchema } },
-      handler: async ({ query, tenant, database }) => {
-        const page = await catalog.listProducts(database, {
-          merchantId: tenant.merchantId,
-          q: query.q,
-          barcode: query.barcode,
-          category: query.category,
-          active: query.active,
-          limit: query.limit,
-          cursor: query.cursor,
-        });
-        return { body: { ...page, data: page.data.map(presentProduct) } };
-      },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/v1/products/:id",
+    operationId: "updateProduct",
+    summary: "Change catalog fields; active false soft-deletes, true restores (on-hand changes via /v1/stock)",
+    tags: ["Catalog"],
+    auth: "either",
+    request: { params: productIdParams, body: updateProductBody },
+    responses: {
+      200: { description: "The product.", schema: productSchema },
+      404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+      409: { description: "`barcode_taken`.", schema: errorEnvelopeSchema },
+    },
+    handler: async ({ params, body, tenant, database }) => ({
+      body: presentProduct(
+        await catalog.updateProduct(database, { merchantId: tenant.merchantId, productId: params.id, input: body }),
+      ),
     }),
-    defineRoute({
-      method: "get",
-      path: "/v1/products/:id",
-      operationId: "getProduct",
-      summary: "A product, active or not",
-      tags: ["Catalog"],
-      auth: "either",
-      request: { params: productIdParams },
-      responses: {
-        200: { description: "The product.", schema: productSchema },
-        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
-      },
-      handler: async ({ params, tenant, database }) => ({
-        body: presentProduct(await catalog.getProduct(database, tenant.merchantId, params.id)),
-      }),
-    }),
-    defineRoute({
-      method: "patch",
-      path: "/v1/products/:id",
-      operationId: "updateProduct",
-      summary: "Change catalog fields; active false soft-deletes, true restores (on-hand changes via /v1/stock)",
-      tags: ["Catalog"],
-      auth: "either",
-      request: { params: productIdParams, body: updateProductBody },
-      responses: {
-        200: { description: "The product.", schema: productSchema },
-        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
-        409: { description: "`barcode_taken`.", schema: errorEnvelopeSchema },
-      },
-      handler: async ({ params, body, tenant, database }) => ({
-        body: presentProduct(
-          await catalog.updateProduct(database, { merchantId: tenant.merchantId, productId: params.id, input: body }),
-        ),
-      }),
-    }),
-  ];
-}
+  }),
+];

@@ -42,7 +42,8 @@ export type RecordOpening = (
 ) => Promise<{ stock_qty_after: number }>;
 
 export async function createProduct(
-  dependencies: { database: Database; recordOpening: RecordOpening },
+  database: Database,
+  recordOpening: RecordOpening,
   request: { merchantId: string; actor: { type: ActorKind; id: string }; input: CreateProductInput },
 ): Promise<ProductRow> {
   const { input } = request;
@@ -50,7 +51,7 @@ export async function createProduct(
     throw invalidRequest("stock_not_tracked", "An untracked product (track_stock false) has no opening stock_qty.");
   }
   try {
-    return await dependencies.database.transaction(async (transaction) => {
+    return await database.transaction(async (transaction) => {
       const product = await queries.insertProduct(transaction, {
         merchant_id: request.merchantId,
         id: newId("prod"),
@@ -66,7 +67,7 @@ export async function createProduct(
       if (input.stock_qty === undefined || input.stock_qty === 0) {
         return product;
       }
-      const opening = await dependencies.recordOpening(transaction, {
+      const opening = await recordOpening(transaction, {
         merchantId: request.merchantId,
         productId: product.id,
         qty: input.stock_qty,
