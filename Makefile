@@ -36,6 +36,7 @@ test: install $(CHART_RENDER) test-tools
 	tsc --noEmit -p web/tsconfig.json
 	tsc -p load-tests/k6/tsconfig.json
 	biome check .
+	node scripts/import-graph/check.ts
 	npm test
 
 migrate: install
@@ -48,6 +49,7 @@ typecheck: install
 
 lint: install
 	biome check .
+	node scripts/import-graph/check.ts
 
 build: install
 	npm run build

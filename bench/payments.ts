@@ -5,7 +5,7 @@ import pg from "pg";
 import QRCode from "qrcode";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
-import { qrPngDataUrl } from "../src/platform/qr-code.ts";
+import { qrPngDataUrl } from "../src/platform/qr/index.ts";
 import { type CpuSample, cpuPerRequest, startCpuSample } from "./cpu-usage.ts";
 import {
   compareInPairs,

@@ -1,7 +1,7 @@
 import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import QRCode from "qrcode";
-import { qrPngDataUrl } from "../../src/platform/qr-code.ts";
+import { qrPngDataUrl } from "../../src/platform/qr/index.ts";
 
 // jsqr is CommonJS with `exports.default`: depending on the loader, the import is the function or its module.
 const jsQR = ((jsQRModule as { default?: unknown }).default ?? jsQRModule) as typeof jsQRModule.default;

@@ -25,7 +25,7 @@ import { sql } from "../../platform/db/pool.ts";
 import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
 import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
-import * as agent from "./service.ts";
+import * as agent from "./index.ts";
 import { expireWithdrawalCodeTask } from "./tasks/expire-withdrawal-code.ts";
 import { pollWithdrawalCodeTask } from "./tasks/poll-withdrawal-code.ts";
 import { reconcileBankChangeTask } from "./tasks/reconcile-bank-change.ts";

@@ -2,7 +2,9 @@ import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import * as instantTransfer from "../../platform/instant-transfer.ts";
+import * as instantTransfer from "../money-out/instant-transfer.ts";
+import * as accountLookup from "./account-lookup.ts";
+import * as bankChanges from "./bank-changes.ts";
 import {
   accountLookupQuery,
   accountLookupSchema,
@@ -15,7 +17,7 @@ import {
   type WithdrawalRow,
   withdrawalSchema,
 } from "./schemas.ts";
-import * as agent from "./service.ts";
+import * as withdrawals from "./withdrawals.ts";
 
 export function presentWithdrawal(config: Config, withdrawal: WithdrawalRow) {
   return {
@@ -27,7 +29,7 @@ export function presentWithdrawal(config: Config, withdrawal: WithdrawalRow) {
     currency: withdrawal.currency,
     code: withdrawal.code,
     qr_png_data_url: withdrawal.qr_png_data_url,
-    deep_link: agent.withdrawalDeepLinkOf(config, withdrawal.code),
+    deep_link: withdrawals.withdrawalDeepLinkOf(config, withdrawal.code),
     reference: withdrawal.reference,
     expires_at: withdrawal.expires_at.toISOString(),
     redeemed_at: withdrawal.redeemed_at?.toISOString() ?? null,
@@ -55,14 +57,6 @@ export function presentBankChange(change: BankChangeRow) {
   };
 }
 
-/** Idempotent routes always carry their key (the platform refuses them without one). */
-function requireKey(idempotencyKey: string | undefined): string {
-  if (idempotencyKey === undefined) {
-    throw new TypeError("an idempotent route ran without its Idempotency-Key");
-  }
-  return idempotencyKey;
-}
-
 export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
   return [
     defineRoute({
@@ -79,10 +73,10 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
         // Each attempt issues its code outside the transaction; a code still pending elsewhere aborts
         // the attempt's transaction, and the next attempt asks the gateway again.
         return withFreshCodes(logger, async () => {
-          const prepared = await agent.prepareWithdrawal({ config, database, logger, gateways }, tenant, body);
+          const prepared = await withdrawals.prepareWithdrawal({ config, database, logger, gateways }, tenant, body);
           return transaction(async (tx) => ({
             status: 201,
-            body: presentWithdrawal(config, await agent.recordWithdrawal(tx, config, tenant, prepared)),
+            body: presentWithdrawal(config, await withdrawals.recordWithdrawal(tx, config, tenant, prepared)),
           }));
         });
       },
@@ -97,11 +91,11 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       request: { params: idParams },
       responses: { 200: { description: "The withdrawal code.", schema: withdrawalSchema } },
       handler: async ({ params, tenant, config, database, logger }) => {
-        const withdrawal = await agent.getWithdrawal(database, tenant, params.id);
+        const withdrawal = await withdrawals.getWithdrawal(database, tenant, params.id);
         return {
           body: presentWithdrawal(
             config,
-            await agent.refreshWithdrawal({ config, database, logger, gateways }, withdrawal),
+            await withdrawals.refreshWithdrawal({ config, database, logger, gateways }, withdrawal),
           ),
         };
       },
@@ -119,7 +113,7 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       handler: async ({ params, body, tenant, config, database, logger }) => ({
         body: presentWithdrawal(
           config,
-          await agent.claimTestWithdrawal(
+          await withdrawals.claimTestWithdrawal(
             { config, database, logger, gateways },
             tenant,
             params.id,
@@ -140,15 +134,20 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       responses: { 201: { description: "The completed change-to-wallet.", schema: bankChangeSchema } },
       handler: async ({ body, tenant, config, database, logger, idempotencyKey, transaction }) => {
         const dependencies = { config, database, logger, gateways };
-        agent.checkBankChangeLimit(config, body);
-        const reserved = await agent.reserveBankChange(dependencies, tenant, body, requireKey(idempotencyKey));
-        return instantTransfer.replyToStep(await agent.proceedBankChange(dependencies, reserved), {
+        bankChanges.checkBankChangeLimit(config, body);
+        const reserved = await bankChanges.reserveBankChange(
+          dependencies,
+          tenant,
+          body,
+          instantTransfer.requireIdempotencyKey(idempotencyKey),
+        );
+        return instantTransfer.replyToStep(await bankChanges.proceedBankChange(dependencies, reserved), {
           transaction,
-          complete: agent.completeBankChange,
-          fail: (row, reason) => agent.failBankChange(database, row, reason),
-          reload: (row) => agent.reloadBankChange(database, row),
+          complete: bankChanges.completeBankChange,
+          fail: (row, reason) => bankChanges.failBankChange(database, row, reason),
+          reload: (row) => bankChanges.reloadBankChange(database, row),
           present: presentBankChange,
-          failed: agent.bankChangeFailedError,
+          failed: bankChanges.bankChangeFailedError,
         });
       },
     }),
@@ -162,7 +161,7 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       request: { params: idParams },
       responses: { 200: { description: "The change-to-wallet.", schema: bankChangeSchema } },
       handler: async ({ params, tenant, database }) => ({
-        body: presentBankChange(await agent.getBankChange(database, tenant, params.id)),
+        body: presentBankChange(await bankChanges.getBankChange(database, tenant, params.id)),
       }),
     }),
     defineRoute({
@@ -175,7 +174,7 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       request: { query: accountLookupQuery },
       responses: { 200: { description: "The wallet holder.", schema: accountLookupSchema } },
       handler: async ({ query, tenant }) => {
-        const holder = await agent.lookupAccount({ gateways }, tenant, query);
+        const holder = await accountLookup.lookupAccount({ gateways }, tenant, query);
         return {
           body: {
             object: "account_lookup" as const,

@@ -11,7 +11,8 @@ import {
 } from "./schemas.ts";
 import * as catalog from "./service.ts";
 
-export const catalogRoutes: AnyRoute[] = [
+/** The catalog's routes; `recordOpening` is the stock module's opening move (see `RecordOpening`). */
+export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpening }): AnyRoute[] => [
   defineRoute({
     method: "post",
     path: "/v1/products",
@@ -28,7 +29,7 @@ export const catalogRoutes: AnyRoute[] = [
       },
     },
     handler: async ({ body, tenant, database }) => {
-      const product = await catalog.createProduct(database, {
+      const product = await catalog.createProduct(database, dependencies.recordOpening, {
         merchantId: tenant.merchantId,
         actor: { type: tenant.actor.kind, id: tenant.actor.id },
         input: body,

@@ -1,11 +1,10 @@
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
-import type { Database, Queryable } from "../../platform/db/pool.ts";
+import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import type { Actor } from "../stock/schemas.ts";
-import * as stock from "../stock/service.ts";
+import type { ActorKind } from "../../platform/tenant.ts";
 import * as queries from "./queries.ts";
 import type { CreateProductInput, ProductRow, UpdateProductInput } from "./schemas.ts";
 
@@ -33,9 +32,19 @@ function isBarcodeConflict(error: unknown): boolean {
   return error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.BARCODE_CONSTRAINT;
 }
 
+/**
+ * The stock module's opening move, committed in the product's transaction. It is passed in (src/wiring
+ * gives stock's `recordOpening`) because the stock module depends on the catalog, not the reverse.
+ */
+export type RecordOpening = (
+  transaction: Transaction,
+  opening: { merchantId: string; productId: string; qty: number; actor: { type: ActorKind; id: string } },
+) => Promise<{ stock_qty_after: number }>;
+
 export async function createProduct(
   database: Database,
-  request: { merchantId: string; actor: Actor; input: CreateProductInput },
+  recordOpening: RecordOpening,
+  request: { merchantId: string; actor: { type: ActorKind; id: string }; input: CreateProductInput },
 ): Promise<ProductRow> {
   const { input } = request;
   if (!input.track_stock && input.stock_qty !== undefined && input.stock_qty !== 0) {
@@ -58,7 +67,7 @@ export async function createProduct(
       if (input.stock_qty === undefined || input.stock_qty === 0) {
         return product;
       }
-      const opening = await stock.recordOpening(transaction, {
+      const opening = await recordOpening(transaction, {
         merchantId: request.merchantId,
         productId: product.id,
         qty: input.stock_qty,

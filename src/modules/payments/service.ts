@@ -14,7 +14,7 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import { qrPngDataUrl } from "../../platform/qr-code.ts";
+import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";

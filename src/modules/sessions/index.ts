@@ -1,3 +1,7 @@
+import type { ModuleFace } from "../../platform/module.ts";
+import { keyRoutes } from "./key-routes.ts";
+import { sessionRoutes } from "./routes.ts";
+
 /**
  * Browser sign-in for the dashboard and the till: sessions in PostgreSQL behind an HttpOnly cookie,
  * CSRF tokens bound to them, brute-force limits, step-up, and key management from the dashboard.
@@ -9,3 +13,8 @@ export { keyRoutes } from "./key-routes.ts";
 export { sessionRoutes } from "./routes.ts";
 export { requireStepUpOfSessions, sessionAuthenticator, warmUp } from "./service.ts";
 export { sessionCookieName } from "./tokens.ts";
+
+export const sessionsModule: ModuleFace<unknown> = {
+  name: "sessions",
+  routes: () => [...sessionRoutes(), ...keyRoutes()],
+};

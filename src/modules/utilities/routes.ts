@@ -1,6 +1,6 @@
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import * as instantTransfer from "../../platform/instant-transfer.ts";
+import * as instantTransfer from "../money-out/instant-transfer.ts";
 import { presentCatalogue } from "./catalogue.ts";
 import {
   createUtilityPaymentBody,
@@ -63,12 +63,10 @@ export function utilityRoutes(gateways: WalletGateways): AnyRoute[] {
       request: { body: createUtilityPaymentBody },
       responses: { 201: { description: "The completed payment with its receipt.", schema: utilityPaymentSchema } },
       handler: async ({ body, tenant, config, database, logger, idempotencyKey, transaction }) => {
-        if (idempotencyKey === undefined) {
-          throw new TypeError("an idempotent route ran without its Idempotency-Key");
-        }
         const dependencies = { config, database, logger, gateways };
         const priced = utilities.price(body);
-        const reserved = await utilities.reserveUtilityPayment(dependencies, tenant, body, priced, idempotencyKey);
+        const key = instantTransfer.requireIdempotencyKey(idempotencyKey);
+        const reserved = await utilities.reserveUtilityPayment(dependencies, tenant, body, priced, key);
         return instantTransfer.replyToStep(await utilities.proceedUtilityPayment(dependencies, reserved), {
           transaction,
           complete: utilities.completeUtilityPayment,

@@ -1,4 +1,3 @@
-import { UniqueIntegrityConstraintViolationError } from "slonik";
 import {
   gatewayOf,
   type TransferCompleted,
@@ -10,13 +9,13 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { invalidRequest, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import * as instantTransfer from "../../platform/instant-transfer.ts";
-import { addJob, removeJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import * as events from "../events/service.ts";
 import type { PostingInput } from "../ledger/schemas.ts";
 import * as ledger from "../ledger/service.ts";
+import * as instantTransfer from "../money-out/instant-transfer.ts";
 import { type PricedUtilityPayment, priceUtilityPayment } from "./catalogue.ts";
+import { reconcileUtilityPaymentJob } from "./jobs.ts";
 import * as queries from "./queries.ts";
 import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts";
 
@@ -30,7 +29,7 @@ import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts"
  * - one balanced ledger transaction debits the amount (to utility clearing) and the platform's fee
  *   (to platform fees) and credits the commission (from commissions), with the row; a failure
  *   reverses that transaction whole, so the balance returns exactly to where it was;
- * - it is an instant transfer (src/platform/instant-transfer.ts): keyed by the Idempotency-Key, the
+ * - it is an instant transfer (src/modules/money-out/instant-transfer.ts): keyed by the Idempotency-Key, the
  *   provider is paid at most once whatever the retries, and an unclear outcome is settled by inquiry.
  *
  * Error codes: `invalid_amount`, `invalid_currency`, `unknown_provider`, `unknown_provider_product`,
@@ -38,9 +37,6 @@ import type { CreateUtilityPaymentInput, UtilityPaymentRow } from "./schemas.ts"
  * `invalid_additional_data` (400); `insufficient_funds` (402); `utility_payment_failed` (400, the
  * provider refused it and the debit was reversed); `resource_missing` (404); `gateway_error` (502).
  */
-
-export const RECONCILE_UTILITY_PAYMENT_TASK = "reconcile_utility_payment";
-const RECONCILE_ATTEMPTS_MAX = 25;
 
 export type UtilityDependencies = {
   database: Database;
@@ -88,63 +84,54 @@ export async function reserveUtilityPayment(
   idempotencyKey: string,
 ): Promise<{ row: UtilityPaymentRow; fresh: boolean }> {
   const world = { ...tenant, idempotencyKey };
-  const existing = await queries.selectUtilityPaymentByIdempotencyKey(dependencies.database, world);
-  if (existing !== null) {
-    return { row: existing, fresh: false };
-  }
-  try {
-    const row = await dependencies.database.transaction(async (transaction) => {
-      const id = newId("utp");
-      const reference = `UT${randomSecret().slice(0, 12).toUpperCase()}`;
-      const amounts = {
-        amount_cents: input.amount_cents,
-        fee_cents: priced.feeCents,
-        commission_cents: priced.commissionCents,
-        currency: input.currency,
-      };
-      const debit = await ledger.post(transaction, {
-        merchantId: tenant.merchantId,
-        livemode: tenant.livemode,
-        postingKey: `utility_payment:${id}:debit`,
-        description: `${priced.provider.name}: ${priced.product.name} for ${input.destination_account} (${reference})`,
-        source: { type: "utility_payment", id },
-        postings: utilityPostings(amounts),
-      });
-      const inserted = await queries.insertUtilityPayment(transaction, {
-        merchant_id: tenant.merchantId,
-        id,
-        livemode: tenant.livemode,
-        idempotency_key: idempotencyKey,
-        provider: priced.provider.id,
-        provider_product: priced.product.code,
-        ...amounts,
-        destination_account: input.destination_account,
-        narration: input.narration ?? null,
-        additional_data: priced.additionalData,
-        reference,
-        debit_transaction_id: debit.transaction.id,
-        leaseMs: dependencies.config.moneyOut.leaseMs,
-      });
-      await addJob(transaction, {
-        task: RECONCILE_UTILITY_PAYMENT_TASK,
-        payload: { merchant_id: inserted.merchant_id, utility_payment_id: inserted.id },
-        runAt: new Date(Date.now() + dependencies.config.moneyOut.reconcileMs),
-        jobKey: `utility_payment_reconcile:${inserted.id}`,
-        maxAttempts: RECONCILE_ATTEMPTS_MAX,
-      });
-      return inserted;
-    });
-    return { row, fresh: true };
-  } catch (error) {
-    if (error instanceof UniqueIntegrityConstraintViolationError) {
-      const winner = await queries.selectUtilityPaymentByIdempotencyKey(dependencies.database, world);
-      if (winner !== null) {
-        return { row: winner, fresh: false };
-      }
-    }
-    throw error;
-  }
+  return instantTransfer.reserveOnce({
+    find: () => queries.selectUtilityPaymentByIdempotencyKey(dependencies.database, world),
+    insert: () =>
+      dependencies.database.transaction(async (transaction) => {
+        const id = newId("utp");
+        const reference = `UT${randomSecret().slice(0, 12).toUpperCase()}`;
+        const amounts = {
+          amount_cents: input.amount_cents,
+          fee_cents: priced.feeCents,
+          commission_cents: priced.commissionCents,
+          currency: input.currency,
+        };
+        const debit = await ledger.post(transaction, {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          postingKey: `utility_payment:${id}:debit`,
+          description: `${priced.provider.name}: ${priced.product.name} for ${input.destination_account} (${reference})`,
+          source: { type: "utility_payment", id },
+          postings: utilityPostings(amounts),
+        });
+        const inserted = await queries.insertUtilityPayment(transaction, {
+          merchant_id: tenant.merchantId,
+          id,
+          livemode: tenant.livemode,
+          idempotency_key: idempotencyKey,
+          provider: priced.provider.id,
+          provider_product: priced.product.code,
+          ...amounts,
+          destination_account: input.destination_account,
+          narration: input.narration ?? null,
+          additional_data: priced.additionalData,
+          reference,
+          debit_transaction_id: debit.transaction.id,
+          leaseMs: dependencies.config.moneyOut.leaseMs,
+        });
+        const runAt = new Date(Date.now() + dependencies.config.moneyOut.reconcileMs);
+        await instantTransfer.scheduleReconcile(transaction, reconcileJob, inserted, runAt);
+        return inserted;
+      }),
+  });
 }
+
+/** The reconcile job of a payment, queued with its reservation and removed once it is final. */
+const reconcileJob: instantTransfer.ReconcileJob<UtilityPaymentRow, typeof reconcileUtilityPaymentJob.payload> = {
+  kind: reconcileUtilityPaymentJob,
+  payloadOf: (row) => ({ merchant_id: row.merchant_id, utility_payment_id: row.id }),
+  keyOf: (row) => `utility_payment_reconcile:${row.id}`,
+};
 
 function steps(
   dependencies: UtilityDependencies,
@@ -181,9 +168,7 @@ export function proceedUtilityPayment(
   dependencies: UtilityDependencies,
   reserved: { row: UtilityPaymentRow; fresh: boolean },
 ) {
-  return reserved.fresh
-    ? instantTransfer.submitReserved(steps(dependencies), reserved.row)
-    : instantTransfer.resume(steps(dependencies), reserved.row, { whenUnknown: "submit" });
+  return instantTransfer.proceed(steps(dependencies), reserved);
 }
 
 /** `processing → completed` with the receipt and `utility_payment.completed`, in the caller's transaction. */
@@ -221,7 +206,7 @@ export async function completeUtilityPayment(
       reference: completed.reference,
     },
   });
-  await removeJob(transaction, `utility_payment_reconcile:${completed.id}`);
+  await instantTransfer.unscheduleReconcile(transaction, reconcileJob, completed);
   return completed;
 }
 
@@ -250,7 +235,7 @@ export async function failUtilityPayment(database: Database, row: UtilityPayment
         reference: failed.reference,
       },
     });
-    await removeJob(transaction, `utility_payment_reconcile:${failed.id}`);
+    await instantTransfer.unscheduleReconcile(transaction, reconcileJob, failed);
     return failed;
   });
 }
@@ -286,20 +271,10 @@ export async function reconcileUtilityPayment(
     merchantId: job.merchantId,
     id: job.utilityPaymentId,
   });
-  if (row === null || row.status !== "processing") {
-    return row;
-  }
   return instantTransfer.reconcile(dependencies.database, steps(dependencies), row, {
     complete: completeUtilityPayment,
     fail: failUtilityPayment,
-    lookAgain: (transaction, runAt) =>
-      addJob(transaction, {
-        task: RECONCILE_UTILITY_PAYMENT_TASK,
-        payload: { merchant_id: row.merchant_id, utility_payment_id: row.id },
-        runAt,
-        jobKey: `utility_payment_reconcile:${row.id}`,
-        maxAttempts: RECONCILE_ATTEMPTS_MAX,
-      }),
-    name: `utility payment ${row.id}`,
+    job: reconcileJob,
+    name: (row) => `utility payment ${row.id}`,
   });
 }

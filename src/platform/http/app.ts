@@ -57,8 +57,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
 
   app.use((request, response, next) => {
     const incoming = request.get("x-request-id");
-    // randomUUID draws from a cached entropy pool: a fresh random read per request measured 2.5 % of
-    // the API's CPU under load.
+    // randomUUID draws from a cached entropy pool: a fresh random read per request was a visible share
+    // of the API's CPU under load (docs/performance.md).
     request.id =
       incoming !== undefined && REQUEST_ID_PATTERN.test(incoming)
         ? incoming

@@ -1,22 +1,15 @@
-import { z } from "zod";
 import type { WalletGateways } from "../../../gateway/wallet-gateway.ts";
+import { taskOf } from "../../../platform/queue/job.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
-import { EXPIRE_WITHDRAWAL_TASK, expireWithdrawalIfUnclaimed } from "../service.ts";
-
-const payloadSchema = z.object({ merchant_id: z.string(), withdrawal_id: z.string() });
+import { expireWithdrawalJob } from "../jobs.ts";
+import { expireWithdrawalIfUnclaimed } from "../withdrawals.ts";
 
 /** code-expiry: at `expires_at`, one last inquiry, then the code is redeemed or expires with nothing moved. */
 export function expireWithdrawalCodeTask(gateways: WalletGateways): TaskDefinition {
-  return {
-    identifier: EXPIRE_WITHDRAWAL_TASK,
-    build:
-      ({ config, database, logger }) =>
-      async (payload) => {
-        const job = payloadSchema.parse(payload);
-        await expireWithdrawalIfUnclaimed(
-          { config, database, logger, gateways },
-          { merchantId: job.merchant_id, withdrawalId: job.withdrawal_id },
-        );
-      },
-  };
+  return taskOf(expireWithdrawalJob, ({ config, database, logger }, job) =>
+    expireWithdrawalIfUnclaimed(
+      { config, database, logger, gateways },
+      { merchantId: job.merchant_id, withdrawalId: job.withdrawal_id },
+    ),
+  );
 }

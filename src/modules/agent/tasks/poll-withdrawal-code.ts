@@ -1,26 +1,15 @@
-import { z } from "zod";
 import type { WalletGateways } from "../../../gateway/wallet-gateway.ts";
+import { taskOf } from "../../../platform/queue/job.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
-import { POLL_WITHDRAWAL_TASK, pollWithdrawal } from "../service.ts";
-
-const payloadSchema = z.object({
-  merchant_id: z.string(),
-  withdrawal_id: z.string(),
-  attempt: z.number().int().min(0),
-});
+import { pollWithdrawalJob } from "../jobs.ts";
+import { pollWithdrawal } from "../withdrawals.ts";
 
 /** gateway-poller: asks the gateway whether a pending withdrawal code was claimed, until it is final. */
 export function pollWithdrawalCodeTask(gateways: WalletGateways): TaskDefinition {
-  return {
-    identifier: POLL_WITHDRAWAL_TASK,
-    build:
-      ({ config, database, logger }) =>
-      async (payload) => {
-        const job = payloadSchema.parse(payload);
-        await pollWithdrawal(
-          { config, database, logger, gateways },
-          { merchantId: job.merchant_id, withdrawalId: job.withdrawal_id, attempt: job.attempt },
-        );
-      },
-  };
+  return taskOf(pollWithdrawalJob, ({ config, database, logger }, job) =>
+    pollWithdrawal(
+      { config, database, logger, gateways },
+      { merchantId: job.merchant_id, withdrawalId: job.withdrawal_id, attempt: job.attempt },
+    ),
+  );
 }

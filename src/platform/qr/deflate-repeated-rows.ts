@@ -2,14 +2,14 @@
  * zlib streams (RFC 1950, 1951) of the PNG scanlines of images made of repeated rows: the QR code of
  * every payment and withdrawal code, drawn on the request path.
  *
- * Node's `deflateSync` measured ~24 µs of CPU per QR image, most of a payment code's drawing: it
- * searches a general LZ77 window and builds Huffman tables for data with little to find. A QR image
+ * Node's `deflateSync` was most of the CPU of a payment code's drawing (docs/performance.md, "QR
+ * codes"): it searches a general LZ77 window and builds Huffman tables for data with little to find. A QR image
  * is a few distinct rows (one per module row, each repeated for the module's height) of the same few
  * bytes (a 4-pixel module is half a byte: 0x00, 0x0F, 0xF0, 0xFF). So the stream is one block whose
  * Huffman codes are fixed here for such images (2–3 bits for those bytes and for the match that
  * repeats a row, 10–11 bits for any other symbol); each run's first scanline goes as literals and
  * its repeats as matches one scanline back. Any inflater reads it; other images stay valid, only less
- * compressed. ~4 µs per image, ~20 % larger than zlib's best.
+ * compressed, and the image is a little larger than zlib's best.
  */
 
 const MATCH_LENGTH_MIN = 3;

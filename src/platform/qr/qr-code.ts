@@ -7,7 +7,7 @@ import { type RepeatedRowsImage, rowBytesOf } from "./deflate-repeated-rows.ts";
  *
  * The `qrcode` library computes the symbol (encoding, error correction, placement); the image is a
  * 1-bit PNG written here (`bilevel-png.ts`): the library's own PNG path converts the matrix to RGBA
- * and encodes it with pngjs, ~1.2 ms of CPU per code on this project's machines.
+ * and encodes it with pngjs, at far more CPU per code (docs/performance.md, "QR codes").
  *
  * Our texts are a fixed prefix and a code of digits (`wallet://pay?code=123456789`), and for such
  * texts the library is asked only once per prefix and code length (a template). Everything between
@@ -16,7 +16,7 @@ import { type RepeatedRowsImage, rowBytesOf } from "./deflate-repeated-rows.ts";
  * bits, and a fixed mask flips fixed modules. So the image of any code is the image of the all-zero
  * code with, for each 1 bit of the code's groups, that bit's difference image flipped in; both come
  * from the library, drawing the zero code and each one-bit code once. A code then costs a few XORs
- * of short rows instead of the library's ~27 µs matrix (`npm run bench:payments` prints both).
+ * of short rows instead of the library's matrix (`npm run bench:payments` prints both).
  *
  * The mask pattern is fixed instead of chosen by scoring all eight (ISO/IEC 18004 allows any; the
  * score only avoids rare patterns that slow some readers), which is what keeps the mask linear.

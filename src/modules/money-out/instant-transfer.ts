@@ -1,12 +1,16 @@
+import { UniqueIntegrityConstraintViolationError } from "slonik";
+import type { z } from "zod";
 import {
   GatewayUnavailableError,
   type TransferCompleted,
   type TransferOutcome,
   type TransferStatus,
-} from "../gateway/wallet-gateway.ts";
-import type { Database, Transaction } from "./db/pool.ts";
-import { type ApiError, gatewayError } from "./errors.ts";
-import type { JsonReply } from "./http/route.ts";
+} from "../../gateway/wallet-gateway.ts";
+import type { Database, Transaction } from "../../platform/db/pool.ts";
+import { type ApiError, gatewayError } from "../../platform/errors.ts";
+import type { JsonReply } from "../../platform/http/route.ts";
+import { removeJob } from "../../platform/queue/add-job.ts";
+import { enqueue, type JobKind, type PayloadSchema } from "../../platform/queue/job.ts";
 
 /**
  * Instant transfers (change-to-wallet, utility payments): money leaves the balance and the gateway
@@ -23,6 +27,9 @@ import type { JsonReply } from "./http/route.ts";
  * stays `processing`. Whoever comes next — the client's retry with the same key, or the reconcile
  * job — takes the lease and asks the gateway first. The retry submits again only when the gateway
  * never received it; the reconcile job instead fails it and returns the money.
+ *
+ * This folder is the money-out module: what change-to-wallet (agent) and utility payments (utilities)
+ * share, written once. It owns no table.
  */
 
 export type InstantTransferRow = {
@@ -58,6 +65,58 @@ function stepOf<Row, Completed>(row: Row, outcome: TransferOutcome<Completed>): 
   return outcome.state === "completed"
     ? { kind: "complete", row, outcome }
     : { kind: "fail", row, reason: outcome.reason };
+}
+
+/**
+ * The reservation of one Idempotency-Key: the row it already reserved (`fresh: false`: a retry after a
+ * lost answer or a crash), else the one `insert` commits now. When another request with the same key
+ * (one taken over after a crash) inserted first, the unique key refuses ours and theirs is returned.
+ */
+export async function reserveOnce<Row>(reservation: {
+  find: () => Promise<Row | null>;
+  insert: () => Promise<Row>;
+}): Promise<{ row: Row; fresh: boolean }> {
+  const existing = await reservation.find();
+  if (existing !== null) {
+    return { row: existing, fresh: false };
+  }
+  try {
+    return { row: await reservation.insert(), fresh: true };
+  } catch (error) {
+    if (error instanceof UniqueIntegrityConstraintViolationError) {
+      const winner = await reservation.find();
+      if (winner !== null) {
+        return { row: winner, fresh: false };
+      }
+    }
+    throw error;
+  }
+}
+
+/** The reconcile job of one kind of transfer: queued with the reservation, removed once final. */
+export type ReconcileJob<Row, Schema extends PayloadSchema = PayloadSchema> = {
+  kind: JobKind<Schema>;
+  payloadOf: (row: Row) => z.input<Schema>;
+  /** One reconcile job per row: moving it replaces the queued one. */
+  keyOf: (row: Row) => string;
+};
+
+/** Queues (or moves, by its key) the reconcile job of a row, in the caller's transaction. */
+export function scheduleReconcile<Row>(transaction: Transaction, job: ReconcileJob<Row>, row: Row, runAt: Date) {
+  return enqueue(transaction, job.kind, job.payloadOf(row), { runAt, jobKey: job.keyOf(row) });
+}
+
+/** Removes the reconcile job of a row that became final, in the transaction that made it final. */
+export function unscheduleReconcile<Row>(transaction: Transaction, job: ReconcileJob<Row>, row: Row) {
+  return removeJob(transaction, job.keyOf(row));
+}
+
+/** Calls the gateway for a row just reserved, or takes up one left unclear (asking the gateway first). */
+export function proceed<Row extends InstantTransferRow, Completed>(
+  steps: InstantTransferSteps<Row, Completed>,
+  reserved: { row: Row; fresh: boolean },
+): Promise<TransferStep<Row, Completed>> {
+  return reserved.fresh ? submitReserved(steps, reserved.row) : resume(steps, reserved.row, { whenUnknown: "submit" });
 }
 
 /** Submits a row that was just reserved (lease held, its first attempt counted). */
@@ -148,28 +207,32 @@ export async function applyStep<Row extends InstantTransferRow, Completed>(
 /**
  * The reconcile job of a row still `processing` a while after it was reserved (its request died or
  * gave up): asks the gateway and settles it; one the gateway never received is failed and its money
- * returned. A row whose request still holds the lease is looked at again when the lease ends
- * (`lookAgain`); a gateway that cannot answer throws, and the job retries.
+ * returned. A row whose request still holds the lease is looked at again when the lease ends (its job
+ * moved); a gateway that cannot answer throws, and the job retries. A row gone or final is returned as
+ * it is.
  */
 export async function reconcile<Row extends InstantTransferRow & { lease_until: Date | null }, Completed>(
   database: Database,
   steps: InstantTransferSteps<Row, Completed>,
-  row: Row,
+  row: Row | null,
   settle: {
     complete: (transaction: Transaction, row: Row, outcome: TransferCompleted<Completed>) => Promise<Row | null>;
     fail: (database: Database, row: Row, reason: string) => Promise<Row | null>;
-    lookAgain: (transaction: Transaction, runAt: Date) => Promise<unknown>;
+    job: ReconcileJob<Row>;
     /** Names the row in the error of an unclear answer. */
-    name: string;
+    name: (row: Row) => string;
   },
-): Promise<Row> {
+): Promise<Row | null> {
+  if (row === null || row.status !== "processing") {
+    return row;
+  }
   const step = await applyStep(database, await resume(steps, row, { whenUnknown: "fail" }), settle);
   if (step.kind === "busy") {
     const runAt = new Date((step.row.lease_until?.getTime() ?? Date.now()) + 1000);
-    await database.transaction((transaction) => settle.lookAgain(transaction, runAt));
+    await database.transaction((transaction) => scheduleReconcile(transaction, settle.job, row, runAt));
   }
   if (step.kind === "unclear") {
-    throw new GatewayUnavailableError(`${settle.name}: the gateway could not be asked; retrying`);
+    throw new GatewayUnavailableError(`${settle.name(row)}: the gateway could not be asked; retrying`);
   }
   return step.row;
 }
@@ -222,6 +285,14 @@ export async function replyToStep<Row extends InstantTransferRow, Completed>(
     case "busy":
       throw stillUnclear();
   }
+}
+
+/** Idempotent routes always carry their key (the platform refuses them without one). */
+export function requireIdempotencyKey(idempotencyKey: string | undefined): string {
+  if (idempotencyKey === undefined) {
+    throw new TypeError("an idempotent route ran without its Idempotency-Key");
+  }
+  return idempotencyKey;
 }
 
 const stillUnclear = () =>

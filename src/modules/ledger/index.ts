@@ -1,0 +1,8 @@
+import type { ModuleFace } from "../../platform/module.ts";
+import { ledgerRoutes } from "./routes.ts";
+
+/** The ledger (README.md); other modules post and reverse through `service.ts`. */
+export const ledgerModule: ModuleFace<unknown> = {
+  name: "ledger",
+  routes: () => ledgerRoutes,
+};

@@ -1,0 +1,51 @@
+import type { WalletGateways } from "../gateway/wallet-gateway.ts";
+import { agentModule } from "../modules/agent/index.ts";
+import { auditModule } from "../modules/audit/index.ts";
+import { catalogModule } from "../modules/catalog/index.ts";
+import { checkoutModule } from "../modules/checkout/index.ts";
+import { eventsModule } from "../modules/events/index.ts";
+import { ledgerModule } from "../modules/ledger/index.ts";
+import { merchantsModule } from "../modules/merchants/index.ts";
+import { paymentsModule } from "../modules/payments/index.ts";
+import { payoutsModule } from "../modules/payouts/index.ts";
+import { salesModule } from "../modules/sales/index.ts";
+import { sessionsModule } from "../modules/sessions/index.ts";
+import { recordOpening, stockModule } from "../modules/stock/index.ts";
+import { utilitiesModule } from "../modules/utilities/index.ts";
+import { webAppsModule } from "../modules/web-apps/index.ts";
+import { webhooksModule } from "../modules/webhooks/index.ts";
+import type { ModuleFace } from "../platform/module.ts";
+
+/** What the composition hands the modules; each module's face takes the part it needs. */
+export type ModuleDependencies = {
+  gateways: WalletGateways;
+  /** The stock module's opening move, for the catalog (stock depends on the catalog, not the reverse). */
+  recordOpening: typeof recordOpening;
+};
+
+export function moduleDependencies(gateways: WalletGateways): ModuleDependencies {
+  return { gateways, recordOpening };
+}
+
+/**
+ * Every module with routes or tasks, in the order their routes are matched and documented (the
+ * OpenAPI document follows it; admin routes come after all of them). money-out has neither: agent
+ * and utilities use it.
+ */
+export const modules: readonly ModuleFace<ModuleDependencies>[] = [
+  merchantsModule,
+  sessionsModule,
+  auditModule,
+  paymentsModule,
+  catalogModule,
+  stockModule,
+  salesModule,
+  payoutsModule,
+  agentModule,
+  utilitiesModule,
+  ledgerModule,
+  eventsModule,
+  webhooksModule,
+  checkoutModule,
+  webAppsModule,
+];
