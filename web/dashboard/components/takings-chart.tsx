@@ -1,7 +1,8 @@
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { formatDay } from "../../lib/format.ts";
 
-const BAR_SLOT_WIDTH = 40;
+// Wide enough for a day label ("Wed 25") at the chart's font size, so neighbouring labels never touch.
+const BAR_SLOT_WIDTH = 56;
 const BAR_AREA_HEIGHT = 100;
 
 /**
