@@ -52,6 +52,7 @@ export const catalogRoutes: AnyRoute[] = [
         barcode: query.barcode,
         category: query.category,
         active: query.active,
+        updatedSince: query.updated_since,
         limit: query.limit,
         cursor: query.cursor,
       });
