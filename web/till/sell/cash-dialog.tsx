@@ -63,14 +63,15 @@ export function CashDialog(props: { open: boolean; onCompleted: (result: Complet
           value={tendered}
           onValue={setTendered}
         />
-        <div class="quick-tenders" role="group" aria-label="Quick amounts">
+        <fieldset class="quick-tenders">
+          <legend class="visually-hidden">Quick amounts</legend>
           <Button onClick={() => setTendered((total / 100).toFixed(2))}>Exact</Button>
           {quickTenders(total, currency).map((amount) => (
             <Button key={amount} onClick={() => setTendered((amount / 100).toFixed(2))}>
               {formatMoney(amount, currency)}
             </Button>
           ))}
-        </div>
+        </fieldset>
         <p class="change-due" aria-live="polite">
           {changeCents === undefined
             ? "Type the amount handed over."
