@@ -89,7 +89,10 @@ export class TillPage {
     this.baseUrl = baseUrl;
   }
 
-  static async open(world: TillWorld, options: { viewport?: { width: number; height: number } } = {}) {
+  static async open(
+    world: Pick<TillWorld, "browser"> & { platform: { baseUrl: string } },
+    options: { viewport?: { width: number; height: number } } = {},
+  ) {
     const app = await openAppPage(world.browser);
     if (options.viewport !== undefined) await app.page.setViewportSize(options.viewport);
     const cdp = await app.context.newCDPSession(app.page);
