@@ -116,7 +116,10 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         // Past the payment's expiry the refresh below ends it: no point waiting longer than that.
         const untilExpiryMs = first.payment.expires_at.getTime() + 1000 - Date.now();
         await sales.waitForSaleEnd(
-          { database, notifications: sharedNotifications(requireDatabaseUrl(config), logger) },
+          {
+            database,
+            notifications: sharedNotifications(config.notificationsDatabaseUrl ?? requireDatabaseUrl(config), logger),
+          },
           tenant,
           {
             saleId: params.id,
