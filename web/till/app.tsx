@@ -2,8 +2,9 @@ import { useEffect } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
 import { api, loadSession, session, signOut } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
-import { startCatalog } from "./catalog/catalog.ts";
+import { SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { startScanning } from "./scan/scan-target.ts";
+import { clearCart } from "./sell/cart.ts";
 import { SellScreen } from "./sell/sell-screen.tsx";
 import { SignInScreen } from "./sign-in.tsx";
 import { StockScreen } from "./stock/stock-screen.tsx";
@@ -28,6 +29,9 @@ export function App() {
   useEffect(() => {
     if (merchantId === undefined) return;
     startCatalog(api, merchantId).catch(() => toast("The catalog could not be loaded. Scans ask the server.", "error"));
+    // Changes made elsewhere (the dashboard, another till) arrive within a minute; a failed read waits for the next.
+    const timer = setInterval(() => syncCatalog().catch(() => {}), SYNC_INTERVAL_MS);
+    return () => clearInterval(timer);
   }, [merchantId]);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
@@ -63,6 +67,7 @@ export function App() {
         <WorldSwitch active={active} />
         <Button
           onClick={async () => {
+            clearCart();
             await signOut();
             navigate(BASE, { replace: true });
           }}

@@ -36,6 +36,13 @@ test("cash with a quick tender: change due shown, the sale recorded with its lin
       { name: "Cola 330ml", qty: "2" },
       { name: "Bread loaf", qty: "1" },
     ]);
+    // A reload in the middle of a sale keeps the cart.
+    await page.reload();
+    await page.waitForFunction(() => document.activeElement?.id === "scan-input");
+    await till.waitForCart([
+      { name: "Cola 330ml", qty: "2" },
+      { name: "Bread loaf", qty: "1" },
+    ]);
     await page.getByRole("button", { name: "Pay cash" }).click();
     const dialog = page.getByRole("dialog", { name: "Pay cash" });
     await dialog.waitFor();

@@ -1,4 +1,4 @@
-import { computed, signal } from "@preact/signals";
+import { computed, effect, signal } from "@preact/signals";
 import type { Product } from "../catalog/product.ts";
 
 /**
@@ -10,12 +10,30 @@ export type CartLine = { key: string; product: Product; qty: number; unit_cents:
 
 export const QTY_MAX = 100_000;
 
-export const cart = signal<readonly CartLine[]>([]);
+const STORAGE_KEY = "till.cart";
+
+/** The cart outlives a reload of the page (this tab only), so a refresh in the middle of a sale loses nothing. */
+function storedCart(): readonly CartLine[] {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "[]") as unknown;
+    return Array.isArray(stored) ? (stored as CartLine[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export const cart = signal<readonly CartLine[]>(storedCart());
+
+effect(() => {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(cart.value));
+  } catch {
+    // Storage refused (private mode): the cart lasts for this page only.
+  }
+});
 export const cartTotalCents = computed(() => cart.value.reduce((sum, line) => sum + line.qty * line.unit_cents, 0));
 export const cartCurrency = computed(() => cart.value[0]?.product.currency);
 export const cartUnits = computed(() => cart.value.reduce((sum, line) => sum + line.qty, 0));
-
-let nextKey = 1;
 
 /** Adds one unit; returns false when the product's currency is not the cart's. */
 export function addToCart(product: Product, unitCents: number): boolean {
@@ -25,7 +43,7 @@ export function addToCart(product: Product, unitCents: number): boolean {
   if (existing !== undefined) {
     setQty(existing.key, existing.qty + 1);
   } else {
-    cart.value = [...cart.value, { key: `line-${nextKey++}`, product, qty: 1, unit_cents: unitCents }];
+    cart.value = [...cart.value, { key: crypto.randomUUID(), product, qty: 1, unit_cents: unitCents }];
   }
   return true;
 }
