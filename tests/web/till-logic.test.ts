@@ -7,7 +7,9 @@ import { characterOf, KEY_GAP_MS_MAX, ScanDetector } from "../../web/till/scan/s
 
 describe("ScanDetector", () => {
   const feed = (detector: ScanDetector, text: string, startMs: number, gapMs: number) => {
-    [...text].forEach((character, index) => detector.character(character, startMs + index * gapMs));
+    for (const [index, character] of [...text].entries()) {
+      detector.character(character, startMs + index * gapMs);
+    }
     return startMs + (text.length - 1) * gapMs;
   };
 

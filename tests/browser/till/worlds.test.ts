@@ -71,8 +71,11 @@ test("TEST/LIVE: switching with a cart asks first; a LIVE sale is live only and 
   }
 });
 
-test("usable at phone width: the cart and pay buttons are reachable, nothing overflows sideways", async () => {
-  const till = await TillPage.open(world, { viewport: { width: 390, height: 844 } });
+test.each([
+  ["a 1024×768 counter screen", { width: 1024, height: 768 }],
+  ["a phone", { width: 390, height: 844 }],
+])("usable on %s: the cart and pay buttons are reachable, nothing overflows sideways", async (_name, viewport) => {
+  const till = await TillPage.open(world, { viewport });
   const { page } = till;
   try {
     await till.signIn(world.shop.email);
