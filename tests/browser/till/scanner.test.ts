@@ -70,6 +70,16 @@ test("a scan never types into a quantity field: the field keeps its value and th
   expect(await till.page.getByTestId("cart-total").textContent()).toBe("USD 5.10");
 });
 
+test("with the focus on a product tile, a scan's Enter does not press the tile", async () => {
+  await till.page.getByRole("button", { name: /Bread loaf/ }).focus();
+  await till.scan("5000112637922");
+  await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
+  expect(await till.page.evaluate(() => document.activeElement?.textContent)).toContain("Bread loaf");
+  // A pressed tile would have added its line by the time a second scan is in.
+  await till.scan("5000112637922");
+  await till.waitForCart([{ name: "Cola 330ml", qty: "2" }]);
+});
+
 test("slow human typing is not a scan: typing a barcode in the search box finds the product and adds nothing", async () => {
   const search = till.page.getByLabel("Search products");
   await search.click();
