@@ -90,10 +90,15 @@ test("wallet: an expired code offers a new code or cash", async () => {
     expect(expired.status).toBe(200);
     await dialog.getByRole("alert").filter({ hasText: "expired unpaid" }).waitFor();
     await dialog.getByRole("button", { name: "Try again" }).click();
-    await page.getByTestId("payment-code").waitFor();
+    const second = (await page.getByTestId("payment-code").textContent()) ?? "";
     await dialog.getByRole("button", { name: "Close" }).click();
-    await page.getByRole("button", { name: "Pay wallet" }).waitFor();
     await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
+    // Reopened for the same cart: the same code, not a second one the customer could also pay.
+    await page.getByRole("button", { name: "Pay wallet" }).click();
+    await page.getByTestId("payment-code").filter({ hasText: second }).waitFor();
+    const pendingNow = await world.api("test")<{ data: unknown[] }>("GET", "/v1/sales?status=pending");
+    expect(pendingNow.body.data).toHaveLength(1);
+    await dialog.getByRole("button", { name: "Close" }).click();
     expect(till.app.consoleErrors).toEqual([]);
   } finally {
     await till.close();

@@ -6,6 +6,9 @@ import { cart, cartCurrency, clearCart, saleItems } from "./cart.ts";
 import { followSale, postOnce, type Sale } from "./sale-api.ts";
 import type { Completed } from "./sell-screen.tsx";
 
+/** The wallet sale last issued for a cart, kept when the dialog closes while its code is valid. */
+let waiting: { cartKey: string; sale: Sale; expiresAt: string } | undefined;
+
 type State =
   | { kind: "creating" }
   | { kind: "pending"; sale: Sale }
@@ -32,13 +35,22 @@ export function WalletDialog(props: {
   useEffect(() => {
     if (!props.open) return;
     const following = new AbortController();
-    const key = newIdempotencyKey();
+    const body = { tender: "wallet", currency: cartCurrency.value, items: saleItems(cart.value) };
+    const cartKey = JSON.stringify(body);
+    // Reopened for the same cart while its code is still valid: wait for that code, never issue a
+    // second one the customer might also pay.
+    const resumed =
+      waiting !== undefined && waiting.cartKey === cartKey && Date.parse(waiting.expiresAt) > Date.now()
+        ? waiting.sale
+        : undefined;
     setState({ kind: "creating" });
-    postOnce<Sale>("/v1/sales", { tender: "wallet", currency: cartCurrency.value, items: saleItems(cart.value) }, key)
+    (resumed === undefined ? postOnce<Sale>("/v1/sales", body, newIdempotencyKey()) : Promise.resolve(resumed))
       .then((sale) => {
+        waiting = { cartKey, sale, expiresAt: sale.payment?.expires_at ?? sale.created_at };
         if (following.signal.aborted) return;
         setState({ kind: "pending", sale });
         return followSale(sale.id, following.signal, (update) => {
+          if (update.status !== "pending") waiting = undefined;
           if (update.status === "completed") {
             clearCart();
             latest.current.onCompleted({ sale: update, changeCents: undefined });
@@ -117,7 +129,7 @@ function Pending(props: { sale: Sale; payment: NonNullable<Sale["payment"]> }) {
           : "Code expired"}
       </p>
       <p class="muted" aria-live="polite">
-        Waiting for the customer to pay…
+        Waiting for the customer to pay… Closing keeps this code valid: Pay wallet again shows it.
       </p>
       {sale.livemode ? null : (
         <Button
