@@ -18,6 +18,7 @@ export const WEB_BUILD_DIRECTORY = path.join(webDirectory, "dist");
 /** The apps and their budgets (gzipped bytes of the app's own script, Preact included). */
 const APPS = {
   dashboard: { entry: "dashboard/main.tsx", title: "Dashboard", scriptBudgetBytes: 25_000 },
+  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 25_000 },
 } as const;
 export type AppName = keyof typeof APPS;
 

@@ -38,6 +38,7 @@ const base64Key = optionalString.pipe(
 const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  NOTIFICATIONS_DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -100,6 +101,11 @@ const environmentSchema = z.object({
 export type Config = {
   nodeEnv: "development" | "test" | "production";
   databaseUrl: string | undefined;
+  /**
+   * The session-mode connection the API LISTENs on for waiting requests (a transaction-mode pooler
+   * does not deliver notifications); DATABASE_URL when unset.
+   */
+  notificationsDatabaseUrl: string | undefined;
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
   port: number;
@@ -218,6 +224,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   return {
     nodeEnv: env.NODE_ENV,
     databaseUrl: env.DATABASE_URL,
+    notificationsDatabaseUrl: env.NOTIFICATIONS_DATABASE_URL ?? env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     port: env.PORT,

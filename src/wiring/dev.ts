@@ -120,6 +120,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       `  Test secret key  ${demo.testSecretKey}`,
       `  Live secret key  ${demo.liveSecretKey}`,
       `  Dashboard        ${config.publicBaseUrl}/dashboard  (sign in: ${demo.email} / ${demo.password})`,
+      `  Till             ${config.publicBaseUrl}/till  (same sign-in; a USB barcode scanner works as a keyboard)`,
       `  Try it           curl -H "Authorization: Bearer ${demo.testSecretKey}" ${config.publicBaseUrl}/v1/me`,
       "",
     ].join("\n"),

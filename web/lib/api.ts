@@ -45,6 +45,8 @@ export type RequestOptions = {
   world?: World;
   /** Sends this Idempotency-Key (make it once per user action, so a retry reuses it). */
   idempotencyKey?: string;
+  /** Cancels the request (a waiting request the screen no longer needs). */
+  signal?: AbortSignal;
 };
 
 export type ApiClient = {
@@ -94,6 +96,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         method,
         headers,
         credentials: "same-origin",
+        signal: request.signal,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
       });
     } catch {

@@ -284,3 +284,42 @@ describe("listing and searching", () => {
     expect((await live.get("/v1/products", { cursor: "not-a-cursor" })).body.error.code).toBe("parameter_invalid");
   });
 });
+
+describe("the change feed (updated_since)", () => {
+  test("lists products changed since an instant in (updated_at, id) order, deactivated ones with active=all, across pages", async () => {
+    const { sql } = await import("../../platform/db/pool.ts");
+    const names = ["Milk", "Bread", "Eggs", "Salt"];
+    const created = [];
+    for (const name of names) {
+      created.push(await createProduct(live, { name, price_cents: 100 }));
+    }
+    // Timestamps moved on the database, not slept through: two old products, two recent.
+    const [milk, bread, eggs, salt] = created.map((product) => product.id) as [string, string, string, string];
+    await db.database.query(sql.unsafe`
+      UPDATE products SET updated_at = now() - interval '2 hours' WHERE id IN (${milk}, ${bread})`);
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    await live.patch(`/v1/products/${milk}`, { price_cents: 120 }).expect(200);
+    await live.patch(`/v1/products/${bread}`, { active: false }).expect(200);
+
+    const first = await live.get("/v1/products", { updated_since: since, active: "all", limit: 2 }).expect(200);
+    const second = await live
+      .get("/v1/products", { updated_since: since, active: "all", limit: 2, cursor: first.body.next_cursor })
+      .expect(200);
+    expect(first.body.has_more).toBe(true);
+    expect(second.body.has_more).toBe(false);
+    const listed = [...first.body.data, ...second.body.data];
+    expect(listed.map((product: { id: string }) => product.id).sort()).toEqual([milk, bread, eggs, salt].sort());
+    const stamps = listed.map((product: { updated_at: string }) => product.updated_at);
+    expect(stamps).toEqual([...stamps].sort());
+    expect(listed.find((product: { id: string }) => product.id === bread)).toMatchObject({ active: false });
+    expect(listed.find((product: { id: string }) => product.id === milk)).toMatchObject({ price_cents: 120 });
+
+    // Active products only by default; stock moves are not catalog changes.
+    const later = new Date().toISOString();
+    await live.post("/v1/stock/receive", { product_id: eggs, qty: 3 }).expect(201);
+    const none = await live.get("/v1/products", { updated_since: later }).expect(200);
+    expect(none.body.data).toEqual([]);
+    const bad = await live.get("/v1/products", { updated_since: since, q: "Milk" });
+    expect([bad.status, bad.body.error.code]).toEqual([400, "parameter_invalid"]);
+  });
+});

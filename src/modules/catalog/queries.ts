@@ -143,3 +143,36 @@ export async function selectProducts(
     ORDER BY name, id
     LIMIT ${filter.limit}`);
 }
+
+/**
+ * The change feed: the merchant's products changed at or after `since`, in (updated_at, id) order,
+ * with timestamps cut to the millisecond the cursor can carry. Reads the merchant's rows by its key
+ * prefix; a till asks for it once a minute at most.
+ */
+export async function selectProductsChangedSince(
+  database: Queryable,
+  filter: {
+    merchantId: string;
+    since: Date;
+    active: boolean | undefined;
+    after: { updatedAt: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<readonly ProductRow[]> {
+  const changedAt = sql.fragment`date_trunc('milliseconds', updated_at)`;
+  const conditions = [
+    sql.fragment`merchant_id = ${filter.merchantId}`,
+    sql.fragment`updated_at >= ${filter.since.toISOString()}::timestamptz`,
+  ];
+  if (filter.active !== undefined) {
+    conditions.push(sql.fragment`active = ${filter.active}`);
+  }
+  if (filter.after !== undefined) {
+    conditions.push(sql.fragment`(${changedAt}, id) > (${filter.after.updatedAt}::timestamptz, ${filter.after.id})`);
+  }
+  return database.any(sql.type(productRowSchema)`
+    SELECT ${PRODUCT_COLUMNS} FROM products
+    WHERE ${sql.join(conditions, sql.fragment` AND `)}
+    ORDER BY ${changedAt}, id
+    LIMIT ${filter.limit}`);
+}

@@ -53,6 +53,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
         barcode: query.barcode,
         category: query.category,
         active: query.active,
+        updatedSince: query.updated_since,
         limit: query.limit,
         cursor: query.cursor,
       });

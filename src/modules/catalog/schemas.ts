@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { currencySchema } from "../../kernel/money-schemas.ts";
-import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
+import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
 
 /** The largest unit price and stock quantity the catalog accepts. */
 export const PRICE_CENTS_MAX = 1_000_000_000;
@@ -120,6 +120,13 @@ export const listProductsQuery = z.strictObject({
     .enum(["true", "false", "all"])
     .default("true")
     .meta({ description: "Active products (default), inactive ones, or all." }),
+  updated_since: timestampQuerySchema.optional().meta({
+    description:
+      "The catalog's change feed: products whose catalog fields changed at or after this instant (with " +
+      "active=all, deactivated ones too), in (updated_at, id) order. Stock moves do not count as changes. " +
+      "A client keeps the largest updated_at it has seen and asks again from a little before it (a minute " +
+      "or two), because a change commits some time after its updated_at. Not combinable with q, barcode or category.",
+  }),
   limit: limitSchema({ max: 500, fallback: 100 }),
   cursor: cursorSchema,
 });

@@ -124,6 +124,7 @@ export async function updateProduct(
 }
 
 const nameCursor = z.tuple([z.string(), z.string()]);
+const changedCursor = z.tuple([z.iso.datetime(), z.string()]);
 
 export async function listProducts(
   database: Queryable,
@@ -133,10 +134,33 @@ export async function listProducts(
     barcode: string | undefined;
     category: string | undefined;
     active: "true" | "false" | "all";
+    updatedSince: Date | undefined;
     limit: number;
     cursor: string | undefined;
   },
 ): Promise<Page<ProductRow>> {
+  const active = filter.active === "all" ? undefined : filter.active === "true";
+  if (filter.updatedSince !== undefined) {
+    if (filter.q !== undefined || filter.barcode !== undefined || filter.category !== undefined) {
+      throw invalidRequest("parameter_invalid", "updated_since cannot be combined with q, barcode or category.");
+    }
+    const after =
+      filter.cursor === undefined
+        ? undefined
+        : (([updatedAt, id]) => ({ updatedAt, id }))(decodeCursor(filter.cursor, changedCursor));
+    const rows = await queries.selectProductsChangedSince(database, {
+      merchantId: filter.merchantId,
+      since: filter.updatedSince,
+      active,
+      after,
+      limit: filter.limit + 1,
+    });
+    return toPage(rows, {
+      limit: filter.limit,
+      keyOf: (row) => [row.updated_at.toISOString(), row.id],
+      present: (row) => row,
+    });
+  }
   const after =
     filter.cursor === undefined ? undefined : (([name, id]) => ({ name, id }))(decodeCursor(filter.cursor, nameCursor));
   const rows = await queries.selectProducts(database, {
@@ -144,7 +168,7 @@ export async function listProducts(
     q: filter.q,
     barcode: filter.barcode,
     category: filter.category,
-    active: filter.active === "all" ? undefined : filter.active === "true",
+    active,
     after,
     limit: filter.limit + 1,
   });

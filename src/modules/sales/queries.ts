@@ -129,3 +129,11 @@ export async function selectTopProducts(
     WHERE r.rank <= ${period.top}
     ORDER BY r.currency, r.rank`);
 }
+
+/** The channel a sale's end is announced on (payload: the sale id), for requests waiting on it. */
+export const SALE_FINISHED_CHANNEL = "sale_finished";
+
+/** Announces, at commit, that the sale left `pending` (a NOTIFY inside the finishing transaction). */
+export async function notifySaleFinished(transaction: Transaction, saleId: string): Promise<void> {
+  await transaction.query(sql.unsafe`SELECT pg_notify(${SALE_FINISHED_CHANNEL}, ${saleId})`);
+}

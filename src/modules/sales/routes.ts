@@ -1,12 +1,14 @@
 import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { Gateways } from "../../gateway/wallet-gateway.ts";
-import type { Config } from "../../platform/config.ts";
+import { type Config, requireDatabaseUrl } from "../../platform/config.ts";
+import { sharedNotifications } from "../../platform/db/notifications.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import {
   createSaleBody,
+  getSaleQuery,
   listSalesQuery,
   type SaleRow,
   saleIdParams,
@@ -96,16 +98,36 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       method: "get",
       path: "/v1/sales/:id",
       operationId: "getSale",
-      summary: "A sale; a pending wallet sale refreshes its payment and is finalised when it has ended",
+      summary:
+        "A sale; a pending wallet sale refreshes its payment and is finalised when it has ended; wait_seconds waits for that end",
       tags: ["Sales"],
       auth: "either",
-      request: { params: saleIdParams },
+      request: { params: saleIdParams, query: getSaleQuery },
       responses: {
         200: { description: "The sale.", schema: saleSchema },
         404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
       },
-      handler: async ({ params, tenant, config, database, logger }) => {
-        const { sale, payment } = await sales.getSale({ config, database, logger, gateways }, tenant, params.id);
+      handler: async ({ params, query, tenant, config, database, logger, aborted }) => {
+        const dependencies = { config, database, logger, gateways };
+        const first = await sales.getSale(dependencies, tenant, params.id);
+        if (first.sale.status !== "pending" || query.wait_seconds === 0 || first.payment === null) {
+          return { body: presentSale(config, first.sale, first.payment) };
+        }
+        // Past the payment's expiry the refresh below ends it: no point waiting longer than that.
+        const untilExpiryMs = first.payment.expires_at.getTime() + 1000 - Date.now();
+        await sales.waitForSaleEnd(
+          {
+            database,
+            notifications: sharedNotifications(config.notificationsDatabaseUrl ?? requireDatabaseUrl(config), logger),
+          },
+          tenant,
+          {
+            saleId: params.id,
+            timeoutMs: Math.max(0, Math.min(query.wait_seconds * 1000, untilExpiryMs)),
+            signal: aborted,
+          },
+        );
+        const { sale, payment } = await sales.getSale(dependencies, tenant, params.id);
         return { body: presentSale(config, sale, payment) };
       },
     }),

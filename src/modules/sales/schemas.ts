@@ -116,6 +116,26 @@ export const salePageSchema = pageSchema(saleSchema);
 
 export const saleIdParams = z.strictObject({ id: z.string().max(100) });
 
+/** How long a GET of a pending sale may wait for its end: below load balancers' idle timeouts and the API's shutdown timeout. */
+export const SALE_WAIT_SECONDS_MAX = 25;
+
+export const getSaleQuery = z.strictObject({
+  wait_seconds: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(SALE_WAIT_SECONDS_MAX)
+    .default(0)
+    .meta({
+      description:
+        `Long poll: while the sale is pending, answer only once it has completed or been cancelled, or after ` +
+        `this many seconds (0 to ${SALE_WAIT_SECONDS_MAX}; default 0, answer at once), whichever is first, and ` +
+        "never later than a second after its payment's expires_at. The wait is woken by the settlement " +
+        "itself (PostgreSQL NOTIFY), so one waiting request per pending sale replaces polling. The answer " +
+        "is the sale as it then is: still pending when the time ran out.",
+    }),
+});
+
 export const listSalesQuery = z.strictObject({
   status: z.enum(saleStatuses).optional(),
   from: timestampQuerySchema.optional().meta({ description: "Created at or after." }),

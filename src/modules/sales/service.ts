@@ -1,5 +1,6 @@
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
+import type { Notifications } from "../../platform/db/notifications.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
@@ -216,10 +217,12 @@ async function finishSaleOfPayment(
     paymentId: payment.id,
     status,
   });
-  if (sale === null || status === "cancelled") {
+  if (sale === null) {
     return undefined;
   }
-  return completionEffects(transaction, sale);
+  // Delivered at commit to the requests waiting on this sale (GET /v1/sales/:id?wait_seconds=).
+  await queries.notifySaleFinished(transaction, sale.id);
+  return status === "cancelled" ? undefined : completionEffects(transaction, sale);
 }
 
 /** A payment made for a sale carries the sale's id in its metadata: other payments cost no query. */
@@ -281,6 +284,36 @@ export async function getSale(
     return { sale: await findSale(dependencies.database, world, saleId), payment: refreshed };
   }
   return { sale: finished, payment: refreshed };
+}
+
+/**
+ * Waits, up to `timeoutMs`, for a pending sale to leave `pending`: woken by the NOTIFY of the
+ * transaction that finishes it, on the process's one listening connection (no pool connection is held
+ * while waiting). The sale is read again once LISTEN is in effect, so an end committed just before is
+ * not missed. Returns when it ended, the time is up, or the request was abandoned.
+ */
+export async function waitForSaleEnd(
+  dependencies: { database: Queryable; notifications: Notifications },
+  world: World,
+  request: { saleId: string; timeoutMs: number; signal: AbortSignal },
+): Promise<void> {
+  const subscription = dependencies.notifications.subscribe({
+    channel: queries.SALE_FINISHED_CHANNEL,
+    payload: request.saleId,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+  });
+  try {
+    await subscription.listening;
+    const sale = await queries.selectSale(dependencies.database, world, request.saleId);
+    if (sale !== null && sale.status === "pending") {
+      await subscription.woken;
+    }
+  } catch {
+    // No listening connection: answer now rather than fail; the client asks again.
+  } finally {
+    subscription.cancel();
+  }
 }
 
 export async function listSales(

@@ -171,6 +171,15 @@ describe("session end", () => {
     await db.database.query(sql.unsafe`
       UPDATE sessions SET last_seen_at = now() - interval '5 hours' WHERE id = ${till.id}`);
     await till.send("get", "/v1/me").expect(200);
+    // A shift: 12 hours from sign-in, whatever the use; a dashboard session's idle end is not there.
+    const current = await till.send("get", "/v1/session").expect(200);
+    expect(current.body).toMatchObject({ kind: "till", idle_expires_at: null });
+    const lifetimeMs = Date.parse(current.body.expires_at) - Date.parse(current.body.created_at);
+    expect(lifetimeMs).toBe(12 * 3600 * 1000);
+    await db.database.query(sql.unsafe`
+      UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = ${till.id}`);
+    const ended = await till.send("get", "/v1/me");
+    expect([ended.status, ended.body.error.code]).toEqual([401, "session_expired"]);
   });
 
   test("a password change needs the current password and signs the user's other sessions out", async () => {

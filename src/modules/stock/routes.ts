@@ -50,16 +50,18 @@ export const stockRoutes: AnyRoute[] = [
     summary: "Add received units to on-hand (live keys; test keys only journal) as a receive move",
     tags: ["Stock"],
     auth: "either",
+    idempotent: "optional",
     request: { body: receiveBody },
     responses: operationResponses,
-    handler: async ({ body, tenant, database }) => {
-      const result = await stock.applyOperation(database, worldOf(tenant), {
-        productId: body.product_id,
-        note: body.note,
-        operation: { kind: "receive", qty: body.qty },
-      });
-      return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-    },
+    handler: ({ body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const result = await stock.applyOperation(tx, worldOf(tenant), {
+          productId: body.product_id,
+          note: body.note,
+          operation: { kind: "receive", qty: body.qty },
+        });
+        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
+      }),
   }),
   defineRoute({
     method: "post",
@@ -68,16 +70,18 @@ export const stockRoutes: AnyRoute[] = [
     summary: "Change on-hand by a signed, non-zero delta (live keys; test keys only journal) as an adjust move",
     tags: ["Stock"],
     auth: "either",
+    idempotent: "optional",
     request: { body: adjustBody },
     responses: operationResponses,
-    handler: async ({ body, tenant, database }) => {
-      const result = await stock.applyOperation(database, worldOf(tenant), {
-        productId: body.product_id,
-        note: body.note,
-        operation: { kind: "adjust", qty: body.qty },
-      });
-      return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-    },
+    handler: ({ body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const result = await stock.applyOperation(tx, worldOf(tenant), {
+          productId: body.product_id,
+          note: body.note,
+          operation: { kind: "adjust", qty: body.qty },
+        });
+        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
+      }),
   }),
   defineRoute({
     method: "post",
@@ -86,16 +90,18 @@ export const stockRoutes: AnyRoute[] = [
     summary: "Record a stocktake: the delta to the counted quantity is computed under a lock and journaled",
     tags: ["Stock"],
     auth: "either",
+    idempotent: "optional",
     request: { body: countBody },
     responses: operationResponses,
-    handler: async ({ body, tenant, database }) => {
-      const result = await stock.applyOperation(database, worldOf(tenant), {
-        productId: body.product_id,
-        note: body.note,
-        operation: { kind: "count", qty: body.qty },
-      });
-      return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-    },
+    handler: ({ body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const result = await stock.applyOperation(tx, worldOf(tenant), {
+          productId: body.product_id,
+          note: body.note,
+          operation: { kind: "count", qty: body.qty },
+        });
+        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
+      }),
   }),
   defineRoute({
     method: "get",

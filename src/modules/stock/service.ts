@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
-import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, invalidRequest } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -64,41 +64,41 @@ export type StockOperation =
   | { kind: "count"; qty: number };
 
 /**
- * Receive, adjust or count one product. The live world locks the product row, so a count's delta is
+ * Receive, adjust or count one product, inside the caller's transaction (the HTTP route's, which on an
+ * idempotent request also stores the response there, so a retry with the same Idempotency-Key replays
+ * it and journals nothing twice). The live world locks the product row, so a count's delta is
  * computed against an on-hand that cannot change until the move commits.
  */
 export async function applyOperation(
-  database: Database,
+  transaction: Transaction,
   world: World & { actor: Actor },
   request: { productId: string; note: string | undefined; operation: StockOperation },
 ): Promise<{ move: StockMoveRow; product: ProductRow }> {
-  return database.transaction(async (transaction) => {
-    const product = await queries.selectProductForMove(transaction, {
-      merchantId: world.merchantId,
-      productId: request.productId,
-      lock: world.livemode,
-    });
-    if (product === null) {
-      throw productNotFound(request.productId);
-    }
-    if (!product.track_stock) {
-      throw stockNotTracked(product.id);
-    }
-    const { operation } = request;
-    const qtyDelta = operation.kind === "count" ? operation.qty - product.stock_qty : operation.qty;
-    const move = await queries.insertMove(transaction, {
-      merchantId: world.merchantId,
-      id: newId("smv"),
-      livemode: world.livemode,
-      productId: product.id,
-      kind: operation.kind,
-      qtyDelta,
-      note: request.note === undefined || request.note === "" ? null : request.note,
-      actor: world.actor,
-      apply: world.livemode,
-    });
-    return { move, product: { ...product, stock_qty: move.stock_qty_after } };
+  const product = await queries.selectProductForMove(transaction, {
+    merchantId: world.merchantId,
+    productId: request.productId,
+    lock: world.livemode,
   });
+  if (product === null) {
+    throw productNotFound(request.productId);
+  }
+  if (!product.track_stock) {
+    throw stockNotTracked(product.id);
+  }
+  const { operation } = request;
+  const qtyDelta = operation.kind === "count" ? operation.qty - product.stock_qty : operation.qty;
+  const move = await queries.insertMove(transaction, {
+    merchantId: world.merchantId,
+    id: newId("smv"),
+    livemode: world.livemode,
+    productId: product.id,
+    kind: operation.kind,
+    qtyDelta,
+    note: request.note === undefined || request.note === "" ? null : request.note,
+    actor: world.actor,
+    apply: world.livemode,
+  });
+  return { move, product: { ...product, stock_qty: move.stock_qty_after } };
 }
 
 /**

@@ -82,6 +82,8 @@ export const webAppRoutes: AnyRoute[] = [
     "getDashboardSectionPage",
     z.strictObject({ section: segment, page: segment }),
   ),
+  shellRoute("till", "/till", "getTill"),
+  shellRoute("till", "/till/:page", "getTillPage", z.strictObject({ page: segment })),
 ];
 
 function throwError(error: ApiError): never {

@@ -163,7 +163,10 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
   const { config, database } = dependencies;
   // A money POST claims its Idempotency-Key in authentication's round trip (checked after it, so a
   // bad key still answers 401 first).
-  const idempotencyKey = route.idempotent === true ? request.get("idempotency-key") : undefined;
+  const idempotencyKey =
+    route.idempotent === undefined || route.idempotent === false ? undefined : request.get("idempotency-key");
+  // An optional key that was sent makes the request idempotent exactly as a required one does.
+  const idempotent = route.idempotent === true || (route.idempotent === "optional" && idempotencyKey !== undefined);
   const claimRequest =
     idempotencyKey === undefined || idempotencyKey.trim() === "" || idempotencyKey.length > IDEMPOTENCY_KEY_LENGTH_MAX
       ? undefined
@@ -178,6 +181,10 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     dependencies,
     claimRequest,
   );
+  const abandoned = new AbortController();
+  response.on("close", () => {
+    if (!response.writableFinished) abandoned.abort();
+  });
   const context = (
     transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
     commitWithResponse: CommitWithResponse,
@@ -191,12 +198,13 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     logger: request.log,
     requestId: request.id,
     client: clientOf(request, config.publicBaseUrl),
+    aborted: abandoned.signal,
     idempotencyKey,
     transaction,
     commitWithResponse,
   });
 
-  if (route.idempotent === true && tenant !== undefined) {
+  if (idempotent && tenant !== undefined) {
     if (idempotencyKey === undefined || idempotencyKey.trim() === "") {
       throw invalidRequest("missing_idempotency_key", "This request moves money: send an Idempotency-Key header.");
     }

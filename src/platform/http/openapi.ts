@@ -67,9 +67,15 @@ function operationFor(route: AnyRoute): ZodOpenApiOperationObject {
   if (route.request?.params !== undefined) {
     parameters.path = route.request.params as never;
   }
-  if (route.idempotent) {
+  if (route.idempotent === true) {
     parameters.header = z.object({
       "idempotency-key": z.string().min(1).max(255).meta({ description: "Required on money-moving POSTs." }),
+    });
+  } else if (route.idempotent === "optional") {
+    parameters.header = z.object({
+      "idempotency-key": z.string().min(1).max(255).optional().meta({
+        description: "Optional: when sent, a retry with the same key replays the first answer and moves nothing twice.",
+      }),
     });
   }
   return {

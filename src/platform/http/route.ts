@@ -48,6 +48,8 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   requestId: string;
   /** Who sent the request, as the browser-facing routes (sign-in, sessions) need it. */
   client: RequestClient;
+  /** Aborts when the client goes away before the answer is sent (a waiting request then stops waiting). */
+  aborted: AbortSignal;
   /**
    * The Idempotency-Key of an idempotent route (undefined elsewhere). A handler whose work spans
    * several transactions (reserve money, call the gateway, settle) records it, so that a retry after
@@ -86,8 +88,12 @@ export type RouteDefinition<
   summary: string;
   tags: string[];
   auth: A;
-  /** Money-moving POSTs: the Idempotency-Key header is required and responses are replayed. */
-  idempotent?: boolean;
+  /**
+   * true, money-moving POSTs: the Idempotency-Key header is required and responses are replayed.
+   * "optional" (stock operations): the same guarantees when the client sends the header, a plain
+   * request when it does not (the specification does not require it there).
+   */
+  idempotent?: boolean | "optional";
   request?: { body?: B; query?: Q; params?: P };
   responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
   handler: (context: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => Promise<Reply>;

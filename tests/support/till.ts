@@ -1,0 +1,208 @@
+/// <reference lib="dom" />
+import { randomUUID } from "node:crypto";
+import type { Browser, CDPSession } from "playwright-core";
+import { launchChromium } from "./browser.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { newMerchant, type TestMerchant } from "./factories.ts";
+import { type ServedPlatform, servePlatform } from "./served-platform.ts";
+import { type AppPage, openAppPage } from "./web-app.ts";
+
+export const PASSWORD = "correct horse battery";
+
+/** What a till test file runs against: its database, the served platform, Chromium and a shop. */
+export type TillWorld = {
+  db: TestDatabase;
+  platform: ServedPlatform;
+  browser: Browser;
+  shop: TestMerchant;
+  /** The /v1 API with one of the shop's keys (what the assertions compare the screen with). */
+  api: (world: "test" | "live") => ApiCaller;
+  close: () => Promise<void>;
+};
+
+export type ApiCaller = <T = Record<string, unknown>>(
+  method: "GET" | "POST" | "PATCH",
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: T }>;
+
+export async function startTillWorld(): Promise<TillWorld> {
+  const db = await createTestDatabase();
+  const shop = await newMerchant(db.database);
+  const browser = await launchChromium();
+  const platform = await servePlatform(db.database, db.url);
+  const api =
+    (world: "test" | "live"): ApiCaller =>
+    async (method, path, body) => {
+      const response = await fetch(`${platform.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${world === "live" ? shop.liveKey : shop.testKey}`,
+          "content-type": "application/json",
+          ...(method === "POST" ? { "idempotency-key": randomUUID() } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as never };
+    };
+  return {
+    db,
+    platform,
+    browser,
+    shop,
+    api,
+    close: async () => {
+      await browser.close();
+      await platform.close();
+      await db.close();
+    },
+  };
+}
+
+/** Creates a product through the API (live key: the catalog is shared by both worlds). */
+export async function addProduct(world: TillWorld, body: Record<string, unknown>): Promise<{ id: string }> {
+  const created = await world.api("live")<{ id: string }>("POST", "/v1/products", body);
+  if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
+/** Keystrokes 5 to 10 ms apart: a USB scanner's burst. */
+const SCANNER_GAPS_MS = [5, 8, 10, 6, 9, 7];
+/** A quick human: 150 ms between keys. */
+const HUMAN_GAP_MS = 150;
+
+/**
+ * The till in a browser page, driven as a cashier and a keyboard-wedge scanner would. Keys go through
+ * the DevTools protocol with their hardware time stamps set, so the page sees a scanner's 5–10 ms gaps
+ * (or a person's 150 ms) exactly, however slowly a loaded machine delivers them.
+ */
+export class TillPage {
+  readonly app: AppPage;
+  private readonly cdp: CDPSession;
+  private readonly baseUrl: string;
+  /** The last key's time stamp (seconds): stamps only move forward. */
+  private lastStampSeconds = 0;
+
+  private constructor(app: AppPage, cdp: CDPSession, baseUrl: string) {
+    this.app = app;
+    this.cdp = cdp;
+    this.baseUrl = baseUrl;
+  }
+
+  static async open(
+    world: Pick<TillWorld, "browser"> & { platform: { baseUrl: string } },
+    options: { viewport?: { width: number; height: number } } = {},
+  ) {
+    const app = await openAppPage(world.browser);
+    if (options.viewport !== undefined) await app.page.setViewportSize(options.viewport);
+    const cdp = await app.context.newCDPSession(app.page);
+    return new TillPage(app, cdp, world.platform.baseUrl);
+  }
+
+  get page() {
+    return this.app.page;
+  }
+
+  /** Signs in with the dashboard credentials; resolves when the scan box has the focus. Returns the ms it took. */
+  async signIn(email: string, password = PASSWORD): Promise<number> {
+    const { page } = this;
+    await page.goto(`${this.baseUrl}/till`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    const started = performance.now();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
+    return performance.now() - started;
+  }
+
+  /** A scanner reading `code`: its characters 5–10 ms apart, then Enter. */
+  async scan(code: string, options: { end?: "Enter" | "Tab" } = {}): Promise<void> {
+    let stamp = this.nextStamp();
+    for (const [index, character] of [...code].entries()) {
+      await this.key(character, stamp);
+      stamp += (SCANNER_GAPS_MS[index % SCANNER_GAPS_MS.length] ?? 5) / 1000;
+    }
+    await this.key(options.end ?? "Enter", stamp);
+  }
+
+  /** A person typing `text` into whatever has focus, 150 ms between keys (Enter at the end when asked). */
+  async typeSlowly(text: string, options: { enter?: boolean } = {}): Promise<void> {
+    let stamp = this.nextStamp();
+    for (const character of text) {
+      await this.key(character, stamp);
+      stamp += HUMAN_GAP_MS / 1000;
+    }
+    if (options.enter) await this.key("Enter", stamp);
+  }
+
+  /** The cart's lines as the screen shows them. */
+  async cartLines(): Promise<{ name: string; qty: string; total: string }[]> {
+    return this.page.locator(".cart-line").evaluateAll((lines) =>
+      lines.map((line) => ({
+        name: line.querySelector(".line-name")?.textContent ?? "",
+        qty: (line.querySelector(".qty-input") as HTMLInputElement | null)?.value ?? "",
+        total: line.querySelector(".line-total")?.textContent ?? "",
+      })),
+    );
+  }
+
+  async waitForCart(expected: { name: string; qty: string }[]): Promise<void> {
+    await this.page.waitForFunction(
+      (wanted) => {
+        const lines = [...document.querySelectorAll(".cart-line")].map((line) => ({
+          name: line.querySelector(".line-name")?.textContent ?? "",
+          qty: (line.querySelector(".qty-input") as HTMLInputElement | null)?.value ?? "",
+        }));
+        return JSON.stringify(lines) === JSON.stringify(wanted);
+      },
+      expected,
+      { timeout: 30_000 },
+    );
+  }
+
+  close() {
+    return this.app.close();
+  }
+
+  private nextStamp(): number {
+    this.lastStampSeconds = Math.max(Date.now() / 1000, this.lastStampSeconds + 1);
+    return this.lastStampSeconds;
+  }
+
+  private async key(key: string, stampSeconds: number): Promise<void> {
+    this.lastStampSeconds = Math.max(this.lastStampSeconds, stampSeconds);
+    const description = describeKey(key);
+    await this.cdp.send("Input.dispatchKeyEvent", { type: "keyDown", ...description, timestamp: stampSeconds });
+    const { text: _text, ...up } = description;
+    await this.cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...up, timestamp: stampSeconds + 0.001 });
+  }
+}
+
+function describeKey(key: string): {
+  key: string;
+  code: string;
+  text?: string;
+  windowsVirtualKeyCode: number;
+  modifiers?: number;
+} {
+  if (key === "Enter") return { key, code: "Enter", text: "\r", windowsVirtualKeyCode: 13 };
+  if (key === "Tab") return { key, code: "Tab", windowsVirtualKeyCode: 9 };
+  if (/^\d$/.test(key)) return { key, code: `Digit${key}`, text: key, windowsVirtualKeyCode: key.charCodeAt(0) };
+  if (/^[a-z]$/i.test(key)) {
+    const shift = key === key.toUpperCase() ? { modifiers: 8 } : {};
+    return {
+      key,
+      code: `Key${key.toUpperCase()}`,
+      text: key,
+      windowsVirtualKeyCode: key.toUpperCase().charCodeAt(0),
+      ...shift,
+    };
+  }
+  if (key === " ") return { key, code: "Space", text: key, windowsVirtualKeyCode: 32 };
+  return { key, code: "", text: key, windowsVirtualKeyCode: key.charCodeAt(0) };
+}
+
+/** Every request the page made went to the platform's own origin. */
+export function externalRequests(till: TillPage, baseUrl: string): string[] {
+  return till.app.requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith("data:"));
+}

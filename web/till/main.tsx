@@ -1,0 +1,9 @@
+import { render } from "preact";
+import "../ui/tokens.css";
+import "./till.css";
+import { App } from "./app.tsx";
+
+const root = document.getElementById("app");
+if (root !== null) {
+  render(<App />, root);
+}

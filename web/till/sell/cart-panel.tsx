@@ -1,0 +1,87 @@
+import { useEffect, useState } from "preact/hooks";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { Button } from "../../ui/index.ts";
+import { type CartLine, cart, cartCurrency, cartTotalCents, removeLine, setQty } from "./cart.ts";
+
+/** The cart: a line per product and price with − / + / typed quantity, remove, line totals, total, pay. */
+export function CartPanel(props: { onPay: (tender: "cash" | "wallet") => void; onEditDone: () => void }) {
+  const lines = cart.value;
+  const currency = cartCurrency.value;
+  return (
+    <div class="cart">
+      <h2>Cart</h2>
+      {lines.length === 0 ? (
+        <p class="muted cart-empty">Scan an item or tap a product.</p>
+      ) : (
+        <ul class="cart-lines">
+          {lines.map((line) => (
+            <Line key={line.key} line={line} onEditDone={props.onEditDone} />
+          ))}
+        </ul>
+      )}
+      <p class="cart-total">
+        <span>Total</span>
+        <output data-testid="cart-total">{formatMoney(currency ?? "USD", cartTotalCents.value)}</output>
+      </p>
+      <div class="pay-buttons">
+        <Button variant="primary" disabled={lines.length === 0} onClick={() => props.onPay("cash")}>
+          Pay cash
+        </Button>
+        <Button
+          variant="primary"
+          disabled={lines.length === 0 || cartTotalCents.value < 1}
+          onClick={() => props.onPay("wallet")}
+        >
+          Pay wallet
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function Line(props: { line: CartLine; onEditDone: () => void }) {
+  const { line } = props;
+  const [draft, setDraft] = useState(String(line.qty));
+  useEffect(() => setDraft(String(line.qty)), [line.qty]);
+  const commit = () => {
+    const qty = Number(draft);
+    if (Number.isInteger(qty) && qty >= 0) {
+      setQty(line.key, qty);
+    } else {
+      setDraft(String(line.qty));
+    }
+  };
+  const label = line.product.name;
+  return (
+    <li class="cart-line" data-product-id={line.product.id}>
+      <span class="line-name">{label}</span>
+      <span class="line-unit muted">{formatMoney(line.product.currency, line.unit_cents)}</span>
+      <span class="line-qty">
+        <Button aria-label={`One less ${label}`} onClick={() => setQty(line.key, line.qty - 1)}>
+          −
+        </Button>
+        <input
+          class="qty-input"
+          aria-label={`Quantity of ${label}`}
+          inputMode="numeric"
+          value={draft}
+          onInput={(event) => setDraft(event.currentTarget.value)}
+          onBlur={commit}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") {
+              commit();
+              props.onEditDone();
+            }
+          }}
+        />
+        <Button aria-label={`One more ${label}`} onClick={() => setQty(line.key, line.qty + 1)}>
+          +
+        </Button>
+      </span>
+      <span class="line-total">{formatMoney(line.product.currency, line.qty * line.unit_cents)}</span>
+      <Button variant="danger" aria-label={`Remove ${label}`} onClick={() => removeLine(line.key)}>
+        ×
+      </Button>
+    </li>
+  );
+}

@@ -1,0 +1,72 @@
+import { computed, effect, signal } from "@preact/signals";
+import type { Product } from "../catalog/product.ts";
+
+/**
+ * The cart of the sale being rung up. A line is a product at a unit price: scanning the same product
+ * again adds to its line; a product priced at sale time gets a line per price asked. A sale has one
+ * currency, so a product in another currency is refused rather than mixed in.
+ */
+export type CartLine = { key: string; product: Product; qty: number; unit_cents: number };
+
+export const QTY_MAX = 100_000;
+
+const STORAGE_KEY = "till.cart";
+
+/** The cart outlives a reload of the page (this tab only), so a refresh in the middle of a sale loses nothing. */
+function storedCart(): readonly CartLine[] {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "[]") as unknown;
+    return Array.isArray(stored) ? (stored as CartLine[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export const cart = signal<readonly CartLine[]>(storedCart());
+
+effect(() => {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(cart.value));
+  } catch {
+    // Storage refused (private mode): the cart lasts for this page only.
+  }
+});
+export const cartTotalCents = computed(() => cart.value.reduce((sum, line) => sum + line.qty * line.unit_cents, 0));
+export const cartCurrency = computed(() => cart.value[0]?.product.currency);
+export const cartUnits = computed(() => cart.value.reduce((sum, line) => sum + line.qty, 0));
+
+/** Adds one unit; returns false when the product's currency is not the cart's. */
+export function addToCart(product: Product, unitCents: number): boolean {
+  const currency = cartCurrency.value;
+  if (currency !== undefined && currency !== product.currency) return false;
+  const existing = cart.value.find((line) => line.product.id === product.id && line.unit_cents === unitCents);
+  if (existing !== undefined) {
+    setQty(existing.key, existing.qty + 1);
+  } else {
+    cart.value = [...cart.value, { key: crypto.randomUUID(), product, qty: 1, unit_cents: unitCents }];
+  }
+  return true;
+}
+
+/** Sets a line's quantity (1 to QTY_MAX); 0 removes the line. */
+export function setQty(key: string, qty: number): void {
+  if (qty <= 0) {
+    removeLine(key);
+    return;
+  }
+  const bounded = Math.min(Math.floor(qty), QTY_MAX);
+  cart.value = cart.value.map((line) => (line.key === key ? { ...line, qty: bounded } : line));
+}
+
+export function removeLine(key: string): void {
+  cart.value = cart.value.filter((line) => line.key !== key);
+}
+
+export function clearCart(): void {
+  cart.value = [];
+}
+
+/** The cart as POST /v1/sales items: the price the cashier saw is the price charged. */
+export function saleItems(lines: readonly CartLine[]) {
+  return lines.map((line) => ({ product_id: line.product.id, qty: line.qty, unit_cents: line.unit_cents }));
+}

@@ -1,0 +1,95 @@
+import { useEffect, useState } from "preact/hooks";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
+import { Button, Dialog, Field } from "../../ui/index.ts";
+import { parseAmountCents, quickTenders } from "../money.ts";
+import { cart, cartCurrency, cartTotalCents, clearCart, saleItems } from "./cart.ts";
+import { type Completed, postOnce, type Sale } from "./sale-api.ts";
+
+/**
+ * Cash: the amount handed over (typed, or a quick-tender button: exact or the next notes up), the
+ * change due, and the sale recorded as completed. The Idempotency-Key is made when the dialog opens,
+ * so every retry of this one sale (a dropped connection) reuses it and the sale is recorded once.
+ */
+export function CashDialog(props: { open: boolean; onCompleted: (result: Completed) => void; onClose: () => void }) {
+  const [tendered, setTendered] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [key, setKey] = useState(newIdempotencyKey);
+  useEffect(() => {
+    if (!props.open) return;
+    setTendered("");
+    setError(undefined);
+    setKey(newIdempotencyKey());
+  }, [props.open]);
+  const total = cartTotalCents.value;
+  const currency = cartCurrency.value ?? "USD";
+  const tenderedCents = parseAmountCents(tendered);
+  const changeCents = tenderedCents === undefined ? undefined : tenderedCents - total;
+  const complete = async () => {
+    if (changeCents === undefined || changeCents < 0) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const sale = await postOnce<Sale>("/v1/sales", { tender: "cash", currency, items: saleItems(cart.value) }, key);
+      clearCart();
+      props.onCompleted({ sale, changeCents });
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status >= 400 && caught.status < 500) {
+        // The request was refused and will be changed: the next attempt is a new action.
+        setKey(newIdempotencyKey());
+      }
+      setError(caught instanceof Error ? caught.message : "The sale could not be recorded.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={props.open} title="Pay cash" onClose={props.onClose}>
+      <p class="pay-total">
+        Total <strong>{formatMoney(currency, total)}</strong>
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void complete();
+        }}
+      >
+        <Field
+          label={`Amount tendered (${currency})`}
+          inputMode="decimal"
+          autoFocus
+          value={tendered}
+          onValue={setTendered}
+        />
+        <fieldset class="quick-tenders">
+          <legend class="visually-hidden">Quick amounts</legend>
+          <Button onClick={() => setTendered((total / 100).toFixed(2))}>Exact</Button>
+          {quickTenders(total, currency).map((amount) => (
+            <Button key={amount} onClick={() => setTendered((amount / 100).toFixed(2))}>
+              {formatMoney(currency, amount)}
+            </Button>
+          ))}
+        </fieldset>
+        <p class="change-due" aria-live="polite">
+          {changeCents === undefined
+            ? "Type the amount handed over."
+            : changeCents < 0
+              ? `${formatMoney(currency, -changeCents)} still to pay`
+              : `Change due ${formatMoney(currency, changeCents)}`}
+        </p>
+        {error === undefined ? null : (
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="dialog-actions">
+          <Button onClick={props.onClose}>Back</Button>
+          <Button type="submit" variant="primary" busy={busy} disabled={changeCents === undefined || changeCents < 0}>
+            Complete sale
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { toast } from "../../ui/index.ts";
+import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
+import type { Product } from "../catalog/product.ts";
+import { ProductDialog } from "../catalog/product-dialog.tsx";
+import { useScanHandler } from "../scan/scan-target.ts";
+import { addToCart } from "./cart.ts";
+import { CartPanel } from "./cart-panel.tsx";
+import { CashDialog } from "./cash-dialog.tsx";
+import { PriceDialog } from "./price-dialog.tsx";
+import { ProductTiles } from "./product-tiles.tsx";
+import type { Completed } from "./sale-api.ts";
+import { WalletDialog } from "./wallet-dialog.tsx";
+
+type Mode =
+  | { kind: "selling" }
+  | { kind: "price"; product: Product }
+  | { kind: "new-product"; barcode: string }
+  | { kind: "cash" }
+  | { kind: "wallet" };
+
+const isField = (element: Element | null) =>
+  element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement;
+
+/**
+ * Sell: a scan box that keeps the focus, product tiles, the cart, and payment. A scan adds its product
+ * wherever the focus is (the document-level scanner), an unknown barcode opens the new-product form
+ * with the cart kept, and a finished sale starts a new cart at once.
+ */
+export function SellScreen() {
+  const [mode, setMode] = useState<Mode>({ kind: "selling" });
+  const [completed, setCompleted] = useState<Completed | undefined>(undefined);
+  const [typed, setTyped] = useState("");
+  const scanBox = useRef<HTMLInputElement>(null);
+
+  // Taps anywhere give the focus back to the scan box, unless they put it in a field or a dialog is open.
+  const reclaimFocus = () =>
+    setTimeout(() => {
+      if (document.querySelector("dialog[open]") !== null || isField(document.activeElement)) return;
+      scanBox.current?.focus({ preventScroll: true });
+    }, 0);
+  useEffect(() => {
+    document.addEventListener("pointerup", reclaimFocus);
+    reclaimFocus();
+    return () => document.removeEventListener("pointerup", reclaimFocus);
+  }, []);
+
+  const backToSelling = () => {
+    setMode({ kind: "selling" });
+    reclaimFocus();
+  };
+
+  const add = (product: Product, unitCents?: number) => {
+    const price = unitCents ?? product.price_cents;
+    if (price === null) {
+      setMode({ kind: "price", product });
+      return;
+    }
+    if (!addToCart(product, price)) {
+      toast(`${product.name} is priced in ${product.currency}: finish this sale first.`, "error");
+      return;
+    }
+    setCompleted(undefined);
+  };
+
+  const scanned = (code: string) => {
+    if (mode.kind !== "selling") {
+      toast("Finish or close the open window before scanning.", "error");
+      return;
+    }
+    // The common case, synchronous: the product is in the browser's catalog.
+    const cached = productByBarcode(code);
+    if (cached !== undefined) {
+      add(cached);
+      return;
+    }
+    lookupBarcode(code).then(
+      (product) => (product === undefined ? setMode({ kind: "new-product", barcode: code }) : add(product)),
+      () => toast(`Could not look up ${code}. Check the connection.`, "error"),
+    );
+  };
+  useScanHandler(scanned);
+
+  const finished = (result: Completed) => {
+    setCompleted(result);
+    backToSelling();
+  };
+
+  return (
+    <div class="sell">
+      <section class="sell-catalog" aria-label="Products">
+        <form
+          class="scan-box"
+          onSubmit={(event) => {
+            // A code typed by hand (a scan never gets here: the scanner swallows its Enter).
+            event.preventDefault();
+            const code = typed.trim();
+            setTyped("");
+            if (code !== "") scanned(code);
+          }}
+        >
+          <label for="scan-input">Scan or type a barcode</label>
+          <input
+            id="scan-input"
+            ref={scanBox}
+            value={typed}
+            autocomplete="off"
+            inputMode="numeric"
+            onInput={(event) => setTyped(event.currentTarget.value)}
+          />
+        </form>
+        <ProductTiles onPick={(product) => add(product)} />
+      </section>
+      <section class="sell-cart" aria-label="Cart">
+        {completed === undefined ? null : (
+          <p class="sale-done" role="status">
+            Sale complete: {formatMoney(completed.sale.currency, completed.sale.total_cents)} by {completed.sale.tender}
+            {completed.changeCents === undefined
+              ? null
+              : ` · change due ${formatMoney(completed.sale.currency, completed.changeCents)}`}
+          </p>
+        )}
+        <CartPanel
+          onPay={(tender) => setMode({ kind: tender })}
+          onEditDone={() => scanBox.current?.focus({ preventScroll: true })}
+        />
+      </section>
+      <PriceDialog
+        product={mode.kind === "price" ? mode.product : undefined}
+        onPrice={(product, cents) => {
+          backToSelling();
+          add(product, cents);
+        }}
+        onClose={backToSelling}
+      />
+      <ProductDialog
+        barcode={mode.kind === "new-product" ? mode.barcode : undefined}
+        purpose="sell"
+        onSaved={(product) => {
+          backToSelling();
+          add(product);
+        }}
+        onClose={backToSelling}
+      />
+      <CashDialog open={mode.kind === "cash"} onCompleted={finished} onClose={backToSelling} />
+      <WalletDialog
+        open={mode.kind === "wallet"}
+        onCompleted={finished}
+        onPayCash={() => setMode({ kind: "cash" })}
+        onClose={backToSelling}
+      />
+    </div>
+  );
+}

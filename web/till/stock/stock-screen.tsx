@@ -1,0 +1,216 @@
+import { useState } from "preact/hooks";
+import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
+import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
+import { useResource } from "../../lib/resource.ts";
+import { api } from "../../lib/session.ts";
+import { Button, Field, Table, toast } from "../../ui/index.ts";
+import { lookupBarcode, productByBarcode, remember } from "../catalog/catalog.ts";
+import type { Product } from "../catalog/product.ts";
+import { ProductDialog } from "../catalog/product-dialog.tsx";
+import { useScanHandler } from "../scan/scan-target.ts";
+import { ProductTiles } from "../sell/product-tiles.tsx";
+import { postOnce } from "../sell/sale-api.ts";
+import { activeWorld } from "../world.ts";
+
+type ReportProduct = {
+  product_id: string;
+  name: string;
+  currency: Currency;
+  stock_qty: number;
+  low_stock_at: number;
+  value_cents: number | null;
+};
+type StockReport = {
+  totals: { currency: Currency; products: number; units: number; value_cents: number; unpriced_products: number }[];
+  low_stock: ReportProduct[];
+  low_stock_count: number;
+};
+
+/**
+ * Stock: scan (or pick) a product, then receive a delivery or record a stocktake count; an unknown
+ * barcode opens the new-product form. Beside it, low-stock alerts and on-hand valuation from
+ * GET /v1/stock/report. Every receipt and count carries an Idempotency-Key made once per save.
+ */
+export function StockScreen() {
+  const [selected, setSelected] = useState<Product | undefined>(undefined);
+  const [unknown, setUnknown] = useState<string | undefined>(undefined);
+  const [report, reloadReport] = useResource(() => api.get<StockReport>("/v1/stock/report"), []);
+
+  const select = (product: Product) => {
+    setSelected(product);
+    // On-hand moves with every sale: read it fresh rather than from the cached catalog.
+    api.get<Product>(`/v1/products/${encodeURIComponent(product.id)}`, { world: "test" }).then(
+      (fresh) => {
+        remember([fresh]);
+        setSelected((current) => (current?.id === fresh.id ? fresh : current));
+      },
+      () => {},
+    );
+  };
+  useScanHandler((code) => {
+    const cached = productByBarcode(code);
+    if (cached !== undefined) {
+      select(cached);
+      return;
+    }
+    lookupBarcode(code).then(
+      (product) => (product === undefined ? setUnknown(code) : select(product)),
+      () => toast(`Could not look up ${code}. Check the connection.`, "error"),
+    );
+  });
+
+  return (
+    <div class="stock">
+      <section aria-labelledby="stock-pick">
+        <h1 id="stock-pick">Stock</h1>
+        <p class="muted">Scan a product, or find it below, to receive a delivery or count it.</p>
+        {activeWorld() === "test" ? (
+          <p class="test-note">TEST: receipts and counts are journaled as practice and do not change on-hand.</p>
+        ) : null}
+        {selected === undefined ? null : (
+          <StockForms
+            key={selected.id}
+            product={selected}
+            onChanged={(product) => {
+              remember([product]);
+              setSelected(product);
+              reloadReport();
+            }}
+          />
+        )}
+        <ProductTiles onPick={select} />
+      </section>
+      <section aria-labelledby="stock-report">
+        <h2 id="stock-report">On hand</h2>
+        {report.state === "loaded" ? (
+          <>
+            <Table
+              caption="Valuation at current prices"
+              columns={[
+                { header: "Currency", cell: (row) => row.currency },
+                { header: "Products", cell: (row) => row.products, numeric: true },
+                { header: "Units", cell: (row) => row.units, numeric: true },
+                { header: "Value", cell: (row) => formatMoney(row.currency, row.value_cents), numeric: true },
+              ]}
+              rows={report.value.totals}
+              rowKey={(row) => row.currency}
+              empty="No stock."
+            />
+            <h2>Low stock ({report.value.low_stock_count})</h2>
+            <Table
+              caption="Products at or below their low-stock level"
+              columns={[
+                { header: "Product", cell: (row) => row.name },
+                { header: "On hand", cell: (row) => row.stock_qty, numeric: true },
+                { header: "Low at", cell: (row) => row.low_stock_at, numeric: true },
+              ]}
+              rows={report.value.low_stock}
+              rowKey={(row) => row.product_id}
+              empty="Nothing is low."
+            />
+          </>
+        ) : report.state === "failed" ? (
+          <p class="form-error" role="alert">
+            {report.error.message}
+          </p>
+        ) : (
+          <p class="muted">Loading…</p>
+        )}
+      </section>
+      <ProductDialog
+        barcode={unknown}
+        purpose="stock"
+        onSaved={(product) => {
+          setUnknown(undefined);
+          select(product);
+        }}
+        onClose={() => setUnknown(undefined)}
+      />
+    </div>
+  );
+}
+
+function StockForms(props: { product: Product; onChanged: (product: Product) => void }) {
+  const { product } = props;
+  return (
+    <div class="card stock-product" data-testid="stock-product">
+      <h2>{product.name}</h2>
+      <p>
+        On hand: <strong data-testid="on-hand">{product.track_stock ? product.stock_qty : "not counted"}</strong>
+      </p>
+      {product.track_stock ? (
+        <div class="stock-forms">
+          <QuantityForm
+            label="Units received"
+            action="Receive"
+            path="/v1/stock/receive"
+            product={product}
+            minimum={1}
+            onChanged={props.onChanged}
+          />
+          <QuantityForm
+            label="Counted on hand"
+            action="Save count"
+            path="/v1/stock/count"
+            product={product}
+            minimum={0}
+            onChanged={props.onChanged}
+          />
+        </div>
+      ) : (
+        <p class="muted">This product is a service: its stock is not counted.</p>
+      )}
+    </div>
+  );
+}
+
+function QuantityForm(props: {
+  label: string;
+  action: string;
+  path: string;
+  product: Product;
+  minimum: number;
+  onChanged: (product: Product) => void;
+}) {
+  const [qty, setQty] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  // One key per save: made when the quantity is typed, kept for that save's retries.
+  const [key, setKey] = useState(newIdempotencyKey);
+  return (
+    <form
+      class="quantity-form"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const value = Number(qty);
+        if (!Number.isInteger(value) || value < props.minimum) {
+          setError(`A whole number of at least ${props.minimum}.`);
+          return;
+        }
+        setBusy(true);
+        setError(undefined);
+        try {
+          const result = await postOnce<{ product: Product }>(
+            props.path,
+            { product_id: props.product.id, qty: value },
+            key,
+          );
+          setQty("");
+          setKey(newIdempotencyKey());
+          toast(`${props.action}: ${props.product.name} now ${result.product.stock_qty} on hand.`);
+          props.onChanged(result.product);
+        } catch (caught) {
+          if (caught instanceof ApiError && caught.status >= 400 && caught.status < 500) setKey(newIdempotencyKey());
+          setError(caught instanceof Error ? caught.message : "Not saved.");
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <Field label={props.label} inputMode="numeric" value={qty} onValue={setQty} error={error} />
+      <Button type="submit" variant="primary" busy={busy}>
+        {props.action}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,153 @@
+import { useState } from "preact/hooks";
+import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { useResource } from "../../lib/resource.ts";
+import { api } from "../../lib/session.ts";
+import { Button, Dialog, Table } from "../../ui/index.ts";
+import type { Sale } from "../sell/sale-api.ts";
+
+type Amounts = { currency: Currency; count: number; total_cents: number };
+type SalesReport = {
+  from: string;
+  to: string;
+  timezone: string;
+  totals: { count: number; by_currency: Amounts[] };
+  by_tender: { tender: "cash" | "wallet"; count: number; by_currency: Amounts[] }[];
+  top_products: { product_id: string | null; name: string; currency: Currency; units: number; revenue_cents: number }[];
+};
+
+/**
+ * Today: takings by tender and currency and the best sellers (GET /v1/sales/report, today in the
+ * merchant's time zone), and the recent sales with their lines. Two requests when opened, one per
+ * sale opened; nothing refreshes by itself.
+ */
+export function TodayScreen() {
+  const [report] = useResource(() => api.get<SalesReport>("/v1/sales/report"), []);
+  const [recent] = useResource(() => api.get<{ data: Sale[] }>("/v1/sales", { query: { limit: 20 } }), []);
+  const [opened, setOpened] = useState<string | undefined>(undefined);
+  const takings = report.state === "loaded" ? report.value : undefined;
+  const tenderRows =
+    takings?.by_tender.flatMap((tender) =>
+      tender.by_currency.map((amounts) => ({ tender: tender.tender, ...amounts })),
+    ) ?? [];
+  return (
+    <div class="today">
+      <h1>Today</h1>
+      {report.state === "failed" ? (
+        <p class="form-error" role="alert">
+          {report.error.message}
+        </p>
+      ) : null}
+      {takings === undefined ? null : (
+        <>
+          <div class="cards">
+            {takings.totals.by_currency.map((amounts) => (
+              <div class="card" key={amounts.currency}>
+                <p class="muted">Takings {amounts.currency}</p>
+                <p class="figure" data-testid={`takings-${amounts.currency}`}>
+                  {formatMoney(amounts.currency, amounts.total_cents)}
+                </p>
+                <p class="muted">
+                  {amounts.count} sale{amounts.count === 1 ? "" : "s"}
+                </p>
+              </div>
+            ))}
+          </div>
+          <Table
+            caption="By tender"
+            columns={[
+              { header: "Tender", cell: (row) => row.tender },
+              { header: "Currency", cell: (row) => row.currency },
+              { header: "Sales", cell: (row) => row.count, numeric: true },
+              { header: "Takings", cell: (row) => formatMoney(row.currency, row.total_cents), numeric: true },
+            ]}
+            rows={tenderRows}
+            rowKey={(row) => `${row.tender}-${row.currency}`}
+            empty="No sales yet today."
+          />
+          <h2>Top products</h2>
+          <Table
+            caption="Best sellers by revenue"
+            columns={[
+              { header: "Product", cell: (row) => row.name },
+              { header: "Units", cell: (row) => row.units, numeric: true },
+              { header: "Revenue", cell: (row) => formatMoney(row.currency, row.revenue_cents), numeric: true },
+            ]}
+            rows={takings.top_products}
+            rowKey={(row) => `${row.product_id ?? row.name}-${row.currency}`}
+            empty="No sales yet today."
+          />
+        </>
+      )}
+      <h2>Recent sales</h2>
+      {recent.state === "loaded" ? (
+        <Table
+          caption="The last 20 sales"
+          columns={[
+            { header: "Time", cell: (row) => formatDateTime(row.created_at) },
+            { header: "Tender", cell: (row) => row.tender },
+            { header: "Status", cell: (row) => row.status },
+            { header: "Total", cell: (row) => formatMoney(row.currency, row.total_cents), numeric: true },
+            {
+              header: "Detail",
+              cell: (row) => (
+                <Button
+                  aria-label={`Lines of the sale at ${formatDateTime(row.created_at)}`}
+                  onClick={() => setOpened(row.id)}
+                >
+                  Lines
+                </Button>
+              ),
+            },
+          ]}
+          rows={recent.value.data}
+          rowKey={(row) => row.id}
+          empty="No sales yet."
+        />
+      ) : null}
+      <SaleDetail saleId={opened} onClose={() => setOpened(undefined)} />
+    </div>
+  );
+}
+
+function SaleDetail(props: { saleId: string | undefined; onClose: () => void }) {
+  const [sale] = useResource(
+    () =>
+      props.saleId === undefined
+        ? Promise.resolve(undefined)
+        : api.get<Sale>(`/v1/sales/${encodeURIComponent(props.saleId)}`),
+    [props.saleId],
+  );
+  const value = sale.state === "loaded" ? sale.value : undefined;
+  return (
+    <Dialog open={props.saleId !== undefined} title="Sale" onClose={props.onClose}>
+      {value === undefined ? (
+        <p class="muted">Loading…</p>
+      ) : (
+        <>
+          <p>
+            {value.tender} · {value.status} · {formatDateTime(value.completed_at ?? value.created_at)}
+          </p>
+          <Table
+            caption="Lines"
+            columns={[
+              { header: "Item", cell: (row) => row.name },
+              { header: "Qty", cell: (row) => row.qty, numeric: true },
+              { header: "Unit", cell: (row) => formatMoney(value.currency, row.unit_cents), numeric: true },
+              { header: "Total", cell: (row) => formatMoney(value.currency, row.line_total_cents), numeric: true },
+            ]}
+            rows={value.items}
+            rowKey={(row) => `${row.product_id ?? ""}-${row.name}-${row.unit_cents}`}
+            empty="No lines."
+          />
+          <p class="pay-total">
+            Total <strong>{formatMoney(value.currency, value.total_cents)}</strong>
+          </p>
+        </>
+      )}
+      <div class="dialog-actions">
+        <Button onClick={props.onClose}>Close</Button>
+      </div>
+    </Dialog>
+  );
+}
