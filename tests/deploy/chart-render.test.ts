@@ -130,7 +130,7 @@ describeIfRenderer("the rendered chart", () => {
     }
   });
 
-  test("the API reads DATABASE_URL, pools and migrations WORKER_DATABASE_URL, each only the secrets it uses", () => {
+  test("the API reads DATABASE_URL (and listens on WORKER_DATABASE_URL), pools and migrations WORKER_DATABASE_URL, each only the secrets it uses", () => {
     const objects = render();
     const secretsOf = (name: string) => {
       const workload = objects.find(
@@ -147,6 +147,8 @@ describeIfRenderer("the rendered chart", () => {
     };
     expect(secretsOf("api")).toEqual({
       DATABASE_URL: "DATABASE_URL",
+      // LISTEN needs session mode: the pools' connection, not the API's transaction pooler.
+      NOTIFICATIONS_DATABASE_URL: "WORKER_DATABASE_URL",
       ADMIN_TOKEN: "ADMIN_TOKEN",
       WEBHOOK_SECRET_ENCRYPTION_KEY: "WEBHOOK_SECRET_ENCRYPTION_KEY",
       WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS: "WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS",

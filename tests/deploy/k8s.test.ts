@@ -123,17 +123,21 @@ test("the connection budget fits max_connections at every component's maximum re
       return replicas * perProcess;
     })
     .reduce((sum, each) => sum + each, 0);
+  // Each API replica's one LISTEN connection for wallet-sale waits, through the session pooler.
+  const apiListeners = values.api.autoscaling.maxReplicas;
+  const sessionClients = workerClients + apiListeners;
   // The migration job, KEDA's polls, an operator's session.
   const others = 10;
   const superuserReserved = 3;
-  const budget = workerClients + serverConnections(pooler(objects, "pos-db-pooler-api")) + others;
+  const budget = sessionClients + serverConnections(pooler(objects, "pos-db-pooler-api")) + others;
   expect(budget).toBeLessThanOrEqual(
     Number(cluster(objects).postgresql.parameters.max_connections) - superuserReserved,
   );
   // In session mode every client holds a server connection: the pooler must admit them all.
-  expect(serverConnections(pooler(objects, "pos-db-pooler-workers"))).toBeGreaterThanOrEqual(workerClients);
-  // The figure helm/pos-platform/README.md states.
+  expect(serverConnections(pooler(objects, "pos-db-pooler-workers"))).toBeGreaterThanOrEqual(sessionClients);
+  // The figures helm/pos-platform/README.md states.
   expect(workerClients).toBe(268);
+  expect(budget).toBe(368);
 });
 
 const kubectl = (() => {
