@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
+import request from "supertest";
 import type { Gateways, WalletGateways } from "../../src/gateway/wallet-gateway.ts";
 import { apiKeyAuthenticator } from "../../src/modules/merchants/service.ts";
 import { sessionAuthenticator } from "../../src/modules/sessions/index.ts";
@@ -57,6 +59,42 @@ export function testApp(options: {
     sessions: sessionAuthenticator(options.database, options.config),
   });
 }
+
+export type TestApp = ReturnType<typeof testApp>;
+
+/**
+ * A module test's API and the dependencies its services and tasks take, over its test database, with
+ * the given settings and gateways: the one setup every module test shares.
+ */
+export function apiSetup(
+  db: { url: string; database: Database },
+  environment: Record<string, string> = {},
+  gateways?: Gateways | WalletGateways,
+) {
+  const config = testConfig(db.url, environment);
+  const resolved = testGateways(config, gateways);
+  const app = testApp({ database: db.database, config, gateways: resolved });
+  const logger = createLogger({ level: "silent", service: "test" });
+  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
+}
+
+/** A POST with a merchant's key and an Idempotency-Key (a fresh one unless the test names it). */
+export const apiPost = (
+  app: TestApp,
+  path: string,
+  key: string,
+  body: unknown,
+  idempotencyKey: string = randomUUID(),
+) =>
+  request(app)
+    .post(path)
+    .set("Authorization", `Bearer ${key}`)
+    .set("Idempotency-Key", idempotencyKey)
+    .send(body as object);
+
+/** A GET with a merchant's key. */
+export const apiGet = (app: TestApp, path: string, key: string) =>
+  request(app).get(path).set("Authorization", `Bearer ${key}`);
 
 /** Serves an app on a free loopback port: for tests that need real sockets (several instances). */
 export async function serve(

@@ -31,6 +31,15 @@ export async function newMerchant(database: Database, overrides: Partial<CreateM
   };
 }
 
+/** `fundMerchant` for a test merchant: the test world and USD unless the test says otherwise. */
+export const fund = (
+  database: Database,
+  merchant: { id: string },
+  amountCents: number,
+  livemode = false,
+  currency: "USD" | "ZWG" = "USD",
+) => fundMerchant(database, { merchantId: merchant.id, livemode, currency, amountCents });
+
 /** Credits a merchant's available balance as a settled payment would: gateway clearing → merchant. */
 export async function fundMerchant(
   database: Database,

@@ -2,12 +2,11 @@ import { randomUUID } from "node:crypto";
 import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { Registry } from "prom-client";
-import request from "supertest";
 import { z } from "zod";
-import { testApp, testConfig, testGateways } from "../../../tests/support/app.ts";
+import { apiGet, apiPost, apiSetup, type TestApp } from "../../../tests/support/app.ts";
 import { collidingCodes } from "../../../tests/support/colliding-codes.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { fund, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import {
   accountBalances,
   available,
@@ -46,25 +45,8 @@ afterAll(() => db.close());
 
 const BASE = { RATE_LIMIT_REQUESTS: "10000", GATEWAY_TIMEOUT_MS: "100", GATEWAY_RETRIES: "0" };
 
-function setup(environment: Record<string, string> = {}, gateways?: WalletGateways) {
-  const config = testConfig(db.url, { ...BASE, ...environment });
-  const resolved = testGateways(config, gateways);
-  const app = testApp({ database: db.database, config, gateways: resolved });
-  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
-}
-type App = ReturnType<typeof testApp>;
-
-const post = (app: App, path: string, key: string, body: unknown, idempotencyKey: string = randomUUID()) =>
-  request(app)
-    .post(path)
-    .set("Authorization", `Bearer ${key}`)
-    .set("Idempotency-Key", idempotencyKey)
-    .send(body as object);
-const get = (app: App, path: string, key: string) => request(app).get(path).set("Authorization", `Bearer ${key}`);
-
-const fund = (merchant: TestMerchant, amountCents: number, livemode = false, currency: "USD" | "ZWG" = "USD") =>
-  fundMerchant(db.database, { merchantId: merchant.id, livemode, currency, amountCents });
-
+const setup = (environment: Record<string, string> = {}, gateways?: WalletGateways) =>
+  apiSetup(db, { ...BASE, ...environment }, gateways);
 const countSchema = z.object({ count: z.number() });
 
 /** The code's window closes now, on the database's clock, which decides expiry. */
@@ -76,7 +58,7 @@ async function closeWindow(withdrawalId: string) {
 describe("withdrawal codes (test world)", () => {
   test("a claimable code and QR, pending, with its expiry job at expires_at and its first poll", async () => {
     const { app } = setup();
-    const response = await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 2000 });
+    const response = await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 2000 });
     expect(response.status).toBe(201);
     const code = response.body;
     expect(code).toMatchObject({
@@ -103,7 +85,7 @@ describe("withdrawal codes (test world)", () => {
     ]);
     // Nothing moved yet.
     expect(await accountBalances(db.database, shop.id, false)).toEqual({});
-    expect((await get(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.testKey)).body).toEqual(code);
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.testKey)).body).toEqual(code);
   });
 
   test.each([
@@ -113,19 +95,19 @@ describe("withdrawal codes (test world)", () => {
     ["an unknown field", { amount_cents: 100, msisdn: "263771234567" }, "parameter_unknown"],
   ])("refuses %s with 400", async (_, body, code) => {
     const { app } = setup();
-    const response = await post(app, "/v1/agent/withdrawal_codes", shop.testKey, body);
+    const response = await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request", code });
   });
 
   test("sandbox levers: 502 gateway_error and code_generation_failed create nothing", async () => {
     const { app } = setup();
-    const unavailable = await post(app, "/v1/agent/withdrawal_codes", shop.testKey, {
+    const unavailable = await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, {
       amount_cents: SANDBOX_MAGIC_AMOUNTS.gatewayUnavailable,
     });
     expect(unavailable.status).toBe(502);
     expect(unavailable.body.error).toMatchObject({ type: "gateway_error", code: "gateway_error" });
-    const failed = await post(app, "/v1/agent/withdrawal_codes", shop.testKey, {
+    const failed = await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, {
       amount_cents: SANDBOX_MAGIC_AMOUNTS.codeGenerationFailed,
     });
     expect(failed.body.error.code).toBe("code_generation_failed");
@@ -142,12 +124,12 @@ describe("withdrawal codes (test world)", () => {
     const colliding: WalletGateway = { ...sandbox, issueWithdrawalCode: codes.issue };
     const { app } = setup({}, { test: colliding, live: colliding });
     const path = "/v1/agent/withdrawal_codes";
-    const first = await post(app, path, shop.testKey, { amount_cents: 1000 });
+    const first = await apiPost(app, path, shop.testKey, { amount_cents: 1000 });
     expect(first.status).toBe(201);
     const pendingCode: string = first.body.code;
 
     codes.repeat(pendingCode, 2);
-    const second = await post(app, path, shop.testKey, { amount_cents: 2000 });
+    const second = await apiPost(app, path, shop.testKey, { amount_cents: 2000 });
     expect(second.status).toBe(201);
     expect(issuedCodes.slice(1)).toEqual([pendingCode, pendingCode, second.body.code]);
     expect(second.body.code).not.toBe(pendingCode);
@@ -161,12 +143,12 @@ describe("withdrawal codes (test world)", () => {
 
     codes.repeat(pendingCode, 3);
     const key = randomUUID();
-    const failed = await post(app, path, shop.testKey, { amount_cents: 3000 }, key);
+    const failed = await apiPost(app, path, shop.testKey, { amount_cents: 3000 }, key);
     expect(failed.status).toBe(502);
     expect(failed.body.error.code).toBe("code_generation_failed");
     expect(issuedCodes.slice(4)).toEqual([pendingCode, pendingCode, pendingCode]);
     // Nothing written and the key released: the client's retry with the same key runs again.
-    const retried = await post(app, path, shop.testKey, { amount_cents: 3000 }, key);
+    const retried = await apiPost(app, path, shop.testKey, { amount_cents: 3000 }, key);
     expect(retried.status).toBe(201);
     expect(
       await db.database.oneFirst(sql.type(countSchema)`
@@ -176,13 +158,13 @@ describe("withdrawal codes (test world)", () => {
 
   test("claimed through the test hook: redeemed, balance credited from gateway clearing, withdrawal.redeemed", async () => {
     const { app, dependencies } = setup();
-    const code = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 1500 })).body;
+    const code = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 1500 })).body;
     // The sandbox never reports a claim by itself: polling leaves it pending.
     expect(
       (await agent.pollWithdrawal(dependencies, { merchantId: shop.id, withdrawalId: code.id, attempt: 0 }))?.status,
     ).toBe("pending");
     const claimKey = randomUUID();
-    const claimed = await post(
+    const claimed = await apiPost(
       app,
       `/v1/agent/withdrawal_codes/${code.id}/claim`,
       shop.testKey,
@@ -216,7 +198,7 @@ describe("withdrawal codes (test world)", () => {
       },
     ]);
     // The same request again is replayed; a new claim is refused; nothing moves twice.
-    const replay = await post(
+    const replay = await apiPost(
       app,
       `/v1/agent/withdrawal_codes/${code.id}/claim`,
       shop.testKey,
@@ -226,21 +208,21 @@ describe("withdrawal codes (test world)", () => {
       claimKey,
     );
     expect(replay.headers["idempotent-replayed"]).toBe("true");
-    const again = await post(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, {});
+    const again = await apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, {});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("withdrawal_code_not_pending");
     expect(await available(db.database, shop.id, false)).toBe(1500);
-    expect((await get(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.testKey)).body.status).toBe("redeemed");
-    expect((await post(app, "/v1/agent/withdrawal_codes/wdc_missing/claim", shop.testKey, {})).status).toBe(404);
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.testKey)).body.status).toBe("redeemed");
+    expect((await apiPost(app, "/v1/agent/withdrawal_codes/wdc_missing/claim", shop.testKey, {})).status).toBe(404);
     expect(
-      (await post(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, { customer_msisdn: "0771" })).body
-        .error.code,
+      (await apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, { customer_msisdn: "0771" }))
+        .body.error.code,
     ).toBe("invalid_msisdn");
   });
 
   test("unclaimed, it expires with nothing moved; a claim after expiry is refused", async () => {
     const { app, dependencies } = setup();
-    const code = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 700 })).body;
+    const code = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 700 })).body;
     // Not before its time.
     expect(
       (await agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: shop.id, withdrawalId: code.id }))?.status,
@@ -249,16 +231,16 @@ describe("withdrawal codes (test world)", () => {
     expect(
       (await agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: shop.id, withdrawalId: code.id }))?.status,
     ).toBe("expired");
-    const late = await post(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, {});
+    const late = await apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, {});
     expect(late.status).toBe(409);
     expect(await accountBalances(db.database, shop.id, false)).toEqual({});
     expect(await eventsAbout(db.database, "withdrawal_id", code.id)).toEqual([]);
 
     // Past its expiry but before its job ran, a claim is refused and the code expires then.
-    const overdue = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 700 })).body;
+    const overdue = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 700 })).body;
     await closeWindow(overdue.id);
-    expect((await post(app, `/v1/agent/withdrawal_codes/${overdue.id}/claim`, shop.testKey, {})).status).toBe(409);
-    expect((await get(app, `/v1/agent/withdrawal_codes/${overdue.id}`, shop.testKey)).body.status).toBe("expired");
+    expect((await apiPost(app, `/v1/agent/withdrawal_codes/${overdue.id}/claim`, shop.testKey, {})).status).toBe(409);
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${overdue.id}`, shop.testKey)).body.status).toBe("expired");
     expect(await accountBalances(db.database, shop.id, false)).toEqual({});
   });
 
@@ -266,7 +248,7 @@ describe("withdrawal codes (test world)", () => {
     const { app, dependencies } = setup();
     const codes = [];
     for (let index = 0; index < 12; index += 1) {
-      codes.push((await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body);
+      codes.push((await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body);
       await closeWindow(codes.at(-1).id);
     }
     // A claim the gateway reports (honoured whenever learnt), the test hook, and the expiry job, all at once.
@@ -280,7 +262,7 @@ describe("withdrawal codes (test world)", () => {
           }),
         ),
         agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: shop.id, withdrawalId: code.id }),
-        post(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, {}),
+        apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.testKey, {}),
       ]),
     );
     let redeemed = 0;
@@ -297,12 +279,12 @@ describe("withdrawal codes (test world)", () => {
 
   test("one merchant cannot see or claim another's code; test and live never mix", async () => {
     const { app } = setup();
-    const code = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body;
+    const code = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body;
     const other = await newMerchant(db.database);
-    expect((await get(app, `/v1/agent/withdrawal_codes/${code.id}`, other.testKey)).status).toBe(404);
-    expect((await post(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, other.testKey, {})).status).toBe(404);
-    expect((await get(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.liveKey)).status).toBe(404);
-    expect((await get(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.testKey)).body.status).toBe("pending");
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, other.testKey)).status).toBe(404);
+    expect((await apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, other.testKey, {})).status).toBe(404);
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.liveKey)).status).toBe(404);
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.testKey)).body.status).toBe("pending");
   });
 
   test("the code-expiry pool expires an unclaimed code without any client", async () => {
@@ -319,7 +301,7 @@ describe("withdrawal codes (test world)", () => {
       registry: new Registry(),
     });
     try {
-      const code = (await post(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body;
+      const code = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.testKey, { amount_cents: 100 })).body;
       await eventually(
         async () =>
           (await agent.getWithdrawal(db.database, { merchantId: shop.id, livemode: false }, code.id)).status ===
@@ -334,12 +316,12 @@ describe("withdrawal codes (test world)", () => {
 });
 
 describe("change-to-wallet", () => {
-  const change = (app: App, body: unknown, idempotencyKey?: string, key = shop.testKey) =>
-    post(app, "/v1/agent/bank_changes", key, body, idempotencyKey);
+  const change = (app: TestApp, body: unknown, idempotencyKey?: string, key = shop.testKey) =>
+    apiPost(app, "/v1/agent/bank_changes", key, body, idempotencyKey);
 
   test("instant: completed, the balance debited, who received it recorded, bank_change.completed", async () => {
     const { app } = setup();
-    await fund(shop, 2000);
+    await fund(db.database, shop, 2000);
     const response = await change(app, { amount_cents: 350, destination_msisdn: "263771112233", narration: "Change" });
     expect(response.status).toBe(201);
     const body = response.body;
@@ -380,13 +362,13 @@ describe("change-to-wallet", () => {
     ]);
     // Its reconcile job is no longer needed.
     expect(await jobsWithKey(db.database, `bank_change_reconcile:${body.id}`)).toEqual([]);
-    expect((await get(app, `/v1/agent/bank_changes/${body.id}`, shop.testKey)).body).toEqual(body);
+    expect((await apiGet(app, `/v1/agent/bank_changes/${body.id}`, shop.testKey)).body).toEqual(body);
   });
 
   test("the limit: 500 cents in USD is accepted, 501 refused with bank_change_limit; ZWG's limit is a setting", async () => {
     const { app } = setup({ BANK_CHANGE_LIMIT_ZWG_CENTS: "2000" });
-    await fund(shop, 5000);
-    await fund(shop, 5000, false, "ZWG");
+    await fund(db.database, shop, 5000);
+    await fund(db.database, shop, 5000, false, "ZWG");
     expect((await change(app, { amount_cents: 500, destination_msisdn: "263771112233" })).status).toBe(201);
     const above = await change(app, { amount_cents: 501, destination_msisdn: "263771112233" });
     expect(above.status).toBe(400);
@@ -415,7 +397,7 @@ describe("change-to-wallet", () => {
     ],
   ])("refuses %s with 400, moving nothing", async (_, body, code) => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const response = await change(app, body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request", code });
@@ -424,7 +406,7 @@ describe("change-to-wallet", () => {
 
   test("402 when the balance is short: nothing debited, nothing recorded; a retry replays it", async () => {
     const { app } = setup();
-    await fund(shop, 100);
+    await fund(db.database, shop, 100);
     const key = randomUUID();
     const short = await change(app, { amount_cents: 101, destination_msisdn: "263771112233" }, key);
     expect(short.status).toBe(402);
@@ -440,7 +422,7 @@ describe("change-to-wallet", () => {
 
   test("a retry with the same key moves nothing twice", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const key = randomUUID();
     const first = await change(app, { amount_cents: 200, destination_msisdn: "263771112233" }, key);
     const again = await change(app, { amount_cents: 200, destination_msisdn: "263771112233" }, key);
@@ -451,12 +433,12 @@ describe("change-to-wallet", () => {
 
   test("a refused destination (ending 0000): 400 bank_change_failed, the debit reversed, bank_change.failed", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const refused = await change(app, { amount_cents: 300, destination_msisdn: "263771110000" });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("bank_change_failed");
     const id = refused.body.error.message.match(/bch_[0-9A-Za-z]+/)?.[0] as string;
-    expect((await get(app, `/v1/agent/bank_changes/${id}`, shop.testKey)).body).toMatchObject({
+    expect((await apiGet(app, `/v1/agent/bank_changes/${id}`, shop.testKey)).body).toMatchObject({
       status: "failed",
       failure_reason: "sandbox: no wallet is registered for this number",
     });
@@ -472,7 +454,7 @@ describe("change-to-wallet", () => {
 
   test("a transient fault (ending 0096): 502, the money reserved; the retry with the same key resumes it once", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const key = randomUUID();
     const body = { amount_cents: 250, destination_msisdn: "263771110096" };
     const first = await change(app, body, key);
@@ -500,7 +482,7 @@ describe("change-to-wallet", () => {
       },
     };
     const { app, dependencies } = setup({ MONEY_OUT_LEASE_SECONDS: "0.5" }, { test: lossy, live: lossy });
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const lost = await change(app, { amount_cents: 100, destination_msisdn: "263771112233" });
     expect(lost.status).toBe(502);
     const neverReceived = await change(app, { amount_cents: 200, destination_msisdn: "263771110096" });
@@ -527,7 +509,7 @@ describe("change-to-wallet", () => {
 
   test("the gateway-poller pool runs the reconciliation without any client", async () => {
     const { app, config, dependencies } = setup({ MONEY_OUT_RECONCILE_SECONDS: "0.3", WORKER_POLL_INTERVAL_MS: "50" });
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     expect((await change(app, { amount_cents: 200, destination_msisdn: "263771110096" })).status).toBe(502);
     const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
     const runner = await startWorkerPool({
@@ -547,19 +529,19 @@ describe("change-to-wallet", () => {
 
   test("test and live balances never mix; another merchant's change is not found", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const live = await change(app, { amount_cents: 100, destination_msisdn: "263771112233" }, undefined, shop.liveKey);
     expect(live.status).toBe(402);
     const done = (await change(app, { amount_cents: 100, destination_msisdn: "263771112233" })).body;
     const other = await newMerchant(db.database);
-    expect((await get(app, `/v1/agent/bank_changes/${done.id}`, other.testKey)).status).toBe(404);
-    expect((await get(app, `/v1/agent/bank_changes/${done.id}`, shop.liveKey)).status).toBe(404);
+    expect((await apiGet(app, `/v1/agent/bank_changes/${done.id}`, other.testKey)).status).toBe(404);
+    expect((await apiGet(app, `/v1/agent/bank_changes/${done.id}`, shop.liveKey)).status).toBe(404);
     expect(await available(db.database, shop.id, true)).toBe(0);
   });
 });
 
 describe("account lookup", () => {
-  const lookup = (app: App, query: string, key = shop.testKey) => get(app, `/v1/account/lookup${query}`, key);
+  const lookup = (app: TestApp, query: string, key = shop.testKey) => apiGet(app, `/v1/account/lookup${query}`, key);
 
   test("the wallet holder's name and account numbers (sandbox)", async () => {
     const { app } = setup();
@@ -622,10 +604,10 @@ describe("live agent operations, through the gateway simulator", () => {
 
   test("a customer claims the code in their wallet: learnt by inquiry, redeemed, live balance credited", async () => {
     const { app, dependencies } = live();
-    const code = (await post(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 3000 })).body;
+    const code = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 3000 })).body;
     expect(code).toMatchObject({ livemode: true, status: "pending" });
     expect(simulator.state.readWithdrawal(code.code)?.withdrawal_id).toBe(code.id);
-    expect((await post(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.liveKey, {})).status).toBe(403);
+    expect((await apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, shop.liveKey, {})).status).toBe(403);
     await simulate("/sim/wallets", { msisdn: "263773000001", currency: "USD", amount_cents: 5000 });
     expect(
       (await simulate(`/sim/withdrawal-codes/${code.code}/claim`, { customer_msisdn: "263773000001" })).status,
@@ -633,7 +615,7 @@ describe("live agent operations, through the gateway simulator", () => {
     // The poller learns it (a GET would too).
     const polled = await agent.pollWithdrawal(dependencies, { merchantId: shop.id, withdrawalId: code.id, attempt: 0 });
     expect(polled).toMatchObject({ status: "redeemed", customer_msisdn: "263773000001" });
-    expect((await get(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.liveKey)).body.status).toBe("redeemed");
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, shop.liveKey)).body.status).toBe("redeemed");
     expect(await available(db.database, shop.id, true)).toBe(3000);
     expect(await available(db.database, shop.id, false)).toBe(0);
     expect(simulator.state.wallets.get("263773000001")?.get("USD")).toBe(2000);
@@ -646,9 +628,9 @@ describe("live agent operations, through the gateway simulator", () => {
       PAYMENT_POLL_SCHEDULE_SECONDS: "3600",
       WORKER_POLL_INTERVAL_MS: "50",
     });
-    const lapsed = (await post(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 100 })).body;
+    const lapsed = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 100 })).body;
     await simulate(`/sim/withdrawal-codes/${lapsed.code}/lapse`);
-    expect((await get(app, `/v1/agent/withdrawal_codes/${lapsed.id}`, shop.liveKey)).body.status).toBe("expired");
+    expect((await apiGet(app, `/v1/agent/withdrawal_codes/${lapsed.id}`, shop.liveKey)).body.status).toBe("expired");
 
     const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
     const runners = await Promise.all([
@@ -668,7 +650,7 @@ describe("live agent operations, through the gateway simulator", () => {
       }),
     ]);
     try {
-      const lastSecond = (await post(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 400 })).body;
+      const lastSecond = (await apiPost(app, "/v1/agent/withdrawal_codes", shop.liveKey, { amount_cents: 400 })).body;
       await simulate("/sim/wallets", { msisdn: "263773000002", currency: "USD", amount_cents: 400 });
       // Claimed while the network's window is open; then ours closes and its expiry job is due.
       expect(
@@ -695,7 +677,7 @@ describe("live agent operations, through the gateway simulator", () => {
 
   test("change-to-wallet credits the customer's wallet once; an unregistered number is refused", async () => {
     const { app } = live();
-    await fund(shop, 1000, true);
+    await fund(db.database, shop, 1000, true);
     await simulate("/sim/wallets", { msisdn: "263773000003", currency: "USD", amount_cents: 0, name: "Rudo Moyo" });
     const key = randomUUID();
     const sent = await change(app, { amount_cents: 450, destination_msisdn: "263773000003" }, key);
@@ -710,17 +692,17 @@ describe("live agent operations, through the gateway simulator", () => {
     expect(refused.body.error.code).toBe("bank_change_failed");
     expect(await available(db.database, shop.id, true)).toBe(550);
 
-    function change(app: App, body: unknown, idempotencyKey?: string) {
-      return post(app, "/v1/agent/bank_changes", shop.liveKey, body, idempotencyKey);
+    function change(app: TestApp, body: unknown, idempotencyKey?: string) {
+      return apiPost(app, "/v1/agent/bank_changes", shop.liveKey, body, idempotencyKey);
     }
   });
 
   test("account lookup answers from the network's wallets", async () => {
     const { app } = live();
     await simulate("/sim/wallets", { msisdn: "263773000004", currency: "USD", amount_cents: 0, name: "Chipo Ncube" });
-    const found = await get(app, "/v1/account/lookup?msisdn=263773000004", shop.liveKey);
+    const found = await apiGet(app, "/v1/account/lookup?msisdn=263773000004", shop.liveKey);
     expect(found.body).toMatchObject({ livemode: true, name: "Chipo Ncube", accounts: [{ currency: "USD" }] });
-    expect((await get(app, "/v1/account/lookup?msisdn=263773999998", shop.liveKey)).body.error.code).toBe(
+    expect((await apiGet(app, "/v1/account/lookup?msisdn=263773999998", shop.liveKey)).body.error.code).toBe(
       "account_not_found",
     );
   });

@@ -4,9 +4,9 @@ import { promisify } from "node:util";
 import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
-import { TEST_ADMIN_TOKEN, testApp, testConfig, testGateways } from "../../../tests/support/app.ts";
+import { apiPost, apiSetup, TEST_ADMIN_TOKEN, type TestApp, testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { fund, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import {
   accountBalances,
@@ -54,23 +54,11 @@ const FAST = {
   GATEWAY_RETRIES: "0",
 };
 
-function setup(environment: Record<string, string> = {}, gateways?: WalletGateways) {
-  const config = testConfig(db.url, { ...FAST, ...environment });
-  const resolved = testGateways(config, gateways);
-  const app = testApp({ database: db.database, config, gateways: resolved });
-  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
-}
+const setup = (environment: Record<string, string> = {}, gateways?: WalletGateways) =>
+  apiSetup(db, { ...FAST, ...environment }, gateways);
 
-function createPayout(app: ReturnType<typeof testApp>, key: string, body: unknown, idempotencyKey = randomUUID()) {
-  return request(app)
-    .post("/v1/payouts")
-    .set("Authorization", `Bearer ${key}`)
-    .set("Idempotency-Key", idempotencyKey)
-    .send(body as object);
-}
-
-const fund = (merchant: TestMerchant, amountCents: number, livemode = false, currency: "USD" | "ZWG" = "USD") =>
-  fundMerchant(db.database, { merchantId: merchant.id, livemode, currency, amountCents });
+const createPayout = (app: TestApp, key: string, body: unknown, idempotencyKey?: string) =>
+  apiPost(app, "/v1/payouts", key, body, idempotencyKey);
 
 const setDestination = (merchant: TestMerchant, msisdn: string, verified = true) =>
   request(testApp({ database: db.database, config: testConfig(db.url) }))
@@ -127,7 +115,7 @@ function countingSandbox(settleMs = 300) {
 describe("requesting a payout", () => {
   test("requested at once: the amount leaves the balance for payouts in transit, with the processor's job", async () => {
     const { app } = setup();
-    await fund(shop, 10_000);
+    await fund(db.database, shop, 10_000);
     const response = await createPayout(app, shop.testKey, { amount_cents: 2500 });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
@@ -165,7 +153,7 @@ describe("requesting a payout", () => {
 
   test("402 insufficient_funds above the balance: nothing debited, nothing created; the reply is replayed", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const key = randomUUID();
     const refused = await createPayout(app, shop.testKey, { amount_cents: 1001 }, key);
     expect(refused.status).toBe(402);
@@ -186,7 +174,7 @@ describe("requesting a payout", () => {
   test("403 payout_destination_unverified without a verified wallet, before any balance check", async () => {
     const { app } = setup();
     const noWallet = await newMerchant(db.database);
-    await fund(noWallet, 5000);
+    await fund(db.database, noWallet, 5000);
     const missing = await createPayout(app, noWallet.testKey, { amount_cents: 100 });
     expect(missing.status).toBe(403);
     expect(missing.body.error).toMatchObject({ type: "auth_error", code: "payout_destination_unverified" });
@@ -208,7 +196,7 @@ describe("requesting a payout", () => {
     ["an unknown field", { amount_cents: 100, destination: "263770000000" }, "parameter_unknown"],
   ])("refuses %s with 400", async (_, body, code) => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const response = await createPayout(app, shop.testKey, body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request", code });
@@ -217,7 +205,7 @@ describe("requesting a payout", () => {
 
   test("requires an Idempotency-Key; a retry with the same key moves nothing twice", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const missing = await request(app)
       .post("/v1/payouts")
       .set("Authorization", `Bearer ${shop.testKey}`)
@@ -236,7 +224,7 @@ describe("requesting a payout", () => {
 
   test("50 concurrent payouts racing one balance never overdraw it", async () => {
     const { app } = setup();
-    await fund(shop, 1000);
+    await fund(db.database, shop, 1000);
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => createPayout(app, shop.testKey, { amount_cents: 100 })),
     );
@@ -257,7 +245,7 @@ describe("requesting a payout", () => {
 describe("payout states (test world, sandbox timing shortened)", () => {
   test("requested → submitted at once → confirmed on the next pass after settling: payout.confirmed", async () => {
     const { app, dependencies } = setup();
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 1200 })).body;
     const confirmedBefore = await sampleValue("pos_payouts_total", {
       status: "confirmed",
@@ -300,8 +288,8 @@ describe("payout states (test world, sandbox timing shortened)", () => {
   test("a destination ending 0000 is rejected when it settles: failed, exactly the amount restored, payout.failed", async () => {
     const { app, dependencies } = setup();
     await setDestination(shop, "263770000000");
-    await fund(shop, 5000);
-    await fund(shop, 700, false, "ZWG");
+    await fund(db.database, shop, 5000);
+    await fund(db.database, shop, 700, false, "ZWG");
     const created = (await createPayout(app, shop.testKey, { amount_cents: 4321 })).body;
     expect(await available(db.database, shop.id, false)).toBe(679);
     const failed = await processUntilFinal(dependencies, created);
@@ -330,7 +318,7 @@ describe("payout states (test world, sandbox timing shortened)", () => {
     const { gateways, submissions } = countingSandbox();
     const { app, dependencies } = setup({}, gateways);
     await setDestination(shop, "263771230096");
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 800 })).body;
     const before = Date.now();
     const first = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
@@ -350,7 +338,7 @@ describe("payout states (test world, sandbox timing shortened)", () => {
 describe("an operator reverses a confirmed payout", () => {
   test("reversed, payout.reversed, the money returns; only once, only when confirmed, only for operators", async () => {
     const { app, dependencies } = setup();
-    await fund(shop, 3000);
+    await fund(db.database, shop, 3000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 1000 })).body;
     const reverse = (id: string, body: object = {}) =>
       request(app).post(`/admin/v1/payouts/${id}/reverse`).set("Authorization", admin).send(body);
@@ -387,7 +375,7 @@ describe("an operator reverses a confirmed payout", () => {
 
   test("through the admin CLI", async () => {
     const { app, dependencies } = setup();
-    await fund(shop, 900);
+    await fund(db.database, shop, 900);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 900 })).body;
     await processUntilFinal(dependencies, created);
     const cli = (...args: string[]) =>
@@ -408,7 +396,7 @@ describe("a worker killed mid-payout", () => {
   test("killed after the gateway accepted the submission, before recording it: no second submission, no lost payout", async () => {
     const { gateways, submissions } = countingSandbox();
     const { app, config } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
-    await fund(shop, 2000);
+    await fund(db.database, shop, 2000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 700 })).body;
     // The dying worker: its submission reaches the gateway, and the process dies before the answer is used.
     const dying: WalletGateway = {
@@ -439,7 +427,7 @@ describe("a worker killed mid-payout", () => {
   test("killed between submitted and confirmed: the recovered pass confirms once, without submitting again", async () => {
     const { gateways, submissions } = countingSandbox();
     const { app, config, dependencies } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
-    await fund(shop, 2000);
+    await fund(db.database, shop, 2000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 500 })).body;
     expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
       status: "submitted",
@@ -476,8 +464,8 @@ describe("a worker killed mid-payout", () => {
 describe("listing and isolation", () => {
   test("filters by status and time, pages newest first, never shows another merchant's or the other world's", async () => {
     const { app, dependencies } = setup();
-    await fund(shop, 10_000);
-    await fund(shop, 10_000, true);
+    await fund(db.database, shop, 10_000);
+    await fund(db.database, shop, 10_000, true);
     const ids: string[] = [];
     for (let index = 0; index < 5; index += 1) {
       ids.push((await createPayout(app, shop.testKey, { amount_cents: 100 + index })).body.id);
@@ -485,7 +473,7 @@ describe("listing and isolation", () => {
     await processUntilFinal(dependencies, { id: ids[0] as string });
     const live = (await createPayout(app, shop.liveKey, { amount_cents: 100 })).body;
     const other = await newMerchant(db.database, { payout_msisdn: "263772222222", payout_verified: true });
-    await fund(other, 1000);
+    await fund(db.database, other, 1000);
     const foreign = (await createPayout(app, other.testKey, { amount_cents: 100 })).body;
 
     const list = (query: string, key = shop.testKey) =>
@@ -515,10 +503,10 @@ describe("listing and isolation", () => {
 
   test("test and live balances never mix: a live payout cannot draw on the test balance", async () => {
     const { app } = setup();
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const live = await createPayout(app, shop.liveKey, { amount_cents: 100 });
     expect(live.status).toBe(402);
-    await fund(shop, 300, true);
+    await fund(db.database, shop, 300, true);
     expect((await createPayout(app, shop.liveKey, { amount_cents: 300 })).status).toBe(201);
     expect(await available(db.database, shop.id, false)).toBe(5000);
     expect(await available(db.database, shop.id, true)).toBe(0);
@@ -529,8 +517,8 @@ describe("the payout-processor pool", () => {
   test("without any direct call, its jobs confirm one payout and fail another (0000), each exactly once", async () => {
     const { app, config, dependencies } = setup({ WORKER_POLL_INTERVAL_MS: "50" });
     const rejecting = await newMerchant(db.database, { payout_msisdn: "263779990000", payout_verified: true });
-    await fund(shop, 1000);
-    await fund(rejecting, 1000);
+    await fund(db.database, shop, 1000);
+    await fund(db.database, rejecting, 1000);
     const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
     const runner = await startWorkerPool({
       pool: "payout-processor",
@@ -580,7 +568,7 @@ describe("live payouts, through the gateway simulator", () => {
 
   test("requested → submitted → confirmed; the simulator credits the merchant's wallet once", async () => {
     const { app, dependencies } = live();
-    await fund(shop, 5000, true);
+    await fund(db.database, shop, 5000, true);
     const created = (await createPayout(app, shop.liveKey, { amount_cents: 1500 })).body;
     expect(created).toMatchObject({ livemode: true, status: "requested" });
     const submitted = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
@@ -599,7 +587,7 @@ describe("live payouts, through the gateway simulator", () => {
   test("the network rejects (0000): failed and restored; a transient fault (0096) is retried by the client", async () => {
     const { app, dependencies } = live();
     await setDestination(shop, "263775550000");
-    await fund(shop, 5000, true);
+    await fund(db.database, shop, 5000, true);
     const rejected = (await createPayout(app, shop.liveKey, { amount_cents: 1000 })).body;
     expect(await processUntilFinal(dependencies, rejected)).toMatchObject({
       status: "failed",
@@ -620,7 +608,7 @@ describe("live payouts, through the gateway simulator", () => {
       GATEWAY_RETRIES: "0",
       MONEY_OUT_LEASE_SECONDS: "60",
     });
-    await fund(shop, 5000, true);
+    await fund(db.database, shop, 5000, true);
     const created = (await createPayout(app, shop.liveKey, { amount_cents: 400 })).body;
     await fetch(`${simulator.url}/sim/faults`, {
       method: "POST",
@@ -641,7 +629,7 @@ describe("live payouts, through the gateway simulator", () => {
       GATEWAY_RETRIES: "0",
       MONEY_OUT_LEASE_SECONDS: "60",
     });
-    await fund(shop, 5000, true);
+    await fund(db.database, shop, 5000, true);
     const created = (await createPayout(app, shop.liveKey, { amount_cents: 250 })).body;
     const real = dependencies.gateways.live;
     const dying: WalletGateway = {

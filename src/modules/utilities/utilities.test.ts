@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { z } from "zod";
-import { testApp, testConfig, testGateways } from "../../../tests/support/app.ts";
+import { apiPost, apiSetup, type TestApp } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { fund, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { accountBalances, available, eventsAbout, postingsOf } from "../../../tests/support/money.ts";
 import { electricityTokenOf } from "../../gateway/network-data.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
@@ -28,23 +28,10 @@ afterAll(() => db.close());
 
 const BASE = { RATE_LIMIT_REQUESTS: "10000", GATEWAY_TIMEOUT_MS: "100", GATEWAY_RETRIES: "0" };
 
-function setup(environment: Record<string, string> = {}, gateways?: WalletGateways) {
-  const config = testConfig(db.url, { ...BASE, ...environment });
-  const resolved = testGateways(config, gateways);
-  const app = testApp({ database: db.database, config, gateways: resolved });
-  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
-}
-type App = ReturnType<typeof testApp>;
-
-const pay = (app: App, body: unknown, idempotencyKey: string = randomUUID(), key = shop.testKey) =>
-  request(app)
-    .post("/v1/utilities/payments")
-    .set("Authorization", `Bearer ${key}`)
-    .set("Idempotency-Key", idempotencyKey)
-    .send(body as object);
-
-const fund = (merchant: TestMerchant, amountCents: number, livemode = false, currency: "USD" | "ZWG" = "USD") =>
-  fundMerchant(db.database, { merchantId: merchant.id, livemode, currency, amountCents });
+const setup = (environment: Record<string, string> = {}, gateways?: WalletGateways) =>
+  apiSetup(db, { ...BASE, ...environment }, gateways);
+const pay = (app: TestApp, body: unknown, idempotencyKey: string = randomUUID(), key = shop.testKey) =>
+  apiPost(app, "/v1/utilities/payments", key, body, idempotencyKey);
 
 describe("GET /v1/utilities/providers", () => {
   test("publishes every provider: products, account format, currencies, additional_data as JSON Schema, fees", async () => {
@@ -164,7 +151,7 @@ describe("paying a utility (test world)", () => {
     async ({ body, fee, commission }) => {
       const { app } = setup();
       const currency = (body as { currency?: "USD" | "ZWG" }).currency ?? "USD";
-      await fund(shop, 20_000, false, currency);
+      await fund(db.database, shop, 20_000, false, currency);
       const response = await pay(app, body);
       expect(response.status).toBe(201);
       const payment = response.body;
@@ -325,8 +312,8 @@ describe("paying a utility (test world)", () => {
     ["an unknown field", { ...zesa, tip: 1 }, "parameter_unknown"],
   ])("refuses %s with 400, moving nothing", async (_, body, code) => {
     const { app } = setup();
-    await fund(shop, 100_000);
-    await fund(shop, 100_000, false, "ZWG");
+    await fund(db.database, shop, 100_000);
+    await fund(db.database, shop, 100_000, false, "ZWG");
     const response = await pay(app, body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request", code });
@@ -345,7 +332,7 @@ describe("paying a utility (test world)", () => {
       destination_account: "0120034567",
       additional_data: { account_holder: "Rudo Ncube" },
     };
-    await fund(shop, 2511);
+    await fund(db.database, shop, 2511);
     const short = await pay(app, water);
     expect(short.status).toBe(402);
     expect(short.body.error.code).toBe("insufficient_funds");
@@ -353,14 +340,14 @@ describe("paying a utility (test world)", () => {
       merchant_available: { USD: 2511 },
       gateway_clearing: { USD: -2511 },
     });
-    await fund(shop, 1);
+    await fund(db.database, shop, 1);
     expect((await pay(app, water)).status).toBe(201);
     expect(await available(db.database, shop.id, false)).toBe(0);
   });
 
   test("a retry with the same key replays the receipt and pays the provider once", async () => {
     const { app } = setup();
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const key = randomUUID();
     const body = {
       provider: "econet",
@@ -377,7 +364,7 @@ describe("paying a utility (test world)", () => {
 
   test("the provider refuses (account ending 0000): 400 utility_payment_failed, the whole transaction reversed", async () => {
     const { app } = setup();
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const refused = await pay(app, {
       provider: "harare_water",
       provider_product: "WATER_RATES",
@@ -406,7 +393,7 @@ describe("paying a utility (test world)", () => {
 
   test("a transient fault (ending 0096): 502 with the money reserved, then the retry completes it once", async () => {
     const { app } = setup();
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const key = randomUUID();
     const body = {
       provider: "zesa",
@@ -435,7 +422,7 @@ describe("paying a utility (test world)", () => {
       },
     };
     const { app, dependencies } = setup({}, { test: lossy, live: lossy });
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const lost = await pay(app, {
       provider: "telecel",
       provider_product: "AIRTIME",
@@ -456,7 +443,7 @@ describe("paying a utility (test world)", () => {
 
   test("test and live never mix; one merchant cannot see another's payment", async () => {
     const { app } = setup();
-    await fund(shop, 5000);
+    await fund(db.database, shop, 5000);
     const body = {
       provider: "econet",
       provider_product: "AIRTIME",
@@ -497,7 +484,7 @@ describe("live utility payments, through the gateway simulator", () => {
 
   test("a ZESA token from the simulator's biller; a refused account returns the money", async () => {
     const { app } = live();
-    await fund(shop, 10_000, true);
+    await fund(db.database, shop, 10_000, true);
     const token = await pay(
       app,
       { provider: "zesa", provider_product: "ZESA_PREPAID", amount_cents: 3000, destination_account: "37132640914" },
