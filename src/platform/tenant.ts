@@ -28,7 +28,8 @@ export type MerchantRow = z.infer<typeof merchantRowSchema>;
  * Who acts for the merchant: a secret key, a dashboard user signed in from a browser, or a till user
  * (a dashboard user's till session). Records that say who did something store the kind and id.
  */
-export type ActorKind = "api_key" | "dashboard_user" | "till_user";
+export const actorKinds = ["api_key", "dashboard_user", "till_user"] as const;
+export type ActorKind = (typeof actorKinds)[number];
 export type Actor = { kind: ActorKind; id: string };
 
 /**

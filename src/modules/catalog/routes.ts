@@ -31,7 +31,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
     handler: async ({ body, tenant, database }) => {
       const product = await catalog.createProduct(database, dependencies.recordOpening, {
         merchantId: tenant.merchantId,
-        actor: { type: tenant.actor.kind, id: tenant.actor.id },
+        actor: tenant.actor,
         input: body,
       });
       return { status: 201, body: presentProduct(product) };

@@ -4,7 +4,7 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import type { ActorKind } from "../../platform/tenant.ts";
+import type { Actor } from "../../platform/tenant.ts";
 import * as queries from "./queries.ts";
 import type { CreateProductInput, ProductRow, UpdateProductInput } from "./schemas.ts";
 
@@ -38,13 +38,13 @@ function isBarcodeConflict(error: unknown): boolean {
  */
 export type RecordOpening = (
   transaction: Transaction,
-  opening: { merchantId: string; productId: string; qty: number; actor: { type: ActorKind; id: string } },
+  opening: { merchantId: string; productId: string; qty: number; actor: Actor },
 ) => Promise<{ stock_qty_after: number }>;
 
 export async function createProduct(
   database: Database,
   recordOpening: RecordOpening,
-  request: { merchantId: string; actor: { type: ActorKind; id: string }; input: CreateProductInput },
+  request: { merchantId: string; actor: Actor; input: CreateProductInput },
 ): Promise<ProductRow> {
   const { input } = request;
   if (!input.track_stock && input.stock_qty !== undefined && input.stock_qty !== 0) {

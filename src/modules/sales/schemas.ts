@@ -3,9 +3,9 @@ import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { currencySchema } from "../../kernel/money-schemas.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
+import { actorKinds } from "../../platform/tenant.ts";
 import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
 import { paymentSchema } from "../payments/schemas.ts";
-import { actorTypes } from "../stock/schemas.ts";
 
 export const saleStatuses = ["pending", "completed", "cancelled"] as const;
 export type SaleStatus = (typeof saleStatuses)[number];
@@ -41,7 +41,7 @@ export const saleRowSchema = z.object({
   cashier: z.string().nullable(),
   note: z.string().nullable(),
   payment_id: z.string().nullable(),
-  actor_type: z.enum(actorTypes),
+  actor_type: z.enum(actorKinds),
   actor_id: z.string(),
   created_at: z.date(),
   completed_at: z.date().nullable(),
@@ -105,7 +105,7 @@ export const saleSchema = z
     payment: paymentSchema
       .nullable()
       .meta({ description: "Wallet sales, on create and GET by id (null in lists and for cash)." }),
-    actor: z.object({ type: z.enum(actorTypes), id: z.string() }),
+    actor: z.object({ type: z.enum(actorKinds), id: z.string() }),
     completed_at: z.iso.datetime().nullable(),
     cancelled_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),

@@ -185,7 +185,7 @@ async function completionEffects(transaction: Transaction, sale: SaleRow): Promi
     merchantId: sale.merchant_id,
     livemode: sale.livemode,
     saleId: sale.id,
-    actor: { type: sale.actor_type, id: sale.actor_id },
+    actor: { kind: sale.actor_type, id: sale.actor_id },
     lines: sale.items.map((item) => ({ productId: item.product_id, qty: item.qty })),
   });
   return () => salesTotal.inc({ tender: sale.tender, livemode: String(sale.livemode), currency: sale.currency });

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import type { Actor } from "../../platform/tenant.ts";
 import { type ProductRow, productRowSchema } from "../catalog/schemas.ts";
-import { type Actor, type StockMoveKind, type StockMoveRow, stockMoveRowSchema } from "./schemas.ts";
+import { type StockMoveKind, type StockMoveRow, stockMoveRowSchema } from "./schemas.ts";
 
 /**
  * The stock module owns `products.stock_qty` (the live on-hand) and the journal: every statement here
@@ -56,7 +57,7 @@ export async function insertMove(
     INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, note, actor_type,
       actor_id)
     SELECT ${move.merchantId}, ${move.id}, ${move.livemode}, ${move.productId}, ${move.kind}, ${move.qtyDelta},
-      current.stock_qty, ${move.note}, ${move.actor.type}, ${move.actor.id}
+      current.stock_qty, ${move.note}, ${move.actor.kind}, ${move.actor.id}
     FROM current
     RETURNING ${MOVE_COLUMNS}`);
 }
@@ -94,7 +95,7 @@ export async function insertSaleMoves(
     return transaction.any(sql.type(stockMoveRowSchema)`
       INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
         actor_id, sale_id)
-      SELECT p.merchant_id, w.move_id, false, p.id, 'sale', -w.qty, p.stock_qty, ${sale.actor.type}, ${sale.actor.id},
+      SELECT p.merchant_id, w.move_id, false, p.id, 'sale', -w.qty, p.stock_qty, ${sale.actor.kind}, ${sale.actor.id},
         ${sale.saleId}
       FROM ${wanted} JOIN products p ON p.merchant_id = ${sale.merchantId} AND p.id = w.product_id
       WHERE p.track_stock
@@ -115,7 +116,7 @@ export async function insertSaleMoves(
       RETURNING p.id, p.stock_qty, w.qty, w.move_id)
     INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
       actor_id, sale_id)
-    SELECT ${sale.merchantId}, u.move_id, true, u.id, 'sale', -u.qty, u.stock_qty, ${sale.actor.type}, ${sale.actor.id},
+    SELECT ${sale.merchantId}, u.move_id, true, u.id, 'sale', -u.qty, u.stock_qty, ${sale.actor.kind}, ${sale.actor.id},
       ${sale.saleId}
     FROM updated u
     ORDER BY u.id

@@ -34,7 +34,7 @@ export function presentMove(move: StockMoveRow) {
 const worldOf = (tenant: Tenant) => ({
   merchantId: tenant.merchantId,
   livemode: tenant.livemode,
-  actor: { type: tenant.actor.kind, id: tenant.actor.id },
+  actor: tenant.actor,
 });
 
 const operationResponses = {

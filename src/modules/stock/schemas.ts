@@ -2,14 +2,11 @@ import { z } from "zod";
 import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
+import { actorKinds } from "../../platform/tenant.ts";
 import { productSchema, STOCK_QTY_MAX } from "../catalog/schemas.ts";
 
 export const stockMoveKinds = ["receive", "sale", "adjust", "count"] as const;
 export type StockMoveKind = (typeof stockMoveKinds)[number];
-
-export const actorTypes = ["api_key", "dashboard_user", "till_user"] as const;
-/** Who caused a move or rang up a sale: an API key, or (later) a till user. */
-export type Actor = { type: (typeof actorTypes)[number]; id: string };
 
 export const stockMoveRowSchema = z.object({
   merchant_id: z.string(),
@@ -20,7 +17,7 @@ export const stockMoveRowSchema = z.object({
   qty_delta: z.number().int(),
   stock_qty_after: z.number().int(),
   note: z.string().nullable(),
-  actor_type: z.enum(actorTypes),
+  actor_type: z.enum(actorKinds),
   actor_id: z.string(),
   sale_id: z.string().nullable(),
   seq: z.number().int(),
@@ -69,7 +66,7 @@ export const stockMoveSchema = z
     qty_delta: z.number().int(),
     stock_qty_after: z.number().int().meta({ description: "On-hand after the move (unchanged by test moves)." }),
     note: z.string().nullable(),
-    actor: z.object({ type: z.enum(actorTypes), id: z.string() }),
+    actor: z.object({ type: z.enum(actorKinds), id: z.string() }),
     sale_id: z.string().nullable(),
     created_at: z.iso.datetime(),
   })

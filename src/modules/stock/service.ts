@@ -5,9 +5,10 @@ import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, invalidRequest } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
+import type { Actor } from "../../platform/tenant.ts";
 import { isLowStock, type ProductRow } from "../catalog/schemas.ts";
 import * as queries from "./queries.ts";
-import { type Actor, LOW_STOCK_LIST_MAX, type StockMoveKind, type StockMoveRow } from "./schemas.ts";
+import { LOW_STOCK_LIST_MAX, type StockMoveKind, type StockMoveRow } from "./schemas.ts";
 
 /**
  * The stock journal and the on-hand quantity it explains.
