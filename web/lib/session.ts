@@ -6,10 +6,13 @@ import { type ApiClient, ApiError, createApiClient, type World } from "./api.ts"
  * answered (user, merchant, CSRF token, expiry), the chosen world, and one API client that carries
  * both. Sign-in, sign-out and the world switch live here so both apps share them.
  */
+/** Which app a session is for: the dashboard's ends when idle, the till's lasts a shift. */
+export type SessionKind = "dashboard" | "till";
+
 export type Session = {
   id: string;
   object: "session";
-  kind: "dashboard" | "till";
+  kind: SessionKind;
   user: { id: string; email: string };
   merchant: { id: string; name: string; status: "pending" | "active" | "suspended" };
   csrf_token: string;
@@ -66,11 +69,7 @@ export async function loadSession(): Promise<void> {
   }
 }
 
-export async function signIn(credentials: {
-  email: string;
-  password: string;
-  kind: "dashboard" | "till";
-}): Promise<Session> {
+export async function signIn(credentials: { email: string; password: string; kind: SessionKind }): Promise<Session> {
   const signedIn = await api.post<Session>("/v1/session", credentials, { world: "test" });
   session.value = signedIn;
   return signedIn;

@@ -3,6 +3,7 @@ export { Button } from "./Button.tsx";
 export { Dialog } from "./Dialog.tsx";
 export { Field, SelectField } from "./Field.tsx";
 export { Link } from "./Link.tsx";
+export { SignIn } from "./SignIn.tsx";
 export { type Column, Table } from "./Table.tsx";
 export { Toasts, toast } from "./Toast.tsx";
 export { WorldBadge } from "./WorldBadge.tsx";
