@@ -2,10 +2,8 @@ import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import { expireWithdrawalCodeTask } from "../modules/agent/tasks/expire-withdrawal-code.ts";
 import { pollWithdrawalCodeTask } from "../modules/agent/tasks/poll-withdrawal-code.ts";
 import { reconcileBankChangeTask } from "../modules/agent/tasks/reconcile-bank-change.ts";
-import { expirePaymentTask } from "../modules/payments/tasks/expire-payment.ts";
-import { pollPaymentTask } from "../modules/payments/tasks/poll-payment.ts";
-import { schedulePaymentJobsTask } from "../modules/payments/tasks/schedule-payment-jobs.ts";
-import { scheduleUnscheduledPaymentsTask } from "../modules/payments/tasks/schedule-unscheduled-payments.ts";
+import { expireDuePaymentsTask } from "../modules/payments/tasks/expire-due-payments.ts";
+import { pollDuePaymentsTask } from "../modules/payments/tasks/poll-due-payments.ts";
 import { processPayoutTask } from "../modules/payouts/tasks/process-payout.ts";
 import { requeueStalledPayoutsTask } from "../modules/payouts/tasks/requeue-stalled-payouts.ts";
 import { reconcileUtilityPaymentTask } from "../modules/utilities/tasks/reconcile-utility-payment.ts";
@@ -21,15 +19,13 @@ export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly T
   installPaymentHooks();
   return {
     "gateway-poller": [
-      schedulePaymentJobsTask,
-      pollPaymentTask(gateways),
+      pollDuePaymentsTask(gateways),
       pollWithdrawalCodeTask(gateways),
       reconcileBankChangeTask(gateways),
       reconcileUtilityPaymentTask(gateways),
     ],
     "code-expiry": [
-      expirePaymentTask(gateways),
-      scheduleUnscheduledPaymentsTask,
+      expireDuePaymentsTask(gateways),
       expireWithdrawalCodeTask(gateways),
       purgeIdempotencyKeys,
     ],

@@ -12,6 +12,8 @@ export type TaskDefinition = {
   build: (dependencies: TaskDependencies) => Task;
   /** A crontab time pattern, e.g. `0 * * * *`; the task then runs on that schedule. */
   cron?: string;
+  /** One self-rescheduling job keyed by the identifier (`recurringTask`): the pool enqueues it at start. */
+  recurring?: { maxAttempts: number };
 };
 
 export type PoolName = "gateway-poller" | "code-expiry" | "payout-processor" | "webhook-delivery";

@@ -108,6 +108,15 @@ export async function startWorkerPool(options: {
     },
     logger: workerLogger(logger.child({ pool: options.pool })),
   });
+  // Recurring jobs exist from the start (an existing one keeps its time), not from the next cron minute.
+  for (const definition of options.tasks) {
+    if (definition.recurring !== undefined) {
+      await options.pgPool.query(
+        "SELECT graphile_worker.add_job($1, job_key => $1, job_key_mode => 'preserve_run_at', max_attempts => $2)",
+        [definition.identifier, definition.recurring.maxAttempts],
+      );
+    }
+  }
   const stopSampling = await startQueueDepthSampler({
     pool: options.pool,
     taskIdentifiers: Object.keys(taskList),
