@@ -100,7 +100,14 @@ try {
     await load({ url, connections, durationSeconds: warmupSeconds, method: "POST", headersFor, bodyFor: body });
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
     const cpuSince = await startCpuSample(serverPid, database.url);
-    const result = await load({ url, connections, durationSeconds: seconds, method: "POST", headersFor, bodyFor: body });
+    const result = await load({
+      url,
+      connections,
+      durationSeconds: seconds,
+      method: "POST",
+      headersFor,
+      bodyFor: body,
+    });
     const cpu = await cpuSince();
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
     return { ...result, cpu, transactions };
@@ -146,7 +153,8 @@ try {
       const idleCpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
       const idleCpu = await idleCpuSince();
-      const idleTransactions = (await committedTransactions(database.url, { settledMs: 1000 })) - idleTransactionsBefore;
+      const idleTransactions =
+        (await committedTransactions(database.url, { settledMs: 1000 })) - idleTransactionsBefore;
       return {
         platform,
         apiPeakRssMb,
@@ -182,7 +190,9 @@ try {
   const { rows: doubled } = await client.query<{ n: string }>(
     "SELECT count(*) AS n FROM (SELECT source_id FROM ledger_transactions WHERE source_type = 'payment' GROUP BY source_id HAVING count(*) > 1) d",
   );
-  const { rows: unpaid } = await client.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE status <> 'paid'");
+  const { rows: unpaid } = await client.query<{ n: string }>(
+    "SELECT count(*) AS n FROM payments WHERE status <> 'paid'",
+  );
   await client.end();
 
   const perThousandCpu = (cpu: CpuSample, operations: number) =>

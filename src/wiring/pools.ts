@@ -24,11 +24,7 @@ export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly T
       reconcileBankChangeTask(gateways),
       reconcileUtilityPaymentTask(gateways),
     ],
-    "code-expiry": [
-      expireDuePaymentsTask(gateways),
-      expireWithdrawalCodeTask(gateways),
-      purgeIdempotencyKeys,
-    ],
+    "code-expiry": [expireDuePaymentsTask(gateways), expireWithdrawalCodeTask(gateways), purgeIdempotencyKeys],
     "payout-processor": [processPayoutTask(gateways), requeueStalledPayoutsTask],
     "webhook-delivery": [deliverWebhook, requeueStalledWebhookDeliveries],
   };

@@ -16,10 +16,12 @@ describe("batched job enqueues on a jobs table that grew", () => {
   const enqueueJobs = async (database: Queryable, count: number) => {
     const first = jobNumber + 1;
     jobNumber += count;
-    await database.query(sql.unsafe`${addJobsPlannedPerCall(sql.fragment`ARRAY(
+    await database.query(
+      sql.unsafe`${addJobsPlannedPerCall(sql.fragment`ARRAY(
       SELECT ROW('plan_probe'::text, '{}'::json, NULL::text, now() + interval '1 hour', 3::integer,
         'plan_probe:' || n, NULL::integer, NULL::text[])::graphile_worker.job_spec
-      FROM generate_series(${first}::integer, ${jobNumber}::integer) AS n)`)}`);
+      FROM generate_series(${first}::integer, ${jobNumber}::integer) AS n)`)}`,
+    );
   };
   const scansOfJobsTable = z.object({ seq_scan: z.number(), idx_scan: z.number() });
 

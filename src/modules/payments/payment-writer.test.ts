@@ -72,7 +72,12 @@ const recordOf = (key: string) =>
 /** The poll fields of these payments as written, by id. */
 const pollFieldsOf = async (payments: PaymentRow[]) =>
   db.database.any(sql.type(
-    z.object({ id: z.string(), next_poll_at: z.date().nullable(), poll_count: z.number(), traceparent: z.string().nullable() }),
+    z.object({
+      id: z.string(),
+      next_poll_at: z.date().nullable(),
+      poll_count: z.number(),
+      traceparent: z.string().nullable(),
+    }),
   )`
     SELECT id, next_poll_at, poll_count, traceparent FROM payments WHERE id = ANY(${sql.array(
       payments.map((payment) => payment.id),
@@ -143,7 +148,12 @@ test("a code collision fails only its own write: the batch is written again one 
   const [freshResponse, collidingResponse] = await Promise.all([fresh, colliding].map(claimedResponse));
   const outcomes = await Promise.allSettled([
     batchWrite({ payment: fresh, response: freshResponse ?? null, firstPollAt: FIRST_POLL_AT, traceparent: null }),
-    batchWrite({ payment: colliding, response: collidingResponse ?? null, firstPollAt: FIRST_POLL_AT, traceparent: null }),
+    batchWrite({
+      payment: colliding,
+      response: collidingResponse ?? null,
+      firstPollAt: FIRST_POLL_AT,
+      traceparent: null,
+    }),
   ]);
   // The batch, then each payment on its own.
   expect(counting.statements()).toBe(3);

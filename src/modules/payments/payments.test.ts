@@ -681,7 +681,9 @@ describe("polling and expiry in batches", () => {
       const row = await pollFieldsOf(payment.id);
       expect(row.poll_count).toBe(poll + 1);
       // Rounded to the second: the claim's now() lies between `started` and the row's read.
-      delaysMs.push(row.next_poll_at === null ? null : Math.round((row.next_poll_at.getTime() - started) / 1000) * 1000);
+      delaysMs.push(
+        row.next_poll_at === null ? null : Math.round((row.next_poll_at.getTime() - started) / 1000) * 1000,
+      );
     }
     // 3 s, then 5 s (the last delay repeats), then none: now + 5 s would pass the 12 s window.
     expect(delaysMs.slice(0, 3)).toEqual([3000, 5000, 5000]);
@@ -690,7 +692,9 @@ describe("polling and expiry in batches", () => {
     await payments.pollDuePayments(dependencies, { batchesMax: 1 });
     expect((await pollFieldsOf(payment.id)).next_poll_at).toBeNull();
     // A poll not yet due is not claimed.
-    await db.database.query(sql.unsafe`UPDATE payments SET next_poll_at = now() + interval '1 hour' WHERE id = ${payment.id}`);
+    await db.database.query(
+      sql.unsafe`UPDATE payments SET next_poll_at = now() + interval '1 hour' WHERE id = ${payment.id}`,
+    );
     const countBefore = (await pollFieldsOf(payment.id)).poll_count;
     await payments.pollDuePayments(dependencies, { batchesMax: 1 });
     expect((await pollFieldsOf(payment.id)).poll_count).toBe(countBefore);

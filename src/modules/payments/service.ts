@@ -571,7 +571,11 @@ async function runBatches(
 }
 
 /** Runs `run` over `items`, at most `limit` at once; returns how many failed. */
-async function forEachAtMost<T>(limit: number, items: readonly T[], run: (item: T) => Promise<unknown>): Promise<number> {
+async function forEachAtMost<T>(
+  limit: number,
+  items: readonly T[],
+  run: (item: T) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   let failed = 0;
   const lane = async () => {
