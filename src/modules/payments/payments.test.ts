@@ -720,6 +720,35 @@ describe("polling and expiry in batches", () => {
     expect(inquired.filter((id) => id === payment.id)).toEqual([]);
   });
 
+  test("a poll right after a client's GET keeps to the inquiry throttle; once it has passed, the poll asks", async () => {
+    const inquired: string[] = [];
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquired.push(request.paymentId);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const { app, dependencies } = setup(
+      { PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60" },
+      { test: counting, live: counting },
+    );
+    const payment = (await create(app, shop.testKey, { amount_cents: 700 })).body;
+    const inquiriesOfPayment = () => inquired.filter((id) => id === payment.id).length;
+    await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(inquiriesOfPayment()).toBe(1);
+    await makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(inquiriesOfPayment()).toBe(1);
+    expect((await pollFieldsOf(payment.id)).poll_count).toBe(1);
+    await passInquiryInterval(payment.id);
+    await makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(inquiriesOfPayment()).toBe(2);
+    expect((await pollFieldsOf(payment.id)).poll_count).toBe(2);
+  });
+
   test("two replicas of each batch job over 1,000 pending payments: each settled or expired exactly once", async () => {
     const inquiriesOf = new Map<string, number>();
     const sandbox = createSandboxGateway({ autoSettleMs: 1000 });

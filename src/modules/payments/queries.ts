@@ -92,9 +92,13 @@ export async function insertPayments(
   return new Set(inserted.map((row) => row.id));
 }
 
-/** A payment a batch job claimed, with the trace of the request that created it. */
-export type ClaimedPayment = PaymentRow & { traceparent: string | null };
-const claimedPaymentSchema = paymentRowSchema.extend({ traceparent: z.string().nullable() });
+/**
+ * A payment a batch job claimed, with the trace of the request that created it, and whether the claim
+ * also took the right to ask the gateway now (the inquiry throttle, as `claimInquiry`, in the same
+ * statement: one round trip less per poll).
+ */
+export type ClaimedPayment = PaymentRow & { traceparent: string | null; inquire: boolean };
+const claimedPaymentSchema = paymentRowSchema.extend({ traceparent: z.string().nullable(), inquire: z.boolean() });
 
 /**
  * Claims up to `limit` pending payments whose poll is due, oldest due first, and moves each one's
@@ -106,11 +110,13 @@ const claimedPaymentSchema = paymentRowSchema.extend({ traceparent: z.string().n
  */
 export async function claimDuePolls(
   database: Queryable,
-  options: { limit: number; scheduleMs: readonly number[] },
+  options: { limit: number; scheduleMs: readonly number[]; inquiryMinIntervalMs: number },
 ): Promise<readonly ClaimedPayment[]> {
   return database.any(sql.prepared("payments_claim_due_polls", claimedPaymentSchema)`
     WITH due AS (
-      SELECT merchant_id, id FROM payments
+      SELECT merchant_id, id, (last_inquiry_at IS NULL
+          OR last_inquiry_at <= now() - ${options.inquiryMinIntervalMs} * interval '1 millisecond') AS inquire
+      FROM payments
       WHERE status = 'pending' AND next_poll_at <= now()
       ORDER BY next_poll_at
       LIMIT ${options.limit}
@@ -118,12 +124,14 @@ export async function claimDuePolls(
     schedule AS (SELECT ${sql.array(options.scheduleMs as number[], "int4")} AS delays_ms)
     UPDATE payments p
     SET poll_count = p.poll_count + 1,
+      last_inquiry_at = CASE WHEN due.inquire THEN now() ELSE p.last_inquiry_at END,
+      inquiry_count = p.inquiry_count + CASE WHEN due.inquire THEN 1 ELSE 0 END,
       next_poll_at = (SELECT CASE WHEN next_at < p.expires_at THEN next_at END
         FROM (SELECT now() + delays_ms[least(p.poll_count + 2, cardinality(delays_ms))] * interval '1 millisecond'
           AS next_at FROM schedule) AS next)
     FROM due
     WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent`);
+    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, due.inquire`);
 }
 
 /**
@@ -131,6 +139,7 @@ export async function claimDuePolls(
  * has waited its backoff), oldest first, skipping rows another replica is claiming. The claim sets
  * the time before which the payment is not claimed again: its lease while the last inquiry runs,
  * and its backoff when the inquiry cannot decide (`retryMs` doubled per attempt, at most `retryMaxMs`).
+ * The last inquiry is not throttled: the claim records it (`inquire` is always true).
  */
 export async function claimDueExpiries(
   database: Queryable,
@@ -144,12 +153,12 @@ export async function claimDueExpiries(
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED)
     UPDATE payments p
-    SET expiry_attempts = p.expiry_attempts + 1,
+    SET expiry_attempts = p.expiry_attempts + 1, last_inquiry_at = now(), inquiry_count = p.inquiry_count + 1,
       expiry_retry_at = now() + least(${options.retryMaxMs}::float8,
         ${options.retryMs}::float8 * power(2, least(p.expiry_attempts, 30))) * interval '1 millisecond'
     FROM due
     WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent`);
+    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, true AS inquire`);
 }
 
 /** When the next poll or expiry of a pending payment falls due (null: none is waiting). */

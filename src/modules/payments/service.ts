@@ -275,6 +275,15 @@ export async function refreshPayment(
   if (claimed === null) {
     return (await queries.selectPaymentById(dependencies.database, payment.id)) ?? payment;
   }
+  return inquireClaimed(dependencies, claimed, options);
+}
+
+/** Asks the gateway about a payment whose inquiry was claimed, and applies the answer. */
+async function inquireClaimed(
+  dependencies: PaymentDependencies,
+  payment: PaymentRow,
+  options: { force?: boolean },
+): Promise<PaymentRow> {
   let status: PaymentCodeStatus;
   try {
     status = await gatewayOf(dependencies.gateways, payment.livemode).inquirePaymentCode({
@@ -286,11 +295,11 @@ export async function refreshPayment(
   } catch (error) {
     if (error instanceof GatewayUnavailableError && options.force !== true) {
       dependencies.logger.warn({ payment_id: payment.id, err: error }, "gateway inquiry failed");
-      return claimed;
+      return payment;
     }
     throw error;
   }
-  return applyGatewayStatus(dependencies.database, claimed, status);
+  return applyGatewayStatus(dependencies.database, payment, status);
 }
 
 /** Applies the gateway's answer: paid settles, unusable fails, expired expires, pending changes nothing. */
@@ -471,11 +480,11 @@ export async function expireIfUnpaid(
   if (payment === null || payment.status !== "pending") {
     return payment;
   }
-  return expireClaimed(dependencies, payment);
+  return expireAfterInquiry(dependencies, await refreshPayment(dependencies, payment, { force: true }));
 }
 
-async function expireClaimed(dependencies: PaymentDependencies, payment: PaymentRow): Promise<PaymentRow> {
-  const refreshed = await refreshPayment(dependencies, payment, { force: true });
+/** The last inquiry said (or someone else made it) pending, paid, failed or expired; pending expires. */
+async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: PaymentRow): Promise<PaymentRow> {
   if (refreshed.status !== "pending") {
     return refreshed;
   }
@@ -505,8 +514,10 @@ export async function pollDuePayments(
       queries.claimDuePolls(dependencies.database, {
         limit: BATCH_SIZE,
         scheduleMs: dependencies.config.payment.pollScheduleMs,
+        inquiryMinIntervalMs: dependencies.config.payment.inquiryMinIntervalMs,
       }),
-    (payment) => refreshPayment(dependencies, payment),
+    // Asked about too recently (a client's GET): this poll has nothing to do.
+    async ({ inquire, ...payment }) => (inquire ? inquireClaimed(dependencies, payment, {}) : payment),
     "poll",
   );
 }
@@ -529,7 +540,8 @@ export async function expireDuePayments(
         retryMs: EXPIRY_RETRY_MS.initial,
         retryMaxMs: EXPIRY_RETRY_MS.max,
       }),
-    (payment) => expireClaimed(dependencies, payment),
+    async ({ inquire: _, ...payment }) =>
+      expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
     "expiry",
   );
 }
@@ -538,7 +550,7 @@ async function runBatches(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
   claim: () => Promise<readonly queries.ClaimedPayment[]>,
-  handle: (payment: PaymentRow) => Promise<unknown>,
+  handle: (payment: Omit<queries.ClaimedPayment, "traceparent">) => Promise<unknown>,
   kind: "poll" | "expiry",
 ): Promise<BatchRun> {
   let claimed = 0;
