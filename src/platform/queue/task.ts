@@ -12,7 +12,7 @@ export type TaskDefinition = {
   build: (dependencies: TaskDependencies) => Task;
   /** A crontab time pattern, e.g. `0 * * * *`; the task then runs on that schedule. */
   cron?: string;
-  /** One self-rescheduling job keyed by the identifier (`recurringTask`): the pool enqueues it at start. */
+  /** Chains of self-rescheduling jobs (`recurringTask`): the pool enqueues them at start. */
   recurring?: { maxAttempts: number };
 };
 
