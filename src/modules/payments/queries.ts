@@ -161,13 +161,17 @@ export async function claimDueExpiries(
     RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, true AS inquire`);
 }
 
-/** When the next poll or expiry of a pending payment falls due (null: none is waiting). */
+/**
+ * When the next poll or expiry of a pending payment falls due (null: none is waiting), read from the
+ * first entry of the due index. Expiries waiting out a retry backoff are left out (the batch job
+ * looks again within its longest interval anyway); a min() over their retry times would read every
+ * pending payment.
+ */
 export async function nextDueAt(database: Queryable, kind: "poll" | "expiry"): Promise<Date | null> {
   const due =
     kind === "poll"
       ? sql.fragment`SELECT min(next_poll_at) FROM payments WHERE status = 'pending'`
-      : sql.fragment`SELECT min(greatest(expires_at, coalesce(expiry_retry_at, expires_at)))
-          FROM payments WHERE status = 'pending'`;
+      : sql.fragment`SELECT min(expires_at) FROM payments WHERE status = 'pending' AND expiry_retry_at IS NULL`;
   return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`SELECT (${due}) AS due_at`);
 }
 
