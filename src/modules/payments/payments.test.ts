@@ -760,7 +760,12 @@ describe("polling and expiry in batches", () => {
       },
     };
     const gateways = { test: counting, live: counting };
-    const replicas = [setup({}, gateways), setup({}, gateways)].map((replica) => replica.dependencies);
+    // A claim moves the payment's next poll the schedule's next delay ahead: long here, so that however
+    // slowly a loaded machine works through a batch, a second inquiry can only come from overlapping claims.
+    const environment = { PAYMENT_POLL_SCHEDULE_SECONDS: "2,600" };
+    const replicas = [setup(environment, gateways), setup(environment, gateways)].map(
+      (replica) => replica.dependencies,
+    );
     // 500 paid at the gateway and due for a poll; 500 never paid, their window closed.
     const count = 1000;
     await db.database.query(sql.unsafe`

@@ -559,6 +559,8 @@ async function runBatches(
   for (let batch = 0; batch < options.batchesMax; batch += 1) {
     const payments = await claim();
     claimed += payments.length;
+    // Each payment's turn is a span of its creating request's trace, named as the per-payment job it
+    // replaces, so a trace still reads "POST /v1/payments → job poll_payment → settlement".
     failed += await forEachAtMost(BATCH_CONCURRENCY, payments, async ({ traceparent, ...payment }) =>
       inJobSpan(
         {
