@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { SANDBOX_MAGIC_AMOUNTS } from "../src/gateway/sandbox.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
 import { poolNames } from "../src/platform/queue/task.ts";
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     "auto-settle": { type: "string", default: "3" },
     "settle-timeout": { type: "string", default: "120" },
+    waiting: { type: "string" },
   },
 });
 const short = values.short;
@@ -51,6 +53,7 @@ const seconds = Number(values.seconds ?? (short ? 5 : 10));
 const rounds = Number(values.rounds ?? (short ? 1 : 2));
 const warmupSeconds = short ? 1 : 2;
 const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
+const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
 
 type Measured = LoadResult & {
   cpu: CpuSample;
@@ -58,7 +61,16 @@ type Measured = LoadResult & {
   transactions: number;
 };
 type Settled = { payments: number; seconds: number; cpu: CpuSample; transactions: number; poolCpuSeconds: number };
-type Round = { baseline: Measured; platform: Measured; settled: Settled; apiPeakRssMb: number; idle: Idle };
+type Round = {
+  baseline: Measured;
+  platform: Measured;
+  settled: Settled;
+  apiPeakRssMb: number;
+  idle: Idle;
+  waiting: Waiting;
+};
+/** What pending payments that never settle cost while they wait, polled on the schedule. */
+type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number };
 /** What the pools cost the database while nothing happens but payments waiting. */
 type Idle = { seconds: number; transactions: number; cpu: CpuSample };
 
@@ -155,11 +167,48 @@ try {
       const idleCpu = await idleCpuSince();
       const idleTransactions =
         (await committedTransactions(database.url, { settledMs: 1000 })) - idleTransactionsBefore;
+      // Waiting: payments the gateway never reports paid, polled on the schedule (first at 2 s), measured
+      // from just after their first poll for as long as the idle measurement.
+      await load({
+        url: `http://127.0.0.1:${api.port}/v1/payments`,
+        connections,
+        durationSeconds: 60,
+        amount: waitingPayments,
+        method: "POST",
+        headersFor,
+        bodyFor: () => JSON.stringify({ amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const inquiries = async () =>
+        Number((await client.query("SELECT coalesce(sum(inquiry_count), 0) AS n FROM payments")).rows[0].n);
+      const waitingInquiriesBefore = await inquiries();
+      const waitingPoolCpuBefore = await sumCpu(poolPids);
+      const waitingTransactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+      const waitingCpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      const waitingCpu = await waitingCpuSince();
+      const waitingPoolCpuSeconds = (await sumCpu(poolPids)) - waitingPoolCpuBefore;
+      const waitingTransactions =
+        (await committedTransactions(database.url, { settledMs: 1000 })) - waitingTransactionsBefore;
+      const polls = (await inquiries()) - waitingInquiriesBefore;
+      // Out of the way of the next round (which waits for nothing pending): ended by hand, not by the pools.
+      await client.query(
+        "UPDATE payments SET status = 'expired', updated_at = now() WHERE status = 'pending' AND amount_cents = $1",
+        [SANDBOX_MAGIC_AMOUNTS.neverSettles],
+      );
       return {
         platform,
         apiPeakRssMb,
         settled: { payments: pending, seconds: settleSeconds, cpu, transactions, poolCpuSeconds },
         idle: { seconds: idleSeconds, transactions: idleTransactions, cpu: idleCpu },
+        waiting: {
+          seconds: idleSeconds,
+          transactions: waitingTransactions,
+          cpu: waitingCpu,
+          pending: waitingPayments,
+          polls,
+          poolCpuSeconds: waitingPoolCpuSeconds,
+        },
       };
     } finally {
       await stopServer(api);
@@ -191,7 +240,8 @@ try {
     "SELECT count(*) AS n FROM (SELECT source_id FROM ledger_transactions WHERE source_type = 'payment' GROUP BY source_id HAVING count(*) > 1) d",
   );
   const { rows: unpaid } = await client.query<{ n: string }>(
-    "SELECT count(*) AS n FROM payments WHERE status <> 'paid'",
+    "SELECT count(*) AS n FROM payments WHERE status <> 'paid' AND amount_cents <> $1",
+    [SANDBOX_MAGIC_AMOUNTS.neverSettles],
   );
   await client.end();
 
@@ -205,7 +255,7 @@ try {
       "",
       `bench:deploy${short ? " --short" : ""} — API + ${poolNames.length} pools as separate processes, ${merchantCount} merchants, ${connections} connections, ${seconds} s per measurement, sandbox settles ${values["auto-settle"]} s after issue; ${os.cpus().length} cores, load average ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1 / 5 min) at the end`,
       ...results.flatMap((round, index) => {
-        const { baseline, platform, settled, idle } = round;
+        const { baseline, platform, settled, idle, waiting } = round;
         const lifecycleCpu =
           platform.cpu === null || settled.cpu === null
             ? null
@@ -218,6 +268,7 @@ try {
           `  settling by polling: ${settled.payments} pending after the load settled in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${(settled.transactions / Math.max(1, settled.payments)).toFixed(2)} xact/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
           `  lifecycle (created → polled → paid): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
+          `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
         ];
       }),
       `every payment paid: ${unpaid[0]?.n === "0" ? "yes" : `NO (${unpaid[0]?.n} not paid)`}; settled twice: ${doubled[0]?.n}`,
