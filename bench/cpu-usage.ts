@@ -12,7 +12,7 @@ export type CpuSample = { serverSeconds: number; databaseSeconds: number } | nul
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-async function cpuSecondsOf(pid: number): Promise<number | null> {
+export async function cpuSecondsOf(pid: number): Promise<number | null> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.

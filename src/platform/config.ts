@@ -91,6 +91,7 @@ const environmentSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(0).max(1000).default(0),
+  WORKER_BATCH_JOBS: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS: seconds(15),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
   WORKER_STALL_TIMEOUT_SECONDS: seconds(120),
@@ -188,6 +189,11 @@ export type Config = {
     pollIntervalMs: number;
     /** Jobs fetched and locked per round trip; 0 fetches one job per round trip. */
     localQueueSize: number;
+    /**
+     * Jobs of each recurring batch task (payment polling, payment expiry) running side by side, over
+     * every replica of its pool: its most parallel work (each claims its own rows).
+     */
+    batchJobs: number;
     /** How often each pool samples its runnable backlog into metrics. */
     queueSampleIntervalMs: number;
     shutdownTimeoutMs: number;
@@ -287,6 +293,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
+      batchJobs: env.WORKER_BATCH_JOBS,
       queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
       shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
       stallTimeoutMs: toMs(env.WORKER_STALL_TIMEOUT_SECONDS),

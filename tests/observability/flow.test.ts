@@ -199,12 +199,16 @@ test("payment → poll → settle → webhook: one trace across the job boundari
     expect(
       sample(pollerMetrics, "worker_jobs_total", {
         pool: "gateway-poller",
-        task: "poll_payment",
+        task: "poll_due_payments",
         outcome: "succeeded",
       }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sample(pollerMetrics, "worker_jobs_total", { pool: "gateway-poller", task: "poll_payment", outcome: "failed" }),
+      sample(pollerMetrics, "worker_jobs_total", {
+        pool: "gateway-poller",
+        task: "poll_due_payments",
+        outcome: "failed",
+      }),
     ).toBeUndefined();
     expect(sample(pollerMetrics, "pos_payments_total", { event: "created" })).toBeUndefined();
     const deliveryMetrics = await waitUntil("the delivery pool's metrics", async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { enqueuePaymentJobs, type PaymentJobs } from "../../src/modules/payments/queries.ts";
-import { sql } from "../../src/platform/db/pool.ts";
+import { type Queryable, sql } from "../../src/platform/db/pool.ts";
+import { addJobsPlannedPerCall } from "../../src/platform/queue/add-jobs-batch.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 
 /**
@@ -11,21 +11,18 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
  */
 describe("batched job enqueues on a jobs table that grew", () => {
   let testDatabase: TestDatabase;
-  const jobs: PaymentJobs = {
-    poll: { task: "poll_payment", delayMs: 2000, maxAttempts: 3 },
-    expiry: { task: "expire_payment", maxAttempts: 25 },
+  let jobNumber = 0;
+  /** Enqueues `count` keyed jobs in one batched statement, as the webhook fan-out and retries do. */
+  const enqueueJobs = async (database: Queryable, count: number) => {
+    const first = jobNumber + 1;
+    jobNumber += count;
+    await database.query(
+      sql.unsafe`${addJobsPlannedPerCall(sql.fragment`ARRAY(
+      SELECT ROW('plan_probe'::text, '{}'::json, NULL::text, now() + interval '1 hour', 3::integer,
+        'plan_probe:' || n, NULL::integer, NULL::text[])::graphile_worker.job_spec
+      FROM generate_series(${first}::integer, ${jobNumber}::integer) AS n)`)}`,
+    );
   };
-  let paymentNumber = 0;
-  const payments = (count: number) =>
-    Array.from({ length: count }, () => {
-      paymentNumber += 1;
-      return {
-        merchant_id: "mch_plan_probe",
-        id: `pay_plan_probe_${paymentNumber}`,
-        expires_at: new Date(Date.now() + 600_000),
-        traceparent: null,
-      };
-    });
   const scansOfJobsTable = z.object({ seq_scan: z.number(), idx_scan: z.number() });
 
   beforeAll(async () => {
@@ -41,9 +38,9 @@ describe("batched job enqueues on a jobs table that grew", () => {
     const { database } = testDatabase;
     // Enough calls while the table is small for a cached plan to settle on scanning it.
     for (let call = 0; call < 8; call += 1) {
-      await enqueuePaymentJobs(database, payments(1), jobs);
+      await enqueueJobs(database, 1);
     }
-    await enqueuePaymentJobs(database, payments(10_000), jobs);
+    await enqueueJobs(database, 20_000);
 
     const scans = await database.transaction(async (transaction) => {
       // This connection's counters not yet reported to the statistics (earlier statements' included).
@@ -52,14 +49,14 @@ describe("batched job enqueues on a jobs table that grew", () => {
           SELECT seq_scan::integer, coalesce(idx_scan, 0)::integer AS idx_scan FROM pg_stat_xact_all_tables
           WHERE relid = 'graphile_worker._private_jobs'::regclass`);
       const before = await counters();
-      await enqueuePaymentJobs(transaction, payments(3), jobs);
+      await enqueueJobs(transaction, 3);
       const after = await counters();
       return { seq_scan: after.seq_scan - before.seq_scan, idx_scan: after.idx_scan - before.idx_scan };
     });
     expect(scans.seq_scan).toBe(0);
     expect(scans.idx_scan).toBeGreaterThan(0);
     const enqueued = await database.oneFirst(sql.type(z.object({ jobs: z.number() }))`
-      SELECT count(*)::integer AS jobs FROM graphile_worker.jobs WHERE key LIKE 'payment_%:pay_plan_probe_%'`);
-    expect(enqueued).toBe(2 * paymentNumber);
+      SELECT count(*)::integer AS jobs FROM graphile_worker.jobs WHERE key LIKE 'plan_probe:%'`);
+    expect(enqueued).toBe(jobNumber);
   });
 });

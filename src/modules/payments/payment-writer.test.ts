@@ -3,7 +3,6 @@ import { z } from "zod";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { jobsOfTask } from "../../../tests/support/money.ts";
 import { CodeCollisionError } from "../../gateway/code-collisions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -70,17 +69,29 @@ const recordSchema = z.object({ state: z.string(), response_body: z.string().nul
 const recordOf = (key: string) =>
   db.database.one(sql.type(recordSchema)`
     SELECT state, response_body FROM idempotency_keys WHERE merchant_id = ${shop.id} AND key = ${key}`);
-const schedulingPayloadSchema = z.object({
-  payments: z.array(z.object({ merchant_id: z.string(), id: z.string(), traceparent: z.string().optional() })),
-});
-/** The scheduling jobs naming any of these payments, each as the payments it names. */
-const schedulingJobsOf = async (payments: PaymentRow[]) => {
-  const ids = new Set(payments.map((payment) => payment.id));
-  const jobs = await jobsOfTask(db.database, "schedule_payment_jobs");
-  return jobs
-    .map((job) => schedulingPayloadSchema.parse(job.payload).payments)
-    .filter((named) => named.some((payment) => ids.has(payment.id)));
-};
+/** The poll fields of these payments as written, by id. */
+const pollFieldsOf = async (payments: PaymentRow[]) =>
+  db.database.any(sql.type(
+    z.object({
+      id: z.string(),
+      next_poll_at: z.date().nullable(),
+      poll_count: z.number(),
+      traceparent: z.string().nullable(),
+    }),
+  )`
+    SELECT id, next_poll_at, poll_count, traceparent FROM payments WHERE id = ANY(${sql.array(
+      payments.map((payment) => payment.id),
+      "text",
+    )}) ORDER BY id`);
+/** No job names any of these payments: creation enqueues nothing (the pools find them by index). */
+const jobsNaming = async (payments: PaymentRow[]) =>
+  db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+    SELECT count(*)::int AS count FROM graphile_worker._private_jobs
+    WHERE EXISTS (SELECT 1 FROM unnest(${sql.array(
+      payments.map((payment) => payment.id),
+      "text",
+    )}) AS id WHERE payload::text LIKE '%' || id || '%')`);
+const FIRST_POLL_AT = new Date(Date.now() + 2000);
 const TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
 const writtenIds = async (payments: PaymentRow[]) =>
@@ -100,21 +111,21 @@ test("the creations of one moment are written in one statement, each only while 
   const lost = { ...(responses[2] as ResponseToStore), ownerToken: randomUUID() };
 
   const written = await Promise.all([
-    write({ payment: owned, response: responses[0] ?? null, traceparent: TRACEPARENT }),
-    write({ payment: alsoOwned, response: responses[1] ?? null, traceparent: null }),
-    write({ payment: takenOver, response: lost, traceparent: null }),
-    write({ payment: unkeyed, response: null, traceparent: null }),
+    write({ payment: owned, response: responses[0] ?? null, firstPollAt: FIRST_POLL_AT, traceparent: TRACEPARENT }),
+    write({ payment: alsoOwned, response: responses[1] ?? null, firstPollAt: FIRST_POLL_AT, traceparent: null }),
+    write({ payment: takenOver, response: lost, firstPollAt: FIRST_POLL_AT, traceparent: null }),
+    write({ payment: unkeyed, response: null, firstPollAt: null, traceparent: null }),
   ]);
   expect(counting.statements()).toBe(1);
-  // One job schedules the polls and expiries of the payments written, and of no other.
-  const [scheduling, ...more] = await schedulingJobsOf(payments);
-  expect(more).toEqual([]);
-  expect(scheduling?.map((payment) => payment.id).sort()).toEqual([owned.id, alsoOwned.id, unkeyed.id].sort());
-  expect(scheduling?.find((payment) => payment.id === owned.id)).toEqual({
-    merchant_id: shop.id,
-    id: owned.id,
-    traceparent: TRACEPARENT,
-  });
+  // Each payment written carries its first poll and its request's trace; no job is enqueued.
+  expect(await pollFieldsOf(payments)).toEqual(
+    [
+      { id: owned.id, next_poll_at: FIRST_POLL_AT, poll_count: 0, traceparent: TRACEPARENT },
+      { id: alsoOwned.id, next_poll_at: FIRST_POLL_AT, poll_count: 0, traceparent: null },
+      { id: unkeyed.id, next_poll_at: null, poll_count: 0, traceparent: null },
+    ].sort((left, right) => left.id.localeCompare(right.id)),
+  );
+  expect(await jobsNaming(payments)).toBe(0);
   expect(written).toEqual([true, true, false, true]);
   expect(await writtenIds(payments)).toEqual([owned.id, alsoOwned.id, unkeyed.id].sort());
   expect(await recordOf(responses[0]?.key ?? "")).toEqual({ state: "completed", response_body: responses[0]?.body });
@@ -128,7 +139,7 @@ test("the creations of one moment are written in one statement, each only while 
 test("a code collision fails only its own write: the batch is written again one by one", async () => {
   const existing = pendingPayment();
   const write = createPaymentWriter(db.database);
-  expect(await write({ payment: existing, response: null, traceparent: null })).toBe(true);
+  expect(await write({ payment: existing, response: null, firstPollAt: null, traceparent: null })).toBe(true);
 
   const counting = countingDatabase(db.database);
   const batchWrite = createPaymentWriter(counting.database);
@@ -136,8 +147,13 @@ test("a code collision fails only its own write: the batch is written again one 
   const colliding = pendingPayment(existing.code);
   const [freshResponse, collidingResponse] = await Promise.all([fresh, colliding].map(claimedResponse));
   const outcomes = await Promise.allSettled([
-    batchWrite({ payment: fresh, response: freshResponse ?? null, traceparent: null }),
-    batchWrite({ payment: colliding, response: collidingResponse ?? null, traceparent: null }),
+    batchWrite({ payment: fresh, response: freshResponse ?? null, firstPollAt: FIRST_POLL_AT, traceparent: null }),
+    batchWrite({
+      payment: colliding,
+      response: collidingResponse ?? null,
+      firstPollAt: FIRST_POLL_AT,
+      traceparent: null,
+    }),
   ]);
   // The batch, then each payment on its own.
   expect(counting.statements()).toBe(3);
@@ -148,6 +164,6 @@ test("a code collision fails only its own write: the batch is written again one 
   expect(await writtenIds([fresh, colliding])).toEqual([fresh.id]);
   expect((await recordOf(freshResponse?.key ?? "")).state).toBe("completed");
   expect((await recordOf(collidingResponse?.key ?? "")).state).toBe("in_flight");
-  // The failed batch enqueued nothing; the fresh payment's own statement its one scheduling job.
-  expect(await schedulingJobsOf([fresh, colliding])).toEqual([[{ merchant_id: shop.id, id: fresh.id }]]);
+  // The fresh payment, written by its own statement, still carries its first poll.
+  expect((await pollFieldsOf([fresh])).map((row) => row.next_poll_at)).toEqual([FIRST_POLL_AT]);
 });

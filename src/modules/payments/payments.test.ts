@@ -9,7 +9,6 @@ import { collidingCodes } from "../../../tests/support/colliding-codes.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
-import { jobsOfTask } from "../../../tests/support/money.ts";
 import { manualClock, waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
@@ -20,9 +19,8 @@ import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import { createGateways } from "../../wiring/gateways.ts";
 import * as payments from "./service.ts";
-import { expirePaymentTask } from "./tasks/expire-payment.ts";
-import { pollPaymentTask } from "./tasks/poll-payment.ts";
-import { schedulePaymentJobsTask } from "./tasks/schedule-payment-jobs.ts";
+import { expireDuePaymentsTask } from "./tasks/expire-due-payments.ts";
+import { pollDuePaymentsTask } from "./tasks/poll-due-payments.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
 // jsqr is CommonJS with `exports.default`: depending on the loader, the import is the function or its module.
@@ -75,6 +73,16 @@ async function backdate(paymentId: string, seconds: number, options: { keepLastI
     UPDATE payments SET created_at = created_at - ${shift}, expires_at = expires_at - ${shift},
       last_inquiry_at = ${lastInquiry}
     WHERE id = ${paymentId}`);
+}
+
+const pollFieldsSchema = z.object({ next_poll_at: z.date().nullable(), poll_count: z.number(), status: z.string() });
+async function pollFieldsOf(paymentId: string) {
+  return db.database.one(sql.type(pollFieldsSchema)`
+    SELECT next_poll_at, poll_count, status FROM payments WHERE id = ${paymentId}`);
+}
+/** As if the payment's next poll were due now. */
+async function makePollDue(paymentId: string) {
+  await db.database.query(sql.unsafe`UPDATE payments SET next_poll_at = now() WHERE id = ${paymentId}`);
 }
 
 /** As if the inquiry interval had passed since the payment's last gateway inquiry. */
@@ -138,112 +146,17 @@ describe("creating a payment", () => {
     expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(payment.deep_link);
   });
 
-  /** Runs, as the gateway-poller would, the scheduling jobs naming this test's merchant's payments. */
-  async function runSchedulingJobs(config: ReturnType<typeof setup>["config"]) {
-    const payloadSchema = z.object({ payments: z.array(z.object({ merchant_id: z.string(), id: z.string() })) });
-    const jobs = (await jobsOfTask(db.database, "schedule_payment_jobs"))
-      .map((job) => ({ id: job.id, payload: payloadSchema.parse(job.payload) }))
-      .filter((job) => job.payload.payments[0]?.merchant_id === shop.id);
-    let scheduled = 0;
-    for (const job of jobs) {
-      scheduled += await payments.schedulePaymentJobs(
-        db.database,
-        config,
-        job.payload.payments.map((payment) => ({ ...payment, traceparent: null })),
-      );
-      await db.database.query(sql.unsafe`SELECT graphile_worker.complete_jobs(ARRAY[${job.id}]::bigint[])`);
-    }
-    return { jobs: jobs.map((job) => job.payload.payments.map((payment) => payment.id)), scheduled };
-  }
-
-  test("creations commit one job that schedules their polls and expiries; payments it missed are found by the sweep", async () => {
-    const { app, config } = setup();
-    // The payments of earlier tests never had a poller: the sweep schedules them first.
-    await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 });
-    const created = await Promise.all(
-      Array.from({ length: 8 }, () => create(app, shop.testKey, { amount_cents: 1000 }).then((response) => response)),
-    );
-    expect(created.map((response) => response.status)).toEqual(Array(8).fill(201));
-    const ids = created.map((response) => String(response.body.id));
-    const keysOf = (paymentId: string) => [`payment_poll:${paymentId}`, `payment_expiry:${paymentId}`];
-    const jobsOf = (paymentIds: string[]) =>
-      db.database.oneFirst(sql.type(countSchema)`
-        SELECT count(*)::int AS count FROM graphile_worker.jobs
-        WHERE key = ANY(${sql.array(paymentIds.flatMap(keysOf), "text")})`);
-    // Committed with the payments: the scheduling jobs, naming each payment once (concurrent
-    // creations share statements, so fewer jobs than payments); no per-payment job yet.
-    expect(await jobsOf(ids)).toBe(0);
-    // One payment ended before its scheduling job ran: it gets no jobs.
-    const [paidEarly, lost, ...others] = ids;
-    expect((await request(app).post(`/checkout/${paidEarly}/mockpay`).send({})).status).toBe(200);
-    const scheduling = await runSchedulingJobs(config);
-    expect(scheduling.jobs.length).toBeGreaterThanOrEqual(1);
-    expect(scheduling.jobs.length).toBeLessThanOrEqual(8);
-    expect(scheduling.jobs.flat().sort()).toEqual([...ids].sort());
-    expect(scheduling.scheduled).toBe(7);
-    expect(await jobsOf([paidEarly ?? ""])).toBe(0);
-    expect(await jobsOf([lost ?? "", ...others])).toBe(14);
-    // Nothing to sweep: every pending payment has its jobs.
-    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(0);
-
-    // Its jobs gone (the scheduling job failed for good, or never ran): the sweep enqueues them again.
-    for (const key of keysOf(lost ?? "")) {
-      await db.database.query(sql.unsafe`SELECT graphile_worker.remove_job(${key})`);
-    }
-    expect(await jobsOf([lost ?? ""])).toBe(0);
-    // Not before it is older than the threshold (its scheduling job may still be on its way).
-    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 })).toBe(0);
-    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 0 })).toBe(1);
-    const restored = await db.database.any(sql.type(z.object({ key: z.string(), run_at: z.date() }))`
-      SELECT key, run_at FROM graphile_worker.jobs WHERE key = ANY(${sql.array(keysOf(lost ?? ""), "text")}) ORDER BY key`);
-    expect(restored.map((job) => job.key)).toEqual([`payment_expiry:${lost}`, `payment_poll:${lost}`]);
-    expect(restored[0]?.run_at.toISOString()).toBe(created[1]?.body.expires_at);
-  });
-
-  test("the sweep works through a backlog larger than one batch in one run", async () => {
-    const { config } = setup();
-    // 1,500 payments two minutes old whose scheduling never ran (written directly, without it).
-    const ids = await db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
-      INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, reference, code,
-        gateway_reference, qr_png_data_url, expires_at, created_at, updated_at)
-      SELECT ${shop.id}, 'pay_backlog_' || g || '_' || ${shop.id}, false, 'pending', 100, 'USD', 2,
-        'PRBACKLOG' || g || ${shop.id}, lpad((900000000 + g)::text, 9, '0'), 'gw_' || g, 'data:image/png;base64,AA==',
-        now() + interval '8 minutes', now() - interval '2 minutes', now() - interval '2 minutes'
-      FROM generate_series(1, 1500) AS g
-      RETURNING id`);
-    expect(
-      await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 }),
-    ).toBeGreaterThanOrEqual(1500);
-    const withExpiry = await db.database.oneFirst(sql.type(countSchema)`
-      SELECT count(*)::int AS count FROM graphile_worker.jobs
-      WHERE key = ANY(${sql.array(
-        ids.map((id) => `payment_expiry:${id}`),
-        "text",
-      )})`);
-    expect(withExpiry).toBe(1500);
-    expect(await payments.scheduleUnscheduledPayments(db.database, config, { olderThanMs: 60_000 })).toBe(0);
-  });
-
-  test("a created payment gets its first poll and its expiry job, due at expires_at", async () => {
-    const { app, config } = setup();
+  test("a created payment is due for its first poll after the schedule's first delay, and enqueues no job", async () => {
+    const { app } = setup();
     const payment = (await create(app, shop.testKey, { amount_cents: 1000 })).body;
-    const schedulingStarted = Date.now();
-    expect((await runSchedulingJobs(config)).scheduled).toBe(1);
-    const schedulingEnded = Date.now();
-    const jobs = await db.database.any(sql.type(
-      z.object({ task_identifier: z.string(), key: z.string().nullable(), run_at: z.date(), payload: z.unknown() }),
-    )`
-      SELECT t.identifier AS task_identifier, j.key, j.run_at, j.payload
-      FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-      WHERE j.key IN (${`payment_poll:${payment.id}`}, ${`payment_expiry:${payment.id}`}) ORDER BY t.identifier`);
-    expect(jobs.map((job) => job.task_identifier)).toEqual(["expire_payment", "poll_payment"]);
-    expect(jobs[0]?.run_at.toISOString()).toBe(payment.expires_at);
-    expect(jobs[0]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id });
-    expect(jobs[1]?.payload).toEqual({ merchant_id: shop.id, payment_id: payment.id, attempt: 0 });
-    // The first poll comes the schedule's first delay (2 s) after scheduling, however long that took.
-    const firstPollAt = jobs[1]?.run_at.getTime() ?? 0;
-    expect(firstPollAt).toBeGreaterThan(schedulingStarted + 1_000);
-    expect(firstPollAt).toBeLessThan(schedulingEnded + 3_000);
+    const row = await pollFieldsOf(payment.id);
+    // The first poll comes the schedule's first delay (2 s) after creation; the expiry at expires_at.
+    expect(row.next_poll_at?.getTime()).toBe(Date.parse(payment.created_at) + 2000);
+    expect(row.poll_count).toBe(0);
+    expect(
+      await db.database.oneFirst(sql.type(countSchema)`
+        SELECT count(*)::int AS count FROM graphile_worker._private_jobs WHERE payload::text LIKE ${`%${payment.id}%`}`),
+    ).toBe(0);
   });
 
   test.each([
@@ -434,6 +347,7 @@ describe("payment states (test world)", () => {
           reference: "PRLIVE",
           createdAt: new Date(),
           expiresAt: new Date(Date.now() + 600_000),
+          firstPollAt: null,
         },
       ),
     );
@@ -462,10 +376,10 @@ describe("payment states (test world)", () => {
     const { app, dependencies } = setup({ PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05" }, gateways);
     const payment = (await create(app, shop.testKey, { amount_cents: 400 })).body;
     clock.set(Date.parse(payment.created_at) + 100);
-    expect((await payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 0 }))?.status).toBe("pending");
+    expect((await payments.pollPayment(dependencies, { paymentId: payment.id }))?.status).toBe("pending");
     clock.set(Date.parse(payment.created_at) + 300);
     await passInquiryInterval(payment.id);
-    expect((await payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 1 }))?.status).toBe("paid");
+    expect((await payments.pollPayment(dependencies, { paymentId: payment.id }))?.status).toBe("paid");
   });
 
   test("a code the gateway reports unusable fails the payment with payment.failed", async () => {
@@ -520,7 +434,7 @@ describe("exactly once", () => {
       // Past the code window and the sandbox's settle time alike.
       await backdate(payment.id, 0.32);
       await Promise.allSettled([
-        payments.pollPayment(dependencies, { paymentId: payment.id, attempt: 3 }),
+        payments.pollPayment(dependencies, { paymentId: payment.id }),
         request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`),
         request(app)
           .post(`/checkout/${payment.id}/mockpay`)
@@ -694,7 +608,7 @@ describe("payment states (live world, through the gateway simulator)", () => {
 });
 
 describe("the gateway-poller and code-expiry pools", () => {
-  test("without any client polling, the poller settles a payment and the expiry job expires another", async () => {
+  test("without any client polling, the poller's batch job settles a payment and the expiry's expires another", async () => {
     const { clock, gateways } = sandboxOnClock(400);
     const { app, config, dependencies } = setup(
       {
@@ -714,14 +628,14 @@ describe("the gateway-poller and code-expiry pools", () => {
     const runners = await Promise.all([
       startWorkerPool({
         pool: "gateway-poller",
-        tasks: [schedulePaymentJobsTask, pollPaymentTask(dependencies.gateways)],
+        tasks: [pollDuePaymentsTask(dependencies.gateways)],
         dependencies: taskDependencies,
         pgPool,
         registry: new Registry(),
       }),
       startWorkerPool({
         pool: "code-expiry",
-        tasks: [expirePaymentTask(dependencies.gateways)],
+        tasks: [expireDuePaymentsTask(dependencies.gateways)],
         dependencies: taskDependencies,
         pgPool,
         registry: new Registry(),
@@ -732,15 +646,8 @@ describe("the gateway-poller and code-expiry pools", () => {
       const unpaid = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
       // For the gateway, the first payment has settled by the time of the poller's first inquiry.
       clock.set(Date.parse(settling.created_at) + 400);
-      // The poller schedules the expiry job; then the second payment's window closes and its job is due.
-      const expiryJob = async () =>
-        (await jobsOfTask(db.database, payments.EXPIRE_PAYMENT_TASK)).find(
-          (job) => (job.payload as { payment_id?: string }).payment_id === unpaid.id,
-        );
-      await waitUntil("the expiry job is scheduled", async () => (await expiryJob()) !== undefined);
+      // The second payment's window closes: the code-expiry pool's recurring job finds it due.
       await backdate(unpaid.id, 60);
-      await db.database.query(sql.unsafe`
-        SELECT FROM graphile_worker.reschedule_jobs(ARRAY[${(await expiryJob())?.id ?? ""}]::bigint[], run_at := now())`);
       const statuses = async () =>
         Promise.all(
           [settling.id, unpaid.id].map(async (id) => (await payments.getPaymentById(db.database, id)).status),
@@ -756,5 +663,149 @@ describe("the gateway-poller and code-expiry pools", () => {
       await Promise.all(runners.map((runner) => runner.stop()));
       await pgPool.end();
     }
+  });
+});
+
+describe("polling and expiry in batches", () => {
+  test("the poller's batch follows the poll schedule per payment, and stops before the window closes", async () => {
+    const { app, dependencies } = setup({
+      PAYMENT_POLL_SCHEDULE_SECONDS: "2,3,5",
+      PAYMENT_CODE_WINDOW_SECONDS: "12",
+    });
+    const payment = (await create(app, shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles })).body;
+    const delaysMs: (number | null)[] = [];
+    for (let poll = 0; poll < 4; poll += 1) {
+      await makePollDue(payment.id);
+      const started = Date.now();
+      await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+      const row = await pollFieldsOf(payment.id);
+      expect(row.poll_count).toBe(poll + 1);
+      // Rounded to the second: the claim's now() lies between `started` and the row's read.
+      delaysMs.push(
+        row.next_poll_at === null ? null : Math.round((row.next_poll_at.getTime() - started) / 1000) * 1000,
+      );
+    }
+    // 3 s, then 5 s (the last delay repeats), then none: now + 5 s would pass the 12 s window.
+    expect(delaysMs.slice(0, 3)).toEqual([3000, 5000, 5000]);
+    await db.database.query(sql.unsafe`
+      UPDATE payments SET expires_at = now() + interval '4 seconds', next_poll_at = now() WHERE id = ${payment.id}`);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect((await pollFieldsOf(payment.id)).next_poll_at).toBeNull();
+    // A poll not yet due is not claimed.
+    await db.database.query(
+      sql.unsafe`UPDATE payments SET next_poll_at = now() + interval '1 hour' WHERE id = ${payment.id}`,
+    );
+    const countBefore = (await pollFieldsOf(payment.id)).poll_count;
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect((await pollFieldsOf(payment.id)).poll_count).toBe(countBefore);
+  });
+
+  test("a payment settled by callback costs no polling: the batch never claims it", async () => {
+    // The batch claims every due payment of the database (earlier tests' too): only this one's count.
+    const inquired: string[] = [];
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquired.push(request.paymentId);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const { app, dependencies } = setup({}, { test: counting, live: counting });
+    const payment = (await create(app, shop.testKey, { amount_cents: 700 })).body;
+    expect((await request(app).post(`/checkout/${payment.id}/mockpay`).send({})).status).toBe(200);
+    await makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(await pollFieldsOf(payment.id)).toMatchObject({ status: "paid", poll_count: 0 });
+    expect(inquired.filter((id) => id === payment.id)).toEqual([]);
+  });
+
+  test("a poll right after a client's GET keeps to the inquiry throttle; once it has passed, the poll asks", async () => {
+    const inquired: string[] = [];
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquired.push(request.paymentId);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const { app, dependencies } = setup(
+      { PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60" },
+      { test: counting, live: counting },
+    );
+    const payment = (await create(app, shop.testKey, { amount_cents: 700 })).body;
+    const inquiriesOfPayment = () => inquired.filter((id) => id === payment.id).length;
+    await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${shop.testKey}`);
+    expect(inquiriesOfPayment()).toBe(1);
+    await makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(inquiriesOfPayment()).toBe(1);
+    expect((await pollFieldsOf(payment.id)).poll_count).toBe(1);
+    await passInquiryInterval(payment.id);
+    await makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(inquiriesOfPayment()).toBe(2);
+    expect((await pollFieldsOf(payment.id)).poll_count).toBe(2);
+  });
+
+  test("two replicas of each batch job over 1,000 pending payments: each settled or expired exactly once", async () => {
+    const inquiriesOf = new Map<string, number>();
+    const sandbox = createSandboxGateway({ autoSettleMs: 1000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquiriesOf.set(request.paymentId, (inquiriesOf.get(request.paymentId) ?? 0) + 1);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const gateways = { test: counting, live: counting };
+    // A claim moves the payment's next poll the schedule's next delay ahead: long here, so that however
+    // slowly a loaded machine works through a batch, a second inquiry can only come from overlapping claims.
+    const environment = { PAYMENT_POLL_SCHEDULE_SECONDS: "2,600" };
+    const replicas = [setup(environment, gateways), setup(environment, gateways)].map(
+      (replica) => replica.dependencies,
+    );
+    // 500 paid at the gateway and due for a poll; 500 never paid, their window closed.
+    const count = 1000;
+    await db.database.query(sql.unsafe`
+      INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, reference, code,
+        gateway_reference, qr_png_data_url, expires_at, next_poll_at, created_at, updated_at)
+      SELECT ${shop.id}, 'pay_replica_' || g || '_' || ${shop.id}, false, 'pending',
+        CASE WHEN g % 2 = 0 THEN 1000 ELSE ${SANDBOX_MAGIC_AMOUNTS.neverSettles} END, 'USD', 0,
+        'PRREPLICA' || g || ${shop.id}, lpad((800000000 + g)::text, 9, '0'), 'gw_' || g, 'data:image/png;base64,AA==',
+        CASE WHEN g % 2 = 0 THEN now() + interval '8 minutes' ELSE now() - interval '1 second' END,
+        CASE WHEN g % 2 = 0 THEN now() - interval '1 second' END,
+        now() - interval '2 minutes', now() - interval '2 minutes'
+      FROM generate_series(1, ${count}) AS g`);
+    const pendingOfShop = () =>
+      db.database.oneFirst(sql.type(countSchema)`
+        SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${shop.id} AND status = 'pending'`);
+    // Both replicas of both pools at once, run after run, as their recurring jobs would.
+    for (let run = 0; run < 20 && (await pendingOfShop()) > 0; run += 1) {
+      await Promise.all(
+        replicas.flatMap((dependencies) => [
+          payments.pollDuePayments(dependencies, { batchesMax: 2 }),
+          payments.expireDuePayments(dependencies, { batchesMax: 2 }),
+        ]),
+      );
+    }
+    const outcomes = await db.database.any(sql.type(
+      z.object({ id: z.string(), status: z.string(), events: z.number(), postings: z.number() }),
+    )`
+      SELECT p.id, p.status,
+        (SELECT count(*)::int FROM events e WHERE e.merchant_id = p.merchant_id AND e.data->>'payment_id' = p.id) AS events,
+        (SELECT count(*)::int FROM ledger_transactions l WHERE l.source_type = 'payment' AND l.source_id = p.id) AS postings
+      FROM payments p WHERE p.merchant_id = ${shop.id} AND p.id LIKE 'pay_replica_%'`);
+    expect(outcomes).toHaveLength(count);
+    const paid = outcomes.filter((outcome) => outcome.status === "paid");
+    const expired = outcomes.filter((outcome) => outcome.status === "expired");
+    expect(paid).toHaveLength(count / 2);
+    expect(expired).toHaveLength(count / 2);
+    expect(paid.every((outcome) => outcome.events === 1 && outcome.postings === 1)).toBe(true);
+    expect(expired.every((outcome) => outcome.events === 1 && outcome.postings === 0)).toBe(true);
+    // Claims never overlap: one inquiry per payment, across both replicas.
+    expect(outcomes.filter((outcome) => inquiriesOf.get(outcome.id) !== 1)).toEqual([]);
+    expect(await balanceOf(shop.id, false)).toEqual({ USD: 1000 * (count / 2) });
   });
 });

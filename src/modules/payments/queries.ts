@@ -3,33 +3,33 @@ import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
-import { addJobsPlannedPerCall } from "../../platform/queue/add-jobs-batch.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
   merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at,
   paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at`;
+/** The same columns of the updated row, in an UPDATE … FROM (where the bare names are ambiguous). */
+const PAYMENT_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
+  p.fee_cents, p.narration, p.merchant_ref, p.metadata, p.success_url, p.cancel_url, p.reference, p.code,
+  p.gateway_reference, p.qr_png_data_url, p.expires_at, p.paid_at, p.payer_msisdn, p.failure_reason,
+  p.last_inquiry_at, p.inquiry_count, p.created_at, p.updated_at`;
 
-/** The jobs of a pending payment: its first poll and its expiry (at `expires_at`). */
-export type PaymentJobs = {
-  poll: { task: string; delayMs: number; maxAttempts: number };
-  expiry: { task: string; maxAttempts: number };
+/**
+ * A pending payment to insert, the idempotent response to store with it (null: nothing to store), its
+ * first poll (null: none before its code window closes), and the trace its polls continue.
+ */
+export type PaymentToInsert = {
+  payment: PaymentRow;
+  response: ResponseToStore | null;
+  firstPollAt: Date | null;
+  traceparent: string | null;
 };
 
 /**
- * A pending payment to insert, the idempotent response to store with it (null: nothing to store), and
- * the trace its jobs continue.
- */
-export type PaymentToInsert = { payment: PaymentRow; response: ResponseToStore | null; traceparent: string | null };
-
-/** The job that enqueues the jobs of the payments one statement inserted. */
-export type PaymentSchedulingJob = { task: string; maxAttempts: number };
-
-/**
- * Inserts pending payments in one prepared statement (planning it costs more than running it), with
- * one job that will enqueue their own jobs (`schedulingJob`): the payments and the work they need
- * commit together, and a statement adds one job whatever the number of payments it writes (two per
- * payment cost as much database time as the payments themselves). A payment with a response is
+ * Inserts pending payments in one prepared statement (planning it costs more than running it), each
+ * with its first poll time: the gateway-poller's batch job finds it through the due-poll index, so a
+ * creation enqueues no job at all (jobs per payment cost as much database time as the payments
+ * themselves, and a job's NOTIFY serialises commits). A payment with a response is
  * inserted only if its response was stored, that is while its request still owns its
  * Idempotency-Key; the statement is then its request's whole transaction. Returns the ids of the
  * payments inserted.
@@ -37,7 +37,6 @@ export type PaymentSchedulingJob = { task: string; maxAttempts: number };
 export async function insertPayments(
   database: Queryable,
   rows: readonly PaymentToInsert[],
-  schedulingJob: PaymentSchedulingJob,
 ): Promise<ReadonlySet<string>> {
   const column = <T>(pick: (payment: PaymentRow) => T, type: "text" | "int8" | "bool") =>
     sql.array(
@@ -60,6 +59,10 @@ export async function insertPayments(
         ${column((p) => p.reference, "text")}, ${column((p) => p.code, "text")},
         ${column((p) => p.gateway_reference, "text")}, ${column((p) => p.qr_png_data_url, "text")},
         ${column((p) => p.expires_at.toISOString(), "text")}, ${column((p) => p.created_at.toISOString(), "text")},
+        ${sql.array(
+          rows.map((row) => row.firstPollAt?.toISOString() ?? null),
+          "text",
+        )},
         ${responseColumn((r) => r.key, "text")}, ${responseColumn((r) => r.ownerToken, "text")},
         ${responseColumn((r) => r.status, "int4")}, ${responseColumn((r) => r.body, "text")},
         ${sql.array(
@@ -67,7 +70,7 @@ export async function insertPayments(
           "text",
         )})
       AS p(merchant_id, id, livemode, amount_cents, currency, fee_cents, narration, merchant_ref, metadata, success_url,
-        cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
+        cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at, next_poll_at,
         idempotency_key, owner_token, response_status, response_body, traceparent)),
     stored AS (${storeResponsesStatement(sql.fragment`
       SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
@@ -75,114 +78,101 @@ export async function insertPayments(
     inserted AS (
       INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration, merchant_ref,
         metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
-        updated_at)
+        updated_at, next_poll_at, traceparent)
       SELECT p.merchant_id, p.id, p.livemode, 'pending', p.amount_cents, p.currency, p.fee_cents, p.narration,
         p.merchant_ref, p.metadata::jsonb, p.success_url, p.cancel_url, p.reference, p.code, p.gateway_reference,
-        p.qr_png_data_url, p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz
+        p.qr_png_data_url, p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz,
+        p.next_poll_at::timestamptz, p.traceparent
       FROM pending p
       WHERE p.idempotency_key IS NULL
         OR EXISTS (SELECT 1 FROM stored s
           WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key)
-      RETURNING merchant_id, id),
-    scheduling AS (${addJobsPlannedPerCall(
-      sql.fragment`ARRAY[ROW(${schedulingJob.task}::text,
-        json_build_object('payments', (
-          SELECT json_agg(json_strip_nulls(json_build_object('merchant_id', i.merchant_id, 'id', i.id,
-            'traceparent', p.traceparent)))
-          FROM inserted i JOIN pending p ON p.id = i.id)),
-        NULL::text, NULL::timestamptz, ${schedulingJob.maxAttempts}::integer, NULL::text, NULL::integer,
-        NULL::text[])::graphile_worker.job_spec]`,
-      { onlyWhen: sql.fragment`EXISTS (SELECT 1 FROM inserted)` },
-    )})
-    SELECT id FROM inserted, (SELECT count(*) FROM scheduling) AS scheduled`);
+      RETURNING id)
+    SELECT id FROM inserted`);
   return new Set(inserted.map((row) => row.id));
 }
 
-export type PaymentToSchedule = {
-  merchant_id: string;
-  id: string;
-  expires_at: Date;
-  traceparent: string | null;
-};
+/**
+ * A payment a batch job claimed, with the trace of the request that created it, and whether the claim
+ * also took the right to ask the gateway now (the inquiry throttle, as `claimInquiry`, in the same
+ * statement: one round trip less per poll).
+ */
+export type ClaimedPayment = PaymentRow & { traceparent: string | null; inquire: boolean };
+const claimedPaymentSchema = paymentRowSchema.extend({ traceparent: z.string().nullable(), inquire: z.boolean() });
 
 /**
- * Enqueues the jobs of many payments in one statement (one NOTIFY for all: graphile-worker
- * notifies per call, and PostgreSQL serializes committing transactions that notify). A job key
- * replaces a waiting job rather than adding one.
+ * Claims up to `limit` pending payments whose poll is due, oldest due first, and moves each one's
+ * next poll to the schedule's next delay (`scheduleMs[poll_count + 1]`, the last delay repeating;
+ * none once it would fall after the code window). Rows another replica is claiming are skipped
+ * (`SKIP LOCKED`), and a claimed row's next poll is already in the future when its claim commits:
+ * two replicas never claim the same poll. Moving the time at the claim is also the lease: a poller
+ * that dies mid-inquiry leaves the payment to its next scheduled poll.
  */
-export async function enqueuePaymentJobs(
+export async function claimDuePolls(
   database: Queryable,
-  payments: readonly PaymentToSchedule[],
-  jobs: PaymentJobs,
-): Promise<number> {
-  const merchantIds = sql.array(
-    payments.map((payment) => payment.merchant_id),
-    "text",
-  );
-  const paymentIds = sql.array(
-    payments.map((payment) => payment.id),
-    "text",
-  );
-  const expiresAt = sql.array(
-    payments.map((payment) => payment.expires_at.toISOString()),
-    "text",
-  );
-  const traceparents = sql.array(
-    payments.map((payment) => payment.traceparent),
-    "text",
-  );
-  return database.oneFirst(sql.prepared("payments_enqueue_jobs", z.object({ enqueued: z.number() }))`
-    WITH scheduled AS (
-      SELECT merchant_id, id, expires_at::timestamptz, traceparent
-      FROM unnest(${merchantIds}, ${paymentIds}, ${expiresAt}, ${traceparents}) AS p(merchant_id, id, expires_at, traceparent)),
-    enqueued AS (${addJobsPlannedPerCall(sql.fragment`ARRAY(
-        SELECT ROW(${jobs.poll.task}::text, json_strip_nulls(json_build_object('merchant_id', merchant_id,
-            'payment_id', id, 'attempt', 0, 'traceparent', traceparent)), NULL::text,
-          now() + ${jobs.poll.delayMs} * interval '1 millisecond', ${jobs.poll.maxAttempts}::integer,
-          'payment_poll:' || id, NULL::integer, NULL::text[])::graphile_worker.job_spec
-        FROM scheduled
-        UNION ALL
-        SELECT ROW(${jobs.expiry.task}::text, json_strip_nulls(json_build_object('merchant_id', merchant_id,
-            'payment_id', id, 'traceparent', traceparent)), NULL::text,
-          expires_at, ${jobs.expiry.maxAttempts}::integer, 'payment_expiry:' || id, NULL::integer,
-          NULL::text[])::graphile_worker.job_spec
-        FROM scheduled)`)})
-    SELECT count(*)::integer AS enqueued FROM enqueued`);
-}
-
-/** Those of the given payments that are still pending, with their deadlines. */
-export async function selectPendingPayments(
-  database: Queryable,
-  payments: readonly { merchant_id: string; id: string }[],
-): Promise<readonly Omit<PaymentToSchedule, "traceparent">[]> {
-  return database.any(sql.type(z.object({ merchant_id: z.string(), id: z.string(), expires_at: z.date() }))`
-    SELECT p.merchant_id, p.id, p.expires_at
-    FROM unnest(${sql.array(
-      payments.map((payment) => payment.merchant_id),
-      "text",
-    )}, ${sql.array(
-      payments.map((payment) => payment.id),
-      "text",
-    )}) AS wanted(merchant_id, id)
-    JOIN payments p ON p.merchant_id = wanted.merchant_id AND p.id = wanted.id
-    WHERE p.status = 'pending'`);
+  options: { limit: number; scheduleMs: readonly number[]; inquiryMinIntervalMs: number },
+): Promise<readonly ClaimedPayment[]> {
+  return database.any(sql.prepared("payments_claim_due_polls", claimedPaymentSchema)`
+    WITH due AS (
+      SELECT merchant_id, id, (last_inquiry_at IS NULL
+          OR last_inquiry_at <= now() - ${options.inquiryMinIntervalMs} * interval '1 millisecond') AS inquire
+      FROM payments
+      WHERE status = 'pending' AND next_poll_at <= now()
+      ORDER BY next_poll_at
+      LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED),
+    schedule AS (SELECT ${sql.array(options.scheduleMs as number[], "int4")} AS delays_ms)
+    UPDATE payments p
+    SET poll_count = p.poll_count + 1,
+      last_inquiry_at = CASE WHEN due.inquire THEN now() ELSE p.last_inquiry_at END,
+      inquiry_count = p.inquiry_count + CASE WHEN due.inquire THEN 1 ELSE 0 END,
+      next_poll_at = (SELECT CASE WHEN next_at < p.expires_at THEN next_at END
+        FROM (SELECT now() + delays_ms[least(p.poll_count + 2, cardinality(delays_ms))] * interval '1 millisecond'
+          AS next_at FROM schedule) AS next)
+    FROM due
+    WHERE p.merchant_id = due.merchant_id AND p.id = due.id
+    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, due.inquire`);
 }
 
 /**
- * Pending payments older than `olderThanMs` without an expiry job: their scheduling job has not run
- * (the gateway-poller pool is down or behind) or failed for good. Found through the pending-code
- * index.
+ * Claims up to `limit` pending payments whose code window has closed (and whose last failed expiry
+ * has waited its backoff), oldest first, skipping rows another replica is claiming. The claim sets
+ * the time before which the payment is not claimed again: its lease while the last inquiry runs,
+ * and its backoff when the inquiry cannot decide (`retryMs` doubled per attempt, at most `retryMaxMs`).
+ * The last inquiry is not throttled: the claim records it (`inquire` is always true).
  */
-export async function selectUnscheduledPayments(
+export async function claimDueExpiries(
   database: Queryable,
-  options: { olderThanMs: number; limit: number },
-): Promise<readonly Omit<PaymentToSchedule, "traceparent">[]> {
-  return database.any(sql.type(z.object({ merchant_id: z.string(), id: z.string(), expires_at: z.date() }))`
-    SELECT p.merchant_id, p.id, p.expires_at FROM payments p
-    WHERE p.status = 'pending' AND p.created_at < now() - ${options.olderThanMs} * interval '1 millisecond'
-      AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'payment_expiry:' || p.id)
-    ORDER BY p.created_at
-    LIMIT ${options.limit}`);
+  options: { limit: number; retryMs: number; retryMaxMs: number },
+): Promise<readonly ClaimedPayment[]> {
+  return database.any(sql.prepared("payments_claim_due_expiries", claimedPaymentSchema)`
+    WITH due AS (
+      SELECT merchant_id, id FROM payments
+      WHERE status = 'pending' AND expires_at <= now() AND (expiry_retry_at IS NULL OR expiry_retry_at <= now())
+      ORDER BY expires_at
+      LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED)
+    UPDATE payments p
+    SET expiry_attempts = p.expiry_attempts + 1, last_inquiry_at = now(), inquiry_count = p.inquiry_count + 1,
+      expiry_retry_at = now() + least(${options.retryMaxMs}::float8,
+        ${options.retryMs}::float8 * power(2, least(p.expiry_attempts, 30))) * interval '1 millisecond'
+    FROM due
+    WHERE p.merchant_id = due.merchant_id AND p.id = due.id
+    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, true AS inquire`);
+}
+
+/**
+ * When the next poll or expiry of a pending payment falls due (null: none is waiting), read from the
+ * first entry of the due index. Expiries waiting out a retry backoff are left out (the batch job
+ * looks again within its longest interval anyway); a min() over their retry times would read every
+ * pending payment.
+ */
+export async function nextDueAt(database: Queryable, kind: "poll" | "expiry"): Promise<Date | null> {
+  const due =
+    kind === "poll"
+      ? sql.fragment`SELECT min(next_poll_at) FROM payments WHERE status = 'pending'`
+      : sql.fragment`SELECT min(expires_at) FROM payments WHERE status = 'pending' AND expiry_retry_at IS NULL`;
+  return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`SELECT (${due}) AS due_at`);
 }
 
 export async function selectPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow | null> {

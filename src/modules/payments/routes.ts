@@ -57,8 +57,8 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
       handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // Row, stored response and the job that schedules its poll and expiry in one statement, shared
-        // with the creations of the same moment: the hottest write path, in one round trip.
+        // Row (with its first poll time) and stored response in one statement, shared with the
+        // creations of the same moment: the hottest write path, in one round trip, enqueuing no job.
         writePayment ??= createPaymentWriter(database);
         const write = writePayment;
         const traceparent = currentTraceparent();
@@ -68,7 +68,7 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
           body,
           (created) =>
             commitWithResponse({ status: 201, body: presentPayment(config, created) }, (response) =>
-              write({ payment: created, response, traceparent }),
+              write({ payment: created, response, firstPollAt: payments.firstPollAtOf(config, created), traceparent }),
             ),
         );
         // Counted once committed (a replayed response does not come through here).

@@ -15,9 +15,8 @@ import { notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
-import { addJob } from "../../platform/queue/add-job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
-import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
+import { currentTraceparent, inJobSpan } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
@@ -46,14 +45,16 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
  * (502), `resource_missing` (404).
  */
 
-export const POLL_PAYMENT_TASK = "poll_payment";
-export const EXPIRE_PAYMENT_TASK = "expire_payment";
-export const SCHEDULE_PAYMENT_JOBS_TASK = "schedule_payment_jobs";
-const POLL_JOB_ATTEMPTS_MAX = 3;
-/** Scheduling is a few inserts: a failure is the database's, retried as long as the expiry's. */
-const SCHEDULING_JOB_ATTEMPTS_MAX = 25;
-/** The expiry must eventually decide: a gateway down at the deadline is retried with backoff for days. */
-const EXPIRY_JOB_ATTEMPTS_MAX = 25;
+/** Payments one claim statement of a batch job takes. */
+const BATCH_SIZE = 200;
+/** Gateway inquiries of one batch in flight at once (each settlement then takes a connection). */
+const BATCH_CONCURRENCY = 8;
+/**
+ * The expiry must eventually decide: a last inquiry that cannot (gateway down) is tried again after
+ * this, doubled per attempt up to the maximum, for as long as it takes. The first delay is also the
+ * lease of a claimed expiry: longer than a gateway inquiry with its retries.
+ */
+const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
 export type PaymentDependencies = { database: Database; config: Config; gateways: Gateways; logger: Logger };
 const gatewayOf = (gateways: Gateways, livemode: boolean): PaymentGateway => (livemode ? gateways.live : gateways.test);
@@ -110,7 +111,14 @@ export async function preparePayment(
     reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
     createdAt,
     expiresAt,
+    firstPollAt: firstPollAtOf(dependencies.config, { created_at: createdAt, expires_at: expiresAt }),
   };
+}
+
+/** The poller's first inquiry: the schedule's first delay after creation, unless the window closes first. */
+export function firstPollAtOf(config: Config, payment: Pick<PaymentRow, "created_at" | "expires_at">): Date | null {
+  const firstPollAt = new Date(payment.created_at.getTime() + (config.payment.pollScheduleMs[0] ?? 2000));
+  return firstPollAt < payment.expires_at ? firstPollAt : null;
 }
 
 /** The row a prepared payment becomes once written. */
@@ -144,8 +152,8 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
 }
 
 /**
- * Phase two, inside the caller's transaction: the payment row and the job that schedules its first
- * poll and its expiry commit together or not at all. A code still live for another payment throws
+ * Phase two, inside the caller's transaction: the payment row, with its first poll time, commits with
+ * the caller's work or not at all. A code still live for another payment throws
  * `CodeCollisionError` (the caller's transaction is aborted; it runs again with a fresh code).
  */
 export async function recordPayment(
@@ -155,7 +163,7 @@ export async function recordPayment(
 ): Promise<PaymentRow> {
   const payment = pendingRowOf(tenant, prepared);
   const [written] = await insertPendingPayments(transaction, [
-    { payment, response: null, traceparent: currentTraceparent() },
+    { payment, response: null, firstPollAt: prepared.firstPollAt, traceparent: currentTraceparent() },
   ]);
   if (written instanceof Error) {
     throw written;
@@ -182,8 +190,7 @@ export async function createPendingPayment<T>(
 }
 
 /**
- * Inserts pending payments, each with its idempotent response when it has one, and the job that
- * schedules their polls and expiries; answers for each: written, not written (its request no longer
+ * Inserts pending payments, each with its idempotent response when it has one; answers for each: written, not written (its request no longer
  * owns its key), or its own error. A code already payable for another payment of the world fails the
  * statement, which wrote nothing: the payments are written again one per statement, and only the
  * colliding one answers `CodeCollisionError`.
@@ -193,10 +200,7 @@ export async function insertPendingPayments(
   rows: readonly queries.PaymentToInsert[],
 ): Promise<(boolean | Error)[]> {
   try {
-    const inserted = await queries.insertPayments(database, rows, {
-      task: SCHEDULE_PAYMENT_JOBS_TASK,
-      maxAttempts: SCHEDULING_JOB_ATTEMPTS_MAX,
-    });
+    const inserted = await queries.insertPayments(database, rows);
     return rows.map((row) => inserted.has(row.payment.id));
   } catch (error) {
     if (!(error instanceof UniqueIntegrityConstraintViolationError)) {
@@ -208,98 +212,6 @@ export async function insertPendingPayments(
     const alone = await Promise.all(rows.map((row) => insertPendingPayments(database, [row])));
     return alone.flat();
   }
-}
-
-/** The jobs every pending payment has: its first poll, and its expiry at `expires_at`. */
-export function paymentJobsOf(config: Config): queries.PaymentJobs {
-  return {
-    poll: {
-      task: POLL_PAYMENT_TASK,
-      delayMs: config.payment.pollScheduleMs[0] ?? 2000,
-      maxAttempts: POLL_JOB_ATTEMPTS_MAX,
-    },
-    expiry: { task: EXPIRE_PAYMENT_TASK, maxAttempts: EXPIRY_JOB_ATTEMPTS_MAX },
-  };
-}
-
-/**
- * The scheduling job of newly inserted payments: the first poll and the expiry job of each payment
- * still pending. Returns how many payments got their jobs.
- */
-export async function schedulePaymentJobs(
-  database: Database,
-  config: Config,
-  payments: readonly { merchant_id: string; id: string; traceparent: string | null }[],
-): Promise<number> {
-  const pending = await queries.selectPendingPayments(database, payments);
-  if (pending.length === 0) {
-    return 0;
-  }
-  const traceparents = new Map(payments.map((payment) => [payment.id, payment.traceparent]));
-  await queries.enqueuePaymentJobs(
-    database,
-    pending.map((payment) => ({ ...payment, traceparent: traceparents.get(payment.id) ?? null })),
-    paymentJobsOf(config),
-  );
-  return pending.length;
-}
-
-/** Payments one sweep statement schedules; a full batch is followed by another. */
-const SWEEP_BATCH_SIZE = 1000;
-/** Bounds one sweep run (the next runs a minute later); a backlog beyond it takes several runs. */
-const SWEEP_BATCHES_MAX = 20;
-
-/**
- * Enqueues the jobs of pending payments that lack them once they are older than `olderThanMs`: their
- * scheduling job has not run (the gateway-poller pool is down or far behind) or failed for good.
- * Works in batches until none is left or `SWEEP_BATCHES_MAX` were done; returns how many payments.
- */
-export async function scheduleUnscheduledPayments(
-  database: Database,
-  config: Config,
-  options: { olderThanMs: number },
-): Promise<number> {
-  let scheduled = 0;
-  for (let batch = 0; batch < SWEEP_BATCHES_MAX; batch += 1) {
-    const unscheduled = await queries.selectUnscheduledPayments(database, {
-      olderThanMs: options.olderThanMs,
-      limit: SWEEP_BATCH_SIZE,
-    });
-    if (unscheduled.length > 0) {
-      await queries.enqueuePaymentJobs(
-        database,
-        unscheduled.map((payment) => ({ ...payment, traceparent: null })),
-        paymentJobsOf(config),
-      );
-    }
-    scheduled += unscheduled.length;
-    if (unscheduled.length < SWEEP_BATCH_SIZE) {
-      break;
-    }
-  }
-  return scheduled;
-}
-
-/** Schedules the poller's next inquiry, unless it would come after the code window closes. */
-async function schedulePoll(
-  database: Transaction,
-  config: Config,
-  payment: Pick<PaymentRow, "merchant_id" | "id" | "expires_at">,
-  attempt: number,
-): Promise<void> {
-  const schedule = config.payment.pollScheduleMs;
-  const delayMs = schedule[Math.min(attempt, schedule.length - 1)] ?? 30_000;
-  const runAt = new Date(Date.now() + delayMs);
-  if (runAt >= payment.expires_at) {
-    return;
-  }
-  await addJob(database, {
-    task: POLL_PAYMENT_TASK,
-    payload: { merchant_id: payment.merchant_id, payment_id: payment.id, attempt },
-    runAt,
-    jobKey: `payment_poll:${payment.id}`,
-    maxAttempts: POLL_JOB_ATTEMPTS_MAX,
-  });
 }
 
 export async function getPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow> {
@@ -363,6 +275,15 @@ export async function refreshPayment(
   if (claimed === null) {
     return (await queries.selectPaymentById(dependencies.database, payment.id)) ?? payment;
   }
+  return inquireClaimed(dependencies, claimed, options);
+}
+
+/** Asks the gateway about a payment whose inquiry was claimed, and applies the answer. */
+async function inquireClaimed(
+  dependencies: PaymentDependencies,
+  payment: PaymentRow,
+  options: { force?: boolean },
+): Promise<PaymentRow> {
   let status: PaymentCodeStatus;
   try {
     status = await gatewayOf(dependencies.gateways, payment.livemode).inquirePaymentCode({
@@ -374,11 +295,11 @@ export async function refreshPayment(
   } catch (error) {
     if (error instanceof GatewayUnavailableError && options.force !== true) {
       dependencies.logger.warn({ payment_id: payment.id, err: error }, "gateway inquiry failed");
-      return claimed;
+      return payment;
     }
     throw error;
   }
-  return applyGatewayStatus(dependencies.database, claimed, status);
+  return applyGatewayStatus(dependencies.database, payment, status);
 }
 
 /** Applies the gateway's answer: paid settles, unusable fails, expired expires, pending changes nothing. */
@@ -532,27 +453,24 @@ async function finishUnpaid(
   return finished ?? current(database, payment);
 }
 
-/** The poller's turn: one (throttled) inquiry, then the next turn while the payment stays pending. */
+/**
+ * The poller's turn for one payment: one (throttled) inquiry. Its next turn is not this function's:
+ * the claim of `pollDuePayments` set it.
+ */
 export async function pollPayment(
   dependencies: PaymentDependencies,
-  job: { paymentId: string; attempt: number },
+  job: { paymentId: string },
 ): Promise<PaymentRow | null> {
   const payment = await queries.selectPaymentById(dependencies.database, job.paymentId);
   if (payment === null || payment.status !== "pending") {
     return payment;
   }
-  const refreshed = await refreshPayment(dependencies, payment);
-  if (refreshed.status === "pending") {
-    await dependencies.database.transaction((transaction) =>
-      schedulePoll(transaction, dependencies.config, refreshed, job.attempt + 1),
-    );
-  }
-  return refreshed;
+  return refreshPayment(dependencies, payment);
 }
 
 /**
  * The code window closed: one last, unthrottled inquiry decides. Paid in the last second is paid;
- * a gateway that cannot answer makes the job fail and retry, never an expiry by guesswork.
+ * a gateway that cannot answer throws (tried again later), never an expiry by guesswork.
  */
 export async function expireIfUnpaid(
   dependencies: PaymentDependencies,
@@ -562,9 +480,127 @@ export async function expireIfUnpaid(
   if (payment === null || payment.status !== "pending") {
     return payment;
   }
-  const refreshed = await refreshPayment(dependencies, payment, { force: true });
+  return expireAfterInquiry(dependencies, await refreshPayment(dependencies, payment, { force: true }));
+}
+
+/** The last inquiry said (or someone else made it) pending, paid, failed or expired; pending expires. */
+async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: PaymentRow): Promise<PaymentRow> {
   if (refreshed.status !== "pending") {
     return refreshed;
   }
   return expirePayment(dependencies.database, refreshed, { onlyWhenDue: true });
+}
+
+/**
+ * What one run of a batch job did: payments claimed, those whose handling failed, whether it stopped
+ * with a full batch (more may be due), and when the next one falls due (null: none is waiting).
+ */
+export type BatchRun = { claimed: number; failed: number; workLeft: boolean; nextDueAt: Date | null };
+
+/**
+ * The gateway-poller's batch: claims the payments whose poll is due (`claimDuePolls`, safe with any
+ * number of replicas) and asks the gateway about each, a few at a time; a paid one settles. Claims
+ * batch after batch until fewer than a full batch are due, at most `batchesMax`. Each payment's poll
+ * runs in a span continuing the trace of the request that created it.
+ */
+export async function pollDuePayments(
+  dependencies: PaymentDependencies,
+  options: { batchesMax: number },
+): Promise<BatchRun> {
+  return runBatches(
+    dependencies,
+    options,
+    () =>
+      queries.claimDuePolls(dependencies.database, {
+        limit: BATCH_SIZE,
+        scheduleMs: dependencies.config.payment.pollScheduleMs,
+        inquiryMinIntervalMs: dependencies.config.payment.inquiryMinIntervalMs,
+      }),
+    // Asked about too recently (a client's GET): this poll has nothing to do.
+    async ({ inquire, ...payment }) => (inquire ? inquireClaimed(dependencies, payment, {}) : payment),
+    "poll",
+  );
+}
+
+/**
+ * The code-expiry pool's batch: claims the pending payments whose window has closed
+ * (`claimDueExpiries`) and expires each after its last inquiry; one whose inquiry cannot decide is
+ * left pending, claimed again after its backoff.
+ */
+export async function expireDuePayments(
+  dependencies: PaymentDependencies,
+  options: { batchesMax: number },
+): Promise<BatchRun> {
+  return runBatches(
+    dependencies,
+    options,
+    () =>
+      queries.claimDueExpiries(dependencies.database, {
+        limit: BATCH_SIZE,
+        retryMs: EXPIRY_RETRY_MS.initial,
+        retryMaxMs: EXPIRY_RETRY_MS.max,
+      }),
+    async ({ inquire: _, ...payment }) =>
+      expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
+    "expiry",
+  );
+}
+
+async function runBatches(
+  dependencies: PaymentDependencies,
+  options: { batchesMax: number },
+  claim: () => Promise<readonly queries.ClaimedPayment[]>,
+  handle: (payment: Omit<queries.ClaimedPayment, "traceparent">) => Promise<unknown>,
+  kind: "poll" | "expiry",
+): Promise<BatchRun> {
+  let claimed = 0;
+  let failed = 0;
+  let workLeft = false;
+  for (let batch = 0; batch < options.batchesMax; batch += 1) {
+    const payments = await claim();
+    claimed += payments.length;
+    // Each payment's turn is a span of its creating request's trace, named as the per-payment job it
+    // replaces, so a trace still reads "POST /v1/payments → job poll_payment → settlement".
+    failed += await forEachAtMost(BATCH_CONCURRENCY, payments, async ({ traceparent, ...payment }) =>
+      inJobSpan(
+        {
+          pool: kind === "poll" ? "gateway-poller" : "code-expiry",
+          task: kind === "poll" ? "poll_payment" : "expire_payment",
+          jobId: payment.id,
+          attempt: 1,
+          payload: { traceparent },
+        },
+        () => handle(payment),
+      ).catch((error: unknown) => {
+        dependencies.logger.warn({ payment_id: payment.id, err: error }, `payment ${kind} failed; tried again later`);
+        throw error;
+      }),
+    );
+    workLeft = payments.length === BATCH_SIZE;
+    if (!workLeft) {
+      break;
+    }
+  }
+  return { claimed, failed, workLeft, nextDueAt: await queries.nextDueAt(dependencies.database, kind) };
+}
+
+/** Runs `run` over `items`, at most `limit` at once; returns how many failed. */
+async function forEachAtMost<T>(
+  limit: number,
+  items: readonly T[],
+  run: (item: T) => Promise<unknown>,
+): Promise<number> {
+  let next = 0;
+  let failed = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await run(item).catch(() => {
+        failed += 1;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return failed;
 }

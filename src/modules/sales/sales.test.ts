@@ -623,7 +623,7 @@ describe("wallet sales (test world)", () => {
       const outcomes = await Promise.allSettled([
         ...Array.from({ length: 8 }, () => api.get(`/v1/sales/${sale.id}`)),
         api.get(`/v1/payments/${sale.payment_id}`),
-        payments.pollPayment(racing.dependencies, { paymentId: sale.payment_id, attempt: 2 }),
+        payments.pollPayment(racing.dependencies, { paymentId: sale.payment_id }),
         request(racing.app).post(`/checkout/${sale.payment_id}/mockpay`).send({}),
       ]);
       expect(outcomes.every((outcome) => outcome.status === "fulfilled")).toBe(true);
@@ -680,7 +680,7 @@ describe("wallet sales (live world, through the gateway simulator)", () => {
     ).toBe(200);
     await Promise.all([
       ...Array.from({ length: 6 }, () => api.get(`/v1/sales/${sale.id}`)),
-      payments.pollPayment(liveSetup.dependencies, { paymentId: sale.payment_id, attempt: 1 }),
+      payments.pollPayment(liveSetup.dependencies, { paymentId: sale.payment_id }),
     ]);
     const final = (await api.get(`/v1/sales/${sale.id}`)).body;
     expect(final.status).toBe("completed");

@@ -1,0 +1,291 @@
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { SANDBOX_MAGIC_AMOUNTS } from "../src/gateway/sandbox.ts";
+import { loadConfig } from "../src/platform/config.ts";
+import { randomSecret } from "../src/platform/ids.ts";
+import { poolNames } from "../src/platform/queue/task.ts";
+import { type CpuSample, cpuSecondsOf, startCpuSample } from "./cpu-usage.ts";
+import {
+  committedTransactions,
+  createBenchDatabase,
+  type LoadResult,
+  load,
+  seedMerchants,
+  startServer,
+  stopServer,
+} from "./support.ts";
+
+/**
+ * npm run bench:deploy [-- --short]
+ *
+ * The deployment shape: the API and the four worker pools as separate processes on one PostgreSQL
+ * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them. In each round, in
+ * alternated order:
+ * - the ceiling: bare Express doing one INSERT per POST, nothing else on the database;
+ * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
+ *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
+ *   `--auto-settle` seconds after its code was issued), timed until none is pending.
+ * Printed per measurement: requests/s, p50/p99, PostgreSQL CPU seconds per 1,000 operations (the
+ * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
+ * operation (pg_stat_database.xact_commit deltas), and the API's peak RSS. Ratios compare figures of
+ * the same run only: the machine is shared and its speed drifts.
+ */
+const { values } = parseArgs({
+  options: {
+    short: { type: "boolean", default: false },
+    merchants: { type: "string", default: "50" },
+    connections: { type: "string", default: "50" },
+    seconds: { type: "string" },
+    rounds: { type: "string" },
+    "auto-settle": { type: "string", default: "3" },
+    "settle-timeout": { type: "string", default: "120" },
+    waiting: { type: "string" },
+  },
+});
+const short = values.short;
+const merchantCount = Number(values.merchants);
+const connections = Number(values.connections);
+const seconds = Number(values.seconds ?? (short ? 5 : 10));
+const rounds = Number(values.rounds ?? (short ? 1 : 2));
+const warmupSeconds = short ? 1 : 2;
+const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
+const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
+
+type Measured = LoadResult & {
+  cpu: CpuSample;
+  /** PostgreSQL transactions committed during the measurement (all backends of the database). */
+  transactions: number;
+};
+type Settled = { payments: number; seconds: number; cpu: CpuSample; transactions: number; poolCpuSeconds: number };
+type Round = {
+  baseline: Measured;
+  platform: Measured;
+  settled: Settled;
+  apiPeakRssMb: number;
+  idle: Idle;
+  waiting: Waiting;
+};
+/** What pending payments that never settle cost while they wait, polled on the schedule. */
+type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number };
+/** What the pools cost the database while nothing happens but payments waiting. */
+type Idle = { seconds: number; transactions: number; cpu: CpuSample };
+
+const database = await createBenchDatabase(loadConfig().databaseUrl);
+try {
+  const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  // Dropping the database at the end terminates this connection if a failure left it open.
+  client.on("error", () => {});
+  await seedMerchants(client, keys);
+  await client.query(
+    "CREATE TABLE bench_payments (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
+  );
+  await client.query("ANALYZE");
+
+  const environment = {
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: "10",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+    WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString("base64"),
+    SANDBOX_AUTO_SETTLE_SECONDS: values["auto-settle"],
+    // 50 merchants at full speed: far above a merchant's default limit (the most allowed: 1,000/s each).
+    RATE_LIMIT_REQUESTS: "10000",
+    WORKER_HTTP_PORT: "0",
+  };
+  const headersFor = (requestNumber: number) => ({
+    authorization: `Bearer ${keys[requestNumber % keys.length]}`,
+    "idempotency-key": randomUUID(),
+    "content-type": "application/json",
+  });
+  const body = () => JSON.stringify({ amount_cents: 1000 + Math.floor(Math.random() * 9000) });
+
+  const pendingCount = async () =>
+    Number((await client.query("SELECT count(*) AS n FROM payments WHERE status = 'pending'")).rows[0].n);
+
+  async function measure(url: string, serverPid: number): Promise<Measured> {
+    await load({ url, connections, durationSeconds: warmupSeconds, method: "POST", headersFor, bodyFor: body });
+    const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const cpuSince = await startCpuSample(serverPid, database.url);
+    const result = await load({
+      url,
+      connections,
+      durationSeconds: seconds,
+      method: "POST",
+      headersFor,
+      bodyFor: body,
+    });
+    const cpu = await cpuSince();
+    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    return { ...result, cpu, transactions };
+  }
+
+  async function measureBaseline(): Promise<Measured> {
+    const server = await startServer("bench/servers/baseline.ts", environment);
+    try {
+      return await measure(`http://127.0.0.1:${server.port}/v1/payments`, server.child.pid ?? 0);
+    } finally {
+      await stopServer(server);
+    }
+  }
+
+  async function measurePlatform(): Promise<Omit<Round, "baseline">> {
+    const pools: { child: ChildProcess }[] = [];
+    for (const pool of poolNames) {
+      pools.push(await startServer("bench/servers/pool.ts", { ...environment, BENCH_POOL: pool }));
+    }
+    const api = await startServer("bench/servers/api.ts", environment);
+    try {
+      // Whatever earlier rounds left pending settles first: each round measures its own payments.
+      await waitUntilSettled(settleTimeoutMs);
+      const platform = await measure(`http://127.0.0.1:${api.port}/v1/payments`, api.child.pid ?? 0);
+      const apiPeakRssMb = await peakRssMb(api.child.pid ?? 0);
+
+      // Settling: from the end of the load until none is pending, with the pools' own CPU.
+      const pending = await pendingCount();
+      const poolPids = pools.map((pool) => pool.child.pid ?? 0);
+      const poolCpuBefore = await sumCpu(poolPids);
+      const transactionsBefore = await committedTransactions(database.url);
+      const cpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
+      const started = performance.now();
+      await waitUntilSettled(settleTimeoutMs);
+      const settleSeconds = (performance.now() - started) / 1000;
+      const cpu = await cpuSince();
+      const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
+      const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+
+      // Idle: nothing pending, nothing arriving; what the pools alone cost the database.
+      const idleSeconds = short ? 3 : 5;
+      const idleTransactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+      const idleCpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      const idleCpu = await idleCpuSince();
+      const idleTransactions =
+        (await committedTransactions(database.url, { settledMs: 1000 })) - idleTransactionsBefore;
+      // Waiting: payments the gateway never reports paid, polled on the schedule (first at 2 s), measured
+      // from just after their first poll for as long as the idle measurement.
+      await load({
+        url: `http://127.0.0.1:${api.port}/v1/payments`,
+        connections,
+        durationSeconds: 60,
+        amount: waitingPayments,
+        method: "POST",
+        headersFor,
+        bodyFor: () => JSON.stringify({ amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const inquiries = async () =>
+        Number((await client.query("SELECT coalesce(sum(inquiry_count), 0) AS n FROM payments")).rows[0].n);
+      const waitingInquiriesBefore = await inquiries();
+      const waitingPoolCpuBefore = await sumCpu(poolPids);
+      const waitingTransactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+      const waitingCpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      const waitingCpu = await waitingCpuSince();
+      const waitingPoolCpuSeconds = (await sumCpu(poolPids)) - waitingPoolCpuBefore;
+      const waitingTransactions =
+        (await committedTransactions(database.url, { settledMs: 1000 })) - waitingTransactionsBefore;
+      const polls = (await inquiries()) - waitingInquiriesBefore;
+      // Out of the way of the next round (which waits for nothing pending): ended by hand, not by the pools.
+      await client.query(
+        "UPDATE payments SET status = 'expired', updated_at = now() WHERE status = 'pending' AND amount_cents = $1",
+        [SANDBOX_MAGIC_AMOUNTS.neverSettles],
+      );
+      return {
+        platform,
+        apiPeakRssMb,
+        settled: { payments: pending, seconds: settleSeconds, cpu, transactions, poolCpuSeconds },
+        idle: { seconds: idleSeconds, transactions: idleTransactions, cpu: idleCpu },
+        waiting: {
+          seconds: idleSeconds,
+          transactions: waitingTransactions,
+          cpu: waitingCpu,
+          pending: waitingPayments,
+          polls,
+          poolCpuSeconds: waitingPoolCpuSeconds,
+        },
+      };
+    } finally {
+      await stopServer(api);
+      await Promise.all(pools.map(stopServer));
+    }
+  }
+
+  async function waitUntilSettled(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await pendingCount()) > 0) {
+      if (Date.now() > deadline) {
+        throw new Error(`payments still pending after ${timeoutMs / 1000} s`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const results: Round[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    if (round % 2 === 0) {
+      const baseline = await measureBaseline();
+      results.push({ baseline, ...(await measurePlatform()) });
+    } else {
+      const platform = await measurePlatform();
+      results.push({ baseline: await measureBaseline(), ...platform });
+    }
+  }
+  const { rows: doubled } = await client.query<{ n: string }>(
+    "SELECT count(*) AS n FROM (SELECT source_id FROM ledger_transactions WHERE source_type = 'payment' GROUP BY source_id HAVING count(*) > 1) d",
+  );
+  const { rows: unpaid } = await client.query<{ n: string }>(
+    "SELECT count(*) AS n FROM payments WHERE status <> 'paid' AND amount_cents <> $1",
+    [SANDBOX_MAGIC_AMOUNTS.neverSettles],
+  );
+  await client.end();
+
+  const perThousandCpu = (cpu: CpuSample, operations: number) =>
+    cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.databaseSeconds) / operations).toFixed(2);
+  const line = (name: string, result: Measured) =>
+    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${(result.transactions / Math.max(1, result.total)).toFixed(2)} xact/op`;
+  const [load1, load5] = os.loadavg();
+  process.stdout.write(
+    [
+      "",
+      `bench:deploy${short ? " --short" : ""} — API + ${poolNames.length} pools as separate processes, ${merchantCount} merchants, ${connections} connections, ${seconds} s per measurement, sandbox settles ${values["auto-settle"]} s after issue; ${os.cpus().length} cores, load average ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1 / 5 min) at the end`,
+      ...results.flatMap((round, index) => {
+        const { baseline, platform, settled, idle, waiting } = round;
+        const lifecycleCpu =
+          platform.cpu === null || settled.cpu === null
+            ? null
+            : { serverSeconds: 0, databaseSeconds: platform.cpu.databaseSeconds + settled.cpu.databaseSeconds };
+        return [
+          `round ${index + 1}:`,
+          line("ceiling: bare INSERT", baseline),
+          line("POST /v1/payments, pools on", platform),
+          `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
+          `  settling by polling: ${settled.payments} pending after the load settled in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${(settled.transactions / Math.max(1, settled.payments)).toFixed(2)} xact/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
+          `  lifecycle (created → polled → paid): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
+          `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
+          `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
+        ];
+      }),
+      `every payment paid: ${unpaid[0]?.n === "0" ? "yes" : `NO (${unpaid[0]?.n} not paid)`}; settled twice: ${doubled[0]?.n}`,
+      "",
+    ].join("\n"),
+  );
+} finally {
+  await database.dispose();
+}
+
+async function peakRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match === null ? Number.NaN : Number(match[1]) / 1024;
+}
+
+async function sumCpu(pids: readonly number[]): Promise<number> {
+  const seconds = await Promise.all(pids.map(cpuSecondsOf));
+  return seconds.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+}
