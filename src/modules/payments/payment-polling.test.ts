@@ -1,0 +1,225 @@
+import { Registry } from "prom-client";
+import request from "supertest";
+import { z } from "zod";
+import { paymentsTestWorld } from "../../../tests/support/payments.ts";
+import { waitUntil } from "../../../tests/support/time.ts";
+import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
+import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
+import { sql } from "../../platform/db/pool.ts";
+import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
+import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
+import * as payments from "./service.ts";
+import { expireDuePaymentsTask } from "./tasks/expire-due-payments.ts";
+import { pollDuePaymentsTask } from "./tasks/poll-due-payments.ts";
+
+/** The gateway-poller and code-expiry pools: batch polling on the spec's schedule, expiry, replicas. */
+
+const logger = createLogger({ level: "silent", service: "test" });
+const world = paymentsTestWorld();
+const countSchema = z.object({ count: z.number() });
+
+describe("the gateway-poller and code-expiry pools", () => {
+  test("without any client polling, the poller's batch job settles a payment and the expiry's expires another", async () => {
+    const { clock, gateways } = world.sandboxOnClock(400);
+    const { app, config, dependencies } = world.setup(
+      {
+        PAYMENT_POLL_SCHEDULE_SECONDS: "0.2",
+        PAYMENT_CODE_WINDOW_SECONDS: "60",
+        PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.05",
+        WORKER_POLL_INTERVAL_MS: "50",
+      },
+      gateways,
+    );
+    // The jobs earlier tests left (their payments' polls and expiries) are not this test's to run: with
+    // this test's poll schedule they would keep the pools busy.
+    await world.db.database.query(sql.unsafe`
+      SELECT FROM graphile_worker.permanently_fail_jobs(ARRAY(SELECT id FROM graphile_worker.jobs), 'left by an earlier test')`);
+    const pgPool = createWorkerPgPool({ url: world.db.url, size: 6, applicationName: "test", logger });
+    const taskDependencies = { config, database: world.db.database, logger };
+    const runners = await Promise.all([
+      startWorkerPool({
+        pool: "gateway-poller",
+        tasks: [pollDuePaymentsTask(dependencies.gateways)],
+        dependencies: taskDependencies,
+        pgPool,
+        registry: new Registry(),
+      }),
+      startWorkerPool({
+        pool: "code-expiry",
+        tasks: [expireDuePaymentsTask(dependencies.gateways)],
+        dependencies: taskDependencies,
+        pgPool,
+        registry: new Registry(),
+      }),
+    ]);
+    try {
+      const settling = (await world.create(app, world.shop.testKey, { amount_cents: 500 })).body;
+      const unpaid = (await world.create(app, world.shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }))
+        .body;
+      // For the gateway, the first payment has settled by the time of the poller's first inquiry.
+      clock.set(Date.parse(settling.created_at) + 400);
+      // The second payment's window closes: the code-expiry pool's recurring job finds it due.
+      await world.backdate(unpaid.id, 60);
+      const statuses = async () =>
+        Promise.all(
+          [settling.id, unpaid.id].map(async (id) => (await payments.getPaymentById(world.db.database, id)).status),
+        );
+      await waitUntil(
+        "one payment is paid and the other expired",
+        async () => (await statuses()).join() === "paid,expired",
+      );
+      expect(await statuses()).toEqual(["paid", "expired"]);
+      expect((await world.eventsOf(settling.id)).map((event) => event.type)).toEqual(["payment.paid"]);
+      expect((await world.eventsOf(unpaid.id)).map((event) => event.type)).toEqual(["payment.expired"]);
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await pgPool.end();
+    }
+  });
+});
+
+describe("polling and expiry in batches", () => {
+  test("the poller's batch follows the poll schedule per payment, and stops before the window closes", async () => {
+    const { app, dependencies } = world.setup({
+      PAYMENT_POLL_SCHEDULE_SECONDS: "2,3,5",
+      PAYMENT_CODE_WINDOW_SECONDS: "12",
+    });
+    const payment = (await world.create(app, world.shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }))
+      .body;
+    const delaysMs: (number | null)[] = [];
+    for (let poll = 0; poll < 4; poll += 1) {
+      await world.makePollDue(payment.id);
+      const started = Date.now();
+      await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+      const row = await world.pollFieldsOf(payment.id);
+      expect(row.poll_count).toBe(poll + 1);
+      // Rounded to the second: the claim's now() lies between `started` and the row's read.
+      delaysMs.push(
+        row.next_poll_at === null ? null : Math.round((row.next_poll_at.getTime() - started) / 1000) * 1000,
+      );
+    }
+    // 3 s, then 5 s (the last delay repeats), then none: now + 5 s would pass the 12 s window.
+    expect(delaysMs.slice(0, 3)).toEqual([3000, 5000, 5000]);
+    await world.db.database.query(sql.unsafe`
+      UPDATE payments SET expires_at = now() + interval '4 seconds', next_poll_at = now() WHERE id = ${payment.id}`);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect((await world.pollFieldsOf(payment.id)).next_poll_at).toBeNull();
+    // A poll not yet due is not claimed.
+    await world.db.database.query(
+      sql.unsafe`UPDATE payments SET next_poll_at = now() + interval '1 hour' WHERE id = ${payment.id}`,
+    );
+    const countBefore = (await world.pollFieldsOf(payment.id)).poll_count;
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect((await world.pollFieldsOf(payment.id)).poll_count).toBe(countBefore);
+  });
+
+  test("a payment settled by callback costs no polling: the batch never claims it", async () => {
+    // The batch claims every due payment of the database (earlier tests' too): only this one's count.
+    const inquired: string[] = [];
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquired.push(request.paymentId);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const { app, dependencies } = world.setup({}, { test: counting, live: counting });
+    const payment = (await world.create(app, world.shop.testKey, { amount_cents: 700 })).body;
+    expect((await request(app).post(`/checkout/${payment.id}/mockpay`).send({})).status).toBe(200);
+    await world.makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(await world.pollFieldsOf(payment.id)).toMatchObject({ status: "paid", poll_count: 0 });
+    expect(inquired.filter((id) => id === payment.id)).toEqual([]);
+  });
+
+  test("a poll right after a client's GET keeps to the inquiry throttle; once it has passed, the poll asks", async () => {
+    const inquired: string[] = [];
+    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquired.push(request.paymentId);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const { app, dependencies } = world.setup(
+      { PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60" },
+      { test: counting, live: counting },
+    );
+    const payment = (await world.create(app, world.shop.testKey, { amount_cents: 700 })).body;
+    const inquiriesOfPayment = () => inquired.filter((id) => id === payment.id).length;
+    await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${world.shop.testKey}`);
+    expect(inquiriesOfPayment()).toBe(1);
+    await world.makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(inquiriesOfPayment()).toBe(1);
+    expect((await world.pollFieldsOf(payment.id)).poll_count).toBe(1);
+    await world.passInquiryInterval(payment.id);
+    await world.makePollDue(payment.id);
+    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    expect(inquiriesOfPayment()).toBe(2);
+    expect((await world.pollFieldsOf(payment.id)).poll_count).toBe(2);
+  });
+
+  test("two replicas of each batch job over 1,000 pending payments: each settled or expired exactly once", async () => {
+    const inquiriesOf = new Map<string, number>();
+    const sandbox = createSandboxGateway({ autoSettleMs: 1000 });
+    const counting: PaymentGateway = {
+      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      inquirePaymentCode: (request) => {
+        inquiriesOf.set(request.paymentId, (inquiriesOf.get(request.paymentId) ?? 0) + 1);
+        return sandbox.inquirePaymentCode(request);
+      },
+    };
+    const gateways = { test: counting, live: counting };
+    // A claim moves the payment's next poll the schedule's next delay ahead: long here, so that however
+    // slowly a loaded machine works through a batch, a second inquiry can only come from overlapping claims.
+    const environment = { PAYMENT_POLL_SCHEDULE_SECONDS: "2,600" };
+    const replicas = [world.setup(environment, gateways), world.setup(environment, gateways)].map(
+      (replica) => replica.dependencies,
+    );
+    // 500 paid at the gateway and due for a poll; 500 never paid, their window closed.
+    const count = 1000;
+    await world.db.database.query(sql.unsafe`
+      INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, reference, code,
+        gateway_reference, qr_png_data_url, expires_at, next_poll_at, created_at, updated_at)
+      SELECT ${world.shop.id}, 'pay_replica_' || g || '_' || ${world.shop.id}, false, 'pending',
+        CASE WHEN g % 2 = 0 THEN 1000 ELSE ${SANDBOX_MAGIC_AMOUNTS.neverSettles} END, 'USD', 0,
+        'PRREPLICA' || g || ${world.shop.id}, lpad((800000000 + g)::text, 9, '0'), 'gw_' || g, 'data:image/png;base64,AA==',
+        CASE WHEN g % 2 = 0 THEN now() + interval '8 minutes' ELSE now() - interval '1 second' END,
+        CASE WHEN g % 2 = 0 THEN now() - interval '1 second' END,
+        now() - interval '2 minutes', now() - interval '2 minutes'
+      FROM generate_series(1, ${count}) AS g`);
+    const pendingOfShop = () =>
+      world.db.database.oneFirst(sql.type(countSchema)`
+        SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${world.shop.id} AND status = 'pending'`);
+    // Both replicas of both pools at once, run after run, as their recurring jobs would.
+    for (let run = 0; run < 20 && (await pendingOfShop()) > 0; run += 1) {
+      await Promise.all(
+        replicas.flatMap((dependencies) => [
+          payments.pollDuePayments(dependencies, { batchesMax: 2 }),
+          payments.expireDuePayments(dependencies, { batchesMax: 2 }),
+        ]),
+      );
+    }
+    const outcomes = await world.db.database.any(sql.type(
+      z.object({ id: z.string(), status: z.string(), events: z.number(), postings: z.number() }),
+    )`
+      SELECT p.id, p.status,
+        (SELECT count(*)::int FROM events e WHERE e.merchant_id = p.merchant_id AND e.data->>'payment_id' = p.id) AS events,
+        (SELECT count(*)::int FROM ledger_transactions l WHERE l.source_type = 'payment' AND l.source_id = p.id) AS postings
+      FROM payments p WHERE p.merchant_id = ${world.shop.id} AND p.id LIKE 'pay_replica_%'`);
+    expect(outcomes).toHaveLength(count);
+    const paid = outcomes.filter((outcome) => outcome.status === "paid");
+    const expired = outcomes.filter((outcome) => outcome.status === "expired");
+    expect(paid).toHaveLength(count / 2);
+    expect(expired).toHaveLength(count / 2);
+    expect(paid.every((outcome) => outcome.events === 1 && outcome.postings === 1)).toBe(true);
+    expect(expired.every((outcome) => outcome.events === 1 && outcome.postings === 0)).toBe(true);
+    // Claims never overlap: one inquiry per payment, across both replicas.
+    expect(outcomes.filter((outcome) => inquiriesOf.get(outcome.id) !== 1)).toEqual([]);
+    expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 1000 * (count / 2) });
+  });
+});
