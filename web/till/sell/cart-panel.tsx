@@ -2,14 +2,30 @@ import { useEffect, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { Button } from "../../ui/index.ts";
 import { type CartLine, cart, cartCurrency, cartTotalCents, removeLine, setQty } from "./cart.ts";
+import { parkedHere } from "./parked.ts";
 
-/** The cart: a line per product and price with − / + / typed quantity, remove, line totals, total, pay. */
-export function CartPanel(props: { onPay: (tender: "cash" | "wallet") => void; onEditDone: () => void }) {
+/**
+ * The cart: a line per product and price with − / + / typed quantity, remove, line totals, total, pay;
+ * park it to serve the next customer, and see the parked ones.
+ */
+export function CartPanel(props: {
+  onPay: (tender: "cash" | "wallet") => void;
+  onPark: () => void;
+  onShowParked: () => void;
+  onEditDone: () => void;
+}) {
   const lines = cart.value;
   const currency = cartCurrency.value;
+  const parkedCount = parkedHere.value.length;
   return (
     <div class="cart">
-      <h2>Cart</h2>
+      <div class="cart-head">
+        <h2>Cart</h2>
+        <Button disabled={lines.length === 0} onClick={props.onPark}>
+          Park
+        </Button>
+        <Button onClick={props.onShowParked}>Parked ({parkedCount})</Button>
+      </div>
       {lines.length === 0 ? (
         <p class="muted cart-empty">Scan an item or tap a product.</p>
       ) : (

@@ -5,20 +5,23 @@ import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
 import { ProductDialog } from "../catalog/product-dialog.tsx";
 import { useScanHandler } from "../scan/scan-target.ts";
-import { addToCart } from "./cart.ts";
+import { addToCart, cart, cartCurrency } from "./cart.ts";
 import { CartPanel } from "./cart-panel.tsx";
 import { CashDialog } from "./cash-dialog.tsx";
+import { parkCart } from "./parked.ts";
+import { ParkedDialog } from "./parked-dialog.tsx";
 import { PriceDialog } from "./price-dialog.tsx";
 import { ProductTiles } from "./product-tiles.tsx";
 import type { Completed } from "./sale-api.ts";
-import { WalletDialog } from "./wallet-dialog.tsx";
+import { WalletDialog, walletCodeOutstanding } from "./wallet-dialog.tsx";
 
 type Mode =
   | { kind: "selling" }
   | { kind: "price"; product: Product }
   | { kind: "new-product"; barcode: string }
   | { kind: "cash" }
-  | { kind: "wallet" };
+  | { kind: "wallet" }
+  | { kind: "parked" };
 
 const isField = (element: Element | null) =>
   element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement;
@@ -123,6 +126,16 @@ export function SellScreen() {
         )}
         <CartPanel
           onPay={(tender) => setMode({ kind: tender })}
+          onPark={() => {
+            if (walletCodeOutstanding(cart.value, cartCurrency.value)) {
+              toast("A wallet code for this cart can still be paid: wait for it or let it expire first.", "error");
+              return;
+            }
+            parkCart();
+            setCompleted(undefined);
+            reclaimFocus();
+          }}
+          onShowParked={() => setMode({ kind: "parked" })}
           onEditDone={() => scanBox.current?.focus({ preventScroll: true })}
         />
       </section>
@@ -144,6 +157,7 @@ export function SellScreen() {
         onClose={backToSelling}
       />
       <CashDialog open={mode.kind === "cash"} onCompleted={finished} onClose={backToSelling} />
+      <ParkedDialog open={mode.kind === "parked"} onClose={backToSelling} />
       <WalletDialog
         open={mode.kind === "wallet"}
         onCompleted={finished}

@@ -2,11 +2,29 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
 import { Button, Dialog } from "../../ui/index.ts";
-import { cart, cartCurrency, clearCart, saleItems } from "./cart.ts";
+import { type CartLine, cart, cartCurrency, clearCart, saleItems } from "./cart.ts";
 import { type Completed, followSale, postOnce, type Sale } from "./sale-api.ts";
 
 /** The wallet sale last issued for a cart, kept when the dialog closes while its code is valid. */
 let waiting: { cartKey: string; sale: Sale; expiresAt: string } | undefined;
+
+const walletBodyOf = (lines: readonly CartLine[], currency: string | undefined) => ({
+  tender: "wallet",
+  currency,
+  items: saleItems(lines),
+});
+
+/**
+ * Whether a wallet code issued for this cart may still be paid: such a cart must not be parked or
+ * changed away from under the customer, who could pay the code while the cashier takes cash.
+ */
+export function walletCodeOutstanding(lines: readonly CartLine[], currency: string | undefined): boolean {
+  return (
+    waiting !== undefined &&
+    waiting.cartKey === JSON.stringify(walletBodyOf(lines, currency)) &&
+    Date.parse(waiting.expiresAt) > Date.now()
+  );
+}
 
 type State =
   | { kind: "creating" }
@@ -34,7 +52,7 @@ export function WalletDialog(props: {
   useEffect(() => {
     if (!props.open) return;
     const following = new AbortController();
-    const body = { tender: "wallet", currency: cartCurrency.value, items: saleItems(cart.value) };
+    const body = walletBodyOf(cart.value, cartCurrency.value);
     const cartKey = JSON.stringify(body);
     // Reopened for the same cart while its code is still valid: wait for that code, never issue a
     // second one the customer might also pay.
