@@ -15,7 +15,7 @@ TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NO
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
-TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone);
 TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone);
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
@@ -128,6 +128,9 @@ CONSTRAINT sales_check1 ON sales: CHECK (((tender = 'wallet'::text) OR (status =
 CONSTRAINT sales_check2 ON sales: CHECK (((tender = 'cash'::text) OR (total_cents > 0)));
 CONSTRAINT sales_check3 ON sales: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
 CONSTRAINT sales_check4 ON sales: CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL)));
+CONSTRAINT sales_client_request_fingerprint_check ON sales: CHECK ((octet_length(client_request_fingerprint) = 32));
+CONSTRAINT sales_client_sale_fingerprint ON sales: CHECK (((client_sale_id IS NULL) = (client_request_fingerprint IS NULL)));
+CONSTRAINT sales_client_sale_id_check ON sales: CHECK (((char_length(client_sale_id) >= 1) AND (char_length(client_sale_id) <= 100)));
 CONSTRAINT sales_currency_check ON sales: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
 CONSTRAINT sales_items_check ON sales: CHECK (((jsonb_typeof(items) = 'array'::text) AND ((jsonb_array_length(items) >= 1) AND (jsonb_array_length(items) <= 100))));
 CONSTRAINT sales_merchant_id_fkey ON sales: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
@@ -235,6 +238,7 @@ CREATE INDEX products_name_idx ON public.products USING btree (merchant_id, name
 CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, id);
 CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE UNIQUE INDEX sales_client_sale_id_key ON public.sales USING btree (merchant_id, livemode, client_sale_id) WHERE (client_sale_id IS NOT NULL);
 CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
 CREATE UNIQUE INDEX sales_pkey ON public.sales USING btree (merchant_id, id);
@@ -434,9 +438,11 @@ BEGIN
   END IF;
   IF OLD.status <> 'pending' OR NEW.status = 'pending'
       OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
-        NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at)
+        NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at, NEW.client_sale_id,
+        NEW.client_request_fingerprint, NEW.taken_at)
         IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
-        OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at) THEN
+        OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at, OLD.client_sale_id,
+        OLD.client_request_fingerprint, OLD.taken_at) THEN
     RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
       USING ERRCODE = 'restrict_violation';
   END IF;

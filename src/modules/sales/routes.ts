@@ -3,7 +3,7 @@ import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import { type Config, requireDatabaseUrl } from "../../platform/config.ts";
 import { sharedNotifications } from "../../platform/db/notifications.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
-import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import {
@@ -34,6 +34,8 @@ export function presentSale(config: Config, sale: SaleRow, payment: PaymentRow |
     payment_id: sale.payment_id,
     payment: payment === null ? null : presentPayment(config, payment),
     actor: { type: sale.actor_type, id: sale.actor_id },
+    client_sale_id: sale.client_sale_id,
+    taken_at: (sale.taken_at ?? sale.created_at).toISOString(),
     completed_at: sale.completed_at?.toISOString() ?? null,
     cancelled_at: sale.cancelled_at?.toISOString() ?? null,
     created_at: sale.created_at.toISOString(),
@@ -52,23 +54,58 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       idempotent: true,
       request: { body: createSaleBody },
       responses: {
-        201: { description: "The sale (cash: completed; wallet: pending, with its payment).", schema: saleSchema },
+        201: {
+          description:
+            "The sale (cash: completed; wallet: pending, with its payment). Also the answer to a request naming a " +
+            "client_sale_id already recorded with the same body: that sale as it now stands, nothing recorded " +
+            "again, with the header Idempotent-Replayed: true (as for a replayed Idempotency-Key).",
+          schema: saleSchema,
+        },
         404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
+        409: {
+          description:
+            "`client_sale_id_mismatch`: the client_sale_id was recorded with a different request; " +
+            "`idempotency_mismatch`, `idempotency_in_flight`.",
+          schema: errorEnvelopeSchema,
+        },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
         const dependencies = { config, database, logger, gateways };
+        const replayOf = (recorded: { sale: SaleRow; payment: PaymentRow | null }) => ({
+          status: 201,
+          headers: { "Idempotent-Replayed": "true" },
+          body: presentSale(config, recorded.sale, recorded.payment),
+        });
+        // A till's queued sale replayed after its Idempotency-Key expired: the sale it already made.
+        const known = await sales.findClientSale(dependencies, tenant, body);
+        if (known !== null) {
+          return replayOf(known);
+        }
         let afterCommit: (() => void) | undefined;
         // A wallet sale's payment code still live elsewhere aborts the attempt's transaction; the
         // next attempt prepares the sale again with a fresh code.
-        const reply = await withFreshCodes(logger, async () => {
-          const prepared = await sales.prepareSale(dependencies, tenant, body);
-          return transaction(async (tx) => {
-            const recorded = await sales.recordSale(tx, tenant, prepared);
-            afterCommit = recorded.afterCommit;
-            return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
+        let reply: JsonReply;
+        try {
+          reply = await withFreshCodes(logger, async () => {
+            const prepared = await sales.prepareSale(dependencies, tenant, body);
+            return transaction(async (tx) => {
+              const recorded = await sales.recordSale(tx, tenant, prepared);
+              afterCommit = recorded.afterCommit;
+              return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
+            });
           });
-        });
+        } catch (error) {
+          if (!(error instanceof sales.ClientSaleIdTaken)) {
+            throw error;
+          }
+          // A concurrent request recorded this client_sale_id first; ours rolled back whole.
+          const recorded = await sales.findClientSale(dependencies, tenant, body);
+          if (recorded === null) {
+            throw error;
+          }
+          return replayOf(recorded);
+        }
         // Counted once committed (a replayed response does not come through here).
         afterCommit?.();
         return reply;

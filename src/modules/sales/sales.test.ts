@@ -91,6 +91,8 @@ describe("cash sales", () => {
       payment_id: null,
       payment: null,
       actor: { type: "api_key", id: shop.liveKeyId },
+      client_sale_id: null,
+      taken_at: sale.created_at,
       completed_at: expect.any(String),
       cancelled_at: null,
       created_at: expect.any(String),

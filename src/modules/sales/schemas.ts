@@ -19,6 +19,11 @@ export const LINE_QTY_MAX = 100_000;
 /** The largest sale total: the largest payment (10,000,000.00), whatever the tender. */
 export const SALE_TOTAL_CENTS_MAX = 1_000_000_000;
 
+/** How far back an offline sale may be dated: a till offline longer exports its queue instead. */
+export const TAKEN_AT_AGE_DAYS_MAX = 30;
+/** How far ahead of the API's clock a till's clock may run (clock skew between devices). */
+export const TAKEN_AT_FUTURE_SKEW_SECONDS = 300;
+
 /** A line as the sale keeps it: a snapshot, so later catalog edits never change it. */
 export const saleItemSchema = z.object({
   product_id: z.string().nullable().meta({ description: "Null for an ad hoc line." }),
@@ -43,6 +48,8 @@ export const saleRowSchema = z.object({
   payment_id: z.string().nullable(),
   actor_type: z.enum(actorTypes),
   actor_id: z.string(),
+  client_sale_id: z.string().nullable(),
+  taken_at: z.date().nullable(),
   created_at: z.date(),
   completed_at: z.date().nullable(),
   cancelled_at: z.date().nullable(),
@@ -86,6 +93,27 @@ export const createSaleBody = z.strictObject({
     .meta({ description: "Default: the catalog products' currency (USD for ad hoc lines only)." }),
   cashier: z.string().trim().max(100).optional(),
   note: z.string().trim().max(500).optional(),
+  client_sale_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{8,100}$/)
+    .optional()
+    .meta({
+      description:
+        "The till's own id for this sale (8 to 100 of A-Z a-z 0-9 _ . : -, e.g. a UUID), unique per merchant and " +
+        "world for ever. A request naming a sale already recorded with the same body answers that sale " +
+        "(201, Idempotent-Replayed: true) and records nothing, even after its Idempotency-Key has expired; " +
+        "with another body it is refused (409 client_sale_id_mismatch). For sales queued offline and replayed later.",
+    }),
+  taken_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({
+      description:
+        `When the sale was rung up at the counter (cash only), if earlier than now: at most ` +
+        `${TAKEN_AT_AGE_DAYS_MAX} days ago and at most ${TAKEN_AT_FUTURE_SKEW_SECONDS} seconds ahead of the ` +
+        "API's clock (else taken_at_out_of_range). A cash sale is completed at that time, so reports count it " +
+        "on the day it was taken. Default: now.",
+    }),
 });
 export type CreateSaleInput = z.output<typeof createSaleBody>;
 
@@ -106,6 +134,8 @@ export const saleSchema = z
       .nullable()
       .meta({ description: "Wallet sales, on create and GET by id (null in lists and for cash)." }),
     actor: z.object({ type: z.enum(actorTypes), id: z.string() }),
+    client_sale_id: z.string().nullable().meta({ description: "The till's own id for the sale, when it gave one." }),
+    taken_at: z.iso.datetime().meta({ description: "When the sale was rung up at the counter (default: created_at)." }),
     completed_at: z.iso.datetime().nullable(),
     cancelled_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
