@@ -15,8 +15,11 @@ TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NO
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
-TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text);
 TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone);
+TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
+TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, provider text NOT NULL, provider_product text NOT NULL, amount_cents bigint NOT NULL, fee_cents bigint NOT NULL, commission_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, narration text, additional_data jsonb NOT NULL DEFAULT '{}'::jsonb, reference text NOT NULL, provider_reference text, token text, receipt jsonb, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
@@ -138,8 +141,11 @@ CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id,
 CONSTRAINT sales_note_check ON sales: CHECK ((char_length(note) <= 500));
 CONSTRAINT sales_payment_key ON sales: UNIQUE (merchant_id, payment_id);
 CONSTRAINT sales_pkey ON sales: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sales_shift_cash ON sales: CHECK (((shift_id IS NULL) OR ((tender = 'cash'::text) AND (till_id IS NOT NULL))));
+CONSTRAINT sales_shift_fkey ON sales: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
 CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'cancelled'::text])));
 CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_till_id_check ON sales: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
 CONSTRAINT sessions_client_address_check ON sessions: CHECK ((char_length(client_address) <= 64));
 CONSTRAINT sessions_idle_timeout_seconds_check ON sessions: CHECK ((idle_timeout_seconds > 0));
@@ -148,6 +154,35 @@ CONSTRAINT sessions_merchant_id_user_id_fkey ON sessions: FOREIGN KEY (merchant_
 CONSTRAINT sessions_pkey ON sessions: PRIMARY KEY (merchant_id, id);
 CONSTRAINT sessions_token_hash_check ON sessions: CHECK ((octet_length(token_hash) = 32));
 CONSTRAINT sessions_user_agent_check ON sessions: CHECK ((char_length(user_agent) <= 512));
+CONSTRAINT shift_cash_moves_actor_type_check ON shift_cash_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT shift_cash_moves_check ON shift_cash_moves: CHECK (
+CASE kind
+    WHEN 'float'::text THEN (amount_cents >= 0)
+    WHEN 'sale'::text THEN (amount_cents >= 0)
+    WHEN 'pay_in'::text THEN (amount_cents > 0)
+    ELSE (amount_cents < 0)
+END);
+CONSTRAINT shift_cash_moves_check1 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['pay_in'::text, 'pay_out'::text])) = (reason IS NOT NULL)));
+CONSTRAINT shift_cash_moves_check2 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text])) = (sale_id IS NOT NULL)));
+CONSTRAINT shift_cash_moves_currency_check ON shift_cash_moves: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT shift_cash_moves_kind_check ON shift_cash_moves: CHECK ((kind = ANY (ARRAY['float'::text, 'sale'::text, 'return'::text, 'pay_in'::text, 'pay_out'::text])));
+CONSTRAINT shift_cash_moves_merchant_id_sale_id_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
+CONSTRAINT shift_cash_moves_merchant_id_shift_id_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
+CONSTRAINT shift_cash_moves_pkey ON shift_cash_moves: PRIMARY KEY (merchant_id, id);
+CONSTRAINT shift_cash_moves_reason_check ON shift_cash_moves: CHECK (((char_length(reason) >= 1) AND (char_length(reason) <= 200)));
+CONSTRAINT shift_counts_counted_cents_check ON shift_counts: CHECK ((counted_cents >= 0));
+CONSTRAINT shift_counts_currency_check ON shift_counts: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT shift_counts_merchant_id_shift_id_fkey ON shift_counts: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
+CONSTRAINT shift_counts_pkey ON shift_counts: PRIMARY KEY (merchant_id, shift_id, currency);
+CONSTRAINT shifts_check ON shifts: CHECK (((status = 'closed'::text) = (closed_at IS NOT NULL)));
+CONSTRAINT shifts_check1 ON shifts: CHECK (((status = 'closed'::text) = ((closed_by_id IS NOT NULL) AND (closed_by_type IS NOT NULL))));
+CONSTRAINT shifts_close_note_check ON shifts: CHECK ((char_length(close_note) <= 500));
+CONSTRAINT shifts_closed_by_type_check ON shifts: CHECK ((closed_by_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT shifts_merchant_id_fkey ON shifts: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT shifts_opened_by_type_check ON shifts: CHECK ((opened_by_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT shifts_pkey ON shifts: PRIMARY KEY (merchant_id, id);
+CONSTRAINT shifts_status_check ON shifts: CHECK ((status = ANY (ARRAY['open'::text, 'closed'::text])));
+CONSTRAINT shifts_till_id_check ON shifts: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sign_in_failures_subject_check ON sign_in_failures: CHECK ((char_length(subject) <= 300));
 CONSTRAINT stock_moves_actor_type_check ON stock_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
 CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = 'sale'::text) = (sale_id IS NOT NULL)));
@@ -243,9 +278,17 @@ CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, 
 CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
 CREATE UNIQUE INDEX sales_pkey ON public.sales USING btree (merchant_id, id);
 CREATE INDEX sales_report_idx ON public.sales USING btree (merchant_id, livemode, completed_at) INCLUDE (tender, currency, total_cents) WHERE (status = 'completed'::text);
+CREATE INDEX sales_shift_idx ON public.sales USING btree (merchant_id, shift_id) WHERE (shift_id IS NOT NULL);
 CREATE UNIQUE INDEX sessions_pkey ON public.sessions USING btree (merchant_id, id);
 CREATE UNIQUE INDEX sessions_token_hash_key ON public.sessions USING btree (token_hash);
 CREATE INDEX sessions_user_live ON public.sessions USING btree (merchant_id, user_id) WHERE (revoked_at IS NULL);
+CREATE UNIQUE INDEX shift_cash_moves_one_float ON public.shift_cash_moves USING btree (merchant_id, shift_id, currency) WHERE (kind = 'float'::text);
+CREATE UNIQUE INDEX shift_cash_moves_pkey ON public.shift_cash_moves USING btree (merchant_id, id);
+CREATE INDEX shift_cash_moves_shift_idx ON public.shift_cash_moves USING btree (merchant_id, shift_id, created_at, id);
+CREATE UNIQUE INDEX shift_counts_pkey ON public.shift_counts USING btree (merchant_id, shift_id, currency);
+CREATE INDEX shifts_list_idx ON public.shifts USING btree (merchant_id, livemode, created_at DESC, id DESC);
+CREATE UNIQUE INDEX shifts_one_open_per_till ON public.shifts USING btree (merchant_id, livemode, till_id) WHERE (status = 'open'::text);
+CREATE UNIQUE INDEX shifts_pkey ON public.shifts USING btree (merchant_id, id);
 CREATE INDEX sign_in_failures_subject ON public.sign_in_failures USING btree (subject, failed_at);
 CREATE INDEX stock_moves_list_idx ON public.stock_moves USING btree (merchant_id, livemode, seq);
 CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant_id, id);
@@ -439,10 +482,10 @@ BEGIN
   IF OLD.status <> 'pending' OR NEW.status = 'pending'
       OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
         NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at, NEW.client_sale_id,
-        NEW.client_request_fingerprint, NEW.taken_at)
+        NEW.client_request_fingerprint, NEW.taken_at, NEW.till_id, NEW.shift_id)
         IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
         OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at, OLD.client_sale_id,
-        OLD.client_request_fingerprint, OLD.taken_at) THEN
+        OLD.client_request_fingerprint, OLD.taken_at, OLD.till_id, OLD.shift_id) THEN
     RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
       USING ERRCODE = 'restrict_violation';
   END IF;
@@ -484,6 +527,9 @@ CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON public.le
 CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON public.ledger_transactions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER sales_guard BEFORE DELETE OR UPDATE ON public.sales FOR EACH ROW EXECUTE FUNCTION guard_sale_change();
 CREATE TRIGGER sales_no_truncate BEFORE TRUNCATE ON public.sales FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER shift_cash_moves_append_only BEFORE DELETE OR UPDATE ON public.shift_cash_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER shift_cash_moves_no_truncate BEFORE TRUNCATE ON public.shift_cash_moves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER shift_counts_append_only BEFORE DELETE OR UPDATE ON public.shift_counts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER stock_moves_append_only BEFORE DELETE OR UPDATE ON public.stock_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER stock_moves_no_truncate BEFORE TRUNCATE ON public.stock_moves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER webhook_delivery_attempts_append_only BEFORE DELETE OR UPDATE ON public.webhook_delivery_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

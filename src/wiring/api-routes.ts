@@ -11,6 +11,7 @@ import { paymentRoutes } from "../modules/payments/routes.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
 import { saleRoutes } from "../modules/sales/routes.ts";
 import { keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
+import { shiftRoutes } from "../modules/shifts/routes.ts";
 import { stockRoutes } from "../modules/stock/routes.ts";
 import { utilityRoutes } from "../modules/utilities/routes.ts";
 import { webAppRoutes } from "../modules/web-apps/index.ts";
@@ -31,6 +32,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...catalogRoutes,
     ...stockRoutes,
     ...saleRoutes(gateways),
+    ...shiftRoutes,
     ...payoutRoutes,
     ...agentRoutes(gateways),
     ...utilityRoutes(gateways),

@@ -15,6 +15,8 @@ export const eventTypes = [
   "utility_payment.completed",
   "utility_payment.failed",
   "sale.completed",
+  "shift.opened",
+  "shift.closed",
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -6,7 +6,7 @@ import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
 const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
-  payment_id, actor_type, actor_id, client_sale_id, taken_at, created_at, completed_at, cancelled_at`;
+  payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, created_at, completed_at, cancelled_at`;
 
 /**
  * A cash sale is inserted completed (at its taken_at when the till dated it); a wallet sale pending,
@@ -26,10 +26,11 @@ export async function insertSale(
   const fingerprint = sale.client_request_fingerprint === null ? null : sql.binary(sale.client_request_fingerprint);
   return transaction.maybeOne(sql.type(saleRowSchema)`
     INSERT INTO sales (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note, payment_id,
-      actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, completed_at)
+      actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id, completed_at)
     VALUES (${sale.merchant_id}, ${sale.id}, ${sale.livemode}, ${sale.status}, ${sale.tender}, ${sale.currency},
       ${sale.total_cents}, ${sql.jsonb(sale.items)}, ${sale.cashier}, ${sale.note}, ${sale.payment_id},
-      ${sale.actor_type}, ${sale.actor_id}, ${sale.client_sale_id}, ${fingerprint}, ${takenAt}, ${completedAt})
+      ${sale.actor_type}, ${sale.actor_id}, ${sale.client_sale_id}, ${fingerprint}, ${takenAt}, ${sale.till_id},
+      ${sale.shift_id}, ${completedAt})
     ON CONFLICT (merchant_id, livemode, client_sale_id) WHERE client_sale_id IS NOT NULL DO NOTHING
     RETURNING ${SALE_COLUMNS}`);
 }

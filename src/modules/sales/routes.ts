@@ -35,6 +35,8 @@ export function presentSale(config: Config, sale: SaleRow, payment: PaymentRow |
     payment: payment === null ? null : presentPayment(config, payment),
     actor: { type: sale.actor_type, id: sale.actor_id },
     client_sale_id: sale.client_sale_id,
+    till_id: sale.till_id,
+    shift_id: sale.shift_id,
     taken_at: (sale.taken_at ?? sale.created_at).toISOString(),
     completed_at: sale.completed_at?.toISOString() ?? null,
     cancelled_at: sale.cancelled_at?.toISOString() ?? null,
@@ -64,6 +66,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
         409: {
           description:
+            "`shift_not_open`: a cash sale on a till without an open shift; " +
             "`client_sale_id_mismatch`: the client_sale_id was recorded with a different request; " +
             "`idempotency_mismatch`, `idempotency_in_flight`.",
           schema: errorEnvelopeSchema,

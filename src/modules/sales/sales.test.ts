@@ -92,6 +92,8 @@ describe("cash sales", () => {
       payment: null,
       actor: { type: "api_key", id: shop.liveKeyId },
       client_sale_id: null,
+      till_id: null,
+      shift_id: null,
       taken_at: sale.created_at,
       completed_at: expect.any(String),
       cancelled_at: null,

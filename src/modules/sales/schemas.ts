@@ -5,6 +5,7 @@ import { currencySchema } from "../../kernel/money-schemas.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
 import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
 import { paymentSchema } from "../payments/schemas.ts";
+import { tillIdSchema } from "../shifts/schemas.ts";
 import { actorTypes } from "../stock/schemas.ts";
 
 export const saleStatuses = ["pending", "completed", "cancelled"] as const;
@@ -50,6 +51,8 @@ export const saleRowSchema = z.object({
   actor_id: z.string(),
   client_sale_id: z.string().nullable(),
   taken_at: z.date().nullable(),
+  till_id: z.string().nullable(),
+  shift_id: z.string().nullable(),
   created_at: z.date(),
   completed_at: z.date().nullable(),
   cancelled_at: z.date().nullable(),
@@ -93,6 +96,12 @@ export const createSaleBody = z.strictObject({
     .meta({ description: "Default: the catalog products' currency (USD for ad hoc lines only)." }),
   cashier: z.string().trim().max(100).optional(),
   note: z.string().trim().max(500).optional(),
+  till_id: tillIdSchema.optional().meta({
+    description:
+      "The till (device) ringing the sale up. A cash sale on a till joins its open shift (its cash is expected " +
+      "in that drawer) and is refused with 409 shift_not_open when the till has none; without till_id a " +
+      "sale belongs to no drawer.",
+  }),
   client_sale_id: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{8,100}$/)
@@ -135,6 +144,8 @@ export const saleSchema = z
       .meta({ description: "Wallet sales, on create and GET by id (null in lists and for cash)." }),
     actor: z.object({ type: z.enum(actorTypes), id: z.string() }),
     client_sale_id: z.string().nullable().meta({ description: "The till's own id for the sale, when it gave one." }),
+    till_id: z.string().nullable(),
+    shift_id: z.string().nullable().meta({ description: "The drawer shift a cash sale's money went into." }),
     taken_at: z.iso.datetime().meta({ description: "When the sale was rung up at the counter (default: created_at)." }),
     completed_at: z.iso.datetime().nullable(),
     cancelled_at: z.iso.datetime().nullable(),

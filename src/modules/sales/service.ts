@@ -14,6 +14,7 @@ import * as events from "../events/service.ts";
 import type { AfterCommit, PaymentHook } from "../payments/hooks.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import * as payments from "../payments/service.ts";
+import * as shifts from "../shifts/service.ts";
 import * as stock from "../stock/service.ts";
 import { salesTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
@@ -228,6 +229,12 @@ export async function recordSale(
   tenant: Tenant,
   prepared: PreparedSale,
 ): Promise<{ sale: SaleRow; payment: PaymentRow | null; afterCommit: AfterCommit | undefined }> {
+  const tillId = prepared.input.till_id ?? null;
+  // A cash sale on a till puts its money in that till's open drawer: locked first, so a close waits for it.
+  const shift =
+    tillId !== null && prepared.input.tender === "cash"
+      ? await shifts.lockOpenShiftOfTill(transaction, tenant, tillId)
+      : null;
   const payment =
     prepared.payment === null ? null : await payments.recordPayment(transaction, tenant, prepared.payment);
   const sale = await queries.insertSale(transaction, {
@@ -247,9 +254,22 @@ export async function recordSale(
     client_sale_id: prepared.clientRequest?.clientSaleId ?? null,
     client_request_fingerprint: prepared.clientRequest?.fingerprint ?? null,
     taken_at: prepared.takenAt,
+    till_id: tillId,
+    shift_id: shift?.id ?? null,
   });
   if (sale === null) {
     throw new ClientSaleIdTaken(prepared.clientRequest?.clientSaleId ?? "");
+  }
+  if (shift !== null) {
+    await shifts.recordSaleCash(transaction, {
+      merchantId: sale.merchant_id,
+      shiftId: shift.id,
+      kind: "sale",
+      saleId: sale.id,
+      currency: sale.currency,
+      amountCents: sale.total_cents,
+      actor: { type: sale.actor_type, id: sale.actor_id },
+    });
   }
   const afterCommit = sale.status === "completed" ? await completionEffects(transaction, sale) : undefined;
   return { sale, payment, afterCommit };
