@@ -5,7 +5,7 @@ import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
-const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
+export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
   payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, created_at, completed_at, cancelled_at`;
 
 /**

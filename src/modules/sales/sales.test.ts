@@ -94,6 +94,7 @@ describe("cash sales", () => {
       client_sale_id: null,
       till_id: null,
       shift_id: null,
+      returns: [],
       taken_at: sale.created_at,
       completed_at: expect.any(String),
       cancelled_at: null,

@@ -7,18 +7,15 @@ import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
 import { paymentSchema } from "../payments/schemas.ts";
 import { tillIdSchema } from "../shifts/schemas.ts";
 import { actorTypes } from "../stock/schemas.ts";
+import { LINE_QTY_MAX, SALE_ITEMS_MAX } from "./limits.ts";
+import { saleReturnSchema } from "./return-schemas.ts";
 
 export const saleStatuses = ["pending", "completed", "cancelled"] as const;
 export type SaleStatus = (typeof saleStatuses)[number];
 export const tenders = ["cash", "wallet"] as const;
 export type Tender = (typeof tenders)[number];
 
-/** Lines per sale. */
-export const SALE_ITEMS_MAX = 100;
-/** Units per line. */
-export const LINE_QTY_MAX = 100_000;
-/** The largest sale total: the largest payment (10,000,000.00), whatever the tender. */
-export const SALE_TOTAL_CENTS_MAX = 1_000_000_000;
+export { LINE_QTY_MAX, SALE_ITEMS_MAX, SALE_TOTAL_CENTS_MAX } from "./limits.ts";
 
 /** How far back an offline sale may be dated: a till offline longer exports its queue instead. */
 export const TAKEN_AT_AGE_DAYS_MAX = 30;
@@ -146,6 +143,7 @@ export const saleSchema = z
     client_sale_id: z.string().nullable().meta({ description: "The till's own id for the sale, when it gave one." }),
     till_id: z.string().nullable(),
     shift_id: z.string().nullable().meta({ description: "The drawer shift a cash sale's money went into." }),
+    returns: z.array(saleReturnSchema).meta({ description: "What came back, oldest first." }),
     taken_at: z.iso.datetime().meta({ description: "When the sale was rung up at the counter (default: created_at)." }),
     completed_at: z.iso.datetime().nullable(),
     cancelled_at: z.iso.datetime().nullable(),
@@ -228,3 +226,7 @@ export const salesReportSchema = z
     ),
   })
   .meta({ id: "SalesReport" });
+
+export const saleReturnResultSchema = z
+  .object({ sale_return: saleReturnSchema, sale: saleSchema })
+  .meta({ id: "SaleReturnResult" });

@@ -266,6 +266,7 @@ export async function recordSale(
       shiftId: shift.id,
       kind: "sale",
       saleId: sale.id,
+      returnId: null,
       currency: sale.currency,
       amountCents: sale.total_cents,
       actor: { type: sale.actor_type, id: sale.actor_id },

@@ -18,7 +18,7 @@ import {
 const SHIFT_COLUMNS = sql.fragment`merchant_id, id, livemode, till_id, status, opened_by_type, opened_by_id,
   closed_by_type, closed_by_id, close_note, created_at, closed_at`;
 const MOVE_COLUMNS = sql.fragment`merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id,
-  actor_type, actor_id, created_at`;
+  return_id, actor_type, actor_id, created_at`;
 
 /** Opens a shift; null when the till already has an open one (the partial unique index decides). */
 export async function insertOpenShift(
@@ -67,14 +67,15 @@ export async function insertCashMove(
     amountCents: number;
     reason: string | null;
     saleId: string | null;
+    returnId: string | null;
     actor: Actor;
   },
 ): Promise<CashMoveRow> {
   return transaction.one(sql.type(cashMoveRowSchema)`
-    INSERT INTO shift_cash_moves (merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id, actor_type,
-      actor_id)
+    INSERT INTO shift_cash_moves (merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id, return_id,
+      actor_type, actor_id)
     VALUES (${move.merchantId}, ${move.id}, ${move.shiftId}, ${move.kind}, ${move.currency}, ${move.amountCents},
-      ${move.reason}, ${move.saleId}, ${move.actor.type}, ${move.actor.id})
+      ${move.reason}, ${move.saleId}, ${move.returnId}, ${move.actor.type}, ${move.actor.id})
     RETURNING ${MOVE_COLUMNS}`);
 }
 

@@ -44,6 +44,7 @@ function presentCashMove(move: CashMoveRow) {
     amount_cents: move.amount_cents,
     reason: move.reason,
     sale_id: move.sale_id,
+    return_id: move.return_id,
     actor: { type: move.actor_type, id: move.actor_id },
     created_at: move.created_at.toISOString(),
   };

@@ -38,6 +38,7 @@ export const cashMoveRowSchema = z.object({
   amount_cents: z.number().int(),
   reason: z.string().nullable(),
   sale_id: z.string().nullable(),
+  return_id: z.string().nullable(),
   actor_type: z.enum(actorTypes),
   actor_id: z.string(),
   created_at: z.date(),
@@ -169,6 +170,7 @@ export const cashMoveSchema = z
     amount_cents: z.number().int().meta({ description: "Signed: into the drawer positive, out negative." }),
     reason: z.string().nullable(),
     sale_id: z.string().nullable(),
+    return_id: z.string().nullable(),
     actor: actorSchema,
     created_at: z.iso.datetime(),
   })

@@ -76,6 +76,7 @@ export async function openShift(transaction: Transaction, world: WorldActor, inp
       amountCents: float.amount_cents,
       reason: null,
       saleId: null,
+      returnId: null,
       actor: world.actor,
     });
   }
@@ -120,6 +121,7 @@ export async function recordPayInOrOut(
     amountCents: input.kind === "pay_in" ? input.amount_cents : -input.amount_cents,
     reason: input.reason,
     saleId: null,
+    returnId: null,
     actor: world.actor,
   });
 }
@@ -136,7 +138,10 @@ export async function lockOpenShiftOfTill(transaction: Transaction, world: World
   return shift;
 }
 
-/** Cash of a sale (positive) or of a return's refund (negative) in a shift locked by `lockOpenShiftOfTill`. */
+/**
+ * Cash of a sale (positive) or of a return's refund (negative, naming the return) in a shift locked
+ * by `lockOpenShiftOfTill`.
+ */
 export async function recordSaleCash(
   transaction: Transaction,
   move: {
@@ -144,6 +149,7 @@ export async function recordSaleCash(
     shiftId: string;
     kind: "sale" | "return";
     saleId: string;
+    returnId: string | null;
     currency: Currency;
     amountCents: number;
     actor: Actor;
@@ -158,6 +164,7 @@ export async function recordSaleCash(
     amountCents: move.amountCents,
     reason: null,
     saleId: move.saleId,
+    returnId: move.returnId,
     actor: move.actor,
   });
 }

@@ -43,7 +43,7 @@ const countRows = async (shiftId: string) =>
     SELECT currency, expected_cents, counted_cents FROM shift_counts WHERE shift_id = ${shiftId} ORDER BY currency`);
 
 describe("shift arithmetic per currency", () => {
-  test("float, cash sales, pay-ins and pay-outs in USD and ZWG side by side; close → expected, counted, over and short", async () => {
+  test("float, cash sales, a return, pay-ins and pay-outs in USD and ZWG side by side; close → expected, counted, over and short", async () => {
     const shift = await openShift(live, "till-1", [
       { currency: "USD", amount_cents: 5_000 },
       { currency: "ZWG", amount_cents: 20_000 },
@@ -78,17 +78,24 @@ describe("shift arithmetic per currency", () => {
     });
     expect(payOut.body.cash_move.amount_cents).toBe(-500);
 
+    // The 1.99 sale comes back: refunded from this drawer.
+    const returned = await live.post(`/v1/sales/${sales[1]?.body.id}/returns`, {
+      till_id: "till-1",
+      items: [{ line: 0, qty: 1 }],
+    });
+    expect(returned.status).toBe(201);
+
     const open = (await live.get(`/v1/shifts/${shift.id}`)).body;
     expect(cashOf(open, "USD")).toEqual({
       currency: "USD",
       float_cents: 5_000,
       cash_sales_cents: 1_449,
       cash_sales_count: 2,
-      refunds_cents: 0,
-      refunds_count: 0,
+      refunds_cents: 199,
+      refunds_count: 1,
       pay_ins_cents: 1_000,
       pay_outs_cents: 0,
-      expected_cents: 7_449,
+      expected_cents: 7_250,
       counted_cents: null,
       over_short_cents: null,
     });
@@ -97,7 +104,7 @@ describe("shift arithmetic per currency", () => {
 
     const closed = await live.post(`/v1/shifts/${shift.id}/close`, {
       counted: [
-        { currency: "USD", amount_cents: 7_400 },
+        { currency: "USD", amount_cents: 7_200 },
         { currency: "ZWG", amount_cents: 22_600 },
       ],
       note: "Busy day",
@@ -105,9 +112,9 @@ describe("shift arithmetic per currency", () => {
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ status: "closed", close_note: "Busy day", closed_by: { type: "api_key" } });
     expect(cashOf(closed.body, "USD")).toMatchObject({
-      expected_cents: 7_449,
-      counted_cents: 7_400,
-      over_short_cents: -49,
+      expected_cents: 7_250,
+      counted_cents: 7_200,
+      over_short_cents: -50,
     });
     expect(cashOf(closed.body, "ZWG")).toMatchObject({
       expected_cents: 22_500,
@@ -115,7 +122,7 @@ describe("shift arithmetic per currency", () => {
       over_short_cents: 100,
     });
     expect(await countRows(shift.id)).toEqual([
-      { currency: "USD", expected_cents: 7_449, counted_cents: 7_400 },
+      { currency: "USD", expected_cents: 7_250, counted_cents: 7_200 },
       { currency: "ZWG", expected_cents: 22_500, counted_cents: 22_600 },
     ]);
     expect((await live.get(`/v1/shifts/${shift.id}`)).body).toEqual(closed.body);

@@ -4,7 +4,7 @@ import { currencies } from "../../kernel/money.ts";
 import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
 import { productSchema, STOCK_QTY_MAX } from "../catalog/schemas.ts";
 
-export const stockMoveKinds = ["receive", "sale", "adjust", "count"] as const;
+export const stockMoveKinds = ["receive", "sale", "adjust", "count", "return"] as const;
 export type StockMoveKind = (typeof stockMoveKinds)[number];
 
 export const actorTypes = ["api_key", "dashboard_user", "till_user"] as const;
