@@ -4,6 +4,7 @@
 TABLE api_keys (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, secret_hash bytea NOT NULL, secret_last4 text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone, expires_at timestamp with time zone);
 TABLE audit_log (merchant_id text NOT NULL, id text NOT NULL, seq bigint NOT NULL, action text NOT NULL, actor_type text NOT NULL, actor_id text, livemode boolean, target_type text, target_id text, client_address text, user_agent text, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE bank_changes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_msisdn text NOT NULL, recipient_name text, narration text, reference text NOT NULL, gateway_reference text, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE cashiers (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, pin_hash text NOT NULL, failed_pin_attempts integer NOT NULL DEFAULT 0, locked_at timestamp with time zone, disabled_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
@@ -17,7 +18,7 @@ TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL,
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
 TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text);
-TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone);
+TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone, cashier_id text);
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
 TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
@@ -50,6 +51,10 @@ CONSTRAINT bank_changes_merchant_id_livemode_idempotency_key_key ON bank_changes
 CONSTRAINT bank_changes_narration_check ON bank_changes: CHECK ((char_length(narration) <= 200));
 CONSTRAINT bank_changes_pkey ON bank_changes: PRIMARY KEY (merchant_id, id);
 CONSTRAINT bank_changes_status_check ON bank_changes: CHECK ((status = ANY (ARRAY['processing'::text, 'completed'::text, 'failed'::text])));
+CONSTRAINT cashiers_failed_pin_attempts_check ON cashiers: CHECK ((failed_pin_attempts >= 0));
+CONSTRAINT cashiers_merchant_id_fkey ON cashiers: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT cashiers_name_check ON cashiers: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)));
+CONSTRAINT cashiers_pkey ON cashiers: PRIMARY KEY (merchant_id, id);
 CONSTRAINT dashboard_users_email_check ON dashboard_users: CHECK (((email = lower(email)) AND (POSITION(('@'::text) IN (email)) > 1)));
 CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
@@ -159,6 +164,8 @@ CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::t
 CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
 CONSTRAINT sales_till_id_check ON sales: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
+CONSTRAINT sessions_cashier_fkey ON sessions: FOREIGN KEY (merchant_id, cashier_id) REFERENCES cashiers(merchant_id, id);
+CONSTRAINT sessions_cashier_till ON sessions: CHECK (((cashier_id IS NULL) OR (kind = 'till'::text)));
 CONSTRAINT sessions_client_address_check ON sessions: CHECK ((char_length(client_address) <= 64));
 CONSTRAINT sessions_idle_timeout_seconds_check ON sessions: CHECK ((idle_timeout_seconds > 0));
 CONSTRAINT sessions_kind_check ON sessions: CHECK ((kind = ANY (ARRAY['dashboard'::text, 'till'::text])));
@@ -255,6 +262,7 @@ CREATE UNIQUE INDEX bank_changes_id_key ON public.bank_changes USING btree (id);
 CREATE UNIQUE INDEX bank_changes_merchant_id_livemode_idempotency_key_key ON public.bank_changes USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX bank_changes_pkey ON public.bank_changes USING btree (merchant_id, id);
 CREATE UNIQUE INDEX bank_changes_reference_key ON public.bank_changes USING btree (reference);
+CREATE UNIQUE INDEX cashiers_pkey ON public.cashiers USING btree (merchant_id, id);
 CREATE UNIQUE INDEX dashboard_users_email_key ON public.dashboard_users USING btree (email);
 CREATE UNIQUE INDEX dashboard_users_pkey ON public.dashboard_users USING btree (merchant_id, id);
 CREATE INDEX events_feed_idx ON public.events USING btree (merchant_id, livemode, transaction_xid, seq);

@@ -1,6 +1,7 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import { agentRoutes } from "../modules/agent/routes.ts";
 import { auditRoutes } from "../modules/audit/index.ts";
+import { cashierRoutes } from "../modules/cashiers/routes.ts";
 import { catalogRoutes } from "../modules/catalog/routes.ts";
 import { checkoutRoutes } from "../modules/checkout/routes.ts";
 import { staticRoutes } from "../modules/checkout/static-routes.ts";
@@ -26,6 +27,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
   return [
     ...merchantRoutes,
     ...sessionRoutes(),
+    ...cashierRoutes,
     ...keyRoutes(),
     ...auditRoutes,
     ...paymentRoutes(gateways),

@@ -7,5 +7,12 @@
  */
 export { keyRoutes } from "./key-routes.ts";
 export { sessionRoutes } from "./routes.ts";
-export { requireStepUpOfSessions, sessionAuthenticator, warmUp } from "./service.ts";
+export {
+  requireDashboardSession,
+  requireStepUpOfSessions,
+  sessionAuthenticator,
+  setSessionCashier,
+  tillSessionOf,
+  warmUp,
+} from "./service.ts";
 export { sessionCookieName } from "./tokens.ts";
