@@ -16,8 +16,8 @@ TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NO
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
-TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
-TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text);
+TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text);
 TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone, cashier_id text);
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
@@ -138,6 +138,7 @@ CONSTRAINT sale_returns_merchant_id_sale_id_fkey ON sale_returns: FOREIGN KEY (m
 CONSTRAINT sale_returns_merchant_id_shift_id_fkey ON sale_returns: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
 CONSTRAINT sale_returns_pkey ON sale_returns: PRIMARY KEY (merchant_id, id);
 CONSTRAINT sale_returns_reason_check ON sale_returns: CHECK ((char_length(reason) <= 500));
+CONSTRAINT sale_returns_receipt_token_check ON sale_returns: CHECK ((char_length(receipt_token) = 32));
 CONSTRAINT sale_returns_refund_cents_check ON sale_returns: CHECK ((refund_cents >= 0));
 CONSTRAINT sale_returns_refund_tender_check ON sale_returns: CHECK ((refund_tender = 'cash'::text));
 CONSTRAINT sale_returns_till_id_check ON sale_returns: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
@@ -158,6 +159,7 @@ CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id,
 CONSTRAINT sales_note_check ON sales: CHECK ((char_length(note) <= 500));
 CONSTRAINT sales_payment_key ON sales: UNIQUE (merchant_id, payment_id);
 CONSTRAINT sales_pkey ON sales: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sales_receipt_token_check ON sales: CHECK ((char_length(receipt_token) = 32));
 CONSTRAINT sales_shift_cash ON sales: CHECK (((shift_id IS NULL) OR ((tender = 'cash'::text) AND (till_id IS NOT NULL))));
 CONSTRAINT sales_shift_fkey ON sales: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
 CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'cancelled'::text])));
@@ -297,11 +299,13 @@ CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, i
 CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
 CREATE UNIQUE INDEX sale_returns_pkey ON public.sale_returns USING btree (merchant_id, id);
+CREATE UNIQUE INDEX sale_returns_receipt_token_key ON public.sale_returns USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
 CREATE INDEX sale_returns_sale_idx ON public.sale_returns USING btree (merchant_id, sale_id, created_at);
 CREATE UNIQUE INDEX sales_client_sale_id_key ON public.sales USING btree (merchant_id, livemode, client_sale_id) WHERE (client_sale_id IS NOT NULL);
 CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
 CREATE UNIQUE INDEX sales_pkey ON public.sales USING btree (merchant_id, id);
+CREATE UNIQUE INDEX sales_receipt_token_key ON public.sales USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
 CREATE INDEX sales_report_idx ON public.sales USING btree (merchant_id, livemode, completed_at) INCLUDE (tender, currency, total_cents) WHERE (status = 'completed'::text);
 CREATE INDEX sales_shift_idx ON public.sales USING btree (merchant_id, shift_id) WHERE (shift_id IS NOT NULL);
 CREATE UNIQUE INDEX sessions_pkey ON public.sessions USING btree (merchant_id, id);
@@ -507,10 +511,10 @@ BEGIN
   IF OLD.status <> 'pending' OR NEW.status = 'pending'
       OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
         NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at, NEW.client_sale_id,
-        NEW.client_request_fingerprint, NEW.taken_at, NEW.till_id, NEW.shift_id)
+        NEW.client_request_fingerprint, NEW.taken_at, NEW.till_id, NEW.shift_id, NEW.receipt_token)
         IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
         OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at, OLD.client_sale_id,
-        OLD.client_request_fingerprint, OLD.taken_at, OLD.till_id, OLD.shift_id) THEN
+        OLD.client_request_fingerprint, OLD.taken_at, OLD.till_id, OLD.shift_id, OLD.receipt_token) THEN
     RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
       USING ERRCODE = 'restrict_violation';
   END IF;

@@ -10,6 +10,7 @@ import { ledgerRoutes } from "../modules/ledger/routes.ts";
 import { merchantAdminRoutes, merchantRoutes } from "../modules/merchants/routes.ts";
 import { paymentRoutes } from "../modules/payments/routes.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
+import { receiptRoutes } from "../modules/sales/receipt-routes.ts";
 import { saleRoutes } from "../modules/sales/routes.ts";
 import { keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
 import { shiftRoutes } from "../modules/shifts/routes.ts";
@@ -35,6 +36,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
     ...stockRoutes,
     ...saleRoutes(gateways),
     ...shiftRoutes,
+    ...receiptRoutes,
     ...payoutRoutes,
     ...agentRoutes(gateways),
     ...utilityRoutes(gateways),

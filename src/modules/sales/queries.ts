@@ -6,7 +6,7 @@ import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
 export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
-  payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, created_at, completed_at, cancelled_at`;
+  payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at`;
 
 /**
  * A cash sale is inserted completed (at its taken_at when the till dated it); a wallet sale pending,
@@ -15,7 +15,8 @@ export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tend
  */
 export async function insertSale(
   transaction: Transaction,
-  sale: Omit<SaleRow, "taken_at" | "created_at" | "completed_at" | "cancelled_at"> & {
+  sale: Omit<SaleRow, "taken_at" | "created_at" | "completed_at" | "cancelled_at" | "receipt_token"> & {
+    receipt_token: string;
     taken_at: Date | null;
     client_request_fingerprint: Buffer | null;
   },
@@ -26,11 +27,12 @@ export async function insertSale(
   const fingerprint = sale.client_request_fingerprint === null ? null : sql.binary(sale.client_request_fingerprint);
   return transaction.maybeOne(sql.type(saleRowSchema)`
     INSERT INTO sales (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note, payment_id,
-      actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id, completed_at)
+      actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id, receipt_token,
+      completed_at)
     VALUES (${sale.merchant_id}, ${sale.id}, ${sale.livemode}, ${sale.status}, ${sale.tender}, ${sale.currency},
       ${sale.total_cents}, ${sql.jsonb(sale.items)}, ${sale.cashier}, ${sale.note}, ${sale.payment_id},
       ${sale.actor_type}, ${sale.actor_id}, ${sale.client_sale_id}, ${fingerprint}, ${takenAt}, ${sale.till_id},
-      ${sale.shift_id}, ${completedAt})
+      ${sale.shift_id}, ${sale.receipt_token}, ${completedAt})
     ON CONFLICT (merchant_id, livemode, client_sale_id) WHERE client_sale_id IS NOT NULL DO NOTHING
     RETURNING ${SALE_COLUMNS}`);
 }

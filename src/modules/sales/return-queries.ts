@@ -5,7 +5,7 @@ import { type SaleReturnRow, saleReturnRowSchema } from "./return-schemas.ts";
 import { type SaleRow, saleRowSchema } from "./schemas.ts";
 
 const RETURN_COLUMNS = sql.fragment`merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, items,
-  till_id, shift_id, reason, actor_type, actor_id, created_at`;
+  till_id, shift_id, reason, actor_type, actor_id, receipt_token, created_at`;
 
 /** The sale, locked until the transaction ends: returns of one sale are decided one at a time. */
 export async function lockSale(transaction: Transaction, world: World, saleId: string): Promise<SaleRow | null> {
@@ -21,10 +21,10 @@ export async function insertReturn(
 ): Promise<SaleReturnRow> {
   return transaction.one(sql.type(saleReturnRowSchema)`
     INSERT INTO sale_returns (merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, items, till_id,
-      shift_id, reason, actor_type, actor_id)
+      shift_id, reason, actor_type, actor_id, receipt_token)
     VALUES (${row.merchant_id}, ${row.id}, ${row.livemode}, ${row.sale_id}, ${row.currency}, ${row.refund_cents},
       ${row.refund_tender}, ${sql.jsonb(row.items)}, ${row.till_id}, ${row.shift_id}, ${row.reason}, ${row.actor_type},
-      ${row.actor_id})
+      ${row.actor_id}, ${row.receipt_token})
     RETURNING ${RETURN_COLUMNS}`);
 }
 

@@ -30,6 +30,7 @@ export const saleReturnRowSchema = z.object({
   reason: z.string().nullable(),
   actor_type: z.enum(actorTypes),
   actor_id: z.string(),
+  receipt_token: z.string().nullable(),
   created_at: z.date(),
 });
 export type SaleReturnRow = z.infer<typeof saleReturnRowSchema>;
@@ -79,6 +80,7 @@ export const saleReturnSchema = z
     shift_id: z.string().nullable(),
     reason: z.string().nullable(),
     actor: z.object({ type: z.enum(actorTypes), id: z.string() }),
+    receipt_url: z.string().nullable().meta({ description: "The return's public receipt page." }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "SaleReturn" });

@@ -6,6 +6,7 @@ import * as events from "../events/service.ts";
 import * as shifts from "../shifts/service.ts";
 import type { Actor } from "../stock/schemas.ts";
 import * as stock from "../stock/service.ts";
+import { newReceiptToken } from "./receipt-token.ts";
 import * as queries from "./return-queries.ts";
 import type { CreateReturnInput, ReturnItem, SaleReturnRow } from "./return-schemas.ts";
 import type { SaleRow } from "./schemas.ts";
@@ -101,6 +102,7 @@ export async function createReturn(
     reason: input.reason === undefined || input.reason === "" ? null : input.reason,
     actor_type: world.actor.type,
     actor_id: world.actor.id,
+    receipt_token: newReceiptToken(),
   });
   if (shift !== null && saleReturn.refund_cents > 0) {
     await shifts.recordSaleCash(transaction, {

@@ -7,6 +7,7 @@ import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
+import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
 import * as returns from "./returns.ts";
@@ -24,7 +25,7 @@ import {
 } from "./schemas.ts";
 import * as sales from "./service.ts";
 
-export function presentReturn(saleReturn: SaleReturnRow) {
+export function presentReturn(config: Config, saleReturn: SaleReturnRow) {
   return {
     id: saleReturn.id,
     object: "sale_return" as const,
@@ -38,6 +39,7 @@ export function presentReturn(saleReturn: SaleReturnRow) {
     shift_id: saleReturn.shift_id,
     reason: saleReturn.reason,
     actor: { type: saleReturn.actor_type, id: saleReturn.actor_id },
+    receipt_url: receiptUrl(config.publicBaseUrl, saleReturn.receipt_token),
     created_at: saleReturn.created_at.toISOString(),
   };
 }
@@ -66,7 +68,8 @@ export function presentSale(
     client_sale_id: sale.client_sale_id,
     till_id: sale.till_id,
     shift_id: sale.shift_id,
-    returns: returns.map(presentReturn),
+    returns: returns.map((saleReturn) => presentReturn(config, saleReturn)),
+    receipt_url: receiptUrl(config.publicBaseUrl, sale.receipt_token),
     taken_at: (sale.taken_at ?? sale.created_at).toISOString(),
     completed_at: sale.completed_at?.toISOString() ?? null,
     cancelled_at: sale.cancelled_at?.toISOString() ?? null,
@@ -187,7 +190,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           return {
             status: 201,
             body: {
-              sale_return: presentReturn(saleReturn),
+              sale_return: presentReturn(config, saleReturn),
               sale: presentSale(config, sale, null, await returnsOf(tx, sale)),
             },
           };

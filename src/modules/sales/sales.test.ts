@@ -95,6 +95,7 @@ describe("cash sales", () => {
       till_id: null,
       shift_id: null,
       returns: [],
+      receipt_url: expect.stringMatching(/^https:\/\/pay\.example\.com\/receipts\/[\w-]{32}$/),
       taken_at: sale.created_at,
       completed_at: expect.any(String),
       cancelled_at: null,

@@ -50,6 +50,7 @@ export const saleRowSchema = z.object({
   taken_at: z.date().nullable(),
   till_id: z.string().nullable(),
   shift_id: z.string().nullable(),
+  receipt_token: z.string().nullable(),
   created_at: z.date(),
   completed_at: z.date().nullable(),
   cancelled_at: z.date().nullable(),
@@ -144,6 +145,9 @@ export const saleSchema = z
     till_id: z.string().nullable(),
     shift_id: z.string().nullable().meta({ description: "The drawer shift a cash sale's money went into." }),
     returns: z.array(saleReturnSchema).meta({ description: "What came back, oldest first." }),
+    receipt_url: z.string().nullable().meta({
+      description: "The public receipt page (no sign-in, no personal data; null for sales made before receipts).",
+    }),
     taken_at: z.iso.datetime().meta({ description: "When the sale was rung up at the counter (default: created_at)." }),
     completed_at: z.iso.datetime().nullable(),
     cancelled_at: z.iso.datetime().nullable(),

@@ -18,6 +18,7 @@ import * as shifts from "../shifts/service.ts";
 import * as stock from "../stock/service.ts";
 import { salesTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
+import { newReceiptToken } from "./receipt-token.ts";
 import {
   type CreateSaleInput,
   REPORT_PERIOD_DAYS_MAX,
@@ -256,6 +257,7 @@ export async function recordSale(
     taken_at: prepared.takenAt,
     till_id: tillId,
     shift_id: shift?.id ?? null,
+    receipt_token: newReceiptToken(),
   });
   if (sale === null) {
     throw new ClientSaleIdTaken(prepared.clientRequest?.clientSaleId ?? "");
