@@ -12,7 +12,7 @@ import { paymentRoutes } from "../modules/payments/routes.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../modules/payouts/routes.ts";
 import { receiptRoutes } from "../modules/sales/receipt-routes.ts";
 import { saleRoutes } from "../modules/sales/routes.ts";
-import { keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
+import { deviceRoutes, keyRoutes, sessionRoutes } from "../modules/sessions/index.ts";
 import { shiftRoutes } from "../modules/shifts/routes.ts";
 import { stockRoutes } from "../modules/stock/routes.ts";
 import { utilityRoutes } from "../modules/utilities/routes.ts";
@@ -28,6 +28,7 @@ export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
   return [
     ...merchantRoutes,
     ...sessionRoutes(),
+    ...deviceRoutes(),
     ...cashierRoutes,
     ...keyRoutes(),
     ...auditRoutes,

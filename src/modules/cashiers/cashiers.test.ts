@@ -4,7 +4,7 @@ import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { signIn, type TestSession } from "../../../tests/support/sessions.ts";
+import { sender, signIn, type TestSession } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 
 let db: TestDatabase;
@@ -142,5 +142,49 @@ describe("cashiers", () => {
     await owner.send("delete", `/v1/sessions/${till.id}`).expect(200);
     const refused = await sell(till);
     expect([refused.status, refused.body.error.code]).toEqual([401, "session_expired"]);
+  });
+});
+
+describe("till devices", () => {
+  const deviceSession = (deviceToken: string) =>
+    request(app).post("/v1/session/device").send({ device_token: deviceToken });
+
+  test("paired once by the owner; the device opens till sessions without a password; revoked → refused at once", async () => {
+    const fromTill = await till.send("post", "/v1/till_devices").send({ name: "Counter 1" });
+    expect([fromTill.status, fromTill.body.error.code]).toEqual([403, "dashboard_session_required"]);
+    const paired = await owner.send("post", "/v1/till_devices").send({ name: "Counter 1" });
+    expect(paired.status).toBe(201);
+    expect(paired.body).toMatchObject({ object: "till_device", name: "Counter 1", status: "paired" });
+    const deviceToken = paired.body.token as string;
+    expect(deviceToken).toMatch(/^tdv_[\w-]{43}$/);
+    const stored = await db.database.oneFirst(sql.type(z.object({ n: z.number() }))`
+      SELECT count(*)::int AS n FROM till_devices
+      WHERE token_hash = sha256(convert_to(${deviceToken}, 'UTF8')) AND id = ${paired.body.id}`);
+    expect(stored).toBe(1);
+    const listed = (await owner.send("get", "/v1/till_devices")).body.data;
+    expect(listed).toEqual([expect.objectContaining({ id: paired.body.id, status: "paired" })]);
+    expect(listed[0].token).toBeUndefined();
+
+    const opened = await deviceSession(deviceToken);
+    expect(opened.status).toBe(201);
+    const cookie = String(opened.headers["set-cookie"]).split(";")[0] ?? "";
+    const csrf = opened.body.csrf_token as string;
+    const device: TestSession = {
+      cookie,
+      csrf,
+      token: cookie.slice(cookie.indexOf("=") + 1),
+      id: opened.body.id,
+      send: sender(app, { cookie, csrf }),
+    };
+    const tendai = await createCashier("Tendai", "4821");
+    expect((await switchIn(device, tendai.id, "4821")).status).toBe(200);
+    expect((await sell(device)).body.actor).toEqual({ type: "till_user", id: tendai.id });
+
+    await owner.send("delete", `/v1/till_devices/${paired.body.id}`).expect(200);
+    const refused = await sell(device);
+    expect([refused.status, refused.body.error.code]).toEqual([401, "session_expired"]);
+    const again = await deviceSession(deviceToken);
+    expect([again.status, again.body.error.code]).toEqual([401, "device_invalid"]);
+    expect((await owner.send("get", "/v1/till_devices")).body.data[0].status).toBe("revoked");
   });
 });

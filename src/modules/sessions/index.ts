@@ -5,6 +5,7 @@
  * `sessionRoutes` (sign-in, sign-out, step-up, password, session list) and `keyRoutes`; other modules
  * call `requireStepUpOfSessions` before actions that need a fresh password from a person.
  */
+export { deviceRoutes } from "./device-routes.ts";
 export { keyRoutes } from "./key-routes.ts";
 export { sessionRoutes } from "./routes.ts";
 export {

@@ -138,13 +138,14 @@ export async function insertSession(
     clientAddress: string | null;
     idleTimeoutSeconds: number | null;
     lifetimeMs: number;
+    deviceId?: string;
   },
 ): Promise<SessionRow> {
   return transaction.one(sql.type(sessionRowSchema)`
     INSERT INTO sessions (merchant_id, id, user_id, kind, token_hash, user_agent, client_address,
-      idle_timeout_seconds, expires_at)
+      idle_timeout_seconds, device_id, expires_at)
     VALUES (${session.merchantId}, ${session.id}, ${session.userId}, ${session.kind}, ${sql.binary(session.tokenHash)},
-      ${session.userAgent}, ${session.clientAddress}, ${session.idleTimeoutSeconds},
+      ${session.userAgent}, ${session.clientAddress}, ${session.idleTimeoutSeconds}, ${session.deviceId ?? null},
       now() + ${session.lifetimeMs}::integer * interval '1 millisecond')
     RETURNING ${SESSION_COLUMNS}`);
 }
@@ -240,7 +241,9 @@ export async function authenticateSession(
       FROM sessions s JOIN merchants m ON m.id = s.merchant_id
         -- A disabled cashier stops acting at once: the session falls back to no cashier.
         LEFT JOIN cashiers c ON c.merchant_id = s.merchant_id AND c.id = s.cashier_id AND c.disabled_at IS NULL
-      WHERE s.token_hash = ${sql.binary(request.tokenHash)} AND s.revoked_at IS NULL AND s.expires_at > now()
+        -- A session a paired device opened ends with the device's revocation.
+        LEFT JOIN till_devices d ON d.merchant_id = s.merchant_id AND d.id = s.device_id
+      WHERE (s.device_id IS NULL OR d.revoked_at IS NULL) AND s.token_hash = ${sql.binary(request.tokenHash)} AND s.revoked_at IS NULL AND s.expires_at > now()
         AND (s.idle_timeout_seconds IS NULL
           OR s.last_seen_at > now() - s.idle_timeout_seconds * interval '1 second')),
     eligible AS (
