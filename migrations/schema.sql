@@ -4,6 +4,7 @@
 TABLE api_keys (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, secret_hash bytea NOT NULL, secret_last4 text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone, expires_at timestamp with time zone);
 TABLE audit_log (merchant_id text NOT NULL, id text NOT NULL, seq bigint NOT NULL, action text NOT NULL, actor_type text NOT NULL, actor_id text, livemode boolean, target_type text, target_id text, client_address text, user_agent text, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE bank_changes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_msisdn text NOT NULL, recipient_name text, narration text, reference text NOT NULL, gateway_reference text, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE cashiers (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, pin_hash text NOT NULL, failed_pin_attempts integer NOT NULL DEFAULT 0, locked_at timestamp with time zone, disabled_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
@@ -15,10 +16,15 @@ TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NO
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
-TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone);
-TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone);
+TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text);
+TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone, cashier_id text, device_id text);
+TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
+TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
+TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE till_devices (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, user_id text NOT NULL, token_hash bytea NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
 TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, provider text NOT NULL, provider_product text NOT NULL, amount_cents bigint NOT NULL, fee_cents bigint NOT NULL, commission_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, narration text, additional_data jsonb NOT NULL DEFAULT '{}'::jsonb, reference text NOT NULL, provider_reference text, token text, receipt jsonb, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL, response_excerpt text);
@@ -46,6 +52,10 @@ CONSTRAINT bank_changes_merchant_id_livemode_idempotency_key_key ON bank_changes
 CONSTRAINT bank_changes_narration_check ON bank_changes: CHECK ((char_length(narration) <= 200));
 CONSTRAINT bank_changes_pkey ON bank_changes: PRIMARY KEY (merchant_id, id);
 CONSTRAINT bank_changes_status_check ON bank_changes: CHECK ((status = ANY (ARRAY['processing'::text, 'completed'::text, 'failed'::text])));
+CONSTRAINT cashiers_failed_pin_attempts_check ON cashiers: CHECK ((failed_pin_attempts >= 0));
+CONSTRAINT cashiers_merchant_id_fkey ON cashiers: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT cashiers_name_check ON cashiers: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)));
+CONSTRAINT cashiers_pkey ON cashiers: PRIMARY KEY (merchant_id, id);
 CONSTRAINT dashboard_users_email_check ON dashboard_users: CHECK (((email = lower(email)) AND (POSITION(('@'::text) IN (email)) > 1)));
 CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
@@ -122,6 +132,18 @@ CONSTRAINT products_sku_check ON products: CHECK (((char_length(sku) >= 1) AND (
 CONSTRAINT rate_limit_windows_last_granted_check ON rate_limit_windows: CHECK ((last_granted >= 0));
 CONSTRAINT rate_limit_windows_merchant_id_fkey ON rate_limit_windows: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT rate_limit_windows_pkey ON rate_limit_windows: PRIMARY KEY (merchant_id);
+CONSTRAINT sale_returns_actor_type_check ON sale_returns: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT sale_returns_check ON sale_returns: CHECK (((shift_id IS NULL) OR (till_id IS NOT NULL)));
+CONSTRAINT sale_returns_currency_check ON sale_returns: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT sale_returns_items_check ON sale_returns: CHECK (((jsonb_typeof(items) = 'array'::text) AND ((jsonb_array_length(items) >= 1) AND (jsonb_array_length(items) <= 100))));
+CONSTRAINT sale_returns_merchant_id_sale_id_fkey ON sale_returns: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
+CONSTRAINT sale_returns_merchant_id_shift_id_fkey ON sale_returns: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
+CONSTRAINT sale_returns_pkey ON sale_returns: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sale_returns_reason_check ON sale_returns: CHECK ((char_length(reason) <= 500));
+CONSTRAINT sale_returns_receipt_token_check ON sale_returns: CHECK ((char_length(receipt_token) = 32));
+CONSTRAINT sale_returns_refund_cents_check ON sale_returns: CHECK ((refund_cents >= 0));
+CONSTRAINT sale_returns_refund_tender_check ON sale_returns: CHECK ((refund_tender = 'cash'::text));
+CONSTRAINT sale_returns_till_id_check ON sale_returns: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_actor_type_check ON sales: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
 CONSTRAINT sales_cashier_check ON sales: CHECK ((char_length(cashier) <= 100));
 CONSTRAINT sales_check ON sales: CHECK (((tender = 'wallet'::text) = (payment_id IS NOT NULL)));
@@ -129,6 +151,9 @@ CONSTRAINT sales_check1 ON sales: CHECK (((tender = 'wallet'::text) OR (status =
 CONSTRAINT sales_check2 ON sales: CHECK (((tender = 'cash'::text) OR (total_cents > 0)));
 CONSTRAINT sales_check3 ON sales: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
 CONSTRAINT sales_check4 ON sales: CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL)));
+CONSTRAINT sales_client_request_fingerprint_check ON sales: CHECK ((octet_length(client_request_fingerprint) = 32));
+CONSTRAINT sales_client_sale_fingerprint ON sales: CHECK (((client_sale_id IS NULL) = (client_request_fingerprint IS NULL)));
+CONSTRAINT sales_client_sale_id_check ON sales: CHECK (((char_length(client_sale_id) >= 1) AND (char_length(client_sale_id) <= 100)));
 CONSTRAINT sales_currency_check ON sales: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
 CONSTRAINT sales_items_check ON sales: CHECK (((jsonb_typeof(items) = 'array'::text) AND ((jsonb_array_length(items) >= 1) AND (jsonb_array_length(items) <= 100))));
 CONSTRAINT sales_merchant_id_fkey ON sales: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
@@ -136,27 +161,71 @@ CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id,
 CONSTRAINT sales_note_check ON sales: CHECK ((char_length(note) <= 500));
 CONSTRAINT sales_payment_key ON sales: UNIQUE (merchant_id, payment_id);
 CONSTRAINT sales_pkey ON sales: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sales_receipt_token_check ON sales: CHECK ((char_length(receipt_token) = 32));
+CONSTRAINT sales_shift_cash ON sales: CHECK (((shift_id IS NULL) OR ((tender = 'cash'::text) AND (till_id IS NOT NULL))));
+CONSTRAINT sales_shift_fkey ON sales: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
 CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'cancelled'::text])));
 CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_till_id_check ON sales: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
+CONSTRAINT sessions_cashier_fkey ON sessions: FOREIGN KEY (merchant_id, cashier_id) REFERENCES cashiers(merchant_id, id);
+CONSTRAINT sessions_cashier_till ON sessions: CHECK (((cashier_id IS NULL) OR (kind = 'till'::text)));
 CONSTRAINT sessions_client_address_check ON sessions: CHECK ((char_length(client_address) <= 64));
+CONSTRAINT sessions_device_fkey ON sessions: FOREIGN KEY (merchant_id, device_id) REFERENCES till_devices(merchant_id, id);
+CONSTRAINT sessions_device_till ON sessions: CHECK (((device_id IS NULL) OR (kind = 'till'::text)));
 CONSTRAINT sessions_idle_timeout_seconds_check ON sessions: CHECK ((idle_timeout_seconds > 0));
 CONSTRAINT sessions_kind_check ON sessions: CHECK ((kind = ANY (ARRAY['dashboard'::text, 'till'::text])));
 CONSTRAINT sessions_merchant_id_user_id_fkey ON sessions: FOREIGN KEY (merchant_id, user_id) REFERENCES dashboard_users(merchant_id, id);
 CONSTRAINT sessions_pkey ON sessions: PRIMARY KEY (merchant_id, id);
 CONSTRAINT sessions_token_hash_check ON sessions: CHECK ((octet_length(token_hash) = 32));
 CONSTRAINT sessions_user_agent_check ON sessions: CHECK ((char_length(user_agent) <= 512));
+CONSTRAINT shift_cash_moves_actor_type_check ON shift_cash_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT shift_cash_moves_check ON shift_cash_moves: CHECK (
+CASE kind
+    WHEN 'float'::text THEN (amount_cents >= 0)
+    WHEN 'sale'::text THEN (amount_cents >= 0)
+    WHEN 'pay_in'::text THEN (amount_cents > 0)
+    ELSE (amount_cents < 0)
+END);
+CONSTRAINT shift_cash_moves_check1 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['pay_in'::text, 'pay_out'::text])) = (reason IS NOT NULL)));
+CONSTRAINT shift_cash_moves_check2 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text])) = (sale_id IS NOT NULL)));
+CONSTRAINT shift_cash_moves_currency_check ON shift_cash_moves: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT shift_cash_moves_kind_check ON shift_cash_moves: CHECK ((kind = ANY (ARRAY['float'::text, 'sale'::text, 'return'::text, 'pay_in'::text, 'pay_out'::text])));
+CONSTRAINT shift_cash_moves_merchant_id_sale_id_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
+CONSTRAINT shift_cash_moves_merchant_id_shift_id_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
+CONSTRAINT shift_cash_moves_pkey ON shift_cash_moves: PRIMARY KEY (merchant_id, id);
+CONSTRAINT shift_cash_moves_reason_check ON shift_cash_moves: CHECK (((char_length(reason) >= 1) AND (char_length(reason) <= 200)));
+CONSTRAINT shift_cash_moves_return_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, return_id) REFERENCES sale_returns(merchant_id, id);
+CONSTRAINT shift_cash_moves_return_id ON shift_cash_moves: CHECK (((kind = 'return'::text) = (return_id IS NOT NULL)));
+CONSTRAINT shift_counts_counted_cents_check ON shift_counts: CHECK ((counted_cents >= 0));
+CONSTRAINT shift_counts_currency_check ON shift_counts: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT shift_counts_merchant_id_shift_id_fkey ON shift_counts: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
+CONSTRAINT shift_counts_pkey ON shift_counts: PRIMARY KEY (merchant_id, shift_id, currency);
+CONSTRAINT shifts_check ON shifts: CHECK (((status = 'closed'::text) = (closed_at IS NOT NULL)));
+CONSTRAINT shifts_check1 ON shifts: CHECK (((status = 'closed'::text) = ((closed_by_id IS NOT NULL) AND (closed_by_type IS NOT NULL))));
+CONSTRAINT shifts_close_note_check ON shifts: CHECK ((char_length(close_note) <= 500));
+CONSTRAINT shifts_closed_by_type_check ON shifts: CHECK ((closed_by_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT shifts_merchant_id_fkey ON shifts: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT shifts_opened_by_type_check ON shifts: CHECK ((opened_by_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT shifts_pkey ON shifts: PRIMARY KEY (merchant_id, id);
+CONSTRAINT shifts_status_check ON shifts: CHECK ((status = ANY (ARRAY['open'::text, 'closed'::text])));
+CONSTRAINT shifts_till_id_check ON shifts: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sign_in_failures_subject_check ON sign_in_failures: CHECK ((char_length(subject) <= 300));
 CONSTRAINT stock_moves_actor_type_check ON stock_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
-CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = 'sale'::text) = (sale_id IS NOT NULL)));
+CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text])) = (sale_id IS NOT NULL)));
 CONSTRAINT stock_moves_check1 ON stock_moves: CHECK (((kind = 'count'::text) OR (qty_delta <> 0)));
 CONSTRAINT stock_moves_check2 ON stock_moves: CHECK (((kind <> 'receive'::text) OR (qty_delta > 0)));
 CONSTRAINT stock_moves_check3 ON stock_moves: CHECK (((kind <> 'sale'::text) OR (qty_delta < 0)));
-CONSTRAINT stock_moves_kind_check ON stock_moves: CHECK ((kind = ANY (ARRAY['receive'::text, 'sale'::text, 'adjust'::text, 'count'::text])));
+CONSTRAINT stock_moves_kind_check ON stock_moves: CHECK ((kind = ANY (ARRAY['receive'::text, 'sale'::text, 'adjust'::text, 'count'::text, 'return'::text])));
 CONSTRAINT stock_moves_merchant_id_product_id_fkey ON stock_moves: FOREIGN KEY (merchant_id, product_id) REFERENCES products(merchant_id, id);
 CONSTRAINT stock_moves_merchant_id_sale_id_fkey ON stock_moves: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
 CONSTRAINT stock_moves_note_check ON stock_moves: CHECK ((char_length(note) <= 500));
 CONSTRAINT stock_moves_pkey ON stock_moves: PRIMARY KEY (merchant_id, id);
+CONSTRAINT stock_moves_return_positive ON stock_moves: CHECK (((kind <> 'return'::text) OR (qty_delta > 0)));
+CONSTRAINT till_devices_merchant_id_user_id_fkey ON till_devices: FOREIGN KEY (merchant_id, user_id) REFERENCES dashboard_users(merchant_id, id);
+CONSTRAINT till_devices_name_check ON till_devices: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)));
+CONSTRAINT till_devices_pkey ON till_devices: PRIMARY KEY (merchant_id, id);
+CONSTRAINT till_devices_token_hash_check ON till_devices: CHECK ((octet_length(token_hash) = 32));
 CONSTRAINT utility_payments_amount_cents_check ON utility_payments: CHECK ((amount_cents > 0));
 CONSTRAINT utility_payments_check ON utility_payments: CHECK (((status = 'completed'::text) = ((completed_at IS NOT NULL) AND (receipt IS NOT NULL))));
 CONSTRAINT utility_payments_check1 ON utility_payments: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
@@ -203,6 +272,7 @@ CREATE UNIQUE INDEX bank_changes_id_key ON public.bank_changes USING btree (id);
 CREATE UNIQUE INDEX bank_changes_merchant_id_livemode_idempotency_key_key ON public.bank_changes USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX bank_changes_pkey ON public.bank_changes USING btree (merchant_id, id);
 CREATE UNIQUE INDEX bank_changes_reference_key ON public.bank_changes USING btree (reference);
+CREATE UNIQUE INDEX cashiers_pkey ON public.cashiers USING btree (merchant_id, id);
 CREATE UNIQUE INDEX dashboard_users_email_key ON public.dashboard_users USING btree (email);
 CREATE UNIQUE INDEX dashboard_users_pkey ON public.dashboard_users USING btree (merchant_id, id);
 CREATE INDEX events_feed_idx ON public.events USING btree (merchant_id, livemode, transaction_xid, seq);
@@ -238,17 +308,32 @@ CREATE INDEX products_name_idx ON public.products USING btree (merchant_id, name
 CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, id);
 CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE UNIQUE INDEX sale_returns_pkey ON public.sale_returns USING btree (merchant_id, id);
+CREATE UNIQUE INDEX sale_returns_receipt_token_key ON public.sale_returns USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
+CREATE INDEX sale_returns_sale_idx ON public.sale_returns USING btree (merchant_id, sale_id, created_at);
+CREATE UNIQUE INDEX sales_client_sale_id_key ON public.sales USING btree (merchant_id, livemode, client_sale_id) WHERE (client_sale_id IS NOT NULL);
 CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
 CREATE UNIQUE INDEX sales_pkey ON public.sales USING btree (merchant_id, id);
+CREATE UNIQUE INDEX sales_receipt_token_key ON public.sales USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
 CREATE INDEX sales_report_idx ON public.sales USING btree (merchant_id, livemode, completed_at) INCLUDE (tender, currency, total_cents) WHERE (status = 'completed'::text);
+CREATE INDEX sales_shift_idx ON public.sales USING btree (merchant_id, shift_id) WHERE (shift_id IS NOT NULL);
 CREATE UNIQUE INDEX sessions_pkey ON public.sessions USING btree (merchant_id, id);
 CREATE UNIQUE INDEX sessions_token_hash_key ON public.sessions USING btree (token_hash);
 CREATE INDEX sessions_user_live ON public.sessions USING btree (merchant_id, user_id) WHERE (revoked_at IS NULL);
+CREATE UNIQUE INDEX shift_cash_moves_one_float ON public.shift_cash_moves USING btree (merchant_id, shift_id, currency) WHERE (kind = 'float'::text);
+CREATE UNIQUE INDEX shift_cash_moves_pkey ON public.shift_cash_moves USING btree (merchant_id, id);
+CREATE INDEX shift_cash_moves_shift_idx ON public.shift_cash_moves USING btree (merchant_id, shift_id, created_at, id);
+CREATE UNIQUE INDEX shift_counts_pkey ON public.shift_counts USING btree (merchant_id, shift_id, currency);
+CREATE INDEX shifts_list_idx ON public.shifts USING btree (merchant_id, livemode, created_at DESC, id DESC);
+CREATE UNIQUE INDEX shifts_one_open_per_till ON public.shifts USING btree (merchant_id, livemode, till_id) WHERE (status = 'open'::text);
+CREATE UNIQUE INDEX shifts_pkey ON public.shifts USING btree (merchant_id, id);
 CREATE INDEX sign_in_failures_subject ON public.sign_in_failures USING btree (subject, failed_at);
 CREATE INDEX stock_moves_list_idx ON public.stock_moves USING btree (merchant_id, livemode, seq);
 CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant_id, id);
 CREATE INDEX stock_moves_product_idx ON public.stock_moves USING btree (merchant_id, livemode, product_id, seq);
+CREATE UNIQUE INDEX till_devices_pkey ON public.till_devices USING btree (merchant_id, id);
+CREATE UNIQUE INDEX till_devices_token_hash_key ON public.till_devices USING btree (token_hash);
 CREATE UNIQUE INDEX utility_payments_id_key ON public.utility_payments USING btree (id);
 CREATE UNIQUE INDEX utility_payments_merchant_id_livemode_idempotency_key_key ON public.utility_payments USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX utility_payments_pkey ON public.utility_payments USING btree (merchant_id, id);
@@ -437,9 +522,11 @@ BEGIN
   END IF;
   IF OLD.status <> 'pending' OR NEW.status = 'pending'
       OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
-        NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at)
+        NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at, NEW.client_sale_id,
+        NEW.client_request_fingerprint, NEW.taken_at, NEW.till_id, NEW.shift_id, NEW.receipt_token)
         IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
-        OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at) THEN
+        OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at, OLD.client_sale_id,
+        OLD.client_request_fingerprint, OLD.taken_at, OLD.till_id, OLD.shift_id, OLD.receipt_token) THEN
     RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
       USING ERRCODE = 'restrict_violation';
   END IF;
@@ -479,8 +566,13 @@ CREATE TRIGGER ledger_postings_no_truncate BEFORE TRUNCATE ON public.ledger_post
 CREATE TRIGGER ledger_transactions_append_only BEFORE DELETE OR UPDATE ON public.ledger_transactions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON public.ledger_transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION check_ledger_transaction_balanced();
 CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON public.ledger_transactions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER sale_returns_append_only BEFORE DELETE OR UPDATE ON public.sale_returns FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER sale_returns_no_truncate BEFORE TRUNCATE ON public.sale_returns FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER sales_guard BEFORE DELETE OR UPDATE ON public.sales FOR EACH ROW EXECUTE FUNCTION guard_sale_change();
 CREATE TRIGGER sales_no_truncate BEFORE TRUNCATE ON public.sales FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER shift_cash_moves_append_only BEFORE DELETE OR UPDATE ON public.shift_cash_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER shift_cash_moves_no_truncate BEFORE TRUNCATE ON public.shift_cash_moves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER shift_counts_append_only BEFORE DELETE OR UPDATE ON public.shift_counts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER stock_moves_append_only BEFORE DELETE OR UPDATE ON public.stock_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER stock_moves_no_truncate BEFORE TRUNCATE ON public.stock_moves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER webhook_delivery_attempts_append_only BEFORE DELETE OR UPDATE ON public.webhook_delivery_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

@@ -43,4 +43,7 @@ export type Tenant = {
   actor: Actor;
   /** The browser session that carried the request, when a session did. */
   sessionId?: string;
+  /** That session's signed-in user (the actor is a cashier when one is switched in on a till session). */
+  sessionUserId?: string;
+  sessionKind?: "dashboard" | "till";
 };

@@ -1,6 +1,7 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import { agentModule } from "../modules/agent/index.ts";
 import { auditModule } from "../modules/audit/index.ts";
+import { cashiersModule } from "../modules/cashiers/index.ts";
 import { catalogModule } from "../modules/catalog/index.ts";
 import { checkoutModule } from "../modules/checkout/index.ts";
 import { eventsModule } from "../modules/events/index.ts";
@@ -10,6 +11,7 @@ import { paymentsModule } from "../modules/payments/index.ts";
 import { payoutsModule } from "../modules/payouts/index.ts";
 import { salesModule } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
+import { shiftsModule } from "../modules/shifts/index.ts";
 import { recordOpening, stockModule } from "../modules/stock/index.ts";
 import { utilitiesModule } from "../modules/utilities/index.ts";
 import { webAppsModule } from "../modules/web-apps/index.ts";
@@ -35,11 +37,13 @@ export function moduleDependencies(gateways: WalletGateways): ModuleDependencies
 export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   merchantsModule,
   sessionsModule,
+  cashiersModule,
   auditModule,
   paymentsModule,
   catalogModule,
   stockModule,
   salesModule,
+  shiftsModule,
   payoutsModule,
   agentModule,
   utilitiesModule,

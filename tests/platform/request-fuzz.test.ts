@@ -496,10 +496,11 @@ function assertAnswer(request: FuzzRequest, answer: RawResponse): void {
     const logged = errorLogLines.filter((line) => line.includes(`"${request.headers["X-Request-Id"]}"`));
     throw new Error(`5xx: ${context}\nserver log: ${logged.join("\n").slice(0, 3000)}`);
   }
-  // The payer's checkout page is HTML, its 404 too (an unknown payment id): the one documented exception.
-  // A mutated path can land on it from another checkout operation, so it is recognised by its answer.
+  // The pages people open (the payer's checkout page, a customer's receipt) are HTML, their 404 too (an
+  // unknown payment or receipt): the documented exceptions. A mutated path can land on one from
+  // another operation, so it is recognised by its answer.
   const htmlPage =
-    request.path.startsWith("/checkout/") &&
+    (request.path.startsWith("/checkout/") || request.path.startsWith("/receipts/")) &&
     answer.status === 404 &&
     String(answer.headers["content-type"]).startsWith("text/html");
   if (answer.status >= 400 && !htmlPage && envelopeOf(answer.text) === undefined) {

@@ -13,6 +13,8 @@ export const auditActions = [
   "api_key.created",
   "api_key.rolled",
   "api_key.revoked",
+  "till_device.paired",
+  "till_device.revoked",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

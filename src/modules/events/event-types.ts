@@ -15,6 +15,9 @@ export const eventTypes = [
   "utility_payment.completed",
   "utility_payment.failed",
   "sale.completed",
+  "sale.returned",
+  "shift.opened",
+  "shift.closed",
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

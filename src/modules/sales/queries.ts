@@ -5,22 +5,49 @@ import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
-const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
-  payment_id, actor_type, actor_id, created_at, completed_at, cancelled_at`;
+export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
+  payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at`;
 
-/** A cash sale is inserted completed; a wallet sale pending, beside its payment. */
+/**
+ * A cash sale is inserted completed (at its taken_at when the till dated it); a wallet sale pending,
+ * beside its payment. Null when the till's client_sale_id is already recorded (by a concurrent replay
+ * of the same sale): the unique index decides, after the other transaction commits.
+ */
 export async function insertSale(
   transaction: Transaction,
-  sale: Omit<SaleRow, "created_at" | "completed_at" | "cancelled_at">,
-): Promise<SaleRow> {
-  const completedAt = sale.status === "completed" ? sql.fragment`now()` : sql.fragment`NULL`;
-  return transaction.one(sql.type(saleRowSchema)`
+  sale: Omit<SaleRow, "taken_at" | "created_at" | "completed_at" | "cancelled_at" | "receipt_token"> & {
+    receipt_token: string;
+    taken_at: Date | null;
+    client_request_fingerprint: Buffer | null;
+  },
+): Promise<SaleRow | null> {
+  const takenAt =
+    sale.taken_at === null ? sql.fragment`now()` : sql.fragment`${sale.taken_at.toISOString()}::timestamptz`;
+  const completedAt = sale.status === "completed" ? takenAt : sql.fragment`NULL`;
+  const fingerprint = sale.client_request_fingerprint === null ? null : sql.binary(sale.client_request_fingerprint);
+  return transaction.maybeOne(sql.type(saleRowSchema)`
     INSERT INTO sales (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note, payment_id,
-      actor_type, actor_id, completed_at)
+      actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id, receipt_token,
+      completed_at)
     VALUES (${sale.merchant_id}, ${sale.id}, ${sale.livemode}, ${sale.status}, ${sale.tender}, ${sale.currency},
       ${sale.total_cents}, ${sql.jsonb(sale.items)}, ${sale.cashier}, ${sale.note}, ${sale.payment_id},
-      ${sale.actor_type}, ${sale.actor_id}, ${completedAt})
+      ${sale.actor_type}, ${sale.actor_id}, ${sale.client_sale_id}, ${fingerprint}, ${takenAt}, ${sale.till_id},
+      ${sale.shift_id}, ${sale.receipt_token}, ${completedAt})
+    ON CONFLICT (merchant_id, livemode, client_sale_id) WHERE client_sale_id IS NOT NULL DO NOTHING
     RETURNING ${SALE_COLUMNS}`);
+}
+
+const clientSaleRowSchema = saleRowSchema.extend({ client_request_fingerprint: z.instanceof(Buffer) });
+
+/** The sale a till named `clientSaleId`, with the fingerprint of the request that recorded it. */
+export async function selectSaleByClientId(
+  database: Queryable,
+  world: World,
+  clientSaleId: string,
+): Promise<z.infer<typeof clientSaleRowSchema> | null> {
+  return database.maybeOne(sql.type(clientSaleRowSchema)`
+    SELECT ${SALE_COLUMNS}, client_request_fingerprint FROM sales
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND client_sale_id = ${clientSaleId}`);
 }
 
 export async function selectSale(database: Queryable, world: World, saleId: string): Promise<SaleRow | null> {

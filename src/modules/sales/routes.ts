@@ -2,10 +2,15 @@ import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import { type Config, requireDatabaseUrl } from "../../platform/config.ts";
 import { sharedNotifications } from "../../platform/db/notifications.ts";
+import type { Queryable } from "../../platform/db/pool.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
-import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
+import { receiptUrl } from "./receipt-token.ts";
+import * as returnQueries from "./return-queries.ts";
+import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
+import * as returns from "./returns.ts";
 import {
   createSaleBody,
   getSaleQuery,
@@ -13,13 +18,39 @@ import {
   type SaleRow,
   saleIdParams,
   salePageSchema,
+  saleReturnResultSchema,
   saleSchema,
   salesReportQuery,
   salesReportSchema,
 } from "./schemas.ts";
 import * as sales from "./service.ts";
 
-export function presentSale(config: Config, sale: SaleRow, payment: PaymentRow | null) {
+export function presentReturn(config: Config, saleReturn: SaleReturnRow) {
+  return {
+    id: saleReturn.id,
+    object: "sale_return" as const,
+    livemode: saleReturn.livemode,
+    sale_id: saleReturn.sale_id,
+    currency: saleReturn.currency,
+    refund_cents: saleReturn.refund_cents,
+    refund_tender: saleReturn.refund_tender,
+    items: saleReturn.items,
+    till_id: saleReturn.till_id,
+    shift_id: saleReturn.shift_id,
+    reason: saleReturn.reason,
+    actor: { type: saleReturn.actor_type, id: saleReturn.actor_id },
+    receipt_url: receiptUrl(config.publicBaseUrl, saleReturn.receipt_token),
+    created_at: saleReturn.created_at.toISOString(),
+  };
+}
+
+/** `returns`: the sale's returns, oldest first (none for a sale just made). */
+export function presentSale(
+  config: Config,
+  sale: SaleRow,
+  payment: PaymentRow | null,
+  returns: readonly SaleReturnRow[],
+) {
   return {
     id: sale.id,
     object: "sale" as const,
@@ -34,11 +65,20 @@ export function presentSale(config: Config, sale: SaleRow, payment: PaymentRow |
     payment_id: sale.payment_id,
     payment: payment === null ? null : presentPayment(config, payment),
     actor: { type: sale.actor_type, id: sale.actor_id },
+    client_sale_id: sale.client_sale_id,
+    till_id: sale.till_id,
+    shift_id: sale.shift_id,
+    returns: returns.map((saleReturn) => presentReturn(config, saleReturn)),
+    receipt_url: receiptUrl(config.publicBaseUrl, sale.receipt_token),
+    taken_at: (sale.taken_at ?? sale.created_at).toISOString(),
     completed_at: sale.completed_at?.toISOString() ?? null,
     cancelled_at: sale.cancelled_at?.toISOString() ?? null,
     created_at: sale.created_at.toISOString(),
   };
 }
+
+const returnsOf = (database: Queryable, sale: SaleRow) =>
+  returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]);
 
 export function saleRoutes(gateways: Gateways): AnyRoute[] {
   return [
@@ -52,27 +92,109 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       idempotent: true,
       request: { body: createSaleBody },
       responses: {
-        201: { description: "The sale (cash: completed; wallet: pending, with its payment).", schema: saleSchema },
+        201: {
+          description:
+            "The sale (cash: completed; wallet: pending, with its payment). Also the answer to a request naming a " +
+            "client_sale_id already recorded with the same body: that sale as it now stands, nothing recorded " +
+            "again, with the header Idempotent-Replayed: true (as for a replayed Idempotency-Key).",
+          schema: saleSchema,
+        },
         404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
+        409: {
+          description:
+            "`shift_not_open`: a cash sale on a till without an open shift; " +
+            "`client_sale_id_mismatch`: the client_sale_id was recorded with a different request; " +
+            "`idempotency_mismatch`, `idempotency_in_flight`.",
+          schema: errorEnvelopeSchema,
+        },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
         const dependencies = { config, database, logger, gateways };
+        const replayOf = async (recorded: { sale: SaleRow; payment: PaymentRow | null }) => ({
+          status: 201,
+          headers: { "Idempotent-Replayed": "true" },
+          body: presentSale(config, recorded.sale, recorded.payment, await returnsOf(database, recorded.sale)),
+        });
+        // A till's queued sale replayed after its Idempotency-Key expired: the sale it already made.
+        const known = await sales.findClientSale(dependencies, tenant, body);
+        if (known !== null) {
+          return replayOf(known);
+        }
         let afterCommit: (() => void) | undefined;
         // A wallet sale's payment code still live elsewhere aborts the attempt's transaction; the
         // next attempt prepares the sale again with a fresh code.
-        const reply = await withFreshCodes(logger, async () => {
-          const prepared = await sales.prepareSale(dependencies, tenant, body);
-          return transaction(async (tx) => {
-            const recorded = await sales.recordSale(tx, tenant, prepared);
-            afterCommit = recorded.afterCommit;
-            return { status: 201, body: presentSale(config, recorded.sale, recorded.payment) };
+        let reply: JsonReply;
+        try {
+          reply = await withFreshCodes(logger, async () => {
+            const prepared = await sales.prepareSale(dependencies, tenant, body);
+            return transaction(async (tx) => {
+              const recorded = await sales.recordSale(tx, tenant, prepared);
+              afterCommit = recorded.afterCommit;
+              return { status: 201, body: presentSale(config, recorded.sale, recorded.payment, []) };
+            });
           });
-        });
+        } catch (error) {
+          if (!(error instanceof sales.ClientSaleIdTaken)) {
+            throw error;
+          }
+          // A concurrent request recorded this client_sale_id first; ours rolled back whole.
+          const recorded = await sales.findClientSale(dependencies, tenant, body);
+          if (recorded === null) {
+            throw error;
+          }
+          return replayOf(recorded);
+        }
         // Counted once committed (a replayed response does not come through here).
         afterCommit?.();
         return reply;
       },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/sales/:id/returns",
+      operationId: "createSaleReturn",
+      summary: "Take back some or all lines of a completed sale: stock comes back, the refund is paid in cash",
+      tags: ["Sales"],
+      auth: "either",
+      idempotent: true,
+      request: { params: saleIdParams, body: createReturnBody },
+      responses: {
+        201: {
+          description:
+            "The return and the sale as it now stands (`sale.returned` is emitted). The refund is cash, also " +
+            "for a wallet sale (a refund to the payer's wallet is not offered yet).",
+          schema: saleReturnResultSchema,
+        },
+        400: { description: "`parameter_invalid`: a line the sale does not have.", schema: errorEnvelopeSchema },
+        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+        409: {
+          description:
+            "`return_exceeds_sale`: more units than were sold (less earlier returns); `sale_not_completed`; " +
+            "`shift_not_open`: till_id has no open shift.",
+          schema: errorEnvelopeSchema,
+        },
+      },
+      handler: ({ params, body, tenant, config, transaction }) =>
+        transaction(async (tx) => {
+          const { sale, saleReturn } = await returns.createReturn(
+            tx,
+            {
+              merchantId: tenant.merchantId,
+              livemode: tenant.livemode,
+              actor: tenant.actor,
+            },
+            params.id,
+            body,
+          );
+          return {
+            status: 201,
+            body: {
+              sale_return: presentReturn(config, saleReturn),
+              sale: presentSale(config, sale, null, await returnsOf(tx, sale)),
+            },
+          };
+        }),
     }),
     defineRoute({
       method: "get",
@@ -111,7 +233,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         const dependencies = { config, database, logger, gateways };
         const first = await sales.getSale(dependencies, tenant, params.id);
         if (first.sale.status !== "pending" || query.wait_seconds === 0 || first.payment === null) {
-          return { body: presentSale(config, first.sale, first.payment) };
+          return { body: presentSale(config, first.sale, first.payment, await returnsOf(database, first.sale)) };
         }
         // Past the payment's expiry the refresh below ends it: no point waiting longer than that.
         const untilExpiryMs = first.payment.expires_at.getTime() + 1000 - Date.now();
@@ -128,7 +250,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           },
         );
         const { sale, payment } = await sales.getSale(dependencies, tenant, params.id);
-        return { body: presentSale(config, sale, payment) };
+        return { body: presentSale(config, sale, payment, await returnsOf(database, sale)) };
       },
     }),
     defineRoute({
@@ -150,7 +272,24 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           limit: query.limit,
           cursor: query.cursor,
         });
-        return { body: { ...page, data: page.data.map((sale) => presentSale(config, sale, null)) } };
+        const saleReturns = await returnQueries.selectReturnsOfSales(
+          database,
+          tenant.merchantId,
+          page.data.map((sale) => sale.id),
+        );
+        return {
+          body: {
+            ...page,
+            data: page.data.map((sale) =>
+              presentSale(
+                config,
+                sale,
+                null,
+                saleReturns.filter((saleReturn) => saleReturn.sale_id === sale.id),
+              ),
+            ),
+          },
+        };
       },
     }),
   ];

@@ -6,18 +6,21 @@ import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../
 import { actorKinds } from "../../platform/tenant.ts";
 import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
 import { paymentSchema } from "../payments/schemas.ts";
+import { tillIdSchema } from "../shifts/schemas.ts";
+import { LINE_QTY_MAX, SALE_ITEMS_MAX } from "./limits.ts";
+import { saleReturnSchema } from "./return-schemas.ts";
 
 export const saleStatuses = ["pending", "completed", "cancelled"] as const;
 export type SaleStatus = (typeof saleStatuses)[number];
 export const tenders = ["cash", "wallet"] as const;
 export type Tender = (typeof tenders)[number];
 
-/** Lines per sale. */
-export const SALE_ITEMS_MAX = 100;
-/** Units per line. */
-export const LINE_QTY_MAX = 100_000;
-/** The largest sale total: the largest payment (10,000,000.00), whatever the tender. */
-export const SALE_TOTAL_CENTS_MAX = 1_000_000_000;
+export { LINE_QTY_MAX, SALE_ITEMS_MAX, SALE_TOTAL_CENTS_MAX } from "./limits.ts";
+
+/** How far back an offline sale may be dated: a till offline longer exports its queue instead. */
+export const TAKEN_AT_AGE_DAYS_MAX = 30;
+/** How far ahead of the API's clock a till's clock may run (clock skew between devices). */
+export const TAKEN_AT_FUTURE_SKEW_SECONDS = 300;
 
 /** A line as the sale keeps it: a snapshot, so later catalog edits never change it. */
 export const saleItemSchema = z.object({
@@ -43,6 +46,11 @@ export const saleRowSchema = z.object({
   payment_id: z.string().nullable(),
   actor_type: z.enum(actorKinds),
   actor_id: z.string(),
+  client_sale_id: z.string().nullable(),
+  taken_at: z.date().nullable(),
+  till_id: z.string().nullable(),
+  shift_id: z.string().nullable(),
+  receipt_token: z.string().nullable(),
   created_at: z.date(),
   completed_at: z.date().nullable(),
   cancelled_at: z.date().nullable(),
@@ -86,6 +94,33 @@ export const createSaleBody = z.strictObject({
     .meta({ description: "Default: the catalog products' currency (USD for ad hoc lines only)." }),
   cashier: z.string().trim().max(100).optional(),
   note: z.string().trim().max(500).optional(),
+  till_id: tillIdSchema.optional().meta({
+    description:
+      "The till (device) ringing the sale up. A cash sale on a till joins its open shift (its cash is expected " +
+      "in that drawer) and is refused with 409 shift_not_open when the till has none; without till_id a " +
+      "sale belongs to no drawer.",
+  }),
+  client_sale_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{8,100}$/)
+    .optional()
+    .meta({
+      description:
+        "The till's own id for this sale (8 to 100 of A-Z a-z 0-9 _ . : -, e.g. a UUID), unique per merchant and " +
+        "world for ever. A request naming a sale already recorded with the same body answers that sale " +
+        "(201, Idempotent-Replayed: true) and records nothing, even after its Idempotency-Key has expired; " +
+        "with another body it is refused (409 client_sale_id_mismatch). For sales queued offline and replayed later.",
+    }),
+  taken_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({
+      description:
+        `When the sale was rung up at the counter (cash only), if earlier than now: at most ` +
+        `${TAKEN_AT_AGE_DAYS_MAX} days ago and at most ${TAKEN_AT_FUTURE_SKEW_SECONDS} seconds ahead of the ` +
+        "API's clock (else taken_at_out_of_range). A cash sale is completed at that time, so reports count it " +
+        "on the day it was taken. Default: now.",
+    }),
 });
 export type CreateSaleInput = z.output<typeof createSaleBody>;
 
@@ -106,6 +141,14 @@ export const saleSchema = z
       .nullable()
       .meta({ description: "Wallet sales, on create and GET by id (null in lists and for cash)." }),
     actor: z.object({ type: z.enum(actorKinds), id: z.string() }),
+    client_sale_id: z.string().nullable().meta({ description: "The till's own id for the sale, when it gave one." }),
+    till_id: z.string().nullable(),
+    shift_id: z.string().nullable().meta({ description: "The drawer shift a cash sale's money went into." }),
+    returns: z.array(saleReturnSchema).meta({ description: "What came back, oldest first." }),
+    receipt_url: z.string().nullable().meta({
+      description: "The public receipt page (no sign-in, no personal data; null for sales made before receipts).",
+    }),
+    taken_at: z.iso.datetime().meta({ description: "When the sale was rung up at the counter (default: created_at)." }),
     completed_at: z.iso.datetime().nullable(),
     cancelled_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
@@ -187,3 +230,7 @@ export const salesReportSchema = z
     ),
   })
   .meta({ id: "SalesReport" });
+
+export const saleReturnResultSchema = z
+  .object({ sale_return: saleReturnSchema, sale: saleSchema })
+  .meta({ id: "SaleReturnResult" });

@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Notifications } from "../../platform/db/notifications.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
-import { invalidRequest, notFound } from "../../platform/errors.ts";
+import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
@@ -12,9 +14,11 @@ import * as events from "../events/service.ts";
 import type { AfterCommit, PaymentHook } from "../payments/hooks.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import * as payments from "../payments/service.ts";
+import * as shifts from "../shifts/service.ts";
 import * as stock from "../stock/service.ts";
 import { salesTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
+import { newReceiptToken } from "./receipt-token.ts";
 import {
   type CreateSaleInput,
   REPORT_PERIOD_DAYS_MAX,
@@ -23,6 +27,8 @@ import {
   type SaleItem,
   type SaleRow,
   type SaleStatus,
+  TAKEN_AT_AGE_DAYS_MAX,
+  TAKEN_AT_FUTURE_SKEW_SECONDS,
   tenders,
 } from "./schemas.ts";
 
@@ -43,7 +49,8 @@ import {
  *
  * Error codes: `product_not_found` (404), `product_inactive`, `price_required`, `currency_mismatch`,
  * `invalid_quantity`, `invalid_amount`, `invalid_currency`, `too_many_items`, `parameter_missing`,
- * `parameter_invalid` (400), `resource_missing` (404), `gateway_error`, `code_generation_failed` (502).
+ * `parameter_invalid`, `taken_at_out_of_range` (400), `resource_missing` (404), `client_sale_id_mismatch` (409),
+ * `gateway_error`, `code_generation_failed` (502).
  */
 
 export type SaleDependencies = payments.PaymentDependencies;
@@ -111,6 +118,76 @@ function line(productId: string | null, name: string, qty: number, unitCents: nu
   return { product_id: productId, name, qty, unit_cents: unitCents, line_total_cents: qty * unitCents };
 }
 
+/**
+ * When the till says it rang the sale up: only for cash (a wallet sale completes when its payment
+ * settles, which no till can do offline), no further back than a till may sensibly queue sales, and
+ * not ahead of the API's clock by more than devices' clocks drift.
+ */
+export function checkTakenAt(input: Pick<CreateSaleInput, "tender" | "taken_at">, nowMs: number): Date | null {
+  if (input.taken_at === undefined) {
+    return null;
+  }
+  if (input.tender !== "cash") {
+    throw invalidRequest(
+      "parameter_invalid",
+      "taken_at: only a cash sale may be dated (a wallet sale completes when paid).",
+    );
+  }
+  const takenAt = new Date(input.taken_at);
+  if (takenAt.getTime() > nowMs + TAKEN_AT_FUTURE_SKEW_SECONDS * 1000) {
+    throw invalidRequest(
+      "taken_at_out_of_range",
+      `taken_at is more than ${TAKEN_AT_FUTURE_SKEW_SECONDS} seconds in the future: check the till's clock.`,
+    );
+  }
+  if (takenAt.getTime() < nowMs - TAKEN_AT_AGE_DAYS_MAX * 86_400_000) {
+    throw invalidRequest("taken_at_out_of_range", `taken_at is more than ${TAKEN_AT_AGE_DAYS_MAX} days ago.`);
+  }
+  return takenAt;
+}
+
+/** What a client_sale_id is bound to: the request's canonical JSON (RFC 8785), hashed. */
+export function clientRequestFingerprint(input: CreateSaleInput): Buffer {
+  return createHash("sha256")
+    .update(canonicalize(JSON.parse(JSON.stringify(input))) ?? "null")
+    .digest();
+}
+
+/**
+ * The sale a till already recorded under the request's client_sale_id, if any (a replay of a queued
+ * sale); refused when that id was recorded with another request. Outlives the Idempotency-Key.
+ */
+export async function findClientSale(
+  dependencies: SaleDependencies,
+  tenant: Tenant,
+  input: CreateSaleInput,
+): Promise<{ sale: SaleRow; payment: PaymentRow | null } | null> {
+  if (input.client_sale_id === undefined) {
+    return null;
+  }
+  const recorded = await queries.selectSaleByClientId(dependencies.database, tenant, input.client_sale_id);
+  if (recorded === null) {
+    return null;
+  }
+  if (!recorded.client_request_fingerprint.equals(clientRequestFingerprint(input))) {
+    throw conflict(
+      "client_sale_id_mismatch",
+      `client_sale_id ${input.client_sale_id} names sale ${recorded.id}, recorded with a different request. ` +
+        "A new sale needs a new client_sale_id.",
+    );
+  }
+  return getSale(dependencies, tenant, recorded.id);
+}
+
+/** Thrown inside the recording transaction when a concurrent request recorded the same client_sale_id first. */
+export class ClientSaleIdTaken extends Error {
+  readonly clientSaleId: string;
+  constructor(clientSaleId: string) {
+    super(`client_sale_id ${clientSaleId} was recorded concurrently`);
+    this.clientSaleId = clientSaleId;
+  }
+}
+
 export type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
 
 /**
@@ -120,6 +197,7 @@ export type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
 export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant, input: CreateSaleInput) {
   // Before any query: the basket's size bounds the product lookup.
   assertItemCount(input.items.length);
+  const takenAt = checkTakenAt(input, Date.now());
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
   const products = await catalog.getProductsByIds(dependencies.database, tenant.merchantId, productIds);
   const priced = priceSale(input, products);
@@ -133,19 +211,31 @@ export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant
           metadata: { sale_id: id },
         })
       : null;
-  return { id, input, priced, payment };
+  const clientRequest =
+    input.client_sale_id === undefined
+      ? null
+      : { clientSaleId: input.client_sale_id, fingerprint: clientRequestFingerprint(input) };
+  return { id, input, priced, payment, takenAt, clientRequest };
 }
 
 /**
  * Phase two, inside the request's (idempotent) transaction. Cash: the completed sale, its stock moves
  * and `sale.completed`. Wallet: the payment (through the payments service) and the pending sale.
- * The returned function counts the completion once the transaction has committed.
+ * The returned function counts the completion once the transaction has committed. Throws
+ * `ClientSaleIdTaken` (rolling the transaction back) when a concurrent request recorded the sale's
+ * client_sale_id first.
  */
 export async function recordSale(
   transaction: Transaction,
   tenant: Tenant,
   prepared: PreparedSale,
 ): Promise<{ sale: SaleRow; payment: PaymentRow | null; afterCommit: AfterCommit | undefined }> {
+  const tillId = prepared.input.till_id ?? null;
+  // A cash sale on a till puts its money in that till's open drawer: locked first, so a close waits for it.
+  const shift =
+    tillId !== null && prepared.input.tender === "cash"
+      ? await shifts.lockOpenShiftOfTill(transaction, tenant, tillId)
+      : null;
   const payment =
     prepared.payment === null ? null : await payments.recordPayment(transaction, tenant, prepared.payment);
   const sale = await queries.insertSale(transaction, {
@@ -162,7 +252,28 @@ export async function recordSale(
     payment_id: payment?.id ?? null,
     actor_type: tenant.actor.kind,
     actor_id: tenant.actor.id,
+    client_sale_id: prepared.clientRequest?.clientSaleId ?? null,
+    client_request_fingerprint: prepared.clientRequest?.fingerprint ?? null,
+    taken_at: prepared.takenAt,
+    till_id: tillId,
+    shift_id: shift?.id ?? null,
+    receipt_token: newReceiptToken(),
   });
+  if (sale === null) {
+    throw new ClientSaleIdTaken(prepared.clientRequest?.clientSaleId ?? "");
+  }
+  if (shift !== null) {
+    await shifts.recordSaleCash(transaction, {
+      merchantId: sale.merchant_id,
+      shiftId: shift.id,
+      kind: "sale",
+      saleId: sale.id,
+      returnId: null,
+      currency: sale.currency,
+      amountCents: sale.total_cents,
+      actor: { kind: sale.actor_type, id: sale.actor_id },
+    });
+  }
   const afterCommit = sale.status === "completed" ? await completionEffects(transaction, sale) : undefined;
   return { sale, payment, afterCommit };
 }

@@ -1,4 +1,5 @@
 import type { ModuleFace } from "../../platform/module.ts";
+import { deviceRoutes } from "./device-routes.ts";
 import { keyRoutes } from "./key-routes.ts";
 import { sessionRoutes } from "./routes.ts";
 
@@ -6,15 +7,21 @@ import { sessionRoutes } from "./routes.ts";
  * Browser sign-in for the dashboard and the till: sessions in PostgreSQL behind an HttpOnly cookie,
  * CSRF tokens bound to them, brute-force limits, step-up, and key management from the dashboard.
  * The HTTP platform calls `sessionAuthenticator` to resolve a session principal; the routes are
- * `sessionRoutes` (sign-in, sign-out, step-up, password, session list) and `keyRoutes`; other modules
- * call `requireStepUpOfSessions` before actions that need a fresh password from a person.
+ * `sessionRoutes` (sign-in, sign-out, step-up, password, session list), `deviceRoutes` (till devices)
+ * and `keyRoutes`; other modules call `requireStepUpOfSessions` before actions that need a fresh
+ * password from a person.
  */
-export { keyRoutes } from "./key-routes.ts";
-export { sessionRoutes } from "./routes.ts";
-export { requireStepUpOfSessions, sessionAuthenticator, warmUp } from "./service.ts";
+export {
+  requireDashboardSession,
+  requireStepUpOfSessions,
+  sessionAuthenticator,
+  setSessionCashier,
+  tillSessionOf,
+  warmUp,
+} from "./service.ts";
 export { sessionCookieName } from "./tokens.ts";
 
 export const sessionsModule: ModuleFace<unknown> = {
   name: "sessions",
-  routes: () => [...sessionRoutes(), ...keyRoutes()],
+  routes: () => [...sessionRoutes(), ...deviceRoutes(), ...keyRoutes()],
 };

@@ -138,13 +138,14 @@ export async function insertSession(
     clientAddress: string | null;
     idleTimeoutSeconds: number | null;
     lifetimeMs: number;
+    deviceId?: string;
   },
 ): Promise<SessionRow> {
   return transaction.one(sql.type(sessionRowSchema)`
     INSERT INTO sessions (merchant_id, id, user_id, kind, token_hash, user_agent, client_address,
-      idle_timeout_seconds, expires_at)
+      idle_timeout_seconds, device_id, expires_at)
     VALUES (${session.merchantId}, ${session.id}, ${session.userId}, ${session.kind}, ${sql.binary(session.tokenHash)},
-      ${session.userAgent}, ${session.clientAddress}, ${session.idleTimeoutSeconds},
+      ${session.userAgent}, ${session.clientAddress}, ${session.idleTimeoutSeconds}, ${session.deviceId ?? null},
       now() + ${session.lifetimeMs}::integer * interval '1 millisecond')
     RETURNING ${SESSION_COLUMNS}`);
 }
@@ -215,6 +216,7 @@ const authenticationRowSchema = merchantRowSchema.extend({
   session_id: z.string(),
   user_id: z.string(),
   session_kind: z.enum(["dashboard", "till"]),
+  cashier_id: z.string().nullable(),
   rate_taken: z.boolean(),
   in_window: z.number().int(),
   reset_ms: z.number().int(),
@@ -234,9 +236,14 @@ export async function authenticateSession(
 ): Promise<SessionAuthentication | null> {
   return database.maybeOne(sql.type(authenticationRowSchema)`
     WITH found AS (
-      SELECT s.merchant_id, s.id AS session_id, s.user_id, s.kind AS session_kind, m.status AS merchant_status
+      SELECT s.merchant_id, s.id AS session_id, s.user_id, s.kind AS session_kind, m.status AS merchant_status,
+        c.id AS cashier_id
       FROM sessions s JOIN merchants m ON m.id = s.merchant_id
-      WHERE s.token_hash = ${sql.binary(request.tokenHash)} AND s.revoked_at IS NULL AND s.expires_at > now()
+        -- A disabled cashier stops acting at once: the session falls back to no cashier.
+        LEFT JOIN cashiers c ON c.merchant_id = s.merchant_id AND c.id = s.cashier_id AND c.disabled_at IS NULL
+        -- A session a paired device opened ends with the device's revocation.
+        LEFT JOIN till_devices d ON d.merchant_id = s.merchant_id AND d.id = s.device_id
+      WHERE (s.device_id IS NULL OR d.revoked_at IS NULL) AND s.token_hash = ${sql.binary(request.tokenHash)} AND s.revoked_at IS NULL AND s.expires_at > now()
         AND (s.idle_timeout_seconds IS NULL
           OR s.last_seen_at > now() - s.idle_timeout_seconds * interval '1 second')),
     eligible AS (
@@ -247,9 +254,20 @@ export async function authenticateSession(
       FROM found f WHERE s.merchant_id = f.merchant_id AND s.id = f.session_id)
     SELECT m.id, m.name, m.type, m.status, m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
       m.timezone, m.created_at, m.updated_at,
-      f.session_id, f.user_id, f.session_kind, t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
+      f.session_id, f.user_id, f.session_kind, f.cashier_id, t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
     FROM found f
     JOIN merchants m ON m.id = f.merchant_id
     LEFT JOIN taken t ON t.merchant_id = f.merchant_id
     CROSS JOIN LATERAL (${rateLimitLog(rateLimit, sql.fragment`t.accepted_at`, sql.fragment`f.merchant_id`)}) AS log`);
+}
+
+/** Switches a till session's cashier (null: nobody); false when the session is not a live till session. */
+export async function updateSessionCashier(
+  database: Queryable,
+  session: { merchantId: string; id: string; cashierId: string | null },
+): Promise<boolean> {
+  const result = await database.query(sql.unsafe`
+    UPDATE sessions SET cashier_id = ${session.cashierId}
+    WHERE merchant_id = ${session.merchantId} AND id = ${session.id} AND kind = 'till' AND revoked_at IS NULL`);
+  return result.rowCount === 1;
 }

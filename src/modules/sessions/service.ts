@@ -152,7 +152,30 @@ function sessionOf(tenant: Tenant): { sessionId: string; userId: string } {
   if (tenant.sessionId === undefined) {
     throw forbidden("session_required", "Only a signed-in dashboard user may do this.");
   }
-  return { sessionId: tenant.sessionId, userId: tenant.actor.id };
+  return { sessionId: tenant.sessionId, userId: tenant.sessionUserId ?? tenant.actor.id };
+}
+
+/** The session of a signed-in dashboard user (the owner), refused for till sessions and API keys. */
+export function requireDashboardSession(tenant: Tenant): void {
+  if (tenant.sessionKind !== "dashboard") {
+    throw forbidden("dashboard_session_required", "Only the owner, signed in to the dashboard, may do this.");
+  }
+}
+
+/** A till session's id, refused for anything else. */
+export function tillSessionOf(tenant: Tenant): string {
+  if (tenant.sessionKind !== "till" || tenant.sessionId === undefined) {
+    throw forbidden("till_session_required", "Only a till signed in with the owner's credentials may do this.");
+  }
+  return tenant.sessionId;
+}
+
+/** Switches the cashier acting on a till session (null: the till is locked, nobody is switched in). */
+export async function setSessionCashier(database: Queryable, tenant: Tenant, cashierId: string | null): Promise<void> {
+  const sessionId = tillSessionOf(tenant);
+  if (!(await queries.updateSessionCashier(database, { merchantId: tenant.merchantId, id: sessionId, cashierId }))) {
+    throw unauthenticated("session_expired", "The session has ended or is not valid: sign in again.");
+  }
 }
 
 export async function signOut(database: Database, tenant: Tenant, client: RequestClient): Promise<void> {
@@ -308,13 +331,19 @@ export function sessionAuthenticator(
       if (row === null) {
         return { kind: "unknown" };
       }
-      const { session_id, user_id, session_kind, rate_taken, in_window, reset_ms, ...merchant } = row;
+      const { session_id, user_id, session_kind, cashier_id, rate_taken, in_window, reset_ms, ...merchant } = row;
       const tenant: Tenant = {
         merchant,
         merchantId: merchant.id,
         livemode,
-        actor: { kind: actorTypeOf(session_kind), id: user_id },
+        // A till session with a cashier switched in acts as that cashier (sales, returns, shifts record it).
+        actor:
+          cashier_id === null
+            ? { kind: actorTypeOf(session_kind), id: user_id }
+            : { kind: "till_user", id: cashier_id },
         sessionId: session_id,
+        sessionUserId: user_id,
+        sessionKind: session_kind,
       };
       if (livemode && merchant.status !== "active") {
         return { kind: "inactive", tenant };

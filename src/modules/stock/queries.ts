@@ -68,14 +68,20 @@ export async function insertMove(
  * (it may go negative: a sale never fails for lack of recorded stock), and each move records the
  * result. Test: the moves record the unchanged on-hand. Untracked products get no move.
  */
+/**
+ * The moves of a sale (units out) or of a return (units back): `delta` is the signed change per
+ * product; `note` names the return.
+ */
 export async function insertSaleMoves(
   transaction: Transaction,
   sale: {
     merchantId: string;
     livemode: boolean;
     saleId: string;
+    kind: "sale" | "return";
+    note: string | null;
     actor: Actor;
-    lines: readonly { moveId: string; productId: string; qty: number }[];
+    lines: readonly { moveId: string; productId: string; delta: number }[];
   },
 ): Promise<readonly StockMoveRow[]> {
   const wanted = sql.fragment`unnest(
@@ -88,15 +94,15 @@ export async function insertSaleMoves(
       "text",
     )}::text[],
     ${sql.array(
-      sale.lines.map((line) => line.qty),
+      sale.lines.map((line) => line.delta),
       "int8",
-    )}::int8[]) AS w (move_id, product_id, qty)`;
+    )}::int8[]) AS w (move_id, product_id, delta)`;
   if (!sale.livemode) {
     return transaction.any(sql.type(stockMoveRowSchema)`
       INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
-        actor_id, sale_id)
-      SELECT p.merchant_id, w.move_id, false, p.id, 'sale', -w.qty, p.stock_qty, ${sale.actor.kind}, ${sale.actor.id},
-        ${sale.saleId}
+        actor_id, sale_id, note)
+      SELECT p.merchant_id, w.move_id, false, p.id, ${sale.kind}, w.delta, p.stock_qty, ${sale.actor.kind},
+        ${sale.actor.id}, ${sale.saleId}, ${sale.note}
       FROM ${wanted} JOIN products p ON p.merchant_id = ${sale.merchantId} AND p.id = w.product_id
       WHERE p.track_stock
       ORDER BY p.id
@@ -110,14 +116,14 @@ export async function insertSaleMoves(
       ORDER BY p.id
       FOR NO KEY UPDATE OF p),
     updated AS (
-      UPDATE products p SET stock_qty = p.stock_qty - w.qty
+      UPDATE products p SET stock_qty = p.stock_qty + w.delta
       FROM wanted w JOIN locked l ON l.id = w.product_id
       WHERE p.merchant_id = ${sale.merchantId} AND p.id = w.product_id AND p.track_stock
-      RETURNING p.id, p.stock_qty, w.qty, w.move_id)
+      RETURNING p.id, p.stock_qty, w.delta, w.move_id)
     INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
-      actor_id, sale_id)
-    SELECT ${sale.merchantId}, u.move_id, true, u.id, 'sale', -u.qty, u.stock_qty, ${sale.actor.kind}, ${sale.actor.id},
-      ${sale.saleId}
+      actor_id, sale_id, note)
+    SELECT ${sale.merchantId}, u.move_id, true, u.id, ${sale.kind}, u.delta, u.stock_qty, ${sale.actor.kind},
+      ${sale.actor.id}, ${sale.saleId}, ${sale.note}
     FROM updated u
     ORDER BY u.id
     RETURNING ${MOVE_COLUMNS}`);

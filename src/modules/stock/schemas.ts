@@ -5,7 +5,7 @@ import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagin
 import { actorKinds } from "../../platform/tenant.ts";
 import { productSchema, STOCK_QTY_MAX } from "../catalog/schemas.ts";
 
-export const stockMoveKinds = ["receive", "sale", "adjust", "count"] as const;
+export const stockMoveKinds = ["receive", "sale", "adjust", "count", "return"] as const;
 export type StockMoveKind = (typeof stockMoveKinds)[number];
 
 export const stockMoveRowSchema = z.object({

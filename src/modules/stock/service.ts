@@ -110,6 +110,36 @@ export async function recordSale(
   transaction: Transaction,
   sale: World & { saleId: string; actor: Actor; lines: readonly { productId: string | null; qty: number }[] },
 ): Promise<readonly StockMoveRow[]> {
+  return recordSaleLines(transaction, { ...sale, kind: "sale", note: null });
+}
+
+/**
+ * The units of a return come back (same world rule as a sale: live moves change on-hand, test moves
+ * only journal; untracked products and ad hoc lines never move). Moves name the sale; the note names
+ * the return.
+ */
+export async function recordReturn(
+  transaction: Transaction,
+  sale: World & {
+    saleId: string;
+    returnId: string;
+    actor: Actor;
+    lines: readonly { productId: string | null; qty: number }[];
+  },
+): Promise<readonly StockMoveRow[]> {
+  return recordSaleLines(transaction, { ...sale, kind: "return", note: `Return ${sale.returnId}` });
+}
+
+async function recordSaleLines(
+  transaction: Transaction,
+  sale: World & {
+    saleId: string;
+    kind: "sale" | "return";
+    note: string | null;
+    actor: Actor;
+    lines: readonly { productId: string | null; qty: number }[];
+  },
+): Promise<readonly StockMoveRow[]> {
   const perProduct = new Map<string, number>();
   for (const line of sale.lines) {
     if (line.productId !== null) {
@@ -123,8 +153,14 @@ export async function recordSale(
     merchantId: sale.merchantId,
     livemode: sale.livemode,
     saleId: sale.saleId,
+    kind: sale.kind,
+    note: sale.note,
     actor: sale.actor,
-    lines: [...perProduct].map(([productId, qty]) => ({ moveId: newId("smv"), productId, qty })),
+    lines: [...perProduct].map(([productId, qty]) => ({
+      moveId: newId("smv"),
+      productId,
+      delta: sale.kind === "sale" ? -qty : qty,
+    })),
   });
 }
 

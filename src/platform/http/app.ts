@@ -290,11 +290,14 @@ async function handleIdempotent(
     return reply;
   };
 
+  // The handler's own headers go with its first answer (a stored replay carries Idempotent-Replayed).
+  let headers: Record<string, string> | undefined;
   try {
     const reply = await route.handler(context(idempotentTransaction, idempotentCommit) as never);
     if (!("body" in reply)) {
       throw new TypeError(`Idempotent route ${route.operationId} must answer JSON`);
     }
+    headers = reply.headers;
     if (stored === undefined) {
       // A handler without database effects: store its answer on its own.
       await database.transaction((transaction) => storeWith(transaction, reply));
@@ -313,7 +316,11 @@ async function handleIdempotent(
   if (stored === undefined) {
     throw new TypeError("idempotent response was not stored");
   }
-  response.status(stored.status).type("application/json").send(stored.body);
+  response.status(stored.status);
+  if (headers !== undefined) {
+    response.set(headers);
+  }
+  response.type("application/json").send(stored.body);
 }
 
 function sendReply(response: Response, reply: Reply): void {

@@ -1,0 +1,135 @@
+import escapeHtml from "escape-html";
+import { type Currency, formatMoney } from "../../kernel/money.ts";
+import type { ReturnItem, SaleReturnRow } from "./return-schemas.ts";
+import type { SaleItem, SaleRow } from "./schemas.ts";
+
+/**
+ * The public receipt pages, rendered on the server (everything escaped) with no script at all: the
+ * customer prints with the browser. `paper` picks the print stylesheet: an 80 mm receipt roll
+ * (default) or A4. Nothing personal is shown: no cashier, no note, no payer's number; only the shop,
+ * the lines, the totals and the tender.
+ */
+export type Paper = "80mm" | "a4";
+export type ReceiptShop = { name: string; timezone: string };
+
+function layout(title: string, paper: Paper, body: string): string {
+  const other: Paper = paper === "a4" ? "80mm" : "a4";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/receipts/assets/receipt.css">
+<link rel="stylesheet" href="/receipts/assets/receipt-${paper}.css">
+</head>
+<body class="paper-${paper}">
+<main class="receipt">
+${body}
+</main>
+<p class="screen-only"><a href="?paper=${other}">Print layout: ${other === "a4" ? "A4" : "80 mm receipt"}</a></p>
+</body>
+</html>
+`;
+}
+
+const when = (instant: Date, timezone: string) =>
+  new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: timezone }).format(instant);
+
+function lineRows(items: readonly (SaleItem | ReturnItem)[], currency: Currency): string {
+  return items
+    .map(
+      (item) =>
+        `<tr><td class="qty">${item.qty} ×</td><td class="name">${escapeHtml(item.name)}<br><small>@ ${escapeHtml(
+          formatMoney(currency, item.unit_cents),
+        )}</small></td><td class="amount">${escapeHtml(formatMoney(currency, item.line_total_cents))}</td></tr>`,
+    )
+    .join("\n");
+}
+
+function header(shop: ReceiptShop, kind: string, livemode: boolean): string {
+  return `<header>
+<h1>${escapeHtml(shop.name)}</h1>
+<p class="kind">${escapeHtml(kind)}${livemode ? "" : ' <strong class="test">TEST — not a real sale</strong>'}</p>
+</header>`;
+}
+
+const TENDERS = { cash: "Cash", wallet: "Wallet" } as const;
+
+export function saleReceiptPage(
+  shop: ReceiptShop,
+  sale: SaleRow,
+  returns: readonly SaleReturnRow[],
+  paper: Paper,
+): string {
+  const refunded = returns.reduce((sum, saleReturn) => sum + saleReturn.refund_cents, 0);
+  const status = sale.status === "completed" ? "" : `<p class="status">This sale is ${escapeHtml(sale.status)}.</p>`;
+  const returned =
+    returns.length === 0
+      ? ""
+      : `<section class="returned"><h2>Returned</h2><table>${lineRows(
+          returns.flatMap((saleReturn) => saleReturn.items),
+          sale.currency,
+        )}</table><p class="total"><span>Refunded (cash)</span> <span>${escapeHtml(
+          formatMoney(sale.currency, refunded),
+        )}</span></p></section>`;
+  return layout(
+    `Receipt — ${shop.name}`,
+    paper,
+    `${header(shop, "Receipt", sale.livemode)}
+<p class="meta">${escapeHtml(when(sale.taken_at ?? sale.created_at, shop.timezone))}<br>No. ${escapeHtml(sale.id)}</p>
+${status}
+<table>
+${lineRows(sale.items, sale.currency)}
+</table>
+<p class="total"><span>Total</span> <span>${escapeHtml(formatMoney(sale.currency, sale.total_cents))}</span></p>
+<p class="tender">Paid: ${TENDERS[sale.tender]}</p>
+${returned}
+<footer><p>Thank you.</p></footer>`,
+  );
+}
+
+export function returnReceiptPage(shop: ReceiptShop, saleReturn: SaleReturnRow, paper: Paper): string {
+  return layout(
+    `Return — ${shop.name}`,
+    paper,
+    `${header(shop, "Return receipt", saleReturn.livemode)}
+<p class="meta">${escapeHtml(when(saleReturn.created_at, shop.timezone))}<br>No. ${escapeHtml(saleReturn.id)}<br>For sale ${escapeHtml(
+      saleReturn.sale_id,
+    )}</p>
+<table>
+${lineRows(saleReturn.items, saleReturn.currency)}
+</table>
+<p class="total"><span>Refunded (cash)</span> <span>${escapeHtml(
+      formatMoney(saleReturn.currency, saleReturn.refund_cents),
+    )}</span></p>
+<footer><p>Thank you.</p></footer>`,
+  );
+}
+
+export function receiptNotFoundPage(): string {
+  return layout("Receipt not found", "80mm", "<h1>Receipt not found</h1><p>Check the link you were given.</p>");
+}
+
+/** Stylesheets: shared, then one per paper (its @page size). Served from /receipts/assets/. */
+export const RECEIPT_STYLES = {
+  "receipt.css": `body{margin:0;background:#f4f4f4;color:#111;font:14px/1.4 system-ui,sans-serif}
+.receipt{background:#fff;margin:1rem auto;padding:1rem;max-width:40rem}
+h1{font-size:1.25rem;margin:0 0 .25rem;text-align:center}h2{font-size:1rem;margin:1rem 0 .25rem}
+.kind,.meta,footer{text-align:center}.meta{color:#333}.test{color:#8a1c00}
+table{width:100%;border-collapse:collapse}td{padding:.25rem 0;vertical-align:top}
+td.qty{white-space:nowrap;padding-right:.5rem}td.amount{text-align:right;white-space:nowrap}
+small{color:#333}.total{display:flex;justify-content:space-between;font-weight:700;border-top:1px solid #111;padding-top:.25rem}
+.screen-only{text-align:center}a{color:#0645ad}
+@media print{body{background:#fff}.receipt{margin:0;padding:0;max-width:none}.screen-only{display:none}}
+`,
+  "receipt-80mm.css": `.paper-80mm .receipt{max-width:80mm}
+@media print{@page{size:80mm 200mm;margin:3mm}.paper-80mm{font-size:11px}}
+`,
+  "receipt-a4.css": `@media print{@page{size:A4;margin:15mm}.paper-a4{font-size:12pt}.paper-a4 .receipt{max-width:120mm;margin:0 auto}}
+`,
+} as const;
+export type ReceiptStyle = keyof typeof RECEIPT_STYLES;

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { type Database, sql } from "../../platform/db/pool.ts";
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import * as merchants from "../merchants/service.ts";
+import { SALE_COLUMNS } from "./queries.ts";
+import {
+  type Paper,
+  RECEIPT_STYLES,
+  type ReceiptStyle,
+  receiptNotFoundPage,
+  returnReceiptPage,
+  saleReceiptPage,
+} from "./receipt-page.ts";
+import * as returnQueries from "./return-queries.ts";
+import { saleReturnRowSchema } from "./return-schemas.ts";
+import { saleRowSchema } from "./schemas.ts";
+
+/**
+ * No script, no other origin, no framing: the page only needs its own stylesheets (and an empty
+ * data: icon, so the browser does not ask for /favicon.ico).
+ */
+const PAGE_HEADERS = {
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "no-referrer",
+  "X-Robots-Tag": "noindex",
+};
+
+const TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+async function receiptPage(database: Database, token: string, paper: Paper): Promise<string | null> {
+  if (!TOKEN.test(token)) {
+    return null;
+  }
+  const sale = await database.maybeOne(sql.type(saleRowSchema)`
+    SELECT ${SALE_COLUMNS} FROM sales WHERE receipt_token = ${token}`);
+  if (sale !== null) {
+    const merchant = await merchants.getMerchant(database, sale.merchant_id);
+    const returns = await returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]);
+    return saleReceiptPage(merchant, sale, returns, paper);
+  }
+  const saleReturn = await database.maybeOne(sql.type(saleReturnRowSchema)`
+    SELECT merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, items, till_id, shift_id, reason,
+      actor_type, actor_id, receipt_token, created_at
+    FROM sale_returns WHERE receipt_token = ${token}`);
+  if (saleReturn === null) {
+    return null;
+  }
+  return returnReceiptPage(await merchants.getMerchant(database, saleReturn.merchant_id), saleReturn, paper);
+}
+
+export const receiptRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "get",
+    path: "/receipts/assets/:file",
+    operationId: "getReceiptStyle",
+    summary: "The receipt pages' stylesheets (screen, 80 mm and A4 print)",
+    tags: ["Sales"],
+    auth: "none",
+    request: {
+      params: z.strictObject({ file: z.enum(Object.keys(RECEIPT_STYLES) as [ReceiptStyle, ...ReceiptStyle[]]) }),
+    },
+    responses: { 200: { description: "The stylesheet.", contentType: "text/css" } },
+    handler: async ({ params }) => ({
+      contentType: "text/css; charset=utf-8",
+      payload: RECEIPT_STYLES[params.file],
+      headers: { "Cache-Control": "public, max-age=300, must-revalidate" },
+    }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/receipts/:token",
+    operationId: "getReceiptPage",
+    summary: "The public receipt of a sale or a return (HTML; the unguessable token is the capability)",
+    tags: ["Sales"],
+    auth: "none",
+    request: {
+      params: z.strictObject({ token: z.string().max(100) }),
+      query: z.strictObject({
+        paper: z.enum(["80mm", "a4"]).default("80mm").meta({ description: "Print layout: 80 mm roll or A4." }),
+      }),
+    },
+    responses: {
+      200: { description: "The receipt page.", contentType: "text/html" },
+      404: { description: "No receipt has this token.", contentType: "text/html" },
+    },
+    handler: async ({ params, query, database }) => {
+      const page = await receiptPage(database, params.token, query.paper);
+      return {
+        status: page === null ? 404 : 200,
+        contentType: "text/html; charset=utf-8",
+        headers: PAGE_HEADERS,
+        payload: page ?? receiptNotFoundPage(),
+      };
+    },
+  }),
+];

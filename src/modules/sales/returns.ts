@@ -1,0 +1,145 @@
+import type { World } from "../../kernel/world.ts";
+import type { Transaction } from "../../platform/db/pool.ts";
+import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { newId } from "../../platform/ids.ts";
+import type { Actor } from "../../platform/tenant.ts";
+import * as events from "../events/service.ts";
+import * as shifts from "../shifts/service.ts";
+import * as stock from "../stock/service.ts";
+import { newReceiptToken } from "./receipt-token.ts";
+import * as queries from "./return-queries.ts";
+import type { CreateReturnInput, ReturnItem, SaleReturnRow } from "./return-schemas.ts";
+import type { SaleRow } from "./schemas.ts";
+
+/**
+ * Returns: some or all lines of a completed sale come back, refunded in cash at the sale's prices.
+ *
+ * Invariants (tested in `returns.test.ts`):
+ * - per line, the units returned over all returns never exceed the units sold: the sale's row is
+ *   locked while a return is decided, so concurrent returns of one sale are decided one at a time
+ *   (`return_exceeds_sale`, 409, otherwise);
+ * - the return, its stock moves (kind `return`: live on-hand back up, test journaled only; untracked
+ *   products and ad hoc lines never move), the refund's cash move in the till's open shift and
+ *   `sale.returned` commit together, once (the route is idempotent);
+ * - the refund is cash whatever the sale's tender: a wallet sale's buyer is paid back from the drawer.
+ *
+ * Error codes: `sale_not_completed`, `return_exceeds_sale`, `shift_not_open` (409),
+ * `parameter_invalid` (400), `resource_missing` (404).
+ */
+
+/** Units of each line (by position) returned so far. */
+export function returnedPerLine(returns: readonly Pick<SaleReturnRow, "items">[]): Map<number, number> {
+  const returned = new Map<number, number>();
+  for (const saleReturn of returns) {
+    for (const item of saleReturn.items) {
+      returned.set(item.line, (returned.get(item.line) ?? 0) + item.qty);
+    }
+  }
+  return returned;
+}
+
+/** The returned lines as snapshots of the sale's lines; refuses lines that do not exist or are over-returned. */
+export function returnLines(
+  sale: Pick<SaleRow, "items">,
+  earlier: ReadonlyMap<number, number>,
+  input: CreateReturnInput["items"],
+): ReturnItem[] {
+  return input.map((wanted) => {
+    const line = sale.items[wanted.line];
+    if (line === undefined) {
+      throw invalidRequest(
+        "parameter_invalid",
+        `items: line ${wanted.line} does not exist; the sale has ${sale.items.length} lines (0 to ${sale.items.length - 1}).`,
+      );
+    }
+    const alreadyReturned = earlier.get(wanted.line) ?? 0;
+    if (alreadyReturned + wanted.qty > line.qty) {
+      throw conflict(
+        "return_exceeds_sale",
+        `Line ${wanted.line} (${line.name}): ${line.qty} sold, ${alreadyReturned} returned already; ` +
+          `${wanted.qty} more cannot be returned (at most ${line.qty - alreadyReturned}).`,
+      );
+    }
+    return {
+      line: wanted.line,
+      product_id: line.product_id,
+      name: line.name,
+      qty: wanted.qty,
+      unit_cents: line.unit_cents,
+      line_total_cents: wanted.qty * line.unit_cents,
+    };
+  });
+}
+
+export async function createReturn(
+  transaction: Transaction,
+  world: World & { actor: Actor },
+  saleId: string,
+  input: CreateReturnInput,
+): Promise<{ sale: SaleRow; saleReturn: SaleReturnRow }> {
+  const sale = await queries.lockSale(transaction, world, saleId);
+  if (sale === null) {
+    throw notFound(`No such sale: ${saleId}.`);
+  }
+  if (sale.status !== "completed") {
+    throw conflict("sale_not_completed", `Sale ${sale.id} is ${sale.status}: only a completed sale takes returns.`);
+  }
+  const earlier = await queries.selectReturnsOfSales(transaction, world.merchantId, [sale.id]);
+  const items = returnLines(sale, returnedPerLine(earlier), input.items);
+  const tillId = input.till_id ?? null;
+  const shift = tillId === null ? null : await shifts.lockOpenShiftOfTill(transaction, world, tillId);
+  const saleReturn = await queries.insertReturn(transaction, {
+    merchant_id: world.merchantId,
+    id: newId("ret"),
+    livemode: world.livemode,
+    sale_id: sale.id,
+    currency: sale.currency,
+    refund_cents: items.reduce((sum, item) => sum + item.line_total_cents, 0),
+    refund_tender: "cash",
+    items,
+    till_id: tillId,
+    shift_id: shift?.id ?? null,
+    reason: input.reason === undefined || input.reason === "" ? null : input.reason,
+    actor_type: world.actor.kind,
+    actor_id: world.actor.id,
+    receipt_token: newReceiptToken(),
+  });
+  if (shift !== null && saleReturn.refund_cents > 0) {
+    await shifts.recordSaleCash(transaction, {
+      merchantId: world.merchantId,
+      shiftId: shift.id,
+      kind: "return",
+      saleId: sale.id,
+      returnId: saleReturn.id,
+      currency: saleReturn.currency,
+      amountCents: -saleReturn.refund_cents,
+      actor: world.actor,
+    });
+  }
+  await events.emit(transaction, {
+    merchantId: world.merchantId,
+    livemode: world.livemode,
+    type: "sale.returned",
+    data: {
+      return_id: saleReturn.id,
+      sale_id: sale.id,
+      refund_cents: saleReturn.refund_cents,
+      refund_tender: saleReturn.refund_tender,
+      currency: saleReturn.currency,
+      items: saleReturn.items,
+      till_id: saleReturn.till_id,
+      shift_id: saleReturn.shift_id,
+      created_at: saleReturn.created_at.toISOString(),
+    },
+  });
+  // Last: the stock moves lock the products' rows until the commit (as a sale's do).
+  await stock.recordReturn(transaction, {
+    merchantId: world.merchantId,
+    livemode: world.livemode,
+    saleId: sale.id,
+    returnId: saleReturn.id,
+    actor: world.actor,
+    lines: items.map((item) => ({ productId: item.product_id, qty: item.qty })),
+  });
+  return { sale, saleReturn };
+}

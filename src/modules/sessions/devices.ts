@@ -1,0 +1,112 @@
+import type { Config } from "../../platform/config.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
+import { notFound, unauthenticated } from "../../platform/errors.ts";
+import type { RequestClient } from "../../platform/http/route.ts";
+import { newId } from "../../platform/ids.ts";
+import type { Tenant } from "../../platform/tenant.ts";
+import { recordAuditEntry } from "../audit/index.ts";
+import * as devices from "./device-queries.ts";
+import * as queries from "./queries.ts";
+import { requireDashboardSession, requireStepUp, type SignedIn } from "./service.ts";
+import { hashToken, newSessionToken } from "./tokens.ts";
+
+/**
+ * Till devices: paired once by the owner (a dashboard session within its step-up window), the device
+ * keeps a token (shown once, stored as SHA-256) and opens till sessions with it, so the owner's
+ * password is never typed at the counter again. Revoking the device refuses the token and ends its
+ * sessions at once (revoked now, and the session lookup checks the device).
+ */
+
+export async function pairDevice(
+  database: Database,
+  settings: Config["sessions"],
+  tenant: Tenant,
+  input: { name: string; client: RequestClient },
+): Promise<{ device: devices.DeviceRow; token: string }> {
+  requireDashboardSession(tenant);
+  await requireStepUp(database, settings, tenant);
+  const token = `tdv_${newSessionToken()}`;
+  const device = await database.transaction(async (transaction) => {
+    const device = await devices.insertDevice(transaction, {
+      merchantId: tenant.merchantId,
+      id: newId("dev"),
+      name: input.name,
+      userId: tenant.sessionUserId ?? tenant.actor.id,
+      tokenHash: hashToken(token),
+    });
+    await recordAuditEntry(transaction, {
+      merchantId: tenant.merchantId,
+      action: "till_device.paired",
+      actor: tenant.actor,
+      livemode: null,
+      target: { type: "till_device", id: device.id },
+      client: input.client,
+    });
+    return device;
+  });
+  return { device, token };
+}
+
+export async function listDevices(database: Queryable, tenant: Tenant): Promise<readonly devices.DeviceRow[]> {
+  requireDashboardSession(tenant);
+  return devices.selectDevices(database, tenant.merchantId);
+}
+
+export async function revokeDevice(
+  database: Database,
+  tenant: Tenant,
+  input: { id: string; client: RequestClient },
+): Promise<devices.DeviceRow> {
+  requireDashboardSession(tenant);
+  return database.transaction(async (transaction) => {
+    const device = await devices.revokeDevice(transaction, tenant.merchantId, input.id);
+    if (device === null) {
+      throw notFound(`No such till device: ${input.id}.`);
+    }
+    await recordAuditEntry(transaction, {
+      merchantId: tenant.merchantId,
+      action: "till_device.revoked",
+      actor: tenant.actor,
+      livemode: null,
+      target: { type: "till_device", id: device.id },
+      client: input.client,
+    });
+    return device;
+  });
+}
+
+/** A paired device opens a till session with its token (no password); a presented older session is revoked. */
+export async function signInDevice(
+  database: Database,
+  settings: Config["sessions"],
+  input: { deviceToken: string; client: RequestClient; cookieName: string },
+): Promise<SignedIn> {
+  const device = await devices.useDevice(database, hashToken(input.deviceToken));
+  const user = device === null ? null : await queries.selectUser(database, device.merchant_id, device.user_id);
+  if (device === null || user === null) {
+    throw unauthenticated(
+      "device_invalid",
+      "This till is not paired (or was unpaired): pair it again from the dashboard.",
+    );
+  }
+  const token = newSessionToken();
+  const presented = input.client.cookie(input.cookieName);
+  const session = await database.transaction(async (transaction) => {
+    if (presented !== undefined) {
+      await queries.revokeSessionByToken(transaction, hashToken(presented));
+    }
+    return queries.insertSession(transaction, {
+      merchantId: device.merchant_id,
+      id: newId("ses"),
+      userId: device.user_id,
+      kind: "till",
+      tokenHash: hashToken(token),
+      userAgent: input.client.userAgent?.slice(0, 512) ?? null,
+      clientAddress: input.client.address?.slice(0, 64) ?? null,
+      idleTimeoutSeconds: null,
+      lifetimeMs: settings.tillLifetimeMs,
+      deviceId: device.id,
+    });
+  });
+  return { session, token, user, lifetimeMs: settings.tillLifetimeMs };
+}

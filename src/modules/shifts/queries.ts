@@ -1,0 +1,178 @@
+import type { Currency } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import type { Actor } from "../../platform/tenant.ts";
+import {
+  type CashMoveKind,
+  type CashMoveRow,
+  type CashTotalRow,
+  cashMoveRowSchema,
+  cashTotalRowSchema,
+  type ShiftCountRow,
+  type ShiftRow,
+  type ShiftStatus,
+  shiftCountRowSchema,
+  shiftRowSchema,
+} from "./schemas.ts";
+
+const SHIFT_COLUMNS = sql.fragment`merchant_id, id, livemode, till_id, status, opened_by_type, opened_by_id,
+  closed_by_type, closed_by_id, close_note, created_at, closed_at`;
+const MOVE_COLUMNS = sql.fragment`merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id,
+  return_id, actor_type, actor_id, created_at`;
+
+/** Opens a shift; null when the till already has an open one (the partial unique index decides). */
+export async function insertOpenShift(
+  transaction: Transaction,
+  shift: World & { id: string; tillId: string; actor: Actor },
+): Promise<ShiftRow | null> {
+  return transaction.maybeOne(sql.type(shiftRowSchema)`
+    INSERT INTO shifts (merchant_id, id, livemode, till_id, status, opened_by_type, opened_by_id)
+    VALUES (${shift.merchantId}, ${shift.id}, ${shift.livemode}, ${shift.tillId}, 'open', ${shift.actor.kind},
+      ${shift.actor.id})
+    ON CONFLICT (merchant_id, livemode, till_id) WHERE status = 'open' DO NOTHING
+    RETURNING ${SHIFT_COLUMNS}`);
+}
+
+export async function selectShift(database: Queryable, world: World, shiftId: string): Promise<ShiftRow | null> {
+  return database.maybeOne(sql.type(shiftRowSchema)`
+    SELECT ${SHIFT_COLUMNS} FROM shifts
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${shiftId}`);
+}
+
+/**
+ * The open shift a move is about to join, share-locked until the transaction ends: moves of many
+ * sales join at once, while a close (which updates the row) waits for them and they for it. A move
+ * that comes after a close finds the shift closed (the locking read re-checks the status).
+ */
+export async function lockOpenShift(
+  transaction: Transaction,
+  world: World,
+  where: { shiftId: string } | { tillId: string },
+): Promise<ShiftRow | null> {
+  const condition = "shiftId" in where ? sql.fragment`id = ${where.shiftId}` : sql.fragment`till_id = ${where.tillId}`;
+  return transaction.maybeOne(sql.type(shiftRowSchema)`
+    SELECT ${SHIFT_COLUMNS} FROM shifts
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND ${condition} AND status = 'open'
+    FOR SHARE`);
+}
+
+export async function insertCashMove(
+  transaction: Transaction,
+  move: {
+    merchantId: string;
+    id: string;
+    shiftId: string;
+    kind: CashMoveKind;
+    currency: Currency;
+    amountCents: number;
+    reason: string | null;
+    saleId: string | null;
+    returnId: string | null;
+    actor: Actor;
+  },
+): Promise<CashMoveRow> {
+  return transaction.one(sql.type(cashMoveRowSchema)`
+    INSERT INTO shift_cash_moves (merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id, return_id,
+      actor_type, actor_id)
+    VALUES (${move.merchantId}, ${move.id}, ${move.shiftId}, ${move.kind}, ${move.currency}, ${move.amountCents},
+      ${move.reason}, ${move.saleId}, ${move.returnId}, ${move.actor.kind}, ${move.actor.id})
+    RETURNING ${MOVE_COLUMNS}`);
+}
+
+/** Closes an open shift; null when it is not open (closed already, by this request's twin or another). */
+export async function closeShift(
+  transaction: Transaction,
+  world: World,
+  close: { shiftId: string; actor: Actor; note: string | null },
+): Promise<ShiftRow | null> {
+  return transaction.maybeOne(sql.type(shiftRowSchema)`
+    UPDATE shifts SET status = 'closed', closed_at = now(), closed_by_type = ${close.actor.kind},
+      closed_by_id = ${close.actor.id}, close_note = ${close.note}
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${close.shiftId}
+      AND status = 'open'
+    RETURNING ${SHIFT_COLUMNS}`);
+}
+
+export async function insertCounts(
+  transaction: Transaction,
+  merchantId: string,
+  counts: readonly { shiftId: string; currency: Currency; expectedCents: number; countedCents: number }[],
+): Promise<void> {
+  if (counts.length === 0) {
+    return;
+  }
+  await transaction.query(sql.unsafe`
+    INSERT INTO shift_counts (merchant_id, shift_id, currency, expected_cents, counted_cents)
+    SELECT ${merchantId}, * FROM unnest(
+      ${sql.array(
+        counts.map((count) => count.shiftId),
+        "text",
+      )}::text[],
+      ${sql.array(
+        counts.map((count) => count.currency),
+        "text",
+      )}::text[],
+      ${sql.array(
+        counts.map((count) => count.expectedCents),
+        "int8",
+      )}::int8[],
+      ${sql.array(
+        counts.map((count) => count.countedCents),
+        "int8",
+      )}::int8[])`);
+}
+
+/** The moves' sums per shift, currency and kind. */
+export async function selectCashTotals(
+  database: Queryable,
+  merchantId: string,
+  shiftIds: readonly string[],
+): Promise<readonly CashTotalRow[]> {
+  if (shiftIds.length === 0) {
+    return [];
+  }
+  return database.any(sql.type(cashTotalRowSchema)`
+    SELECT shift_id, currency, kind, sum(amount_cents)::int8 AS amount_cents, count(*)::int8 AS count
+    FROM shift_cash_moves
+    WHERE merchant_id = ${merchantId} AND shift_id = ANY(${sql.array(shiftIds, "text")})
+    GROUP BY shift_id, currency, kind`);
+}
+
+export async function selectCounts(
+  database: Queryable,
+  merchantId: string,
+  shiftIds: readonly string[],
+): Promise<readonly ShiftCountRow[]> {
+  if (shiftIds.length === 0) {
+    return [];
+  }
+  return database.any(sql.type(shiftCountRowSchema)`
+    SELECT shift_id, currency, expected_cents, counted_cents FROM shift_counts
+    WHERE merchant_id = ${merchantId} AND shift_id = ANY(${sql.array(shiftIds, "text")})`);
+}
+
+export async function selectShifts(
+  database: Queryable,
+  filter: World & {
+    tillId: string | undefined;
+    status: ShiftStatus | undefined;
+    after: { createdAt: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<readonly ShiftRow[]> {
+  const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`, sql.fragment`livemode = ${filter.livemode}`];
+  if (filter.tillId !== undefined) {
+    conditions.push(sql.fragment`till_id = ${filter.tillId}`);
+  }
+  if (filter.status !== undefined) {
+    conditions.push(sql.fragment`status = ${filter.status}`);
+  }
+  if (filter.after !== undefined) {
+    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
+  }
+  return database.any(sql.type(shiftRowSchema)`
+    SELECT ${SHIFT_COLUMNS} FROM shifts
+    WHERE ${sql.join(conditions, sql.fragment` AND `)}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${filter.limit}`);
+}

@@ -1,0 +1,162 @@
+import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import type { Tenant } from "../../platform/tenant.ts";
+import {
+  type CashMoveRow,
+  cashMoveBody,
+  cashMoveResultSchema,
+  closeShiftBody,
+  listShiftsQuery,
+  openShiftBody,
+  shiftIdParams,
+  shiftPageSchema,
+  shiftSchema,
+} from "./schemas.ts";
+import * as shifts from "./service.ts";
+
+export function presentShift(view: shifts.ShiftView) {
+  const { shift } = view;
+  return {
+    id: shift.id,
+    object: "shift" as const,
+    livemode: shift.livemode,
+    till_id: shift.till_id,
+    status: shift.status,
+    cash: view.cash,
+    opened_by: { type: shift.opened_by_type, id: shift.opened_by_id },
+    closed_by:
+      shift.closed_by_type === null || shift.closed_by_id === null
+        ? null
+        : { type: shift.closed_by_type, id: shift.closed_by_id },
+    close_note: shift.close_note,
+    opened_at: shift.created_at.toISOString(),
+    closed_at: shift.closed_at?.toISOString() ?? null,
+  };
+}
+
+function presentCashMove(move: CashMoveRow) {
+  return {
+    id: move.id,
+    object: "shift_cash_move" as const,
+    shift_id: move.shift_id,
+    kind: move.kind,
+    currency: move.currency,
+    amount_cents: move.amount_cents,
+    reason: move.reason,
+    sale_id: move.sale_id,
+    return_id: move.return_id,
+    actor: { type: move.actor_type, id: move.actor_id },
+    created_at: move.created_at.toISOString(),
+  };
+}
+
+const worldOf = (tenant: Tenant): shifts.WorldActor => ({
+  merchantId: tenant.merchantId,
+  livemode: tenant.livemode,
+  actor: tenant.actor,
+});
+
+const notFoundResponse = { description: "`resource_missing`.", schema: errorEnvelopeSchema };
+const notOpenResponse = { description: "`shift_not_open`: the shift is closed.", schema: errorEnvelopeSchema };
+
+export const shiftRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "post",
+    path: "/v1/shifts",
+    operationId: "openShift",
+    summary: "Open a till's cash drawer shift with its counted float per currency (one open shift per till)",
+    tags: ["Shifts"],
+    auth: "either",
+    idempotent: true,
+    request: { body: openShiftBody },
+    responses: {
+      201: { description: "The open shift; `shift.opened` is emitted.", schema: shiftSchema },
+      409: { description: "`shift_already_open`: the till has an open shift.", schema: errorEnvelopeSchema },
+    },
+    handler: ({ body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const shift = await shifts.openShift(tx, worldOf(tenant), body);
+        return { status: 201, body: presentShift(await shifts.getShift(tx, tenant, shift.id)) };
+      }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/shifts/:id/cash_moves",
+    operationId: "recordShiftCashMove",
+    summary: "A pay-in or pay-out of cash, with its reason, in an open shift",
+    tags: ["Shifts"],
+    auth: "either",
+    idempotent: true,
+    request: { params: shiftIdParams, body: cashMoveBody },
+    responses: {
+      201: { description: "The cash move and the shift as it now stands.", schema: cashMoveResultSchema },
+      404: notFoundResponse,
+      409: notOpenResponse,
+    },
+    handler: ({ params, body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const move = await shifts.recordPayInOrOut(tx, worldOf(tenant), params.id, body);
+        return {
+          status: 201,
+          body: { cash_move: presentCashMove(move), shift: presentShift(await shifts.getShift(tx, tenant, params.id)) },
+        };
+      }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/shifts/:id/close",
+    operationId: "closeShift",
+    summary: "Close a shift with the cash counted per currency: expected, counted and over/short per currency",
+    tags: ["Shifts"],
+    auth: "either",
+    idempotent: true,
+    request: { params: shiftIdParams, body: closeShiftBody },
+    responses: {
+      200: { description: "The closed shift; `shift.closed` is emitted.", schema: shiftSchema },
+      400: {
+        description: "`parameter_missing`: a currency the shift holds was not counted.",
+        schema: errorEnvelopeSchema,
+      },
+      404: notFoundResponse,
+      409: notOpenResponse,
+    },
+    handler: ({ params, body, tenant, transaction }) =>
+      transaction(async (tx) => ({
+        body: presentShift(await shifts.closeShift(tx, worldOf(tenant), params.id, body)),
+      })),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/shifts",
+    operationId: "listShifts",
+    summary: "The world's shifts, newest first, with their cash per currency",
+    tags: ["Shifts"],
+    auth: "either",
+    request: { query: listShiftsQuery },
+    responses: { 200: { description: "A page of shifts.", schema: shiftPageSchema } },
+    handler: async ({ query, tenant, database }) => {
+      const page = await shifts.listShifts(database, {
+        merchantId: tenant.merchantId,
+        livemode: tenant.livemode,
+        tillId: query.till_id,
+        status: query.status,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { body: { ...page, data: page.data.map(presentShift) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/shifts/:id",
+    operationId: "getShift",
+    summary: "A shift with its cash per currency (expected live while open; frozen with counts once closed)",
+    tags: ["Shifts"],
+    auth: "either",
+    request: { params: shiftIdParams },
+    responses: { 200: { description: "The shift.", schema: shiftSchema }, 404: notFoundResponse },
+    handler: async ({ params, tenant, database }) => ({
+      body: presentShift(await shifts.getShift(database, tenant, params.id)),
+    }),
+  }),
+];

@@ -1,0 +1,317 @@
+import { type Currency, currencies } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
+import type { Queryable, Transaction } from "../../platform/db/pool.ts";
+import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import type { Actor } from "../../platform/tenant.ts";
+import * as events from "../events/service.ts";
+import * as queries from "./queries.ts";
+import type {
+  CashMoveInput,
+  CashMoveRow,
+  CashTotalRow,
+  CloseShiftInput,
+  OpenShiftInput,
+  ShiftCountRow,
+  ShiftRow,
+  ShiftStatus,
+} from "./schemas.ts";
+
+/**
+ * Cash drawer shifts: what the drawer of one till should hold, per currency, from opening to close.
+ *
+ * Invariants (tested in `shifts.test.ts`):
+ * - at most one open shift per till and world (a partial unique index decides between racing opens);
+ * - the drawer is a journal of signed cash moves per currency (float, cash sales, refunds of returns,
+ *   pay-ins, pay-outs), append-only; expected cash is their sum;
+ * - a move joins only an open shift: it share-locks the shift row, the close updates it, so a close
+ *   waits for the moves in flight and counts them, and a move after the close is refused
+ *   (`shift_not_open`); two closes of one shift: one closes, the other is refused, nothing doubles;
+ * - the close freezes expected and counted per currency; every currency the shift holds must be counted.
+ *
+ * Error codes: `shift_already_open`, `shift_not_open` (409), `parameter_missing`,
+ * `invalid_amount`, `invalid_currency`, `parameter_invalid` (400), `resource_missing` (404).
+ */
+
+export type WorldActor = World & { actor: Actor };
+
+export type ShiftCash = {
+  currency: Currency;
+  float_cents: number;
+  cash_sales_cents: number;
+  cash_sales_count: number;
+  refunds_cents: number;
+  refunds_count: number;
+  pay_ins_cents: number;
+  pay_outs_cents: number;
+  expected_cents: number;
+  counted_cents: number | null;
+  over_short_cents: number | null;
+};
+
+export type ShiftView = { shift: ShiftRow; cash: ShiftCash[] };
+
+const notOpen = (shift: ShiftRow) => conflict("shift_not_open", `Shift ${shift.id} (till ${shift.till_id}) is closed.`);
+
+/** Opens the till's shift with its counted float per currency, and emits `shift.opened`. */
+export async function openShift(transaction: Transaction, world: WorldActor, input: OpenShiftInput): Promise<ShiftRow> {
+  const shift = await queries.insertOpenShift(transaction, {
+    merchantId: world.merchantId,
+    livemode: world.livemode,
+    id: newId("shift"),
+    tillId: input.till_id,
+    actor: world.actor,
+  });
+  if (shift === null) {
+    throw conflict("shift_already_open", `Till ${input.till_id} already has an open shift: close it first.`);
+  }
+  for (const float of input.float) {
+    await queries.insertCashMove(transaction, {
+      merchantId: world.merchantId,
+      id: newId("cmv"),
+      shiftId: shift.id,
+      kind: "float",
+      currency: float.currency,
+      amountCents: float.amount_cents,
+      reason: null,
+      saleId: null,
+      returnId: null,
+      actor: world.actor,
+    });
+  }
+  await events.emit(transaction, {
+    merchantId: world.merchantId,
+    livemode: world.livemode,
+    type: "shift.opened",
+    data: {
+      shift_id: shift.id,
+      till_id: shift.till_id,
+      float: input.float,
+      opened_by: { type: world.actor.kind, id: world.actor.id },
+      opened_at: shift.created_at.toISOString(),
+    },
+  });
+  return shift;
+}
+
+/** The shift, share-locked while open (see `queries.lockOpenShift`); refused when closed or unknown. */
+async function lockOpen(transaction: Transaction, world: World, shiftId: string): Promise<ShiftRow> {
+  const shift = await queries.lockOpenShift(transaction, world, { shiftId });
+  if (shift !== null) {
+    return shift;
+  }
+  throw notOpen(await findShift(transaction, world, shiftId));
+}
+
+/** A pay-in or pay-out, with its reason, into an open shift. */
+export async function recordPayInOrOut(
+  transaction: Transaction,
+  world: WorldActor,
+  shiftId: string,
+  input: CashMoveInput,
+): Promise<CashMoveRow> {
+  const shift = await lockOpen(transaction, world, shiftId);
+  return queries.insertCashMove(transaction, {
+    merchantId: world.merchantId,
+    id: newId("cmv"),
+    shiftId: shift.id,
+    kind: input.kind,
+    currency: input.currency,
+    amountCents: input.kind === "pay_in" ? input.amount_cents : -input.amount_cents,
+    reason: input.reason,
+    saleId: null,
+    returnId: null,
+    actor: world.actor,
+  });
+}
+
+/**
+ * The open shift of a till, share-locked until the caller's transaction ends, for cash about to move
+ * through its drawer (a cash sale, a refund). Refused when the till has none open.
+ */
+export async function lockOpenShiftOfTill(transaction: Transaction, world: World, tillId: string): Promise<ShiftRow> {
+  const shift = await queries.lockOpenShift(transaction, world, { tillId });
+  if (shift === null) {
+    throw conflict("shift_not_open", `Till ${tillId} has no open shift: open one before taking or paying out cash.`);
+  }
+  return shift;
+}
+
+/**
+ * Cash of a sale (positive) or of a return's refund (negative, naming the return) in a shift locked
+ * by `lockOpenShiftOfTill`.
+ */
+export async function recordSaleCash(
+  transaction: Transaction,
+  move: {
+    merchantId: string;
+    shiftId: string;
+    kind: "sale" | "return";
+    saleId: string;
+    returnId: string | null;
+    currency: Currency;
+    amountCents: number;
+    actor: Actor;
+  },
+): Promise<void> {
+  await queries.insertCashMove(transaction, {
+    merchantId: move.merchantId,
+    id: newId("cmv"),
+    shiftId: move.shiftId,
+    kind: move.kind,
+    currency: move.currency,
+    amountCents: move.amountCents,
+    reason: null,
+    saleId: move.saleId,
+    returnId: move.returnId,
+    actor: move.actor,
+  });
+}
+
+/**
+ * Closes an open shift: the update waits for moves in flight (they hold the row's share lock), and the
+ * sums read after it in the same transaction include them; no move can join afterwards. Freezes expected
+ * and counted per currency and emits `shift.closed`.
+ */
+export async function closeShift(
+  transaction: Transaction,
+  world: WorldActor,
+  shiftId: string,
+  input: CloseShiftInput,
+): Promise<ShiftView> {
+  const shift = await queries.closeShift(transaction, world, {
+    shiftId,
+    actor: world.actor,
+    note: input.note === undefined || input.note === "" ? null : input.note,
+  });
+  if (shift === null) {
+    throw notOpen(await findShift(transaction, world, shiftId));
+  }
+  const totals = await queries.selectCashTotals(transaction, world.merchantId, [shift.id]);
+  const held = new Set(totals.map((total) => total.currency));
+  const counted = new Map(input.counted.map((count) => [count.currency, count.amount_cents]));
+  const uncounted = [...held].filter((currency) => !counted.has(currency));
+  if (uncounted.length > 0) {
+    throw invalidRequest(
+      "parameter_missing",
+      `counted: the drawer holds ${uncounted.join(" and ")} for this shift; count it (0 if none is there).`,
+    );
+  }
+  const counts = currencies
+    .filter((currency) => held.has(currency) || counted.has(currency))
+    .map((currency) => ({
+      shiftId: shift.id,
+      currency,
+      expectedCents: sumOf(totals, currency, () => true),
+      countedCents: counted.get(currency) ?? 0,
+    }));
+  await queries.insertCounts(transaction, world.merchantId, counts);
+  const view = present(shift, totals, counts.map(countRow));
+  await events.emit(transaction, {
+    merchantId: world.merchantId,
+    livemode: world.livemode,
+    type: "shift.closed",
+    data: {
+      shift_id: shift.id,
+      till_id: shift.till_id,
+      cash: view.cash,
+      closed_by: { type: world.actor.kind, id: world.actor.id },
+      closed_at: shift.closed_at?.toISOString() ?? null,
+    },
+  });
+  return view;
+}
+
+const countRow = (count: { shiftId: string; currency: Currency; expectedCents: number; countedCents: number }) => ({
+  shift_id: count.shiftId,
+  currency: count.currency,
+  expected_cents: count.expectedCents,
+  counted_cents: count.countedCents,
+});
+
+function sumOf(totals: readonly CashTotalRow[], currency: Currency, kind: (row: CashTotalRow) => boolean): number {
+  return totals
+    .filter((total) => total.currency === currency && kind(total))
+    .reduce((sum, total) => sum + total.amount_cents, 0);
+}
+
+function countOf(totals: readonly CashTotalRow[], currency: Currency, kind: CashTotalRow["kind"]): number {
+  return totals
+    .filter((total) => total.currency === currency && total.kind === kind)
+    .reduce((sum, total) => sum + total.count, 0);
+}
+
+/** A shift's cash per currency (both, always): open from its moves, closed from its frozen counts. */
+function present(shift: ShiftRow, totals: readonly CashTotalRow[], counts: readonly ShiftCountRow[]): ShiftView {
+  const cash = currencies.map((currency): ShiftCash => {
+    const ofKind = (kind: CashTotalRow["kind"]) => sumOf(totals, currency, (row) => row.kind === kind);
+    const count = counts.find((row) => row.currency === currency);
+    const closed = shift.status === "closed";
+    const expected = closed ? (count?.expected_cents ?? 0) : sumOf(totals, currency, () => true);
+    const countedCents = closed ? (count?.counted_cents ?? 0) : null;
+    return {
+      currency,
+      float_cents: ofKind("float"),
+      cash_sales_cents: ofKind("sale"),
+      cash_sales_count: countOf(totals, currency, "sale"),
+      refunds_cents: -ofKind("return"),
+      refunds_count: countOf(totals, currency, "return"),
+      pay_ins_cents: ofKind("pay_in"),
+      pay_outs_cents: -ofKind("pay_out"),
+      expected_cents: expected,
+      counted_cents: countedCents,
+      over_short_cents: countedCents === null ? null : countedCents - expected,
+    };
+  });
+  return { shift, cash };
+}
+
+async function withCash(database: Queryable, merchantId: string, shifts: readonly ShiftRow[]): Promise<ShiftView[]> {
+  const ids = shifts.map((shift) => shift.id);
+  const [totals, counts] = await Promise.all([
+    queries.selectCashTotals(database, merchantId, ids),
+    queries.selectCounts(database, merchantId, ids),
+  ]);
+  return shifts.map((shift) =>
+    present(
+      shift,
+      totals.filter((row) => row.shift_id === shift.id),
+      counts.filter((row) => row.shift_id === shift.id),
+    ),
+  );
+}
+
+async function findShift(database: Queryable, world: World, shiftId: string): Promise<ShiftRow> {
+  const shift = await queries.selectShift(database, world, shiftId);
+  if (shift === null) {
+    throw notFound(`No such shift: ${shiftId}.`);
+  }
+  return shift;
+}
+
+export async function getShift(database: Queryable, world: World, shiftId: string): Promise<ShiftView> {
+  const shift = await findShift(database, world, shiftId);
+  // One after the other: `database` may be a transaction's single connection.
+  const totals = await queries.selectCashTotals(database, world.merchantId, [shift.id]);
+  const counts = await queries.selectCounts(database, world.merchantId, [shift.id]);
+  return present(shift, totals, counts);
+}
+
+export async function listShifts(
+  database: Queryable,
+  filter: World & {
+    tillId: string | undefined;
+    status: ShiftStatus | undefined;
+    limit: number;
+    cursor: string | undefined;
+  },
+): Promise<Page<ShiftView>> {
+  const rows = await queries.selectShifts(database, {
+    ...filter,
+    after: decodeCreatedAtCursor(filter.cursor),
+    limit: filter.limit + 1,
+  });
+  const page = toPage(rows, { limit: filter.limit, keyOf: createdAtKey, present: (row) => row });
+  return { ...page, data: await withCash(database, filter.merchantId, page.data) };
+}

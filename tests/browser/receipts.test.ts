@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { newMerchant, type TestMerchant } from "../support/factories.ts";
+import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
+
+let db: TestDatabase;
+let browser: Browser;
+let platform: ServedPlatform;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  shop = await newMerchant(db.database);
+  browser = await launchChromium();
+  platform = await servePlatform(db.database, db.url);
+});
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await db?.close();
+});
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${platform.baseUrl}${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${shop.liveKey}`,
+      "idempotency-key": randomUUID(),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+/** The first page's size in PostScript points, from the PDF's MediaBox. */
+function pageSizePoints(pdf: Buffer): [number, number] {
+  const match = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/.exec(pdf.toString("latin1"));
+  if (match === null) {
+    throw new Error("no MediaBox in the PDF");
+  }
+  return [Number(match[1]), Number(match[2])];
+}
+
+const MM_IN_POINTS = 72 / 25.4;
+
+describe("public receipts", () => {
+  test("a sale's and a return's receipt open without a session, show no personal data, print at 80 mm and A4", async () => {
+    const sale = await post("/v1/sales", {
+      tender: "cash",
+      cashier: "Tendai Moyo",
+      note: "Customer 0772 123 456",
+      items: [
+        { name: "Bread <loaf>", qty: 2, unit_cents: 120 },
+        { name: "Milk", qty: 1, unit_cents: 95 },
+      ],
+    });
+    expect(sale.receipt_url).toMatch(new RegExp(`^${platform.baseUrl}/receipts/[A-Za-z0-9_-]{32}$`));
+    const returned = await post(`/v1/sales/${sale.id}/returns`, { items: [{ line: 1, qty: 1 }] });
+    const returnUrl = returned.sale_return.receipt_url as string;
+    expect(returnUrl).toMatch(/\/receipts\/[A-Za-z0-9_-]{32}$/);
+    expect(returnUrl).not.toBe(sale.receipt_url);
+
+    // Plain HTTP: no session, a strict CSP, no script, nothing personal.
+    const plain = await fetch(sale.receipt_url);
+    expect(plain.status).toBe(200);
+    const csp = plain.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("script-src");
+    const html = await plain.text();
+    expect(html).not.toMatch(/<script|\son\w+=|style=/i);
+    expect(html).toContain("Bread &lt;loaf&gt;");
+    expect(html).toContain("USD 3.35");
+    expect(html).toContain("Returned");
+    expect(html).not.toContain("Tendai");
+    expect(html).not.toContain("0772");
+    expect((await fetch(`${platform.baseUrl}/receipts/${"A".repeat(32)}`)).status).toBe(404);
+
+    // A browser with no cookies: only the platform's origin is asked, no console errors, prints to PDF.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const origins = new Set<string>();
+    const problems: string[] = [];
+    page.on("request", (request) => origins.add(new URL(request.url()).origin));
+    page.on("console", (message) => {
+      if (message.type() === "error") {
+        problems.push(message.text());
+      }
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(sale.receipt_url);
+    expect(await page.locator("h1").textContent()).toBe(shop.merchant.name);
+    expect(await page.locator("body").textContent()).toContain("Refunded (cash)");
+    await page.emulateMedia({ media: "print" });
+    const roll = await page.pdf({ preferCSSPageSize: true });
+    const [rollWidth] = pageSizePoints(roll);
+    expect(Math.abs(rollWidth - 80 * MM_IN_POINTS)).toBeLessThan(2);
+
+    await page.goto(`${returnUrl}?paper=a4`);
+    expect(await page.locator(".kind").textContent()).toContain("Return receipt");
+    const a4 = await page.pdf({ preferCSSPageSize: true });
+    const [a4Width, a4Height] = pageSizePoints(a4);
+    expect(Math.abs(a4Width - 210 * MM_IN_POINTS)).toBeLessThan(2);
+    expect(Math.abs(a4Height - 297 * MM_IN_POINTS)).toBeLessThan(2);
+    expect(a4.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+
+    expect([...origins]).toEqual([platform.baseUrl]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
