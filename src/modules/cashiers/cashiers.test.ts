@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/support/da
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sender, signIn, type TestSession } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
+import { PIN_ATTEMPTS_MAX } from "./schemas.ts";
 
 let db: TestDatabase;
 let app: ReturnType<typeof testApp>;
@@ -123,11 +124,23 @@ describe("cashiers", () => {
     expect((await switchIn(till, tendai.id, "4821")).status).toBe(200);
   });
 
-  test("concurrent wrong PINs are all counted: ten at once lock the cashier", async () => {
+  test("concurrent wrong PINs are each counted once: ten at once lock the cashier after exactly four warnings", async () => {
     const tendai = await createCashier("Tendai", "4821");
-    await Promise.all(Array.from({ length: 10 }, () => switchIn(till, tendai.id, "9999")));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => switchIn(till, tendai.id, "9999")));
+    // Each counted wrong PIN gets its own count back (an atomic increment): exactly the first
+    // PIN_ATTEMPTS_MAX - 1 are warned, the one reaching the limit and all later ones are told it is
+    // locked. A lost update would give two requests the same count, so more than four warnings. A
+    // request that read the cashier after the lock is refused without counting, so the stored count
+    // lies between the limit and ten, depending on timing.
+    const codes = answers.map((answer) => `${answer.status} ${answer.body.error.code}`).sort();
+    expect(codes).toEqual([
+      ...Array.from({ length: PIN_ATTEMPTS_MAX - 1 }, () => "401 invalid_pin"),
+      ...Array.from({ length: 10 - (PIN_ATTEMPTS_MAX - 1) }, () => "403 cashier_locked"),
+    ]);
     const row = (await owner.send("get", "/v1/cashiers")).body.data[0];
-    expect(row).toMatchObject({ status: "locked", failed_pin_attempts: 10 });
+    expect(row.status).toBe("locked");
+    expect(row.failed_pin_attempts).toBeGreaterThanOrEqual(PIN_ATTEMPTS_MAX);
+    expect(row.failed_pin_attempts).toBeLessThanOrEqual(10);
   });
 
   test("a revoked till (device) session is refused at once; a disabled cashier stops acting at once", async () => {
