@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import { ApiError, conflict, forbidden } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import * as merchants from "../merchants/service.ts";
@@ -43,7 +42,7 @@ const PAGE_HEADERS = {
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
 };
 
-export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
+export function checkoutRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
   return [
     defineRoute({
       method: "get",
@@ -93,7 +92,7 @@ export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
       responses: { 200: { description: "The status.", schema: checkoutStatusSchema } },
       handler: async ({ params, config, database, logger }) => {
         const payment = await payments.getPaymentById(database, params.id);
-        return { body: presentStatus(await payments.refreshPayment({ config, database, logger, gateways }, payment)) };
+        return { body: presentStatus(await payments.refreshPayment({ config, database, logger, ...wiring }, payment)) };
       },
     }),
     defineRoute({
@@ -113,10 +112,11 @@ export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
         if (payment.status !== "pending") {
           throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
         }
+        const ending = { database, paymentHooks: wiring.paymentHooks };
         const finished =
           body?.outcome === "expired"
-            ? await payments.expirePayment(database, payment, { onlyWhenDue: false })
-            : await payments.settlePayment(database, payment, { paidAt: new Date(), payerMsisdn: null });
+            ? await payments.expirePayment(ending, payment, { onlyWhenDue: false })
+            : await payments.settlePayment(ending, payment, { paidAt: new Date(), payerMsisdn: null });
         return { body: presentStatus(finished) };
       },
     }),

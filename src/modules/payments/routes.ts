@@ -1,4 +1,3 @@
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
@@ -41,7 +40,7 @@ export function presentPayment(config: Config, payment: PaymentRow) {
   };
 }
 
-export function paymentRoutes(gateways: Gateways): AnyRoute[] {
+export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
   // One per app (its database is fixed; the first creation brings it), so that the concurrent
   // creations of the process share their batches.
   let writePayment: PaymentWriter | undefined;
@@ -63,7 +62,7 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
         const write = writePayment;
         const traceparent = currentTraceparent();
         const reply = await payments.createPendingPayment(
-          { config, database, logger, gateways },
+          { config, database, logger, ...wiring },
           tenant,
           body,
           (created) =>
@@ -88,7 +87,7 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       handler: async ({ params, tenant, config, database, logger }) => {
         const payment = await payments.getPayment(database, tenant, params.id);
         return {
-          body: presentPayment(config, await payments.refreshPayment({ config, database, logger, gateways }, payment)),
+          body: presentPayment(config, await payments.refreshPayment({ config, database, logger, ...wiring }, payment)),
         };
       },
     }),

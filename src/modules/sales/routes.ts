@@ -1,5 +1,4 @@
 import { withFreshCodes } from "../../gateway/code-collisions.ts";
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import { type Config, requireDatabaseUrl } from "../../platform/config.ts";
 import { sharedNotifications } from "../../platform/db/notifications.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
@@ -7,6 +6,7 @@ import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
+import type { PaymentWiring } from "../payments/service.ts";
 import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
@@ -80,7 +80,7 @@ export function presentSale(
 const returnsOf = (database: Queryable, sale: SaleRow) =>
   returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]);
 
-export function saleRoutes(gateways: Gateways): AnyRoute[] {
+export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
   return [
     defineRoute({
       method: "post",
@@ -110,7 +110,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
-        const dependencies = { config, database, logger, gateways };
+        const dependencies = { config, database, logger, ...wiring };
         const replayOf = async (recorded: { sale: SaleRow; payment: PaymentRow | null }) => ({
           status: 201,
           headers: { "Idempotent-Replayed": "true" },
@@ -230,7 +230,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
       },
       handler: async ({ params, query, tenant, config, database, logger, aborted }) => {
-        const dependencies = { config, database, logger, gateways };
+        const dependencies = { config, database, logger, ...wiring };
         const first = await sales.getSale(dependencies, tenant, params.id);
         if (first.sale.status !== "pending" || query.wait_seconds === 0 || first.payment === null) {
           return { body: presentSale(config, first.sale, first.payment, await returnsOf(database, first.sale)) };

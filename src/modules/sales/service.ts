@@ -340,7 +340,7 @@ async function finishSaleOfPayment(
 const isSalePayment = (payment: PaymentRow) => typeof payment.metadata.sale_id === "string";
 
 /**
- * Registered into the payments module at wiring time (`src/wiring/payment-hooks.ts`): a wallet sale
+ * Given to payments by the composition (`src/wiring/modules.ts`, `paymentHooks`): a wallet sale
  * completes inside its payment's settlement transaction, or is cancelled inside the transaction that
  * ends the payment unpaid.
  */
