@@ -13,6 +13,7 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
@@ -199,6 +200,46 @@ export async function createPendingPayment<T>(
   return withFreshCodes(dependencies.logger, async () =>
     write(pendingRowOf(tenant, await preparePayment(dependencies, tenant, input))),
   );
+}
+
+/**
+ * `POST /v1/payments`: a pending payment (a fresh code when one collides), written with its stored
+ * response in one statement by `write` (the process's batching writer, `payment-writer.ts`) through
+ * `commitWithResponse` (the idempotent request's), so the row, its first poll time and the response
+ * commit in one round trip, enqueuing no job; counted once committed (a replayed response does not
+ * come through here).
+ */
+export async function createPayment<Reply>(
+  dependencies: PaymentDependencies & { write: (row: queries.PaymentToInsert) => Promise<boolean> },
+  tenant: World & { merchant: MerchantRow },
+  input: CreatePaymentInput,
+  reply: {
+    present: (payment: PaymentRow) => Reply;
+    commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
+  },
+): Promise<Reply> {
+  const traceparent = currentTraceparent();
+  const committed = await createPendingPayment(dependencies, tenant, input, (created) =>
+    reply.commitWithResponse(reply.present(created), (response) =>
+      dependencies.write({
+        payment: created,
+        response,
+        firstPollAt: firstPollAtOf(dependencies.config, created),
+        traceparent,
+      }),
+    ),
+  );
+  paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: input.currency });
+  return committed;
+}
+
+/** A payment; while pending, refreshed from the gateway first (throttled: see `refreshPayment`). */
+export async function getFreshPayment(
+  dependencies: PaymentDependencies,
+  world: World,
+  paymentId: string,
+): Promise<PaymentRow> {
+  return refreshPayment(dependencies, await getPayment(dependencies.database, world, paymentId));
 }
 
 /**
