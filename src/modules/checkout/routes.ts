@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, conflict, forbidden } from "../../platform/errors.ts";
+import { ApiError } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import * as merchants from "../merchants/service.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
@@ -104,21 +104,15 @@ export function checkoutRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       auth: "none",
       request: { params: checkoutParams, body: mockpayBody },
       responses: { 200: { description: "The new status.", schema: checkoutStatusSchema } },
-      handler: async ({ params, body, database }) => {
-        const payment = await payments.getPaymentById(database, params.id);
-        if (payment.livemode) {
-          throw forbidden("test_mode_only", "mockpay settles test payments only.");
-        }
-        if (payment.status !== "pending") {
-          throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
-        }
-        const ending = { database, paymentHooks: wiring.paymentHooks };
-        const finished =
-          body?.outcome === "expired"
-            ? await payments.expirePayment(ending, payment, { onlyWhenDue: false })
-            : await payments.settlePayment(ending, payment, { paidAt: new Date(), payerMsisdn: null });
-        return { body: presentStatus(finished) };
-      },
+      handler: async ({ params, body, database }) => ({
+        body: presentStatus(
+          await payments.finishTestPayment(
+            { database, paymentHooks: wiring.paymentHooks },
+            params.id,
+            body?.outcome === "expired" ? "expired" : "paid",
+          ),
+        ),
+      }),
     }),
   ];
 }

@@ -11,7 +11,7 @@ import { formatMoney } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
-import { notFound } from "../../platform/errors.ts";
+import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
@@ -44,7 +44,8 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
  *   hooks come with the dependencies (`paymentHooks`), given by the composition, never registered.
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `gateway_error`, `code_generation_failed`
- * (502), `resource_missing` (404).
+ * (502), `resource_missing` (404); for mockpay (`finishTestPayment`), `test_mode_only` (403) and
+ * `payment_not_pending` (409).
  */
 
 /** Payments one claim statement of a batch job takes. */
@@ -240,6 +241,27 @@ export async function getFreshPayment(
   paymentId: string,
 ): Promise<PaymentRow> {
   return refreshPayment(dependencies, await getPayment(dependencies.database, world, paymentId));
+}
+
+/**
+ * mockpay (the checkout's test button): a pending test payment is settled now, or expired when the
+ * payer chose that outcome; a live payment is refused (403), a final one too (409).
+ */
+export async function finishTestPayment(
+  ending: PaymentEnding,
+  paymentId: string,
+  outcome: "paid" | "expired",
+): Promise<PaymentRow> {
+  const payment = await getPaymentById(ending.database, paymentId);
+  if (payment.livemode) {
+    throw forbidden("test_mode_only", "mockpay settles test payments only.");
+  }
+  if (payment.status !== "pending") {
+    throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
+  }
+  return outcome === "expired"
+    ? expirePayment(ending, payment, { onlyWhenDue: false })
+    : settlePayment(ending, payment, { paidAt: new Date(), payerMsisdn: null });
 }
 
 /**
