@@ -213,6 +213,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           from: query.from,
           to: query.to,
           top: query.top,
+          cashierId: query.cashier_id,
         }),
       }),
     }),
@@ -269,6 +270,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           status: query.status,
           from: query.from,
           to: query.to,
+          cashierId: query.cashier_id,
           limit: query.limit,
           cursor: query.cursor,
         });
