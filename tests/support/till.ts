@@ -115,6 +115,23 @@ export class TillPage {
     return performance.now() - started;
   }
 
+  /**
+   * Opens this till's cash drawer in the current world from the Drawer screen (the float typed per
+   * currency, blank is none), then goes back to Sell: a cash sale needs an open drawer.
+   */
+  async openDrawer(float: { USD?: string; ZWG?: string } = {}): Promise<void> {
+    const { page } = this;
+    await page.getByRole("link", { name: "Drawer" }).click();
+    const form = page.getByRole("group", { name: "Opening float" });
+    await form.waitFor();
+    await form.getByLabel("USD").fill(float.USD ?? "");
+    await form.getByLabel("ZWG").fill(float.ZWG ?? "");
+    await page.getByRole("button", { name: "Open drawer" }).click();
+    await page.getByRole("heading", { name: "Close the drawer" }).waitFor();
+    await page.getByRole("link", { name: "Sell" }).click();
+    await page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
+  }
+
   /** A scanner reading `code`: its characters 5–10 ms apart, then Enter. */
   async scan(code: string, options: { end?: "Enter" | "Tab" } = {}): Promise<void> {
     let stamp = this.nextStamp();

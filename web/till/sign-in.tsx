@@ -22,7 +22,7 @@ export function SignInScreen() {
       <div class="pair-choice">
         <label>
           <input type="checkbox" checked={pair} onChange={(event) => setPair(event.currentTarget.checked)} /> Pair this
-          till: it then opens without the password (the owner's, once)
+          till: from now on it opens by itself
         </label>
         {pair ? (
           <label class="pair-name">
