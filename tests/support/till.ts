@@ -223,3 +223,36 @@ function describeKey(key: string): {
 export function externalRequests(till: TillPage, baseUrl: string): string[] {
   return till.app.requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith("data:"));
 }
+
+/** The owner's dashboard session, outside the till's browser: what the owner does from the dashboard. */
+export type OwnerCaller = <T = Record<string, unknown>>(
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: T }>;
+
+export async function ownerSession(world: Pick<TillWorld, "platform" | "shop">): Promise<OwnerCaller> {
+  const origin = world.platform.baseUrl;
+  const signedIn = await fetch(`${origin}/v1/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify({ email: world.shop.email, password: PASSWORD }),
+  });
+  if (signedIn.status !== 201) throw new Error(`owner not signed in: ${signedIn.status}`);
+  const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  const { csrf_token: csrf } = (await signedIn.json()) as { csrf_token: string };
+  return async (method, path, body) => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        cookie,
+        origin,
+        "pos-csrf-token": csrf,
+        "pos-world": "test",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as never };
+  };
+}
