@@ -2,7 +2,7 @@ import { useEffect } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
 import { api, loadSession, session, signOut } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
-import { currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
+import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
 import { PinScreen } from "./cashier/pin-screen.tsx";
 import { SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { openDeviceSession, pairedDevice } from "./device/device.ts";
@@ -40,6 +40,7 @@ export function App() {
     // Changes made elsewhere (the dashboard, another till) arrive within a minute; a failed read waits for the next.
     const timer = setInterval(() => syncCatalog().catch(() => {}), SYNC_INTERVAL_MS);
     // Who may work this till: a shop with cashiers shows the PIN screen until one switches in.
+    cashiers.value = undefined;
     loadCashiers().catch(() => toast("The cashiers could not be loaded.", "error"));
     return () => clearInterval(timer);
   }, [merchantId]);
@@ -61,6 +62,9 @@ export function App() {
         <Toasts />
       </>
     );
+  }
+  if (cashiers.value === undefined) {
+    return <p class="loading">Loading…</p>;
   }
   if (pinRequired.value) {
     return (
