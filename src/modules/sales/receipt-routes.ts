@@ -90,12 +90,17 @@ export const receiptRoutes: AnyRoute[] = [
     request: { params: z.strictObject({ token: z.string().max(100) }) },
     responses: {
       200: { description: "A 1-bit PNG of the receipt page's URL.", contentType: "image/png" },
-      404: { description: "No receipt has this token.", contentType: "text/plain" },
+      404: { description: "No receipt has this token (the receipt's HTML 404 page).", contentType: "text/html" },
     },
     handler: async ({ params, config, database }) => {
       const url = (await receiptExists(database, params.token)) ? receiptUrl(config.publicBaseUrl, params.token) : null;
       if (url === null) {
-        return { status: 404, contentType: "text/plain; charset=utf-8", headers: PAGE_HEADERS, payload: "Not found" };
+        return {
+          status: 404,
+          contentType: "text/html; charset=utf-8",
+          headers: PAGE_HEADERS,
+          payload: receiptNotFoundPage(),
+        };
       }
       // Drawn on each request (a millisecond): the link is the capability, so no shared cache keeps it.
       return {
