@@ -47,7 +47,10 @@ describe("a till pairing itself", () => {
     expect(cookie?.attributes).toBe("Path=/v1/session/device; HttpOnly; SameSite=Strict; Max-Age=34560000");
 
     // The cookie alone opens a till session that names the device; no cashier yet.
-    const opened = await request(app).post("/v1/session/device").set("Cookie", cookie?.pair ?? "").send({});
+    const opened = await request(app)
+      .post("/v1/session/device")
+      .set("Cookie", cookie?.pair ?? "")
+      .send({});
     expect(opened.status).toBe(201);
     const session = cookieOf(opened.headers, "pos_session");
     const till = { cookie: session?.pair ?? "", csrf: opened.body.csrf_token as string };
@@ -60,7 +63,10 @@ describe("a till pairing itself", () => {
 
     // Unpaired: the cookie is refused at once.
     await owner.send("delete", `/v1/till_devices/${paired.body.id}`).expect(200);
-    const revoked = await request(app).post("/v1/session/device").set("Cookie", cookie?.pair ?? "").send({});
+    const revoked = await request(app)
+      .post("/v1/session/device")
+      .set("Cookie", cookie?.pair ?? "")
+      .send({});
     expect([revoked.status, revoked.body.error.code]).toEqual([401, "device_invalid"]);
     expect((await sender(app, till)("get", "/v1/session")).status).toBe(401);
   });
