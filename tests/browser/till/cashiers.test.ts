@@ -117,12 +117,17 @@ test("two cashiers on one till by PIN (keyboard and keypad): each sale records i
   }
 });
 
-test("five wrong PINs lock the cashier, shown on screen with the attempts left before; the till stays signed in", async () => {
+test("five wrong PINs lock the cashier, shown on screen with the attempts left before; the till stays signed in; a disabled cashier is shown as such", async () => {
   const farai = await createCashier("Farai", "5555");
+  const nyasha = await createCashier("Nyasha", "2468");
+  expect((await owner("POST", `/v1/cashiers/${nyasha.id}/disable`)).status).toBe(200);
   const till = await TillPage.open(world);
   const { page } = till;
   try {
     await signInToPinScreen(till);
+    const disabled = page.getByRole("button", { name: "Nyasha (disabled)" });
+    expect(await disabled.isDisabled()).toBe(true);
+    await page.getByText("A disabled cashier can no longer work the till.").waitFor();
     await page.getByRole("button", { name: "Farai" }).click();
     const keypad = page.getByRole("group", { name: "Keypad" });
     const alert = page.getByRole("alert");
