@@ -186,6 +186,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
           from: query.from,
           to: query.to,
           top: query.top,
+          cashierId: query.cashier_id,
         }),
       }),
     }),
@@ -228,6 +229,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
           status: query.status,
           from: query.from,
           to: query.to,
+          cashierId: query.cashier_id,
           limit: query.limit,
           cursor: query.cursor,
         });

@@ -523,6 +523,7 @@ export async function listSales(
     status: SaleStatus | undefined;
     from: Date | undefined;
     to: Date | undefined;
+    cashierId: string | undefined;
     limit: number;
     cursor: string | undefined;
   },
@@ -538,7 +539,13 @@ export async function listSales(
  */
 export async function salesReport(
   database: Queryable,
-  request: World & { timezone: string; from: Date | undefined; to: Date | undefined; top: number },
+  request: World & {
+    timezone: string;
+    from: Date | undefined;
+    to: Date | undefined;
+    top: number;
+    cashierId: string | undefined;
+  },
 ) {
   let { from, to } = request;
   if (from === undefined || to === undefined) {
@@ -552,7 +559,13 @@ export async function salesReport(
   if (to.getTime() - from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
     throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
   }
-  const period = { merchantId: request.merchantId, livemode: request.livemode, from, to };
+  const period = {
+    merchantId: request.merchantId,
+    livemode: request.livemode,
+    from,
+    to,
+    cashierId: request.cashierId,
+  };
   const [tenderRows, topProducts] = await Promise.all([
     queries.selectTenderTotals(database, period),
     queries.selectTopProducts(database, { ...period, top: request.top }),
