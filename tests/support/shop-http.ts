@@ -91,3 +91,74 @@ export async function ok<T = Record<string, unknown>>(answer: Promise<{ status: 
   }
   return body;
 }
+
+export type ShopDay = {
+  owner: HttpSession;
+  till: HttpSession;
+  cashierId: string;
+  shiftId: string;
+  /** The three cash sales of the shift: USD 12.50 (one of its two loaves returned), USD 1.99, ZWG 30.00. */
+  saleIds: [string, string, string];
+};
+
+export const SHOP_DAY_CASHIER = "Rudo Dube";
+export const SHOP_DAY_TILL = "till-1";
+
+/**
+ * A day at a till, through the API as the till app makes it (TEST world): the owner pairs the till
+ * and adds a cashier, who switches in by PIN, opens the shift with a USD and a ZWG float, sells for
+ * cash in both currencies, takes a loaf back, pays the cleaner out of the drawer and closes the shift
+ * USD 0.50 short and ZWG 1.00 over.
+ */
+export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> {
+  const owner = await ownerSession(baseUrl, email);
+  const cashier = await createCashier(owner, SHOP_DAY_CASHIER, "190734");
+  const till = await tillSession(baseUrl, (await pairTill(owner, "Front counter")).token);
+  await ok(till.call("POST", "/v1/session/cashier", { cashier_id: cashier.id, pin: "190734" }));
+  const shift = await ok<{ id: string }>(
+    till.call("POST", "/v1/shifts", {
+      till_id: SHOP_DAY_TILL,
+      float: [
+        { currency: "USD", amount_cents: 5_000 },
+        { currency: "ZWG", amount_cents: 20_000 },
+      ],
+    }),
+  );
+  const sell = async (currency: "USD" | "ZWG", items: { name: string; qty: number; unit_cents: number }[]) =>
+    (
+      await ok<{ id: string }>(
+        till.call("POST", "/v1/sales", { tender: "cash", currency, till_id: SHOP_DAY_TILL, items }),
+      )
+    ).id;
+  const saleIds: [string, string, string] = [
+    await sell("USD", [{ name: "Bread", qty: 2, unit_cents: 625 }]),
+    await sell("USD", [{ name: "Matches", qty: 1, unit_cents: 199 }]),
+    await sell("ZWG", [{ name: "Sugar 2 kg", qty: 1, unit_cents: 3_000 }]),
+  ];
+  await ok(
+    till.call("POST", `/v1/sales/${saleIds[0]}/returns`, {
+      till_id: SHOP_DAY_TILL,
+      items: [{ line: 0, qty: 1 }],
+      reason: "Stale",
+    }),
+  );
+  await ok(
+    till.call("POST", `/v1/shifts/${shift.id}/cash_moves`, {
+      kind: "pay_out",
+      currency: "ZWG",
+      amount_cents: 500,
+      reason: "Paid the cleaner",
+    }),
+  );
+  // Expected: USD 50.00 + 12.50 + 1.99 − 6.25 = 58.24; ZWG 200.00 + 30.00 − 5.00 = 225.00.
+  await ok(
+    till.call("POST", `/v1/shifts/${shift.id}/close`, {
+      counted: [
+        { currency: "USD", amount_cents: 5_774 },
+        { currency: "ZWG", amount_cents: 22_600 },
+      ],
+      note: "Coins short",
+    }),
+  );
+  return { owner, till, cashierId: cashier.id, shiftId: shift.id, saleIds };
+}
