@@ -96,13 +96,16 @@ export type ShopDay = {
   owner: HttpSession;
   till: HttpSession;
   cashierId: string;
+  /** The paired till's device id, which names its drawer (`till_id`), as the till app does. */
+  tillId: string;
   shiftId: string;
   /** The three cash sales of the shift: USD 12.50 (one of its two loaves returned), USD 1.99, ZWG 30.00. */
   saleIds: [string, string, string];
 };
 
 export const SHOP_DAY_CASHIER = "Rudo Dube";
-export const SHOP_DAY_TILL = "till-1";
+/** The name the day's till is paired under. */
+export const SHOP_DAY_TILL = "Front counter";
 
 /**
  * A day at a till, through the API as the till app makes it (TEST world): the owner pairs the till
@@ -113,11 +116,13 @@ export const SHOP_DAY_TILL = "till-1";
 export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> {
   const owner = await ownerSession(baseUrl, email);
   const cashier = await createCashier(owner, SHOP_DAY_CASHIER, "190734");
-  const till = await tillSession(baseUrl, (await pairTill(owner, "Front counter")).token);
+  const device = await pairTill(owner, SHOP_DAY_TILL);
+  const till = await tillSession(baseUrl, device.token);
+  const tillId = device.id;
   await ok(till.call("POST", "/v1/session/cashier", { cashier_id: cashier.id, pin: "190734" }));
   const shift = await ok<{ id: string }>(
     till.call("POST", "/v1/shifts", {
-      till_id: SHOP_DAY_TILL,
+      till_id: tillId,
       float: [
         { currency: "USD", amount_cents: 5_000 },
         { currency: "ZWG", amount_cents: 20_000 },
@@ -125,11 +130,7 @@ export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> 
     }),
   );
   const sell = async (currency: "USD" | "ZWG", items: { name: string; qty: number; unit_cents: number }[]) =>
-    (
-      await ok<{ id: string }>(
-        till.call("POST", "/v1/sales", { tender: "cash", currency, till_id: SHOP_DAY_TILL, items }),
-      )
-    ).id;
+    (await ok<{ id: string }>(till.call("POST", "/v1/sales", { tender: "cash", currency, till_id: tillId, items }))).id;
   const saleIds: [string, string, string] = [
     await sell("USD", [{ name: "Bread", qty: 2, unit_cents: 625 }]),
     await sell("USD", [{ name: "Matches", qty: 1, unit_cents: 199 }]),
@@ -137,7 +138,7 @@ export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> 
   ];
   await ok(
     till.call("POST", `/v1/sales/${saleIds[0]}/returns`, {
-      till_id: SHOP_DAY_TILL,
+      till_id: tillId,
       items: [{ line: 0, qty: 1 }],
       reason: "Stale",
     }),
@@ -160,5 +161,5 @@ export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> 
       note: "Coins short",
     }),
   );
-  return { owner, till, cashierId: cashier.id, shiftId: shift.id, saleIds };
+  return { owner, till, cashierId: cashier.id, tillId, shiftId: shift.id, saleIds };
 }

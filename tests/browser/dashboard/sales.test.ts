@@ -100,7 +100,7 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     await page
       .getByRole("heading", { name: `Return 1: ${formatMoney(refund.currency, refund.refund_cents)} refunded in cash` })
       .waitFor();
-    await page.getByText(`by ${SHOP_DAY_CASHIER} at till ${SHOP_DAY_TILL}: Stale`).waitFor();
+    await page.getByText(`by ${SHOP_DAY_CASHIER} at ${SHOP_DAY_TILL}: Stale`).waitFor();
     const returned = page.getByRole("table", { name: "Lines returned in return 1" }).locator("tbody tr");
     expect(await returned.first().evaluate((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
       "Bread",
@@ -114,7 +114,7 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
 
     // Its shift is one click away.
     await page.getByRole("link", { name: "its shift" }).click();
-    await page.getByRole("heading", { name: `Z report: till ${SHOP_DAY_TILL}`, level: 1 }).waitFor();
+    await page.getByRole("heading", { name: `Z report: ${SHOP_DAY_TILL}`, level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/dashboard/shifts/${day.shiftId}`);
 
     expect(app.refusals).toEqual(["401 GET /v1/session"]);

@@ -1,6 +1,6 @@
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
-import type { Actor, Cashier } from "./types.ts";
+import type { Actor, Cashier, TillDevice } from "./types.ts";
 
 /**
  * Who did something, as a person reads it: a cashier switched in on a till by name, otherwise the
@@ -15,4 +15,15 @@ export function useActorNames(): (actor: Actor | null) => string {
     if (actor.id.startsWith("csh_")) return names.get(actor.id) ?? actor.id;
     return actor.type === "api_key" ? "API key" : "Owner";
   };
+}
+
+/**
+ * A till as a person reads it: a paired till names its drawer with its device id, shown by the name
+ * it was paired under; a till that is not paired names itself (an id it made), shown as it is.
+ */
+export function useTills(): { devices: readonly TillDevice[]; tillName: (tillId: string | null) => string } {
+  const [devices] = useResource(() => api.get<{ data: TillDevice[] }>("/v1/till_devices"), []);
+  const list = devices.state === "loaded" ? devices.value.data : [];
+  const names = new Map(list.map((device) => [device.id, device.name]));
+  return { devices: list, tillName: (tillId) => (tillId === null ? "—" : (names.get(tillId) ?? tillId)) };
 }

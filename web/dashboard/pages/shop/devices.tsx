@@ -22,12 +22,13 @@ export function TillDevicesPage() {
         <h2 id="pair-title">Pair a till</h2>
         <ol>
           <li>
-            On the shop's device, open <code>{`${location.origin}/till`}</code>.
+            On the shop's device, open <code>{`${location.origin}/till`}</code> and sign in with your dashboard email
+            and password.
           </li>
-          <li>Sign in there once with your dashboard email and password, and name the till (e.g. "Front counter").</li>
+          <li>On the till's "This till" screen, name the till (e.g. "Front counter") and enter your password again.</li>
           <li>
-            The till keeps its own device key from then on: cashiers switch in with their PIN and nobody types your
-            password at the counter again. It appears below.
+            From then on the till opens by itself with its own device key: cashiers switch in with their PIN and nobody
+            types your password at the counter. It appears below, and its shifts and sales carry its name.
           </li>
         </ol>
         <p class="muted">

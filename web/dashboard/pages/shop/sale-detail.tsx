@@ -5,7 +5,7 @@ import { api } from "../../../lib/session.ts";
 import { Link, Table } from "../../../ui/index.ts";
 import { paymentPath, shiftPath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
-import { useActorNames } from "./actors.tsx";
+import { useActorNames, useTills } from "./actors.tsx";
 import { cashierOf } from "./sales.tsx";
 import type { Sale } from "./types.ts";
 
@@ -13,6 +13,7 @@ import type { Sale } from "./types.ts";
 export function SaleDetailPage(props: { saleId: string }) {
   const [sale] = useResource(() => api.get<Sale>(`/v1/sales/${encodeURIComponent(props.saleId)}`), [props.saleId]);
   const nameOf = useActorNames();
+  const { tillName } = useTills();
   if (sale.state !== "loaded") {
     return (
       <>
@@ -47,7 +48,7 @@ export function SaleDetailPage(props: { saleId: string }) {
         <dd>{cashierOf(value, nameOf)}</dd>
         <dt>Till</dt>
         <dd>
-          {value.till_id ?? "—"}
+          {tillName(value.till_id)}
           {value.shift_id === null ? null : (
             <>
               {" "}
@@ -99,7 +100,7 @@ export function SaleDetailPage(props: { saleId: string }) {
             </h3>
             <p>
               {formatDateTime(saleReturn.created_at)} by {nameOf(saleReturn.actor)}
-              {saleReturn.till_id === null ? "" : ` at till ${saleReturn.till_id}`}
+              {saleReturn.till_id === null ? "" : ` at ${tillName(saleReturn.till_id)}`}
               {saleReturn.reason === null ? "" : `: ${saleReturn.reason}`}
               {saleReturn.receipt_url === null ? null : (
                 <>

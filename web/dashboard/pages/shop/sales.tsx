@@ -7,7 +7,7 @@ import { api } from "../../../lib/session.ts";
 import { Button, Link, SelectField, Table } from "../../../ui/index.ts";
 import { salePath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
-import { useActorNames } from "./actors.tsx";
+import { useActorNames, useTills } from "./actors.tsx";
 import type { Actor, Sale } from "./types.ts";
 
 /** Who rang a sale up: the cashier switched in (by name), else the free-text cashier a till sent, else the actor. */
@@ -26,6 +26,7 @@ export function SalesPage() {
     [status, cursor],
   );
   const nameOf = useActorNames();
+  const { tillName } = useTills();
   return (
     <>
       <h1>Sales</h1>
@@ -71,7 +72,7 @@ export function SalesPage() {
                         sale.returns.reduce((sum, saleReturn) => sum + saleReturn.refund_cents, 0),
                       ),
               },
-              { header: "Till", cell: (sale) => sale.till_id ?? "—" },
+              { header: "Till", cell: (sale) => tillName(sale.till_id) },
               { header: "Cashier", cell: (sale) => cashierOf(sale, nameOf) },
             ]}
           />

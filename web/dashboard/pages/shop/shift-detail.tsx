@@ -7,7 +7,7 @@ import { api, session } from "../../../lib/session.ts";
 import { Button, Link, SelectField, Table, toast } from "../../../ui/index.ts";
 import { salePath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
-import { useActorNames } from "./actors.tsx";
+import { useActorNames, useTills } from "./actors.tsx";
 import { overShort, overShortClass } from "./shifts.tsx";
 import type { CashMove, Shift, ShiftCash } from "./types.ts";
 
@@ -52,6 +52,7 @@ export function ShiftDetailPage(props: { shiftId: string }) {
   const [loadingMore, setLoadingMore] = useState(false);
   const [paper, setPaper] = useState<Paper>("roll");
   const nameOf = useActorNames();
+  const { tillName } = useTills();
   if (shift.state !== "loaded") {
     return (
       <>
@@ -66,10 +67,14 @@ export function ShiftDetailPage(props: { shiftId: string }) {
       <p class="no-print">
         <Link href="/dashboard/shifts">All shifts</Link>
       </p>
-      <h1>Z report: till {value.till_id}</h1>
+      <h1>Z report: {tillName(value.till_id)}</h1>
       <p class="print-only">{session.value?.merchant.name}</p>
       {value.livemode ? null : <p class="z-test">TEST shift: no real money</p>}
       <dl class="facts">
+        <dt>Till</dt>
+        <dd>
+          <code>{value.till_id}</code>
+        </dd>
         <dt>Status</dt>
         <dd>{value.status}</dd>
         <dt>Opened</dt>

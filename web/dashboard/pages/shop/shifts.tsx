@@ -4,10 +4,10 @@ import type { Page } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
-import { Button, Field, Link, SelectField, Table } from "../../../ui/index.ts";
+import { Button, Link, SelectField, Table } from "../../../ui/index.ts";
 import { shiftPath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
-import { useActorNames } from "./actors.tsx";
+import { useActorNames, useTills } from "./actors.tsx";
 import type { Shift, ShiftCash } from "./types.ts";
 
 /** One line per currency of a drawer figure ("USD 72.50", "ZWG 225.00"); "—" where it is not known yet. */
@@ -34,7 +34,6 @@ export function overShort(cash: ShiftCash): string {
 
 /** The world's drawer shifts (Z reports), newest first, by till and status, with their cash per currency. */
 export function ShiftsPage() {
-  const [tillInput, setTillInput] = useState("");
   const [filter, setFilter] = useState({ till: "", status: "" });
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
@@ -46,6 +45,7 @@ export function ShiftsPage() {
     [filter, cursor],
   );
   const nameOf = useActorNames();
+  const { devices, tillName } = useTills();
   return (
     <>
       <h1>Shifts</h1>
@@ -53,28 +53,25 @@ export function ShiftsPage() {
         A shift runs from opening a till's cash drawer with its float to closing it with the cash counted. Each closed
         shift is a Z report: open it to see its cash moves and print it.
       </p>
-      <form
-        class="row"
-        aria-label="Filter shifts"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setCursors([undefined]);
-          setFilter({ ...filter, till: tillInput.trim() });
-        }}
-      >
-        <Field
+      <div class="row">
+        <SelectField
           label="Till"
-          value={tillInput}
-          onValue={setTillInput}
-          maxLength={100}
-          hint="The till's id, e.g. till-1"
+          value={filter.till}
+          onValue={(till) => {
+            setCursors([undefined]);
+            setFilter({ ...filter, till });
+          }}
+          options={[
+            { value: "", label: "All tills" },
+            ...devices.map((device) => ({ value: device.id, label: device.name })),
+          ]}
         />
         <SelectField
           label="Status"
           value={filter.status}
           onValue={(status) => {
             setCursors([undefined]);
-            setFilter({ till: tillInput.trim(), status });
+            setFilter({ ...filter, status });
           }}
           options={[
             { value: "", label: "All" },
@@ -82,8 +79,7 @@ export function ShiftsPage() {
             { value: "closed", label: "Closed" },
           ]}
         />
-        <Button type="submit">Filter</Button>
-      </form>
+      </div>
       {shifts.state === "loaded" ? (
         <>
           <Table
@@ -101,7 +97,7 @@ export function ShiftsPage() {
                   </>
                 ),
               },
-              { header: "Till", cell: (shift) => shift.till_id },
+              { header: "Till", cell: (shift) => tillName(shift.till_id) },
               {
                 header: "Status",
                 cell: (shift) => <span class={`status status-${shift.status}`}>{shift.status}</span>,
