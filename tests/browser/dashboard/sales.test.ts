@@ -67,6 +67,9 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     await openDashboardPage(app, "Sales");
     const rows = page.getByRole("table", { name: "Sales, page 1" }).locator("tbody tr");
     await rows.nth(sales.length - 1).waitFor();
+    // The cashiers' and the tills' names come with their own requests, beside the sales.
+    await page.getByRole("cell", { name: SHOP_DAY_CASHIER }).first().waitFor();
+    await page.getByRole("cell", { name: SHOP_DAY_TILL }).first().waitFor();
     const table = await rows.evaluateAll((found) =>
       found.map((row) => Array.from(row.children, (cell) => cell.textContent ?? "")),
     );

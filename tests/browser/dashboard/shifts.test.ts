@@ -82,7 +82,11 @@ test("Shifts: a closed shift made at a till is listed and filtered; its detail a
   try {
     await signInToDashboard(app, platform.baseUrl, shop.email);
     await openDashboardPage(app, "Shifts");
-    const closedRow = page.getByRole("row").filter({ hasText: SHOP_DAY_TILL });
+    // The row once the till's and the cashier's names (loaded beside the shifts) are in it.
+    const closedRow = page
+      .getByRole("row")
+      .filter({ hasText: SHOP_DAY_TILL })
+      .filter({ hasText: `by ${SHOP_DAY_CASHIER}` });
     const openRow = page.getByRole("row").filter({ hasText: "till-2" });
     await closedRow.waitFor();
     await openRow.getByRole("cell", { name: "open", exact: true }).waitFor();
@@ -158,6 +162,7 @@ test("Shifts: a closed shift made at a till is listed and filtered; its detail a
     const amounts = await moveRows.evaluateAll((rows) => rows.map((row) => row.children[2]?.textContent ?? ""));
     expect(amounts).toEqual(moves.map((move) => formatMoney(move.currency, move.amount_cents)));
     await page.getByRole("cell", { name: "Paid the cleaner" }).waitFor();
+    await page.getByText(`by ${SHOP_DAY_CASHIER}`).first().waitFor();
     expect(await page.getByText(`by ${SHOP_DAY_CASHIER}`).count()).toBe(2);
     await page.getByText("Coins short").waitFor();
     expect(await app.accessibilityViolations()).toEqual([]);
