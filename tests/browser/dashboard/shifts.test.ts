@@ -8,7 +8,7 @@ import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
-import { ok, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
+import { ok, ownerSession, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 let db: TestDatabase;
@@ -185,6 +185,55 @@ test("Shifts: a closed shift made at a till is listed and filtered; its detail a
     expect(a4.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     await page.emulateMedia({ media: "screen" });
 
+    expect(app.refusals).toEqual(["401 GET /v1/session"]);
+    expectCleanSession(app, platform.baseUrl);
+  } finally {
+    await app.close();
+  }
+});
+
+test("Shifts: a shift with more cash moves than a page shows them all after 'More cash moves'", async () => {
+  const shop = await newMerchant(db.database);
+  const owner = await ownerSession(platform.baseUrl, shop.email);
+  const shift = await ok<{ id: string }>(
+    owner.call("POST", "/v1/shifts", { till_id: "till-busy", float: [{ currency: "USD", amount_cents: 1_000 }] }),
+  );
+  // 1 float + 100 pay-ins: one more than the API's page of 100.
+  for (let batch = 0; batch < 10; batch++) {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        ok(
+          owner.call("POST", `/v1/shifts/${shift.id}/cash_moves`, {
+            kind: "pay_in",
+            currency: "USD",
+            amount_cents: 1 + batch * 10 + index,
+            reason: `Change ${batch * 10 + index + 1}`,
+          }),
+        ),
+      ),
+    );
+  }
+  const stored = await db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
+    SELECT id FROM shift_cash_moves WHERE shift_id = ${shift.id} ORDER BY created_at, id`);
+  expect(stored).toHaveLength(101);
+
+  const app = await openAppPage(browser);
+  const { page } = app;
+  try {
+    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await page.goto(`${platform.baseUrl}/dashboard/shifts/${shift.id}`);
+    const moveRows = page.getByRole("table", { name: "Cash moves, oldest first" }).locator("tbody tr");
+    await moveRows.nth(99).waitFor();
+    expect(await moveRows.count()).toBe(100);
+    await page.getByRole("button", { name: "More cash moves" }).click();
+    await moveRows.nth(100).waitFor();
+    await page.getByRole("button", { name: "More cash moves" }).waitFor({ state: "detached" });
+    // Every move once, in the journal's order (the reasons are unique).
+    const reasons = await moveRows.evaluateAll((rows) => rows.map((row) => row.children[3]?.textContent ?? ""));
+    const storedReasons = await db.database.anyFirst(sql.type(z.object({ reason: z.string().nullable() }))`
+      SELECT reason FROM shift_cash_moves WHERE shift_id = ${shift.id} ORDER BY created_at, id`);
+    expect(reasons).toEqual(storedReasons.map((reason) => reason ?? "—"));
+    expect(await page.getByRole("heading", { name: "Z report: till-busy", level: 1 }).count()).toBe(1);
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
     expectCleanSession(app, platform.baseUrl);
   } finally {

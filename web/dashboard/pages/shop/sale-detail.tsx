@@ -3,7 +3,7 @@ import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
 import { Link, Table } from "../../../ui/index.ts";
-import { paymentPath, shiftPath } from "../../paths.ts";
+import { BASE, paymentPath, shiftPath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
 import { useActorNames, useTills } from "./actors.tsx";
 import { cashierOf } from "./sales.tsx";
@@ -26,7 +26,7 @@ export function SaleDetailPage(props: { saleId: string }) {
   return (
     <>
       <p>
-        <Link href="/dashboard/sales">All sales</Link>
+        <Link href={`${BASE}/sales`}>All sales</Link>
       </p>
       <h1>Sale of {formatMoney(value.currency, value.total_cents)}</h1>
       <dl class="facts">

@@ -5,7 +5,7 @@ import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api, session } from "../../../lib/session.ts";
 import { Button, Link, SelectField, Table, toast } from "../../../ui/index.ts";
-import { salePath } from "../../paths.ts";
+import { BASE, salePath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
 import { useActorNames, useTills } from "./actors.tsx";
 import { overShort, overShortClass } from "./shifts.tsx";
@@ -65,7 +65,7 @@ export function ShiftDetailPage(props: { shiftId: string }) {
   return (
     <article class={`z-report paper-${paper}`}>
       <p class="no-print">
-        <Link href="/dashboard/shifts">All shifts</Link>
+        <Link href={`${BASE}/shifts`}>All shifts</Link>
       </p>
       <h1>Z report: {tillName(value.till_id)}</h1>
       <p class="print-only">{session.value?.merchant.name}</p>
