@@ -63,7 +63,10 @@ export function ShiftsPage() {
           }}
           options={[
             { value: "", label: "All tills" },
-            ...devices.map((device) => ({ value: device.id, label: device.name })),
+            ...devices.map((device) => ({
+              value: device.id,
+              label: device.status === "paired" ? device.name : `${device.name} (unpaired)`,
+            })),
           ]}
         />
         <SelectField
