@@ -18,7 +18,8 @@ export const WEB_BUILD_DIRECTORY = path.join(webDirectory, "dist");
 /** The apps and their budgets (gzipped bytes of the app's own script, Preact included). */
 const APPS = {
   dashboard: { entry: "dashboard/main.tsx", title: "Dashboard", scriptBudgetBytes: 25_000 },
-  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 25_000 },
+  // The till grew by its counter screens (PIN, drawer and Z report, returns, receipts, pairing): ~5.7 kB.
+  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 30_000 },
 } as const;
 export type AppName = keyof typeof APPS;
 

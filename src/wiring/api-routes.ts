@@ -1,12 +1,9 @@
 import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import type { AnyRoute } from "../platform/http/route.ts";
 import { moduleDependencies, modules } from "./modules.ts";
-import { installPaymentHooks } from "./payment-hooks.ts";
 
 /** Every HTTP route of the API deployment, in the order they are matched and documented. */
 export function apiRoutes(gateways: WalletGateways): readonly AnyRoute[] {
-  // The API settles and ends payments (GET refresh, mockpay): wallet sales must follow them.
-  installPaymentHooks();
   const dependencies = moduleDependencies(gateways);
   return [
     ...modules.flatMap((module) => module.routes?.(dependencies) ?? []),

@@ -7,9 +7,10 @@ import { checkoutModule } from "../modules/checkout/index.ts";
 import { eventsModule } from "../modules/events/index.ts";
 import { ledgerModule } from "../modules/ledger/index.ts";
 import { merchantsModule } from "../modules/merchants/index.ts";
+import type { PaymentHooks } from "../modules/payments/hooks.ts";
 import { paymentsModule } from "../modules/payments/index.ts";
 import { payoutsModule } from "../modules/payouts/index.ts";
-import { salesModule } from "../modules/sales/index.ts";
+import { salePaymentHook, salesModule } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
 import { shiftsModule } from "../modules/shifts/index.ts";
 import { recordOpening, stockModule } from "../modules/stock/index.ts";
@@ -23,10 +24,20 @@ export type ModuleDependencies = {
   gateways: WalletGateways;
   /** The stock module's opening move, for the catalog (stock depends on the catalog, not the reverse). */
   recordOpening: typeof recordOpening;
+  /** What a payment's end does in the modules built on payments, for every module that ends payments. */
+  paymentHooks: PaymentHooks;
 };
 
+/**
+ * The modules built on payments, attached to a payment's end (`modules/payments/hooks.ts`): a wallet
+ * sale completes in its payment's settlement transaction and is cancelled in the transaction that
+ * ends it unpaid. Every process that can end a payment gets them through `moduleDependencies`: the
+ * API's routes (GET refresh, mockpay, a sale's GET) and the pools' tasks (poller, expiry job).
+ */
+export const paymentHooks: PaymentHooks = [salePaymentHook];
+
 export function moduleDependencies(gateways: WalletGateways): ModuleDependencies {
-  return { gateways, recordOpening };
+  return { gateways, recordOpening, paymentHooks };
 }
 
 /**

@@ -2,7 +2,6 @@ import type { WalletGateways } from "../gateway/wallet-gateway.ts";
 import { purgeIdempotencyKeys } from "../platform/idempotency/tasks/purge-idempotency-keys.ts";
 import type { PoolName, TaskDefinition } from "../platform/queue/task.ts";
 import { moduleDependencies, modules } from "./modules.ts";
-import { installPaymentHooks } from "./payment-hooks.ts";
 
 /** The platform's own tasks, beside the modules'. */
 const platformTasks: Partial<Record<PoolName, readonly TaskDefinition[]>> = {
@@ -11,8 +10,6 @@ const platformTasks: Partial<Record<PoolName, readonly TaskDefinition[]>> = {
 
 /** Which tasks each worker pool runs: the modules' (in the list's order), then the platform's. */
 export function poolTasks(gateways: WalletGateways): Record<PoolName, readonly TaskDefinition[]> {
-  // The poller and the expiry job settle and end payments: wallet sales must follow them.
-  installPaymentHooks();
   const dependencies = moduleDependencies(gateways);
   const offered = [...modules.map((module) => module.tasks?.(dependencies) ?? {}), platformTasks];
   const tasksOf = (pool: PoolName) => offered.flatMap((tasks) => tasks[pool] ?? []);

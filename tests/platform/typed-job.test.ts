@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, taskOf } from "../../src/platform/queue/job.ts";
+import { builtTaskOf, defineJob, taskOf } from "../../src/platform/queue/job.ts";
 import type { TaskDependencies } from "../../src/platform/queue/task.ts";
 
 /** A job kind's one schema types the producer (at compile time) and guards the worker (at run time). */
@@ -30,4 +30,25 @@ test("a payload the schema refuses fails the job instead of reaching the handler
   });
   await expect(task.build(dependencies)({ merchant_id: "mer_1", count: "2" }, helpers)).rejects.toThrow(z.ZodError);
   expect(seen).toEqual([]);
+});
+
+test("builtTaskOf builds once per pool and hands each job its parsed payload", async () => {
+  let builds = 0;
+  const seen: unknown[] = [];
+  const task = builtTaskOf(kind, () => {
+    builds += 1;
+    return async (payload) => {
+      seen.push(payload);
+    };
+  });
+  expect(task.identifier).toBe("count_things");
+  const handler = task.build(dependencies);
+  await handler({ merchant_id: "mer_1", count: 1, traceparent: "00-abc" }, helpers);
+  await handler({ merchant_id: "mer_2", count: 2 }, helpers);
+  await expect(handler({ merchant_id: "mer_3" }, helpers)).rejects.toThrow(z.ZodError);
+  expect(builds).toBe(1);
+  expect(seen).toEqual([
+    { merchant_id: "mer_1", count: 1 },
+    { merchant_id: "mer_2", count: 2 },
+  ]);
 });

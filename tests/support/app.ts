@@ -13,6 +13,7 @@ import { createLogger, type Logger } from "../../src/platform/telemetry/logger.t
 import { createMetrics } from "../../src/platform/telemetry/metrics.ts";
 import { apiRoutes } from "../../src/wiring/api-routes.ts";
 import { createGateways } from "../../src/wiring/gateways.ts";
+import { paymentHooks } from "../../src/wiring/modules.ts";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -75,7 +76,7 @@ export function apiSetup(
   const resolved = testGateways(config, gateways);
   const app = testApp({ database: db.database, config, gateways: resolved });
   const logger = createLogger({ level: "silent", service: "test" });
-  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
+  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved, paymentHooks } };
 }
 
 /** A POST with a merchant's key and an Idempotency-Key (a fresh one unless the test names it). */

@@ -5,6 +5,7 @@ import type { Gateways } from "../../src/gateway/wallet-gateway.ts";
 import { sql } from "../../src/platform/db/pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { createGateways } from "../../src/wiring/gateways.ts";
+import { paymentHooks } from "../../src/wiring/modules.ts";
 import { testApp, testConfig } from "./app.ts";
 import type { TestDatabase } from "./database.ts";
 
@@ -21,7 +22,7 @@ export function posSetup(db: TestDatabase, environment: Record<string, string> =
   const resolved = gateways ?? createGateways(config);
   const app = testApp({ database: db.database, config, gateways: resolved });
   const logger = createLogger({ level: "silent", service: "test" });
-  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved } };
+  return { config, app, dependencies: { config, database: db.database, logger, gateways: resolved, paymentHooks } };
 }
 
 export type PosApp = ReturnType<typeof posSetup>["app"];

@@ -115,6 +115,23 @@ export class TillPage {
     return performance.now() - started;
   }
 
+  /**
+   * Opens this till's cash drawer in the current world from the Drawer screen (the float typed per
+   * currency, blank is none), then goes back to Sell: a cash sale needs an open drawer.
+   */
+  async openDrawer(float: { USD?: string; ZWG?: string } = {}): Promise<void> {
+    const { page } = this;
+    await page.getByRole("link", { name: "Drawer" }).click();
+    const form = page.getByRole("group", { name: "Opening float" });
+    await form.waitFor();
+    await form.getByLabel("USD").fill(float.USD ?? "");
+    await form.getByLabel("ZWG").fill(float.ZWG ?? "");
+    await page.getByRole("button", { name: "Open drawer" }).click();
+    await page.getByRole("heading", { name: "Close the drawer" }).waitFor();
+    await page.getByRole("link", { name: "Sell" }).click();
+    await page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
+  }
+
   /** A scanner reading `code`: its characters 5–10 ms apart, then Enter. */
   async scan(code: string, options: { end?: "Enter" | "Tab" } = {}): Promise<void> {
     let stamp = this.nextStamp();
@@ -205,4 +222,37 @@ function describeKey(key: string): {
 /** Every request the page made went to the platform's own origin. */
 export function externalRequests(till: TillPage, baseUrl: string): string[] {
   return till.app.requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith("data:"));
+}
+
+/** The owner's dashboard session, outside the till's browser: what the owner does from the dashboard. */
+export type OwnerCaller = <T = Record<string, unknown>>(
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: T }>;
+
+export async function ownerSession(world: Pick<TillWorld, "platform" | "shop">): Promise<OwnerCaller> {
+  const origin = world.platform.baseUrl;
+  const signedIn = await fetch(`${origin}/v1/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify({ email: world.shop.email, password: PASSWORD }),
+  });
+  if (signedIn.status !== 201) throw new Error(`owner not signed in: ${signedIn.status}`);
+  const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  const { csrf_token: csrf } = (await signedIn.json()) as { csrf_token: string };
+  return async (method, path, body) => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        cookie,
+        origin,
+        "pos-csrf-token": csrf,
+        "pos-world": "test",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as never };
+  };
 }

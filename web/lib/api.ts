@@ -109,7 +109,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (!response.ok) {
       const error = errorOf(response, await response.json().catch(() => undefined));
-      if (error.status === 401 && path !== "/v1/session") {
+      // A wrong cashier PIN is a 401 of its own: the session is fine.
+      if (error.status === 401 && path !== "/v1/session" && error.code !== "invalid_pin") {
         options.onSignedOut?.();
       }
       throw error;

@@ -20,6 +20,10 @@ export type Session = {
   expires_at: string;
   idle_expires_at: string | null;
   step_up_expires_at: string;
+  /** The cashier switched in on a till session (null: nobody, the till shows its PIN screen). */
+  cashier_id: string | null;
+  /** The paired till device that opened the session (null: signed in with the password). */
+  device_id: string | null;
 };
 
 /** undefined: not known yet (the first GET /v1/session is in flight); null: signed out. */

@@ -2,10 +2,16 @@ import { useEffect } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
 import { api, loadSession, session, signOut } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
+import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
+import { PinScreen } from "./cashier/pin-screen.tsx";
 import { SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
+import { openDeviceSession, pairedDevice } from "./device/device.ts";
+import { DeviceScreen } from "./device/device-screen.tsx";
 import { startScanning } from "./scan/scan-target.ts";
 import { clearCart } from "./sell/cart.ts";
 import { SellScreen } from "./sell/sell-screen.tsx";
+import { DrawerScreen, Z_REPORT_PATH } from "./shift/drawer-screen.tsx";
+import { ZReport } from "./shift/z-report.tsx";
 import { SignInScreen } from "./sign-in.tsx";
 import { StockScreen } from "./stock/stock-screen.tsx";
 import { TodayScreen } from "./today/today-screen.tsx";
@@ -18,6 +24,8 @@ const SCREENS = [
   { path: BASE, label: "Sell", screen: SellScreen },
   { path: `${BASE}/stock`, label: "Stock", screen: StockScreen },
   { path: `${BASE}/today`, label: "Today", screen: TodayScreen },
+  { path: `${BASE}/drawer`, label: "Drawer", screen: DrawerScreen },
+  { path: `${BASE}/device`, label: "This till", screen: DeviceScreen },
 ] as const;
 
 export function App() {
@@ -31,8 +39,19 @@ export function App() {
     startCatalog(api, merchantId).catch(() => toast("The catalog could not be loaded. Scans ask the server.", "error"));
     // Changes made elsewhere (the dashboard, another till) arrive within a minute; a failed read waits for the next.
     const timer = setInterval(() => syncCatalog().catch(() => {}), SYNC_INTERVAL_MS);
+    // Who may work this till: a shop with cashiers shows the PIN screen until one switches in.
+    cashiers.value = undefined;
+    loadCashiers().catch(() => toast("The cashiers could not be loaded.", "error"));
     return () => clearInterval(timer);
   }, [merchantId]);
+  // A paired till with no session (first load, the 12-hour end, a revoked session) opens one with
+  // its device cookie; an unpaired device is forgotten there, and the sign-in screen stays.
+  const signedOut = session.value === null;
+  useEffect(() => {
+    if (signedOut && pairedDevice.value !== undefined) {
+      openDeviceSession().catch(() => toast("The till could not reach the server.", "error"));
+    }
+  }, [signedOut]);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
@@ -44,7 +63,22 @@ export function App() {
       </>
     );
   }
+  if (cashiers.value === undefined) {
+    return <p class="loading">Loading…</p>;
+  }
+  if (pinRequired.value) {
+    return (
+      <>
+        <PinScreen />
+        <Toasts />
+      </>
+    );
+  }
+  if (currentPath.value.startsWith(Z_REPORT_PATH)) {
+    return <ZReport shiftId={currentPath.value.slice(Z_REPORT_PATH.length)} />;
+  }
   const active = activeWorld();
+  const cashier = currentCashier.value;
   const screen = SCREENS.find((candidate) => candidate.path === currentPath.value) ?? SCREENS[0];
   const Screen = screen.screen;
   return (
@@ -65,15 +99,27 @@ export function App() {
           ))}
         </nav>
         <WorldSwitch active={active} />
-        <Button
-          onClick={async () => {
-            clearCart();
-            await signOut();
-            navigate(BASE, { replace: true });
-          }}
-        >
-          Sign out
-        </Button>
+        {cashier === undefined ? null : (
+          <>
+            <span class="current-cashier">
+              Cashier: <strong>{cashier.name}</strong>
+            </span>
+            <Button onClick={() => switchOut().catch((error: Error) => toast(error.message, "error"))}>
+              Switch cashier
+            </Button>
+          </>
+        )}
+        {session.value.device_id === null ? (
+          <Button
+            onClick={async () => {
+              clearCart();
+              await signOut();
+              navigate(BASE, { replace: true });
+            }}
+          >
+            Sign out
+          </Button>
+        ) : null}
       </header>
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />

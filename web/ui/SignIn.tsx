@@ -9,7 +9,13 @@ import { Field } from "./Field.tsx";
  * The sign-in both browser apps show: the dashboard user's email and password open a session of the
  * app's kind. The answer sets the HttpOnly session cookie; the page keeps only the CSRF token.
  */
-export function SignIn(props: { title: string; kind: SessionKind; children?: ComponentChildren }) {
+export function SignIn(props: {
+  title: string;
+  kind: SessionKind;
+  children?: ComponentChildren;
+  /** Replaces the plain sign-in (the till pairs itself with the same credentials). */
+  submit?: (credentials: { email: string; password: string }) => Promise<void>;
+}) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
@@ -24,7 +30,10 @@ export function SignIn(props: { title: string; kind: SessionKind; children?: Com
           setBusy(true);
           setError(undefined);
           try {
-            await signIn({ email, password, kind: props.kind });
+            await (props.submit ?? ((credentials) => signIn({ ...credentials, kind: props.kind })))({
+              email,
+              password,
+            });
           } catch (caught) {
             setError(signInFailure(caught));
           } finally {
@@ -61,6 +70,9 @@ function signInFailure(caught: unknown): string {
   }
   if (caught instanceof ApiError && caught.status === 401) {
     return "The email or password is not correct.";
+  }
+  if (caught instanceof ApiError) {
+    return caught.message;
   }
   return "Sign-in failed. Try again.";
 }

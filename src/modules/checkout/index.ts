@@ -1,10 +1,10 @@
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { ModuleFace } from "../../platform/module.ts";
+import type { PaymentWiring } from "../payments/service.ts";
 import { checkoutRoutes } from "./routes.ts";
 import { staticRoutes } from "./static-routes.ts";
 
 /** The payer's checkout page, mockpay and the static files (README.md). */
-export const checkoutModule: ModuleFace<{ gateways: Gateways }> = {
+export const checkoutModule: ModuleFace<PaymentWiring> = {
   name: "checkout",
-  routes: ({ gateways }) => [...checkoutRoutes(gateways), ...staticRoutes],
+  routes: (wiring) => [...checkoutRoutes(wiring), ...staticRoutes],
 };

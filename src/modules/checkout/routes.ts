@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
-import { ApiError, conflict, forbidden } from "../../platform/errors.ts";
+import { ApiError } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import * as merchants from "../merchants/service.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
@@ -43,7 +42,7 @@ const PAGE_HEADERS = {
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
 };
 
-export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
+export function checkoutRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
   return [
     defineRoute({
       method: "get",
@@ -93,7 +92,7 @@ export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
       responses: { 200: { description: "The status.", schema: checkoutStatusSchema } },
       handler: async ({ params, config, database, logger }) => {
         const payment = await payments.getPaymentById(database, params.id);
-        return { body: presentStatus(await payments.refreshPayment({ config, database, logger, gateways }, payment)) };
+        return { body: presentStatus(await payments.refreshPayment({ config, database, logger, ...wiring }, payment)) };
       },
     }),
     defineRoute({
@@ -105,20 +104,15 @@ export function checkoutRoutes(gateways: Gateways): AnyRoute[] {
       auth: "none",
       request: { params: checkoutParams, body: mockpayBody },
       responses: { 200: { description: "The new status.", schema: checkoutStatusSchema } },
-      handler: async ({ params, body, database }) => {
-        const payment = await payments.getPaymentById(database, params.id);
-        if (payment.livemode) {
-          throw forbidden("test_mode_only", "mockpay settles test payments only.");
-        }
-        if (payment.status !== "pending") {
-          throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
-        }
-        const finished =
-          body?.outcome === "expired"
-            ? await payments.expirePayment(database, payment, { onlyWhenDue: false })
-            : await payments.settlePayment(database, payment, { paidAt: new Date(), payerMsisdn: null });
-        return { body: presentStatus(finished) };
-      },
+      handler: async ({ params, body, database }) => ({
+        body: presentStatus(
+          await payments.finishTestPayment(
+            { database, paymentHooks: wiring.paymentHooks },
+            params.id,
+            body?.outcome === "expired" ? "expired" : "paid",
+          ),
+        ),
+      }),
     }),
   ];
 }

@@ -8,10 +8,10 @@ import type { PaymentRow } from "./schemas.ts";
  * transition or not at all, and runs exactly once per transition, whoever observed it (poller, GET
  * refresh, mockpay, expiry job).
  *
- * Hooks are registered by name at wiring time (`src/wiring/payment-hooks.ts`, called by everything
- * that builds the API's routes or a pool's tasks); registering a name again replaces it, so wiring
- * twice is harmless. A hook returns an optional function to run after the commit (metrics), never
- * inside the transaction.
+ * The hooks are not registered anywhere: the composition (`src/wiring/modules.ts`) lists them and
+ * passes the list to every module that can end a payment (`PaymentDependencies.paymentHooks`), so
+ * what runs is what the caller was given. A hook returns an optional function to run after the
+ * commit (metrics), never inside the transaction.
  */
 export type AfterCommit = () => void;
 
@@ -22,15 +22,16 @@ export type PaymentHook = {
   onEndedUnpaid?: (transaction: Transaction, payment: PaymentRow) => Promise<AfterCommit | undefined>;
 };
 
-const hooks = new Map<string, PaymentHook>();
+/** The hooks a process runs at a payment's end, in order. */
+export type PaymentHooks = readonly PaymentHook[];
 
-export function registerPaymentHook(name: string, hook: PaymentHook): void {
-  hooks.set(name, hook);
-}
-
-export async function runSettledHooks(transaction: Transaction, payment: PaymentRow): Promise<AfterCommit[]> {
+export async function runSettledHooks(
+  hooks: PaymentHooks,
+  transaction: Transaction,
+  payment: PaymentRow,
+): Promise<AfterCommit[]> {
   const afterCommit: AfterCommit[] = [];
-  for (const hook of hooks.values()) {
+  for (const hook of hooks) {
     const after = await hook.onSettled?.(transaction, payment);
     if (after !== undefined) {
       afterCommit.push(after);
@@ -39,9 +40,13 @@ export async function runSettledHooks(transaction: Transaction, payment: Payment
   return afterCommit;
 }
 
-export async function runEndedUnpaidHooks(transaction: Transaction, payment: PaymentRow): Promise<AfterCommit[]> {
+export async function runEndedUnpaidHooks(
+  hooks: PaymentHooks,
+  transaction: Transaction,
+  payment: PaymentRow,
+): Promise<AfterCommit[]> {
   const afterCommit: AfterCommit[] = [];
-  for (const hook of hooks.values()) {
+  for (const hook of hooks) {
     const after = await hook.onEndedUnpaid?.(transaction, payment);
     if (after !== undefined) {
       afterCommit.push(after);

@@ -40,14 +40,14 @@ describe("the gateway-poller and code-expiry pools", () => {
     const runners = await Promise.all([
       startWorkerPool({
         pool: "gateway-poller",
-        tasks: [pollDuePaymentsTask(dependencies.gateways)],
+        tasks: [pollDuePaymentsTask(dependencies)],
         dependencies: taskDependencies,
         pgPool,
         registry: new Registry(),
       }),
       startWorkerPool({
         pool: "code-expiry",
-        tasks: [expireDuePaymentsTask(dependencies.gateways)],
+        tasks: [expireDuePaymentsTask(dependencies)],
         dependencies: taskDependencies,
         pgPool,
         registry: new Registry(),

@@ -1,8 +1,5 @@
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
-import { paymentsTotal } from "./metrics.ts";
 import { createPaymentWriter, type PaymentWriter } from "./payment-writer.ts";
 import {
   createPaymentBody,
@@ -41,7 +38,7 @@ export function presentPayment(config: Config, payment: PaymentRow) {
   };
 }
 
-export function paymentRoutes(gateways: Gateways): AnyRoute[] {
+export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
   // One per app (its database is fixed; the first creation brings it), so that the concurrent
   // creations of the process share their batches.
   let writePayment: PaymentWriter | undefined;
@@ -56,24 +53,13 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       idempotent: true,
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
-      handler: async ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // Row (with its first poll time) and stored response in one statement, shared with the
-        // creations of the same moment: the hottest write path, in one round trip, enqueuing no job.
+      handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {
+        // The hottest write path: the writer shares its statements with the creations of the moment.
         writePayment ??= createPaymentWriter(database);
-        const write = writePayment;
-        const traceparent = currentTraceparent();
-        const reply = await payments.createPendingPayment(
-          { config, database, logger, gateways },
-          tenant,
-          body,
-          (created) =>
-            commitWithResponse({ status: 201, body: presentPayment(config, created) }, (response) =>
-              write({ payment: created, response, firstPollAt: payments.firstPollAtOf(config, created), traceparent }),
-            ),
-        );
-        // Counted once committed (a replayed response does not come through here).
-        paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: body.currency });
-        return reply;
+        return payments.createPayment({ config, database, logger, ...wiring, write: writePayment }, tenant, body, {
+          present: (created) => ({ status: 201, body: presentPayment(config, created) }),
+          commitWithResponse,
+        });
       },
     }),
     defineRoute({
@@ -85,12 +71,12 @@ export function paymentRoutes(gateways: Gateways): AnyRoute[] {
       auth: "either",
       request: { params: paymentIdParams },
       responses: { 200: { description: "The payment.", schema: paymentSchema } },
-      handler: async ({ params, tenant, config, database, logger }) => {
-        const payment = await payments.getPayment(database, tenant, params.id);
-        return {
-          body: presentPayment(config, await payments.refreshPayment({ config, database, logger, gateways }, payment)),
-        };
-      },
+      handler: async ({ params, tenant, config, database, logger }) => ({
+        body: presentPayment(
+          config,
+          await payments.getFreshPayment({ config, database, logger, ...wiring }, tenant, params.id),
+        ),
+      }),
     }),
     defineRoute({
       method: "get",

@@ -11,8 +11,9 @@ import { formatMoney } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
-import { notFound } from "../../platform/errors.ts";
+import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
@@ -20,7 +21,7 @@ import { currentTraceparent, inJobSpan } from "../../platform/telemetry/trace-co
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { type AfterCommit, runEndedUnpaidHooks, runSettledHooks } from "./hooks.ts";
+import { type AfterCommit, type PaymentHooks, runEndedUnpaidHooks, runSettledHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
@@ -39,10 +40,12 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
  *   every replica, however often clients poll.
  *
  * - modules built on payments (sales) attach work to a payment's end through hooks (`hooks.ts`) that
- *   run inside the transaction of the transition, so their effects happen exactly once with it.
+ *   run inside the transaction of the transition, so their effects happen exactly once with it; the
+ *   hooks come with the dependencies (`paymentHooks`), given by the composition, never registered.
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `gateway_error`, `code_generation_failed`
- * (502), `resource_missing` (404).
+ * (502), `resource_missing` (404); for mockpay (`finishTestPayment`), `test_mode_only` (403) and
+ * `payment_not_pending` (409).
  */
 
 /** Payments one claim statement of a batch job takes. */
@@ -56,7 +59,18 @@ const BATCH_CONCURRENCY = 8;
  */
 const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
-export type PaymentDependencies = { database: Database; config: Config; gateways: Gateways; logger: Logger };
+export type PaymentDependencies = {
+  database: Database;
+  config: Config;
+  gateways: Gateways;
+  logger: Logger;
+  /** What runs inside the transaction that ends a payment (`hooks.ts`); `src/wiring/modules.ts` lists them. */
+  paymentHooks: PaymentHooks;
+};
+/** What the composition gives the routes and tasks that reach payments: the rest comes with each request or job. */
+export type PaymentWiring = Pick<PaymentDependencies, "gateways" | "paymentHooks">;
+/** What ending a payment takes: the database and the hooks that run in the ending transaction. */
+export type PaymentEnding = Pick<PaymentDependencies, "database" | "paymentHooks">;
 const gatewayOf = (gateways: Gateways, livemode: boolean): PaymentGateway => (livemode ? gateways.live : gateways.test);
 
 /** The merchant's fee: `fee_bps` of the amount rounded half up, plus the fixed part, at most the amount. */
@@ -190,6 +204,67 @@ export async function createPendingPayment<T>(
 }
 
 /**
+ * `POST /v1/payments`: a pending payment (a fresh code when one collides), written with its stored
+ * response in one statement by `write` (the process's batching writer, `payment-writer.ts`) through
+ * `commitWithResponse` (the idempotent request's), so the row, its first poll time and the response
+ * commit in one round trip, enqueuing no job; counted once committed (a replayed response does not
+ * come through here).
+ */
+export async function createPayment<Reply>(
+  dependencies: PaymentDependencies & { write: (row: queries.PaymentToInsert) => Promise<boolean> },
+  tenant: World & { merchant: MerchantRow },
+  input: CreatePaymentInput,
+  reply: {
+    present: (payment: PaymentRow) => Reply;
+    commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
+  },
+): Promise<Reply> {
+  const traceparent = currentTraceparent();
+  const committed = await createPendingPayment(dependencies, tenant, input, (created) =>
+    reply.commitWithResponse(reply.present(created), (response) =>
+      dependencies.write({
+        payment: created,
+        response,
+        firstPollAt: firstPollAtOf(dependencies.config, created),
+        traceparent,
+      }),
+    ),
+  );
+  paymentsTotal.inc({ event: "created", livemode: String(tenant.livemode), currency: input.currency });
+  return committed;
+}
+
+/** A payment; while pending, refreshed from the gateway first (throttled: see `refreshPayment`). */
+export async function getFreshPayment(
+  dependencies: PaymentDependencies,
+  world: World,
+  paymentId: string,
+): Promise<PaymentRow> {
+  return refreshPayment(dependencies, await getPayment(dependencies.database, world, paymentId));
+}
+
+/**
+ * mockpay (the checkout's test button): a pending test payment is settled now, or expired when the
+ * payer chose that outcome; a live payment is refused (403), a final one too (409).
+ */
+export async function finishTestPayment(
+  ending: PaymentEnding,
+  paymentId: string,
+  outcome: "paid" | "expired",
+): Promise<PaymentRow> {
+  const payment = await getPaymentById(ending.database, paymentId);
+  if (payment.livemode) {
+    throw forbidden("test_mode_only", "mockpay settles test payments only.");
+  }
+  if (payment.status !== "pending") {
+    throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
+  }
+  return outcome === "expired"
+    ? expirePayment(ending, payment, { onlyWhenDue: false })
+    : settlePayment(ending, payment, { paidAt: new Date(), payerMsisdn: null });
+}
+
+/**
  * Inserts pending payments, each with its idempotent response when it has one; answers for each: written, not written (its request no longer
  * owns its key), or its own error. A code already payable for another payment of the world fails the
  * statement, which wrote nothing: the payments are written again one per statement, and only the
@@ -299,22 +374,22 @@ async function inquireClaimed(
     }
     throw error;
   }
-  return applyGatewayStatus(dependencies.database, payment, status);
+  return applyGatewayStatus(dependencies, payment, status);
 }
 
 /** Applies the gateway's answer: paid settles, unusable fails, expired expires, pending changes nothing. */
 async function applyGatewayStatus(
-  database: Database,
+  ending: PaymentEnding,
   payment: PaymentRow,
   status: PaymentCodeStatus,
 ): Promise<PaymentRow> {
   switch (status.state) {
     case "paid":
-      return settlePayment(database, payment, { paidAt: status.paidAt, payerMsisdn: status.payerMsisdn });
+      return settlePayment(ending, payment, { paidAt: status.paidAt, payerMsisdn: status.payerMsisdn });
     case "unusable":
-      return failPayment(database, payment, status.reason);
+      return failPayment(ending, payment, status.reason);
     case "expired":
-      return expirePayment(database, payment, { onlyWhenDue: false });
+      return expirePayment(ending, payment, { onlyWhenDue: false });
     case "pending":
       return payment;
   }
@@ -330,10 +405,11 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
  * `payment.paid` event. A payment already final is returned unchanged.
  */
 export async function settlePayment(
-  database: Database,
+  ending: PaymentEnding,
   payment: PaymentRow,
   observation: { paidAt: Date; payerMsisdn: string | null },
 ): Promise<PaymentRow> {
+  const { database } = ending;
   let afterCommit: AfterCommit[] = [];
   const paid = await database.transaction(async (transaction) => {
     const settled = await queries.finishPayment(transaction, {
@@ -393,7 +469,7 @@ export async function settlePayment(
       },
     });
     // What other modules attach to the settlement (a wallet sale completes) commits with it.
-    afterCommit = await runSettledHooks(transaction, settled);
+    afterCommit = await runSettledHooks(ending.paymentHooks, transaction, settled);
     return settled;
   });
   if (paid !== null) {
@@ -407,24 +483,25 @@ export async function settlePayment(
 
 /** `pending → expired`: the event, no ledger movement. */
 export async function expirePayment(
-  database: Database,
+  ending: PaymentEnding,
   payment: PaymentRow,
   options: { onlyWhenDue: boolean },
 ): Promise<PaymentRow> {
-  return finishUnpaid(database, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue });
+  return finishUnpaid(ending, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue });
 }
 
 /** `pending → failed` when the gateway reports the code unusable. */
-async function failPayment(database: Database, payment: PaymentRow, reason: string): Promise<PaymentRow> {
-  return finishUnpaid(database, payment, { status: "failed", failureReason: reason });
+async function failPayment(ending: PaymentEnding, payment: PaymentRow, reason: string): Promise<PaymentRow> {
+  return finishUnpaid(ending, payment, { status: "failed", failureReason: reason });
 }
 
 /** Ends a payment without money moving: the guarded state change and its event, in one transaction. */
 async function finishUnpaid(
-  database: Database,
+  ending: PaymentEnding,
   payment: PaymentRow,
   outcome: { status: "expired"; onlyWhenDue: boolean } | { status: "failed"; failureReason: string },
 ): Promise<PaymentRow> {
+  const { database } = ending;
   let afterCommit: AfterCommit[] = [];
   const finished = await database.transaction(async (transaction) => {
     const row = await queries.finishPayment(transaction, {
@@ -440,7 +517,7 @@ async function finishUnpaid(
         data: { payment_id: row.id, merchant_ref: row.merchant_ref },
       });
       // What other modules attach to an unpaid end (a wallet sale is cancelled) commits with it.
-      afterCommit = await runEndedUnpaidHooks(transaction, row);
+      afterCommit = await runEndedUnpaidHooks(ending.paymentHooks, transaction, row);
     }
     return row;
   });
@@ -488,7 +565,7 @@ async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: 
   if (refreshed.status !== "pending") {
     return refreshed;
   }
-  return expirePayment(dependencies.database, refreshed, { onlyWhenDue: true });
+  return expirePayment(dependencies, refreshed, { onlyWhenDue: true });
 }
 
 /**

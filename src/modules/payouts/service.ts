@@ -12,11 +12,12 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import { addJob } from "../../platform/queue/add-job.ts";
+import { enqueue } from "../../platform/queue/job.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
+import { processPayoutJob } from "./jobs.ts";
 import { payoutsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
@@ -42,10 +43,7 @@ import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
  * `insufficient_funds` (402), `resource_missing` (404), `payout_not_confirmed` (409, reversal).
  */
 
-export const PROCESS_PAYOUT_TASK = "process_payout";
 export const REQUEUE_STALLED_PAYOUTS_TASK = "requeue_stalled_payouts";
-/** Our own failures (database down) are retried by graphile-worker with backoff for about a day. */
-export const PROCESS_PAYOUT_ATTEMPTS_MAX = 20;
 const STALLED_BATCH_SIZE = 500;
 
 export type PayoutDependencies = {
@@ -108,13 +106,12 @@ export async function requestPayout(
 }
 
 async function enqueueProcessing(transaction: Transaction, payout: PayoutRow, runAt: Date): Promise<void> {
-  await addJob(transaction, {
-    task: PROCESS_PAYOUT_TASK,
-    payload: { merchant_id: payout.merchant_id, payout_id: payout.id },
-    runAt,
-    jobKey: `payout:${payout.id}`,
-    maxAttempts: PROCESS_PAYOUT_ATTEMPTS_MAX,
-  });
+  await enqueue(
+    transaction,
+    processPayoutJob,
+    { merchant_id: payout.merchant_id, payout_id: payout.id },
+    { runAt, jobKey: `payout:${payout.id}` },
+  );
 }
 
 export function countTransition(payout: PayoutRow): void {

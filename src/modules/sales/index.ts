@@ -1,12 +1,16 @@
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
 import type { ModuleFace } from "../../platform/module.ts";
+import type { PaymentWiring } from "../payments/service.ts";
 import { receiptRoutes } from "./receipt-routes.ts";
 import { saleRoutes } from "./routes.ts";
 
 export { salePaymentHook } from "./service.ts";
 
-/** Sales, returns and their public receipts (README.md); `salePaymentHook` is attached to payments by `src/wiring/payment-hooks.ts`. */
-export const salesModule: ModuleFace<{ gateways: Gateways }> = {
+/**
+ * Sales, returns and their public receipts (README.md). `salePaymentHook` is what a payment's end
+ * does to its sale: `src/wiring/modules.ts` lists it among the payment hooks it gives every module
+ * that ends payments (this one too: reading a pending wallet sale refreshes its payment).
+ */
+export const salesModule: ModuleFace<PaymentWiring> = {
   name: "sales",
-  routes: ({ gateways }) => [...saleRoutes(gateways), ...receiptRoutes],
+  routes: (wiring) => [...saleRoutes(wiring), ...receiptRoutes],
 };

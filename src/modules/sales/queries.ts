@@ -1,3 +1,4 @@
+import type { IdentifierSqlToken } from "slonik";
 import { z } from "zod";
 import { currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
@@ -76,10 +77,14 @@ export async function selectSales(
   database: Queryable,
   filter: NewestFirstFilter & {
     status: SaleStatus | undefined;
+    cashierId: string | undefined;
     limit: number;
   },
 ): Promise<readonly SaleRow[]> {
-  const conditions = newestFirstConditions(sql.identifier(["sales"]), filter);
+  const conditions = [
+    ...newestFirstConditions(sql.identifier(["sales"]), filter),
+    byCashier(sql.identifier(["sales"]), filter.cashierId),
+  ];
   return database.any(sql.type(saleRowSchema)`
     SELECT ${SALE_COLUMNS} FROM sales
     WHERE ${sql.join(conditions, sql.fragment` AND `)}
@@ -96,12 +101,19 @@ export async function selectToday(database: Queryable, timezone: string): Promis
       (date_trunc('day', now() AT TIME ZONE ${timezone}) + interval '1 day') AT TIME ZONE ${timezone} AS day_end`);
 }
 
-type Period = World & { from: Date; to: Date };
+/** Only one cashier's sales (the cashier switched in on the till that recorded them), when given. */
+const byCashier = (alias: IdentifierSqlToken, cashierId: string | undefined) =>
+  cashierId === undefined
+    ? sql.fragment`TRUE`
+    : sql.fragment`${alias}.actor_type = 'till_user' AND ${alias}.actor_id = ${cashierId}`;
+
+type Period = World & { from: Date; to: Date; cashierId: string | undefined };
 
 /** Only completed sales count, by completion time: the report index's range. */
 const completedIn = (period: Period) => sql.fragment`
   s.merchant_id = ${period.merchantId} AND s.livemode = ${period.livemode} AND s.status = 'completed'
-  AND s.completed_at >= ${period.from.toISOString()}::timestamptz AND s.completed_at < ${period.to.toISOString()}::timestamptz`;
+  AND s.completed_at >= ${period.from.toISOString()}::timestamptz AND s.completed_at < ${period.to.toISOString()}::timestamptz
+  AND ${byCashier(sql.identifier(["s"]), period.cashierId)}`;
 
 const tenderTotalsRowSchema = z.object({
   tender: z.enum(tenders),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { qrPngOfText } from "../../platform/qr/index.ts";
 import * as merchants from "../merchants/service.ts";
 import { SALE_COLUMNS } from "./queries.ts";
 import {
@@ -11,6 +12,7 @@ import {
   returnReceiptPage,
   saleReceiptPage,
 } from "./receipt-page.ts";
+import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { saleReturnRowSchema } from "./return-schemas.ts";
 import { saleRowSchema } from "./schemas.ts";
@@ -50,6 +52,16 @@ async function receiptPage(database: Database, token: string, paper: Paper): Pro
   return returnReceiptPage(await merchants.getMerchant(database, saleReturn.merchant_id), saleReturn, paper);
 }
 
+/** Whether a sale or a return has this receipt token (the QR of an unknown link is not drawn). */
+async function receiptExists(database: Database, token: string): Promise<boolean> {
+  if (!TOKEN.test(token)) {
+    return false;
+  }
+  return database.oneFirst(sql.type(z.object({ found: z.boolean() }))`
+    SELECT EXISTS (SELECT 1 FROM sales WHERE receipt_token = ${token})
+      OR EXISTS (SELECT 1 FROM sale_returns WHERE receipt_token = ${token}) AS found`);
+}
+
 export const receiptRoutes: AnyRoute[] = [
   defineRoute({
     method: "get",
@@ -67,6 +79,36 @@ export const receiptRoutes: AnyRoute[] = [
       payload: RECEIPT_STYLES[params.file],
       headers: { "Cache-Control": "public, max-age=300, must-revalidate" },
     }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/receipts/:token/qr.png",
+    operationId: "getReceiptQr",
+    summary: "The receipt link as a QR code (PNG), for the till to show the customer",
+    tags: ["Sales"],
+    auth: "none",
+    request: { params: z.strictObject({ token: z.string().max(100) }) },
+    responses: {
+      200: { description: "A 1-bit PNG of the receipt page's URL.", contentType: "image/png" },
+      404: { description: "No receipt has this token (the receipt's HTML 404 page).", contentType: "text/html" },
+    },
+    handler: async ({ params, config, database }) => {
+      const url = (await receiptExists(database, params.token)) ? receiptUrl(config.publicBaseUrl, params.token) : null;
+      if (url === null) {
+        return {
+          status: 404,
+          contentType: "text/html; charset=utf-8",
+          headers: PAGE_HEADERS,
+          payload: receiptNotFoundPage(),
+        };
+      }
+      // Drawn on each request (a millisecond): the link is the capability, so no shared cache keeps it.
+      return {
+        contentType: "image/png",
+        headers: { "Cache-Control": "private, max-age=3600", "Referrer-Policy": "no-referrer" },
+        payload: qrPngOfText(url, { moduleSizePx: 6, quietZoneModules: 4 }),
+      };
+    },
   }),
   defineRoute({
     method: "get",

@@ -76,7 +76,7 @@ export async function createReturn(
   world: World & { actor: Actor },
   saleId: string,
   input: CreateReturnInput,
-): Promise<{ sale: SaleRow; saleReturn: SaleReturnRow }> {
+): Promise<{ sale: SaleRow; saleReturn: SaleReturnRow; returns: readonly SaleReturnRow[] }> {
   const sale = await queries.lockSale(transaction, world, saleId);
   if (sale === null) {
     throw notFound(`No such sale: ${saleId}.`);
@@ -141,5 +141,6 @@ export async function createReturn(
     actor: world.actor,
     lines: items.map((item) => ({ productId: item.product_id, qty: item.qty })),
   });
-  return { sale, saleReturn };
+  // The sale's returns as they now stand, this one included, for the answer.
+  return { sale, saleReturn, returns: await queries.selectReturnsOfSales(transaction, world.merchantId, [sale.id]) };
 }

@@ -1,12 +1,9 @@
-import { withFreshCodes } from "../../gateway/code-collisions.ts";
-import type { Gateways } from "../../gateway/wallet-gateway.ts";
-import { type Config, requireDatabaseUrl } from "../../platform/config.ts";
-import { sharedNotifications } from "../../platform/db/notifications.ts";
-import type { Queryable } from "../../platform/db/pool.ts";
+import type { Config } from "../../platform/config.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
-import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
+import type { PaymentWiring } from "../payments/service.ts";
 import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
@@ -77,10 +74,11 @@ export function presentSale(
   };
 }
 
-const returnsOf = (database: Queryable, sale: SaleRow) =>
-  returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]);
+/** A sale with its payment and returns (`sales.SaleView`), as the API shows it. */
+const presentSaleView = (config: Config, view: sales.SaleView) =>
+  presentSale(config, view.sale, view.payment, view.returns);
 
-export function saleRoutes(gateways: Gateways): AnyRoute[] {
+export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
   return [
     defineRoute({
       method: "post",
@@ -109,46 +107,17 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
-      handler: async ({ body, tenant, config, database, logger, transaction }) => {
-        const dependencies = { config, database, logger, gateways };
-        const replayOf = async (recorded: { sale: SaleRow; payment: PaymentRow | null }) => ({
-          status: 201,
-          headers: { "Idempotent-Replayed": "true" },
-          body: presentSale(config, recorded.sale, recorded.payment, await returnsOf(database, recorded.sale)),
-        });
-        // A till's queued sale replayed after its Idempotency-Key expired: the sale it already made.
-        const known = await sales.findClientSale(dependencies, tenant, body);
-        if (known !== null) {
-          return replayOf(known);
-        }
-        let afterCommit: (() => void) | undefined;
-        // A wallet sale's payment code still live elsewhere aborts the attempt's transaction; the
-        // next attempt prepares the sale again with a fresh code.
-        let reply: JsonReply;
-        try {
-          reply = await withFreshCodes(logger, async () => {
-            const prepared = await sales.prepareSale(dependencies, tenant, body);
-            return transaction(async (tx) => {
-              const recorded = await sales.recordSale(tx, tenant, prepared);
-              afterCommit = recorded.afterCommit;
-              return { status: 201, body: presentSale(config, recorded.sale, recorded.payment, []) };
-            });
-          });
-        } catch (error) {
-          if (!(error instanceof sales.ClientSaleIdTaken)) {
-            throw error;
-          }
-          // A concurrent request recorded this client_sale_id first; ours rolled back whole.
-          const recorded = await sales.findClientSale(dependencies, tenant, body);
-          if (recorded === null) {
-            throw error;
-          }
-          return replayOf(recorded);
-        }
-        // Counted once committed (a replayed response does not come through here).
-        afterCommit?.();
-        return reply;
-      },
+      handler: ({ body, tenant, config, database, logger, transaction }) =>
+        sales.createSale({ config, database, logger, ...wiring }, tenant, body, {
+          transaction,
+          created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
+          // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.
+          replayed: (view) => ({
+            status: 201,
+            headers: { "Idempotent-Replayed": "true" },
+            body: presentSaleView(config, view),
+          }),
+        }),
     }),
     defineRoute({
       method: "post",
@@ -177,7 +146,11 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
       },
       handler: ({ params, body, tenant, config, transaction }) =>
         transaction(async (tx) => {
-          const { sale, saleReturn } = await returns.createReturn(
+          const {
+            sale,
+            saleReturn,
+            returns: saleReturns,
+          } = await returns.createReturn(
             tx,
             {
               merchantId: tenant.merchantId,
@@ -191,7 +164,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
             status: 201,
             body: {
               sale_return: presentReturn(config, saleReturn),
-              sale: presentSale(config, sale, null, await returnsOf(tx, sale)),
+              sale: presentSale(config, sale, null, saleReturns),
             },
           };
         }),
@@ -213,6 +186,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           from: query.from,
           to: query.to,
           top: query.top,
+          cashierId: query.cashier_id,
         }),
       }),
     }),
@@ -229,29 +203,15 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
         200: { description: "The sale.", schema: saleSchema },
         404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
       },
-      handler: async ({ params, query, tenant, config, database, logger, aborted }) => {
-        const dependencies = { config, database, logger, gateways };
-        const first = await sales.getSale(dependencies, tenant, params.id);
-        if (first.sale.status !== "pending" || query.wait_seconds === 0 || first.payment === null) {
-          return { body: presentSale(config, first.sale, first.payment, await returnsOf(database, first.sale)) };
-        }
-        // Past the payment's expiry the refresh below ends it: no point waiting longer than that.
-        const untilExpiryMs = first.payment.expires_at.getTime() + 1000 - Date.now();
-        await sales.waitForSaleEnd(
-          {
-            database,
-            notifications: sharedNotifications(config.notificationsDatabaseUrl ?? requireDatabaseUrl(config), logger),
-          },
-          tenant,
-          {
-            saleId: params.id,
-            timeoutMs: Math.max(0, Math.min(query.wait_seconds * 1000, untilExpiryMs)),
+      handler: async ({ params, query, tenant, config, database, logger, aborted }) => ({
+        body: presentSaleView(
+          config,
+          await sales.readSale({ config, database, logger, ...wiring }, tenant, params.id, {
+            seconds: query.wait_seconds,
             signal: aborted,
-          },
-        );
-        const { sale, payment } = await sales.getSale(dependencies, tenant, params.id);
-        return { body: presentSale(config, sale, payment, await returnsOf(database, sale)) };
-      },
+          }),
+        ),
+      }),
     }),
     defineRoute({
       method: "get",
@@ -269,6 +229,7 @@ export function saleRoutes(gateways: Gateways): AnyRoute[] {
           status: query.status,
           from: query.from,
           to: query.to,
+          cashierId: query.cashier_id,
           limit: query.limit,
           cursor: query.cursor,
         });

@@ -183,6 +183,11 @@ export const listSalesQuery = z.strictObject({
   status: z.enum(saleStatuses).optional(),
   from: timestampQuerySchema.optional().meta({ description: "Created at or after." }),
   to: timestampQuerySchema.optional().meta({ description: "Created before." }),
+  cashier_id: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "Only the sales a cashier (csh_…) recorded, switched in on a till." }),
   limit: limitSchema({ max: 100, fallback: 20 }),
   cursor: cursorSchema,
 });
@@ -204,6 +209,11 @@ export const salesReportQuery = z.strictObject({
     .max(50)
     .default(10)
     .meta({ description: "Best sellers listed per currency (1 to 50, default 10)." }),
+  cashier_id: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "Only the sales a cashier (csh_…) recorded, switched in on a till." }),
 });
 
 const currencyTotals = z.array(

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
-import type { Notifications } from "../../platform/db/notifications.ts";
+import { requireDatabaseUrl } from "../../platform/config.ts";
+import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
@@ -19,6 +21,8 @@ import * as stock from "../stock/service.ts";
 import { salesTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import { newReceiptToken } from "./receipt-token.ts";
+import * as returnQueries from "./return-queries.ts";
+import type { SaleReturnRow } from "./return-schemas.ts";
 import {
   type CreateSaleInput,
   REPORT_PERIOD_DAYS_MAX,
@@ -54,6 +58,92 @@ import {
  */
 
 export type SaleDependencies = payments.PaymentDependencies;
+/** A sale as the API shows it: with its payment (null for cash) and its returns, oldest first. */
+export type SaleView = { sale: SaleRow; payment: PaymentRow | null; returns: readonly SaleReturnRow[] };
+
+const withReturns = async (
+  database: Queryable,
+  recorded: { sale: SaleRow; payment: PaymentRow | null },
+): Promise<SaleView> => ({
+  ...recorded,
+  returns: await returnQueries.selectReturnsOfSales(database, recorded.sale.merchant_id, [recorded.sale.id]),
+});
+
+/**
+ * `POST /v1/sales`. A till's queued sale replayed after its Idempotency-Key expired (its
+ * client_sale_id already recorded) answers the sale it made (`replayed`). Otherwise the sale is
+ * prepared outside any transaction and recorded in the request's idempotent `transaction`, whose
+ * stored answer is `created`; a wallet sale's payment code still live elsewhere aborts that
+ * transaction and the sale is prepared again with a fresh code; a concurrent request that recorded the
+ * same client_sale_id first makes this one roll back whole and answer that sale (`replayed`). A
+ * completion is counted once committed (a replayed answer does not come through here).
+ */
+export async function createSale<Reply>(
+  dependencies: SaleDependencies,
+  tenant: Tenant,
+  input: CreateSaleInput,
+  reply: {
+    transaction: (effects: (transaction: Transaction) => Promise<Reply>) => Promise<Reply>;
+    created: (view: SaleView) => Reply;
+    replayed: (view: SaleView) => Reply;
+  },
+): Promise<Reply> {
+  const known = await findClientSale(dependencies, tenant, input);
+  if (known !== null) {
+    return reply.replayed(await withReturns(dependencies.database, known));
+  }
+  let afterCommit: AfterCommit | undefined;
+  let created: Reply;
+  try {
+    created = await withFreshCodes(dependencies.logger, async () => {
+      const prepared = await prepareSale(dependencies, tenant, input);
+      return reply.transaction(async (transaction) => {
+        const recorded = await recordSale(transaction, tenant, prepared);
+        afterCommit = recorded.afterCommit;
+        return reply.created({ sale: recorded.sale, payment: recorded.payment, returns: [] });
+      });
+    });
+  } catch (error) {
+    if (!(error instanceof ClientSaleIdTaken)) {
+      throw error;
+    }
+    const recorded = await findClientSale(dependencies, tenant, input);
+    if (recorded === null) {
+      throw error;
+    }
+    return reply.replayed(await withReturns(dependencies.database, recorded));
+  }
+  afterCommit?.();
+  return created;
+}
+
+/**
+ * `GET /v1/sales/:id`: the sale as it stands (see `getSale`). A pending wallet sale is waited for up
+ * to `waitSeconds` (no longer than just past its payment's expiry, which the refresh then decides),
+ * woken when it ends, then read again.
+ */
+export async function readSale(
+  dependencies: SaleDependencies,
+  tenant: Tenant,
+  saleId: string,
+  wait: { seconds: number; signal: AbortSignal },
+): Promise<SaleView> {
+  const first = await getSale(dependencies, tenant, saleId);
+  if (first.sale.status !== "pending" || wait.seconds === 0 || first.payment === null) {
+    return withReturns(dependencies.database, first);
+  }
+  const { config, database, logger } = dependencies;
+  const untilExpiryMs = first.payment.expires_at.getTime() + 1000 - Date.now();
+  await waitForSaleEnd(
+    {
+      database,
+      notifications: sharedNotifications(config.notificationsDatabaseUrl ?? requireDatabaseUrl(config), logger),
+    },
+    tenant,
+    { saleId, timeoutMs: Math.max(0, Math.min(wait.seconds * 1000, untilExpiryMs)), signal: wait.signal },
+  );
+  return withReturns(database, await getSale(dependencies, tenant, saleId));
+}
 export type PricedSale = { currency: Currency; items: SaleItem[]; total_cents: number };
 
 /** Prices the basket against the catalog rows it names: the rules of what may be sold. */
@@ -340,7 +430,7 @@ async function finishSaleOfPayment(
 const isSalePayment = (payment: PaymentRow) => typeof payment.metadata.sale_id === "string";
 
 /**
- * Registered into the payments module at wiring time (`src/wiring/payment-hooks.ts`): a wallet sale
+ * Given to payments by the composition (`src/wiring/modules.ts`, `paymentHooks`): a wallet sale
  * completes inside its payment's settlement transaction, or is cancelled inside the transaction that
  * ends the payment unpaid.
  */
@@ -433,6 +523,7 @@ export async function listSales(
     status: SaleStatus | undefined;
     from: Date | undefined;
     to: Date | undefined;
+    cashierId: string | undefined;
     limit: number;
     cursor: string | undefined;
   },
@@ -448,7 +539,13 @@ export async function listSales(
  */
 export async function salesReport(
   database: Queryable,
-  request: World & { timezone: string; from: Date | undefined; to: Date | undefined; top: number },
+  request: World & {
+    timezone: string;
+    from: Date | undefined;
+    to: Date | undefined;
+    top: number;
+    cashierId: string | undefined;
+  },
 ) {
   let { from, to } = request;
   if (from === undefined || to === undefined) {
@@ -462,7 +559,13 @@ export async function salesReport(
   if (to.getTime() - from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
     throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
   }
-  const period = { merchantId: request.merchantId, livemode: request.livemode, from, to };
+  const period = {
+    merchantId: request.merchantId,
+    livemode: request.livemode,
+    from,
+    to,
+    cashierId: request.cashierId,
+  };
   const [tenderRows, topProducts] = await Promise.all([
     queries.selectTenderTotals(database, period),
     queries.selectTopProducts(database, { ...period, top: request.top }),

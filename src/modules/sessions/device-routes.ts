@@ -4,7 +4,7 @@ import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { DeviceRow } from "./device-queries.ts";
 import * as devices from "./devices.ts";
-import { csrfTokenOf, sessionCookie, sessionCookieName } from "./tokens.ts";
+import { csrfTokenOf, deviceCookie, deviceCookieName, sessionCookie, sessionCookieName } from "./tokens.ts";
 
 const deviceSchema = z
   .object({
@@ -44,21 +44,36 @@ export function deviceRoutes(): AnyRoute[] {
       summary: "Pair a till device (owner's dashboard session, fresh password): its token is answered once",
       tags: ["Account"],
       auth: "session",
-      request: { body: z.strictObject({ name: z.string().trim().min(1).max(100) }) },
+      request: {
+        body: z.strictObject({
+          name: z.string().trim().min(1).max(100),
+          keep_in_cookie: z
+            .boolean()
+            .default(false)
+            .meta({
+              description:
+                "true when the browser pairing is the till itself: the token is set as an HttpOnly, SameSite=Strict " +
+                "cookie sent only to POST /v1/session/device, and is not in the answer (page scripts never see it).",
+            }),
+        }),
+      },
       responses: {
         201: {
-          description: "The device and its token (`tdv_…`, shown only here; stored as SHA-256).",
-          schema: deviceSchema.extend({ token: z.string() }),
+          description:
+            "The device and its token (`tdv_…`, shown only here, absent with keep_in_cookie; stored as SHA-256).",
+          schema: deviceSchema.extend({ token: z.string().optional() }),
         },
         403: ownerOnly,
       },
       handler: async ({ body, tenant, config, database, client }) => {
         const paired = await devices.pairDevice(database, config.sessions, tenant, { name: body.name, client });
-        return {
-          status: 201,
-          headers: { "Cache-Control": "no-store" },
-          body: { ...presentDevice(paired.device), token: paired.token },
-        };
+        const headers: Record<string, string> = { "Cache-Control": "no-store" };
+        if (body.keep_in_cookie) {
+          // The till pairing itself: the token goes where page scripts cannot read it.
+          headers["Set-Cookie"] = deviceCookie(config.publicBaseUrl, paired.token);
+          return { status: 201, headers, body: presentDevice(paired.device) };
+        }
+        return { status: 201, headers, body: { ...presentDevice(paired.device), token: paired.token } };
       },
     }),
     defineRoute({
@@ -100,7 +115,13 @@ export function deviceRoutes(): AnyRoute[] {
       summary: "A paired till opens a till session with its device token (no password); sets the session cookie",
       tags: ["Account"],
       auth: "none",
-      request: { body: z.strictObject({ device_token: z.string().min(1).max(200) }) },
+      request: {
+        body: z.strictObject({
+          device_token: z.string().min(1).max(200).optional().meta({
+            description: "The token; when absent, the device cookie set by pairing with keep_in_cookie.",
+          }),
+        }),
+      },
       responses: {
         201: {
           description: "The till session.",
@@ -119,7 +140,7 @@ export function deviceRoutes(): AnyRoute[] {
           throw forbidden("origin_invalid", "Sign in from the till's own origin.");
         }
         const signedIn = await devices.signInDevice(database, config.sessions, {
-          deviceToken: body.device_token,
+          deviceToken: body.device_token ?? client.cookie(deviceCookieName(config.publicBaseUrl)) ?? "",
           client,
           cookieName: sessionCookieName(config.publicBaseUrl),
         });

@@ -18,10 +18,12 @@ const sessionRowSchema = z.object({
   expires_at: z.date(),
   password_verified_at: z.date(),
   revoked_at: z.date().nullable(),
+  /** The paired till device that opened the session (null: a password sign-in). */
+  device_id: z.string().nullable(),
 });
 export type SessionRow = z.infer<typeof sessionRowSchema>;
 const SESSION_COLUMNS = sql.fragment`merchant_id, id, user_id, kind, user_agent, client_address, created_at,
-  last_seen_at, idle_timeout_seconds, expires_at, password_verified_at, revoked_at`;
+  last_seen_at, idle_timeout_seconds, expires_at, password_verified_at, revoked_at, device_id`;
 
 /** A session that has neither been revoked nor run out (absolute or idle), as of now. */
 const LIVE = sql.fragment`revoked_at IS NULL AND expires_at > now()

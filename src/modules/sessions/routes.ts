@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Config } from "../../platform/config.ts";
 import { forbidden } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute, type RequestClient } from "../../platform/http/route.ts";
+import type { Actor } from "../../platform/tenant.ts";
 import { deviceOf } from "./device.ts";
 import {
   changePasswordBody,
@@ -17,6 +18,7 @@ import { clearedSessionCookie, csrfTokenOf, sessionCookie, sessionCookieName } f
 function presentSession(
   config: Config,
   signedIn: { session: sessions.SessionRow; user: sessions.SignInUser; token: string },
+  actor?: Actor,
 ): z.infer<typeof sessionSchema> {
   const { session, user } = signedIn;
   const idleEnd =
@@ -36,6 +38,9 @@ function presentSession(
     expires_at: session.expires_at.toISOString(),
     idle_expires_at: idleEnd?.toISOString() ?? null,
     step_up_expires_at: new Date(session.password_verified_at.getTime() + config.sessions.stepUpWindowMs).toISOString(),
+    // The request's actor, not the row: a disabled cashier no longer acts (the session lookup drops it).
+    cashier_id: session.kind === "till" && actor !== undefined && actor.id !== session.user_id ? actor.id : null,
+    device_id: session.device_id,
   };
 }
 
@@ -94,7 +99,7 @@ export function sessionRoutes(): AnyRoute[] {
         const current = await sessions.currentSession(database, tenant);
         return {
           headers: { "Cache-Control": "no-store" },
-          body: presentSession(config, { ...current, token: tokenOf(config, client) }),
+          body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.actor),
         };
       },
     }),
@@ -126,7 +131,7 @@ export function sessionRoutes(): AnyRoute[] {
       handler: async ({ database, config, tenant, body, client }) => {
         await sessions.stepUp(database, config.sessions, tenant, { password: body.password, client });
         const current = await sessions.currentSession(database, tenant);
-        return { body: presentSession(config, { ...current, token: tokenOf(config, client) }) };
+        return { body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.actor) };
       },
     }),
     defineRoute({

@@ -33,6 +33,10 @@ export const sessionSchema = z
     idle_expires_at: z.string().nullable(),
     /** Until then, live keys can be minted and rolled without entering the password again. */
     step_up_expires_at: z.string(),
+    /** The cashier switched in on this till session (null: nobody; the PIN screen). */
+    cashier_id: z.string().nullable(),
+    /** The paired till device that opened this session (null: signed in with the password). */
+    device_id: z.string().nullable(),
   })
   .meta({ id: "Session" });
 

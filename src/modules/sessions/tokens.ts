@@ -42,3 +42,29 @@ export function clearedSessionCookie(publicBaseUrl: string): string {
   const secure = isHttps(publicBaseUrl) ? "; Secure" : "";
   return `${sessionCookieName(publicBaseUrl)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
 }
+
+/**
+ * The cookie a till keeps its device token in when it pairs itself: HttpOnly (page scripts never read
+ * the token), SameSite=Strict, and sent only to `POST /v1/session/device` (its Path), so no other
+ * request carries it. `__Host-` needs Path=/, so over https the name is `__Secure-`.
+ */
+export const DEVICE_COOKIE_PATH = "/v1/session/device";
+/** Browsers keep a cookie at most 400 days; a till used within that is re-paired by nobody. */
+const DEVICE_COOKIE_MAX_AGE_SECONDS = 400 * 86_400;
+
+export function deviceCookieName(publicBaseUrl: string): string {
+  return isHttps(publicBaseUrl) ? "__Secure-pos_device" : "pos_device";
+}
+
+export function deviceCookie(publicBaseUrl: string, token: string): string {
+  const attributes = [
+    `Path=${DEVICE_COOKIE_PATH}`,
+    "HttpOnly",
+    "SameSite=Strict",
+    `Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}`,
+  ];
+  if (isHttps(publicBaseUrl)) {
+    attributes.push("Secure");
+  }
+  return `${deviceCookieName(publicBaseUrl)}=${token}; ${attributes.join("; ")}`;
+}

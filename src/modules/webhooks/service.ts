@@ -5,10 +5,11 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import { addJob } from "../../platform/queue/add-job.ts";
+import { enqueue } from "../../platform/queue/job.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import * as events from "../events/service.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
+import { deliverWebhookJob } from "./jobs.ts";
 import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
@@ -45,9 +46,15 @@ import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } f
  * `endpoint_inactive` (400), `parameter_invalid` (400, a recovery reaching back too far).
  */
 
-export const DELIVER_WEBHOOK_TASK = "deliver_webhook";
-/** Job attempts for unexpected failures (database down); receiver failures follow our own schedule. */
-const DELIVER_JOB_ATTEMPTS_MAX = 5;
+/**
+ * The delivery job as the SQL that enqueues retries and recoveries in batches needs it (the payload
+ * it builds is `deliverWebhookJob`'s); the job continues the trace of the span that made it.
+ */
+const deliveryJobSpec = () => ({
+  task: deliverWebhookJob.task,
+  maxAttempts: deliverWebhookJob.attemptsMax,
+  traceparent: currentTraceparent(),
+});
 /** Dead deliveries one recovery call makes due (one statement); the caller repeats while `has_more`. */
 const RECOVERED_PER_CALL_MAX = 5000;
 
@@ -194,7 +201,7 @@ export async function recoverDeliveries(
     endpointId: endpoint.id,
     since: recovery.since,
     limit: RECOVERED_PER_CALL_MAX,
-    job: { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX, traceparent: currentTraceparent() },
+    job: deliveryJobSpec(),
   });
 }
 
@@ -317,12 +324,12 @@ async function enqueueDeliveryJob(
   transaction: Transaction,
   delivery: { merchant_id: string; id: string },
 ): Promise<void> {
-  await addJob(transaction, {
-    task: DELIVER_WEBHOOK_TASK,
-    payload: { merchant_id: delivery.merchant_id, delivery_id: delivery.id },
-    jobKey: `webhook_delivery:${delivery.id}`,
-    maxAttempts: DELIVER_JOB_ATTEMPTS_MAX,
-  });
+  await enqueue(
+    transaction,
+    deliverWebhookJob,
+    { merchant_id: delivery.merchant_id, delivery_id: delivery.id },
+    { jobKey: `webhook_delivery:${delivery.id}` },
+  );
 }
 
 export type DeliveryDependencies = {
@@ -355,7 +362,7 @@ export async function attemptDelivery(
     return null;
   }
   // A retry continues the trace of this attempt.
-  const job = { task: DELIVER_WEBHOOK_TASK, maxAttempts: DELIVER_JOB_ATTEMPTS_MAX, traceparent: currentTraceparent() };
+  const job = deliveryJobSpec();
   if (!claimed.endpoint_active) {
     return store.record({
       ...delivery,

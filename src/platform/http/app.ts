@@ -13,7 +13,7 @@ import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { jsonBodyParser } from "./json-body.ts";
-import { buildOpenApiDocument } from "./openapi.ts";
+import { openApiJson } from "./openapi.ts";
 import { clientOf, resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import { refuseUnsafeValues } from "./request-strings.ts";
 import { refuseMalformedTarget } from "./request-target.ts";
@@ -122,10 +122,10 @@ export function createApp(dependencies: AppDependencies): express.Express {
     next();
   });
 
-  let openApiJson: string | undefined;
+  let openApiDocument: string | undefined;
   app.get("/v1/openapi.json", (_request, response) => {
-    openApiJson ??= JSON.stringify(buildOpenApiDocument(routes, { serverUrl: config.publicBaseUrl }));
-    response.type("application/json").send(openApiJson);
+    openApiDocument ??= openApiJson(routes, { serverUrl: config.publicBaseUrl });
+    response.type("application/json").send(openApiDocument);
   });
 
   for (const route of routes) {

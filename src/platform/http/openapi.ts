@@ -106,6 +106,11 @@ function securityOf(route: AnyRoute): Record<string, string[]>[] {
   }
 }
 
+/** The document as `GET /v1/openapi.json` sends it, byte for byte (`docs/openapi.json` is its indented form). */
+export function openApiJson(routes: readonly AnyRoute[], options: { serverUrl: string }): string {
+  return JSON.stringify(buildOpenApiDocument(routes, options));
+}
+
 /** The OpenAPI 3.1 description of every route, generated from the same zod schemas that validate. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { serverUrl: string }): object {
   const paths: ZodOpenApiPathsObject = {};

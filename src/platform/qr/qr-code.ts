@@ -62,6 +62,15 @@ export function qrPngDataUrl(text: string, options: QrImageOptions = DEFAULT_OPT
   return `data:image/png;base64,${png.toString("base64")}`;
 }
 
+/**
+ * A QR code of any text (a receipt link), drawn from the library's matrix with no template: the
+ * templates pay off only for a fixed prefix and many codes, and a random token would make each its own.
+ */
+export function qrPngOfText(text: string, options: QrImageOptions = DEFAULT_OPTIONS): Buffer {
+  const { widthPx, words, runs } = drawModuleRows(QRCode.create(text, qrOptions).modules, options);
+  return bilevelPng({ widthPx, rows: new Uint8Array(words.buffer), runs });
+}
+
 function moduleRowsOf(text: string, options: QrImageOptions): ModuleRows {
   const digits = TRAILING_DIGITS.exec(text)?.[0] ?? "";
   if (digits === "") {

@@ -43,10 +43,25 @@ export function taskOf<Schema extends PayloadSchema>(
   kind: JobKind<Schema>,
   handle: (dependencies: TaskDependencies, payload: z.output<Schema>) => Promise<unknown>,
 ): TaskDefinition {
+  return builtTaskOf(kind, (dependencies) => (payload) => handle(dependencies, payload));
+}
+
+/**
+ * As `taskOf`, for a task whose jobs share what is built once per pool (an HTTP agent, a batching
+ * store): `build` runs when the pool starts (so a missing setting fails the start, not the first job)
+ * and returns the handler of each job's parsed payload.
+ */
+export function builtTaskOf<Schema extends PayloadSchema>(
+  kind: JobKind<Schema>,
+  build: (dependencies: TaskDependencies) => (payload: z.output<Schema>) => Promise<unknown>,
+): TaskDefinition {
   return {
     identifier: kind.task,
-    build: (dependencies) => async (payload) => {
-      await handle(dependencies, kind.payload.parse(payload));
+    build: (dependencies) => {
+      const handle = build(dependencies);
+      return async (payload) => {
+        await handle(kind.payload.parse(payload));
+      };
     },
   };
 }

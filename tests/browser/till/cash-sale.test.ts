@@ -29,6 +29,7 @@ test("cash with a quick tender: change due shown, the sale recorded with its lin
   const { page } = till;
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     await till.scan("5000112637922");
     await till.scan("5000112637922");
     await till.scan("6001234567890");
@@ -84,6 +85,7 @@ test("a sale whose answer is lost (connection cut after the server recorded it) 
   const posted: string[] = [];
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     const before = (await world.api("test")<{ data: Sale[] }>("GET", "/v1/sales")).body.data.length;
     let cut = false;
     await page.route("**/v1/sales", async (route) => {

@@ -33,6 +33,7 @@ test("park a cart, sell to the next customer, resume the parked cart after a rel
   const { page } = till;
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     await till.scan("5000112637922");
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "2" }]);

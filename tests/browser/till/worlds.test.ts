@@ -25,6 +25,7 @@ test("TEST/LIVE: switching with a cart asks first; a LIVE sale is live only and 
   };
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
 
@@ -40,6 +41,8 @@ test("TEST/LIVE: switching with a cart asks first; a LIVE sale is live only and 
     await page.getByRole("button", { name: "Live" }).click();
     await page.locator(".world-live").waitFor();
     expect(await page.locator(".test-banner").count()).toBe(0);
+    // Each world has its own drawer.
+    await till.openDrawer();
     await till.scan("5000112637922");
     await till.scan("5000112637922");
     await page.getByRole("button", { name: "Test" }).click();

@@ -3,6 +3,7 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
 import { Button, Dialog, Field } from "../../ui/index.ts";
 import { parseAmountCents, quickTenders } from "../money.ts";
+import { withTillId } from "../shift/till-id.ts";
 import { cart, cartCurrency, cartTotalCents, clearCart, saleItems } from "./cart.ts";
 import { type Completed, postOnce, type Sale } from "./sale-api.ts";
 
@@ -31,7 +32,8 @@ export function CashDialog(props: { open: boolean; onCompleted: (result: Complet
     setBusy(true);
     setError(undefined);
     try {
-      const sale = await postOnce<Sale>("/v1/sales", { tender: "cash", currency, items: saleItems(cart.value) }, key);
+      const body = withTillId({ tender: "cash", currency, items: saleItems(cart.value) });
+      const sale = await postOnce<Sale>("/v1/sales", body, key);
       clearCart();
       props.onCompleted({ sale, changeCents });
     } catch (caught) {

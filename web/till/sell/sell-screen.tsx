@@ -1,10 +1,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
+import { session } from "../../lib/session.ts";
 import { toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
 import { ProductDialog } from "../catalog/product-dialog.tsx";
+import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
 import { useScanHandler } from "../scan/scan-target.ts";
+import { DrawerPrompt } from "../shift/drawer-prompt.tsx";
+import { loadOpenShift, openShift } from "../shift/shift-api.ts";
 import { addToCart, cart, cartCurrency } from "./cart.ts";
 import { CartPanel } from "./cart-panel.tsx";
 import { CashDialog } from "./cash-dialog.tsx";
@@ -21,7 +25,8 @@ type Mode =
   | { kind: "new-product"; barcode: string }
   | { kind: "cash" }
   | { kind: "wallet" }
-  | { kind: "parked" };
+  | { kind: "parked" }
+  | { kind: "open-drawer" };
 
 const isField = (element: Element | null) =>
   element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement;
@@ -44,6 +49,8 @@ export function SellScreen() {
       scanBox.current?.focus({ preventScroll: true });
     }, 0);
   useEffect(() => {
+    // Whether this till's drawer is open (in this world): cash waits for it. Unknown: the server decides.
+    loadOpenShift().catch(() => {});
     document.addEventListener("pointerup", reclaimFocus);
     reclaimFocus();
     return () => document.removeEventListener("pointerup", reclaimFocus);
@@ -124,8 +131,15 @@ export function SellScreen() {
               : ` · change due ${formatMoney(completed.sale.currency, completed.changeCents)}`}
           </p>
         )}
+        {completed === undefined ? null : (
+          <ReceiptPanel
+            receiptUrl={(completed.sale as { receipt_url?: string | null }).receipt_url ?? null}
+            shopName={session.value?.merchant.name ?? ""}
+            what="sale"
+          />
+        )}
         <CartPanel
-          onPay={(tender) => setMode({ kind: tender })}
+          onPay={(tender) => setMode({ kind: tender === "cash" && openShift.value === null ? "open-drawer" : tender })}
           onPark={() => {
             if (walletCodeOutstanding(cart.value, cartCurrency.value)) {
               toast("A wallet code for this cart can still be paid: wait for it or let it expire first.", "error");
@@ -158,10 +172,11 @@ export function SellScreen() {
       />
       <CashDialog open={mode.kind === "cash"} onCompleted={finished} onClose={backToSelling} />
       <ParkedDialog open={mode.kind === "parked"} onClose={backToSelling} />
+      <DrawerPrompt open={mode.kind === "open-drawer"} onClose={backToSelling} />
       <WalletDialog
         open={mode.kind === "wallet"}
         onCompleted={finished}
-        onPayCash={() => setMode({ kind: "cash" })}
+        onPayCash={() => setMode({ kind: openShift.value === null ? "open-drawer" : "cash" })}
         onClose={backToSelling}
       />
     </div>

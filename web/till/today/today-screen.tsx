@@ -3,7 +3,10 @@ import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
-import { Button, Dialog, Table } from "../../ui/index.ts";
+import { Button, Dialog, SelectField, Table } from "../../ui/index.ts";
+import { cashiers } from "../cashier/cashiers.ts";
+import type { SaleWithReturns } from "../returns/return-api.ts";
+import { ReturnDialog } from "../returns/return-dialog.tsx";
 import type { Sale } from "../sell/sale-api.ts";
 
 type Amounts = { currency: Currency; count: number; total_cents: number };
@@ -22,9 +25,19 @@ type SalesReport = {
  * sale opened; nothing refreshes by itself.
  */
 export function TodayScreen() {
-  const [report] = useResource(() => api.get<SalesReport>("/v1/sales/report"), []);
-  const [recent] = useResource(() => api.get<{ data: Sale[] }>("/v1/sales", { query: { limit: 20 } }), []);
+  // "": every sale; a cashier's id: only the sales they recorded (the API's cashier_id filter).
+  const [cashierId, setCashierId] = useState("");
+  const filter = cashierId === "" ? undefined : cashierId;
+  const [report] = useResource(
+    () => api.get<SalesReport>("/v1/sales/report", { query: { cashier_id: filter } }),
+    [filter],
+  );
+  const [recent] = useResource(
+    () => api.get<{ data: Sale[] }>("/v1/sales", { query: { limit: 20, cashier_id: filter } }),
+    [filter],
+  );
   const [opened, setOpened] = useState<string | undefined>(undefined);
+  const [returning, setReturning] = useState<SaleWithReturns | undefined>(undefined);
   const takings = report.state === "loaded" ? report.value : undefined;
   const tenderRows =
     takings?.by_tender.flatMap((tender) =>
@@ -33,6 +46,17 @@ export function TodayScreen() {
   return (
     <div class="today">
       <h1>Today</h1>
+      {(cashiers.value ?? []).length === 0 ? null : (
+        <SelectField
+          label="Cashier"
+          value={cashierId}
+          onValue={setCashierId}
+          options={[
+            { value: "", label: "All cashiers" },
+            ...(cashiers.value ?? []).map((cashier) => ({ value: cashier.id, label: cashier.name })),
+          ]}
+        />
+      )}
       {report.state === "failed" ? (
         <p class="form-error" role="alert">
           {report.error.message}
@@ -105,17 +129,37 @@ export function TodayScreen() {
           empty="No sales yet."
         />
       ) : null}
-      <SaleDetail saleId={opened} onClose={() => setOpened(undefined)} />
+      <SaleDetail
+        saleId={opened}
+        onClose={() => setOpened(undefined)}
+        onReturn={(sale) => {
+          setOpened(undefined);
+          setReturning(sale);
+        }}
+      />
+      <ReturnDialog
+        sale={returning}
+        onReturned={() => {}}
+        onClose={() => {
+          // Back to the sale, which now lists what came back.
+          setOpened(returning?.id);
+          setReturning(undefined);
+        }}
+      />
     </div>
   );
 }
 
-function SaleDetail(props: { saleId: string | undefined; onClose: () => void }) {
+function SaleDetail(props: {
+  saleId: string | undefined;
+  onClose: () => void;
+  onReturn: (sale: SaleWithReturns) => void;
+}) {
   const [sale] = useResource(
     () =>
       props.saleId === undefined
         ? Promise.resolve(undefined)
-        : api.get<Sale>(`/v1/sales/${encodeURIComponent(props.saleId)}`),
+        : api.get<SaleWithReturns>(`/v1/sales/${encodeURIComponent(props.saleId)}`),
     [props.saleId],
   );
   const value = sale.state === "loaded" ? sale.value : undefined;
@@ -143,10 +187,33 @@ function SaleDetail(props: { saleId: string | undefined; onClose: () => void }) 
           <p class="pay-total">
             Total <strong>{formatMoney(value.currency, value.total_cents)}</strong>
           </p>
+          {value.returns.length === 0 ? null : (
+            <Table
+              caption="Returned"
+              columns={[
+                { header: "When", cell: (row) => formatDateTime(row.saleReturn.created_at) },
+                { header: "Item", cell: (row) => row.item.name },
+                { header: "Qty", cell: (row) => row.item.qty, numeric: true },
+                {
+                  header: "Refunded",
+                  cell: (row) => formatMoney(value.currency, row.item.line_total_cents),
+                  numeric: true,
+                },
+              ]}
+              rows={value.returns.flatMap((saleReturn) => saleReturn.items.map((item) => ({ saleReturn, item })))}
+              rowKey={(row) => `${row.saleReturn.id}-${row.item.line}`}
+              empty="Nothing returned."
+            />
+          )}
         </>
       )}
       <div class="dialog-actions">
         <Button onClick={props.onClose}>Close</Button>
+        {value?.status === "completed" ? (
+          <Button variant="primary" onClick={() => props.onReturn(value)}>
+            Return items
+          </Button>
+        ) : null}
       </div>
     </Dialog>
   );

@@ -1,7 +1,6 @@
-import type { Gateways } from "../../../gateway/wallet-gateway.ts";
 import { recurringTask } from "../../../platform/queue/recurring-task.ts";
 import type { TaskDefinition } from "../../../platform/queue/task.ts";
-import { expireDuePayments } from "../service.ts";
+import { expireDuePayments, type PaymentWiring } from "../service.ts";
 
 export const EXPIRE_DUE_PAYMENTS_TASK = "expire_due_payments";
 const BATCHES_PER_RUN = 10;
@@ -11,12 +10,12 @@ const BATCHES_PER_RUN = 10;
  * recurring job, in batches; it runs again when the next window closes, at least every 0.2 s and at
  * most 1 s apart.
  */
-export function expireDuePaymentsTask(gateways: Gateways): TaskDefinition {
+export function expireDuePaymentsTask(wiring: PaymentWiring): TaskDefinition {
   return recurringTask({
     identifier: EXPIRE_DUE_PAYMENTS_TASK,
     intervalMs: { min: 200, max: 1000 },
     run: async ({ config, database, logger }) => {
-      const run = await expireDuePayments({ config, database, logger, gateways }, { batchesMax: BATCHES_PER_RUN });
+      const run = await expireDuePayments({ config, database, logger, ...wiring }, { batchesMax: BATCHES_PER_RUN });
       return run;
     },
   });

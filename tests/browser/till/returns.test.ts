@@ -1,0 +1,99 @@
+/// <reference lib="dom" />
+import { z } from "zod";
+import { sql } from "../../../src/platform/db/pool.ts";
+import { addProduct, externalRequests, startTillWorld, TillPage, type TillWorld } from "../../support/till.ts";
+
+let world: TillWorld;
+
+beforeAll(async () => {
+  world = await startTillWorld();
+  await addProduct(world, { name: "Cola 330ml", price_cents: 150, barcode: "5000112637922" });
+  await addProduct(world, { name: "Bread loaf", price_cents: 120, barcode: "6001234567890" });
+});
+afterAll(() => world?.close());
+
+test("returns from Today: sold and returned shown per line, never more than remains; a return whose answer is lost is retried with its key and recorded once", async () => {
+  const till = await TillPage.open(world);
+  const { page } = till;
+  const keys: string[] = [];
+  try {
+    await till.signIn(world.shop.email);
+    await till.openDrawer({ USD: "50" });
+    await till.scan("5000112637922");
+    await till.scan("5000112637922");
+    await till.scan("5000112637922");
+    await till.scan("6001234567890");
+    await till.waitForCart([
+      { name: "Cola 330ml", qty: "3" },
+      { name: "Bread loaf", qty: "1" },
+    ]);
+    await page.getByRole("button", { name: "Pay cash" }).click();
+    const pay = page.getByRole("dialog", { name: "Pay cash" });
+    await pay.getByRole("button", { name: "Exact" }).click();
+    await pay.getByRole("button", { name: "Complete sale" }).click();
+    await page.getByRole("status").filter({ hasText: "Sale complete: USD 5.70" }).waitFor();
+
+    // The first return's answer is lost after the server recorded it: the till retries with the same key.
+    let cut = false;
+    await page.route("**/v1/sales/*/returns", async (route) => {
+      keys.push(route.request().headers()["idempotency-key"] ?? "");
+      if (cut) return route.continue();
+      cut = true;
+      await route.fetch();
+      return route.abort("connectionreset");
+    });
+    const openReturn = async () => {
+      await page.getByRole("link", { name: "Today" }).click();
+      await page
+        .getByRole("button", { name: /^Lines of the sale/ })
+        .first()
+        .click();
+      await page.getByRole("dialog", { name: "Sale" }).getByRole("button", { name: "Return items" }).click();
+      return page.getByRole("dialog", { name: "Return items" });
+    };
+    let returning = await openReturn();
+    await returning.getByRole("row", { name: /Cola 330ml 3 0/ }).waitFor();
+    const colas = returning.getByLabel(/^Units of Cola 330ml to return/);
+    // More than remains cannot be sent.
+    await colas.fill("4");
+    await returning.getByText("More than remains to return on a line.").waitFor();
+    expect(await returning.getByRole("button", { name: "Return and refund" }).isDisabled()).toBe(true);
+    await colas.fill("2");
+    await returning.getByLabel("Units of Bread loaf to return (at most 1)").fill("1");
+    await returning.getByText("Refund in cash USD 4.20").waitFor();
+    await returning.getByRole("button", { name: "Return and refund" }).click();
+    await returning.getByRole("status").filter({ hasText: "Refund due in cash: USD 4.20" }).waitFor();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    await returning.getByRole("button", { name: "Done" }).click();
+
+    // The sale shows what came back; the next return offers only what remains.
+    const sale = page.getByRole("dialog", { name: "Sale" });
+    await sale
+      .getByRole("table", { name: "Returned" })
+      .getByRole("row", { name: /Cola 330ml 2 USD 3\.00/ })
+      .waitFor();
+    await sale.getByRole("button", { name: "Return items" }).click();
+    returning = page.getByRole("dialog", { name: "Return items" });
+    await returning.getByRole("row", { name: /Cola 330ml 3 2/ }).waitFor();
+    expect(await returning.getByLabel("Units of Bread loaf to return (at most 0)").isDisabled()).toBe(true);
+    await returning.getByLabel("Units of Cola 330ml to return (at most 1)").fill("1");
+    await returning.getByRole("button", { name: "Return and refund" }).click();
+    await returning.getByRole("status").filter({ hasText: "Refund due in cash: USD 1.50" }).waitFor();
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(await till.app.accessibilityViolations()).toEqual([]);
+
+    const rows = await world.db.database.any(sql.type(z.object({ refund_cents: z.number(), till: z.boolean() }))`
+      SELECT refund_cents, till_id IS NOT NULL AND shift_id IS NOT NULL AS till
+      FROM sale_returns WHERE merchant_id = ${world.shop.id} ORDER BY created_at`);
+    expect(rows).toEqual([
+      { refund_cents: 420, till: true },
+      { refund_cents: 150, till: true },
+    ]);
+    expect(till.app.consoleErrors).toEqual([]);
+    expect(externalRequests(till, world.platform.baseUrl)).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});

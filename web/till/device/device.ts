@@ -1,0 +1,111 @@
+import { signal } from "@preact/signals";
+import { ApiError, createApiClient } from "../../lib/api.ts";
+import { api, loadSession, type Session, session } from "../../lib/session.ts";
+import { unsyncedSales } from "../offline/index.ts";
+
+/**
+ * Pairing: the owner signs in once at the till with the dashboard credentials and pairs it
+ * (`POST /v1/till_devices` with `keep_in_cookie`). The server keeps the device token in an HttpOnly,
+ * SameSite=Strict cookie sent only to `POST /v1/session/device`, so no script of the page ever reads
+ * it; the till then opens its sessions with that cookie and the owner's password is not typed again.
+ *
+ * The browser keeps only what is not secret: which device this is (id and name), to know that a
+ * device session is worth asking for (an unpaired till asks nothing) and to name its drawer.
+ */
+export type PairedDevice = { id: string; name: string };
+
+const DEVICE_STORAGE_KEY = "till.device";
+
+export const pairedDevice = signal<PairedDevice | undefined>(readDevice());
+
+function readDevice(): PairedDevice | undefined {
+  try {
+    const stored = JSON.parse(localStorage.getItem(DEVICE_STORAGE_KEY) ?? "null") as PairedDevice | null;
+    return stored === null || typeof stored.id !== "string" ? undefined : stored;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberDevice(device: PairedDevice | undefined): void {
+  pairedDevice.value = device;
+  try {
+    if (device === undefined) localStorage.removeItem(DEVICE_STORAGE_KEY);
+    else localStorage.setItem(DEVICE_STORAGE_KEY, JSON.stringify({ id: device.id, name: device.name }));
+  } catch {
+    // Storage refused: the pairing lasts for this page; the cookie still opens the next session.
+  }
+}
+
+/** True while the till asks for a device session (the sign-in screen waits for the answer). */
+export const openingDeviceSession = signal(false);
+
+/**
+ * Opens a till session with the device cookie. An unknown or unpaired device (`device_invalid`) is
+ * forgotten, so the till falls back to the sign-in screen and asks no more.
+ */
+export async function openDeviceSession(): Promise<boolean> {
+  openingDeviceSession.value = true;
+  try {
+    await api.post("/v1/session/device", {}, { world: "test" });
+    await loadSession();
+    return session.value !== null && session.value !== undefined;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      rememberDevice(undefined);
+      session.value = null;
+      return false;
+    }
+    throw error;
+  } finally {
+    openingDeviceSession.value = false;
+  }
+}
+
+/** An owner's dashboard session just for this action, held by this function only (its CSRF token too). */
+async function asOwner<T>(credentials: { email: string; password: string }, action: OwnerAction<T>): Promise<T> {
+  let csrf: string | undefined;
+  const owner = createApiClient({ world: () => "test", csrfToken: () => csrf });
+  const signedIn = await owner.post<Session>("/v1/session", { ...credentials, kind: "dashboard" }, { world: "test" });
+  csrf = signedIn.csrf_token;
+  return action(owner);
+}
+type OwnerAction<T> = (owner: ReturnType<typeof createApiClient>) => Promise<T>;
+
+/**
+ * Pairs this browser as a till: a dashboard session (a fresh password: the step-up window is open),
+ * the pairing (the device cookie is set by the answer), then a device session, which also ends the
+ * dashboard session (the server revokes the session the browser presented).
+ */
+export async function pairThisTill(input: { email: string; password: string; name: string }): Promise<void> {
+  const device = await asOwner(input, (owner) =>
+    owner.post<PairedDevice>("/v1/till_devices", { name: input.name, keep_in_cookie: true }, { world: "test" }),
+  );
+  rememberDevice({ id: device.id, name: device.name });
+  if (!(await openDeviceSession())) {
+    throw new Error("The till was paired but could not open its session. Reload the page.");
+  }
+}
+
+/** Why this till may not be unpaired now (sales taken offline must reach the server first). */
+export function unpairBlocked(): string | undefined {
+  return unsyncedSales.value > 0
+    ? `${unsyncedSales.value} sale(s) taken offline are not on the server yet: wait for them to sync first.`
+    : undefined;
+}
+
+/** The owner unpairs this till (password again): its token is refused and its sessions end at once. */
+export async function unpairThisTill(password: string): Promise<void> {
+  const device = pairedDevice.value;
+  const email = session.value?.user.email;
+  if (device === undefined || email === undefined) return;
+  const blocked = unpairBlocked();
+  if (blocked !== undefined) throw new Error(blocked);
+  await asOwner({ email, password }, async (owner) => {
+    await owner.delete(`/v1/till_devices/${encodeURIComponent(device.id)}`, { world: "test" });
+    // The owner's dashboard session has done its one job.
+    await owner.delete("/v1/session", { world: "test" }).catch(() => {});
+  });
+  rememberDevice(undefined);
+  session.value = null;
+}

@@ -1,0 +1,143 @@
+import { useEffect, useState } from "preact/hooks";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
+import { session } from "../../lib/session.ts";
+import { Button, Dialog, Field } from "../../ui/index.ts";
+import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
+import { returnedPerLine, returnItems, type SaleReturn, type SaleWithReturns } from "./return-api.ts";
+
+/**
+ * Takes goods back from a completed sale: per line, how many were sold and returned already, and how
+ * many come back now (never more than remain); a reason; then the refund due in cash and the return's
+ * receipt. The Idempotency-Key is made when the dialog opens: a retry of this return records it once.
+ */
+export function ReturnDialog(props: {
+  sale: SaleWithReturns | undefined;
+  onReturned: (sale: SaleWithReturns) => void;
+  onClose: () => void;
+}) {
+  const [quantities, setQuantities] = useState<string[]>([]);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<SaleReturn | undefined>(undefined);
+  const [key, setKey] = useState(newIdempotencyKey);
+  const sale = props.sale;
+  useEffect(() => {
+    setQuantities(sale?.items.map(() => "0") ?? []);
+    setReason("");
+    setError(undefined);
+    setDone(undefined);
+    setKey(newIdempotencyKey());
+  }, [sale?.id]);
+  if (sale === undefined) return null;
+  const returned = returnedPerLine(sale);
+  const chosen = sale.items
+    .map((item, line) => ({ line, qty: Number(quantities[line] ?? "0"), item }))
+    .filter((row) => Number.isInteger(row.qty) && row.qty > 0);
+  const tooMany = chosen.some((row) => row.qty > row.item.qty - (returned[row.line] ?? 0));
+  const refundCents = chosen.reduce((sum, row) => sum + row.qty * row.item.unit_cents, 0);
+  const submit = async () => {
+    if (chosen.length === 0 || tooMany) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await returnItems(sale, { items: chosen.map(({ line, qty }) => ({ line, qty })), reason }, key);
+      setDone(result.sale_return);
+      props.onReturned(result.sale);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status >= 400 && caught.status < 500) setKey(newIdempotencyKey());
+      setError(caught instanceof Error ? caught.message : "The return could not be recorded.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={true} title="Return items" onClose={props.onClose}>
+      {done !== undefined ? (
+        <>
+          <p class="sale-done" role="status">
+            Return recorded. Refund due in cash: <strong>{formatMoney(done.currency, done.refund_cents)}</strong>
+          </p>
+          <ReceiptPanel receiptUrl={done.receipt_url} shopName={session.value?.merchant.name ?? ""} what="return" />
+          <div class="dialog-actions">
+            <Button variant="primary" onClick={props.onClose}>
+              Done
+            </Button>
+          </div>
+        </>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <div class="table-scroll">
+            <table>
+              <caption>Lines of the sale</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Item</th>
+                  <th scope="col" class="numeric">
+                    Sold
+                  </th>
+                  <th scope="col" class="numeric">
+                    Returned
+                  </th>
+                  <th scope="col">Return now</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sale.items.map((item, line) => {
+                  const remaining = item.qty - (returned[line] ?? 0);
+                  return (
+                    <tr key={`${line}`}>
+                      <th scope="row">{item.name}</th>
+                      <td class="numeric">{item.qty}</td>
+                      <td class="numeric">{returned[line] ?? 0}</td>
+                      <td>
+                        <input
+                          class="qty-input"
+                          type="number"
+                          min={0}
+                          max={remaining}
+                          step={1}
+                          aria-label={`Units of ${item.name} to return (at most ${remaining})`}
+                          value={quantities[line] ?? "0"}
+                          disabled={remaining === 0}
+                          onInput={(event) => {
+                            const next = [...quantities];
+                            next[line] = event.currentTarget.value;
+                            setQuantities(next);
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <Field label="Reason (optional)" value={reason} maxLength={500} onValue={setReason} />
+          <p class="pay-total" aria-live="polite">
+            {tooMany
+              ? "More than remains to return on a line."
+              : `Refund in cash ${formatMoney(sale.currency, refundCents)}`}
+          </p>
+          {error === undefined ? null : (
+            <p class="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div class="dialog-actions">
+            <Button onClick={props.onClose}>Back</Button>
+            <Button type="submit" variant="primary" busy={busy} disabled={chosen.length === 0 || tooMany}>
+              Return and refund
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,95 @@
+import { signal } from "@preact/signals";
+import type { Currency } from "../../../src/kernel/money.ts";
+import { api } from "../../lib/session.ts";
+import { unsyncedSales } from "../offline/index.ts";
+import { postOnce } from "../sell/sale-api.ts";
+import { tillId } from "./till-id.ts";
+
+/** One currency of a shift's drawer, as the API answers it (cents; refunds and pay-outs positive). */
+export type ShiftCash = {
+  currency: Currency;
+  float_cents: number;
+  cash_sales_cents: number;
+  cash_sales_count: number;
+  refunds_cents: number;
+  refunds_count: number;
+  pay_ins_cents: number;
+  pay_outs_cents: number;
+  expected_cents: number;
+  counted_cents: number | null;
+  over_short_cents: number | null;
+};
+
+export type Shift = {
+  id: string;
+  livemode: boolean;
+  till_id: string;
+  status: "open" | "closed";
+  cash: ShiftCash[];
+  opened_by: { type: string; id: string };
+  closed_by: { type: string; id: string } | null;
+  close_note: string | null;
+  opened_at: string;
+  closed_at: string | null;
+};
+
+export type Amount = { currency: Currency; amount_cents: number };
+
+/** This till's open shift in the current world: undefined not known yet, null none. */
+export const openShift = signal<Shift | null | undefined>(undefined);
+
+export async function loadOpenShift(): Promise<Shift | null> {
+  const page = await api.get<{ data: Shift[] }>("/v1/shifts", {
+    query: { till_id: tillId(), status: "open", limit: 1 },
+  });
+  openShift.value = page.data[0] ?? null;
+  return openShift.value;
+}
+
+export async function listShifts(): Promise<Shift[]> {
+  return (await api.get<{ data: Shift[] }>("/v1/shifts", { query: { till_id: tillId(), limit: 20 } })).data;
+}
+
+export async function getShift(id: string): Promise<Shift> {
+  return api.get<Shift>(`/v1/shifts/${encodeURIComponent(id)}`);
+}
+
+/** Each call is one action: its Idempotency-Key is made by the caller when the form opens. */
+export async function openDrawer(float: Amount[], idempotencyKey: string): Promise<Shift> {
+  openShift.value = await postOnce<Shift>("/v1/shifts", { till_id: tillId(), float }, idempotencyKey);
+  return openShift.value;
+}
+
+export async function moveCash(
+  shift: Shift,
+  move: Amount & { kind: "pay_in" | "pay_out"; reason: string },
+  idempotencyKey: string,
+): Promise<Shift> {
+  const result = await postOnce<{ shift: Shift }>(
+    `/v1/shifts/${encodeURIComponent(shift.id)}/cash_moves`,
+    move,
+    idempotencyKey,
+  );
+  openShift.value = result.shift;
+  return result.shift;
+}
+
+/** Why the drawer may not be closed now: a sale taken offline would be missing from its count. */
+export function closeBlocked(): string | undefined {
+  const count = unsyncedSales.value;
+  return count > 0
+    ? `${count} sale${count === 1 ? "" : "s"} taken offline ${count === 1 ? "is" : "are"} not on the server yet: close the drawer once they have synced.`
+    : undefined;
+}
+
+export async function closeDrawer(shift: Shift, counted: Amount[], note: string, idempotencyKey: string) {
+  const blocked = closeBlocked();
+  if (blocked !== undefined) throw new Error(blocked);
+  const closed = await postOnce<Shift>(
+    `/v1/shifts/${encodeURIComponent(shift.id)}/close`,
+    note.trim() === "" ? { counted } : { counted, note: note.trim() },
+    idempotencyKey,
+  );
+  openShift.value = null;
+  return closed;
+}
