@@ -9,7 +9,7 @@ import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
-import { SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
+import { createCashier, ok, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 let db: TestDatabase;
@@ -41,6 +41,16 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     body: JSON.stringify({ tender: "cash", items: [{ name: "Web order", qty: 1, unit_cents: 4_000 }] }),
   });
   expect(keySale.status).toBe(201);
+  // A second cashier switches in on the same till and sells outside the (closed) drawer.
+  const tariro = await createCashier(day.owner, "Tariro Chikomo", "5150");
+  await ok(day.till.call("POST", "/v1/session/cashier", { cashier_id: tariro.id, pin: "5150" }));
+  await ok(
+    day.till.call("POST", "/v1/sales", { tender: "cash", items: [{ name: "Airtime", qty: 1, unit_cents: 100 }] }),
+  );
+  const cashierNames = new Map([
+    [day.cashierId, SHOP_DAY_CASHIER],
+    [tariro.id, "Tariro Chikomo"],
+  ]);
   const [returnedSaleId] = day.saleIds;
   const refund = await db.database.one(
     sql.type(
@@ -54,11 +64,28 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
   );
   const sales = await db.database.any(
     sql.type(
-      z.object({ id: z.string(), actor_id: z.string(), total_cents: z.number(), currency: z.enum(["USD", "ZWG"]) }),
+      z.object({
+        id: z.string(),
+        actor_id: z.string(),
+        till_id: z.string().nullable(),
+        total_cents: z.number(),
+        currency: z.enum(["USD", "ZWG"]),
+      }),
     )`
-      SELECT id, actor_id, total_cents, currency FROM sales WHERE merchant_id = ${shop.id} ORDER BY created_at DESC, id DESC`,
+      SELECT id, actor_id, till_id, total_cents, currency FROM sales WHERE merchant_id = ${shop.id} ORDER BY created_at DESC, id DESC`,
   );
-  expect(sales.map((sale) => sale.actor_id.startsWith("csh_"))).toEqual([false, true, true, true]);
+  expect(sales.map((sale) => cashierNames.get(sale.actor_id) ?? "API key")).toEqual([
+    "Tariro Chikomo",
+    "API key",
+    SHOP_DAY_CASHIER,
+    SHOP_DAY_CASHIER,
+    SHOP_DAY_CASHIER,
+  ]);
+  const rowOf = (sale: (typeof sales)[number]) => [
+    formatMoney(sale.currency, sale.total_cents),
+    sale.till_id === day.tillId ? SHOP_DAY_TILL : "—",
+    cashierNames.get(sale.actor_id) ?? "API key",
+  ];
 
   const app = await openAppPage(browser);
   const { page } = app;
@@ -66,28 +93,36 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     await signInToDashboard(app, platform.baseUrl, shop.email);
     await openDashboardPage(app, "Sales");
     const rows = page.getByRole("table", { name: "Sales, page 1" }).locator("tbody tr");
+    const shown = () =>
+      rows.evaluateAll((found) => found.map((row) => Array.from(row.children, (cell) => cell.textContent ?? "")));
     await rows.nth(sales.length - 1).waitFor();
     // The cashiers' and the tills' names come with their own requests, beside the sales.
     await page.getByRole("cell", { name: SHOP_DAY_CASHIER }).first().waitFor();
     await page.getByRole("cell", { name: SHOP_DAY_TILL }).first().waitFor();
-    const table = await rows.evaluateAll((found) =>
-      found.map((row) => Array.from(row.children, (cell) => cell.textContent ?? "")),
-    );
+    const table = await shown();
     // Columns: taken, status, tender, total, refunded, till, cashier; newest first, as the database orders them.
-    expect(table.map((cells) => [cells[3], cells[5], cells[6]])).toEqual(
-      sales.map((sale) => [
-        formatMoney(sale.currency, sale.total_cents),
-        sale.actor_id.startsWith("csh_") ? SHOP_DAY_TILL : "—",
-        sale.actor_id.startsWith("csh_") ? SHOP_DAY_CASHIER : "API key",
-      ]),
-    );
+    expect(table.map((cells) => [cells[3], cells[5], cells[6]])).toEqual(sales.map(rowOf));
     expect(table.map((cells) => cells[4])).toEqual(
       sales.map((sale) => (sale.id === returnedSaleId ? formatMoney(refund.currency, refund.refund_cents) : "—")),
     );
     expect(await app.accessibilityViolations()).toEqual([]);
 
+    // By cashier (GET /v1/sales?cashier_id=): only the sales they rang up.
+    // The filtered list has replaced the whole one when the table holds that many rows again.
+    const tableOf = (count: number) =>
+      page.waitForFunction((n) => document.querySelectorAll("main tbody tr").length === n, count);
+    await page.getByLabel("Cashier").selectOption({ label: "Tariro Chikomo" });
+    await tableOf(1);
+    expect((await shown()).map((cells) => [cells[3], cells[5], cells[6]])).toEqual(
+      sales.filter((sale) => sale.actor_id === tariro.id).map(rowOf),
+    );
+    const rudos = sales.filter((sale) => sale.actor_id === day.cashierId);
+    await page.getByLabel("Cashier").selectOption({ label: SHOP_DAY_CASHIER });
+    await tableOf(rudos.length);
+    expect((await shown()).map((cells) => [cells[3], cells[5], cells[6]])).toEqual(rudos.map(rowOf));
+
     await rows
-      .nth(sales.findIndex((sale) => sale.id === returnedSaleId))
+      .nth(rudos.findIndex((sale) => sale.id === returnedSaleId))
       .getByRole("link")
       .click();
     await page.getByRole("heading", { name: "Sale of USD 12.50", level: 1 }).waitFor();

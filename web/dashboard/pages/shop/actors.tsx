@@ -3,19 +3,23 @@ import { api } from "../../../lib/session.ts";
 import type { Actor, Cashier, TillDevice } from "./types.ts";
 
 /**
- * Who did something, as a person reads it: a cashier switched in on a till by name, otherwise the
- * owner (signed in at the dashboard or the till) or an integration's API key. The cashiers are loaded
- * once per page that names actors.
+ * The shop's cashiers, and who did something as a person reads it: a cashier switched in on a till by
+ * name, otherwise the owner (signed in at the dashboard or the till) or an integration's API key.
  */
-export function useActorNames(): (actor: Actor | null) => string {
-  const [cashiers] = useResource(() => api.get<{ data: Cashier[] }>("/v1/cashiers"), []);
-  const names = new Map(cashiers.state === "loaded" ? cashiers.value.data.map((row) => [row.id, row.name]) : []);
-  return (actor) => {
+export function useCashiers(): { cashiers: readonly Cashier[]; nameOf: (actor: Actor | null) => string } {
+  const [loaded] = useResource(() => api.get<{ data: Cashier[] }>("/v1/cashiers"), []);
+  const cashiers = loaded.state === "loaded" ? loaded.value.data : [];
+  const names = new Map(cashiers.map((row) => [row.id, row.name]));
+  const nameOf = (actor: Actor | null) => {
     if (actor === null) return "—";
     if (actor.id.startsWith("csh_")) return names.get(actor.id) ?? actor.id;
     return actor.type === "api_key" ? "API key" : "Owner";
   };
+  return { cashiers, nameOf };
 }
+
+/** Who did something, by name (the cashiers are loaded once per page that names actors). */
+export const useActorNames = () => useCashiers().nameOf;
 
 /**
  * A till as a person reads it: a paired till names its drawer with its device id, shown by the name

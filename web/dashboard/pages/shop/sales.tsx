@@ -7,7 +7,7 @@ import { api } from "../../../lib/session.ts";
 import { Button, Link, SelectField, Table } from "../../../ui/index.ts";
 import { salePath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
-import { useActorNames, useTills } from "./actors.tsx";
+import { useCashiers, useTills } from "./actors.tsx";
 import type { Actor, Sale } from "./types.ts";
 
 /** Who rang a sale up: the cashier switched in (by name), else the free-text cashier a till sent, else the actor. */
@@ -18,14 +18,17 @@ export function cashierOf(sale: { cashier: string | null; actor: Actor }, nameOf
 
 /** The world's sales from the tills and integrations, newest first, with who rang each up and what came back. */
 export function SalesPage() {
-  const [status, setStatus] = useState("");
+  const [filter, setFilter] = useState({ status: "", cashier: "" });
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
   const [sales] = useResource(
-    () => api.get<Page<Sale>>("/v1/sales", { query: { status, limit: 20, cursor } }),
-    [status, cursor],
+    () =>
+      api.get<Page<Sale>>("/v1/sales", {
+        query: { status: filter.status, cashier_id: filter.cashier, limit: 20, cursor },
+      }),
+    [filter, cursor],
   );
-  const nameOf = useActorNames();
+  const { cashiers, nameOf } = useCashiers();
   const { tillName } = useTills();
   return (
     <>
@@ -33,16 +36,28 @@ export function SalesPage() {
       <div class="row">
         <SelectField
           label="Status"
-          value={status}
-          onValue={(chosen) => {
+          value={filter.status}
+          onValue={(status) => {
             setCursors([undefined]);
-            setStatus(chosen);
+            setFilter({ ...filter, status });
           }}
           options={[
             { value: "", label: "All" },
             { value: "completed", label: "Completed" },
             { value: "pending", label: "Pending" },
             { value: "cancelled", label: "Cancelled" },
+          ]}
+        />
+        <SelectField
+          label="Cashier"
+          value={filter.cashier}
+          onValue={(cashier) => {
+            setCursors([undefined]);
+            setFilter({ ...filter, cashier });
+          }}
+          options={[
+            { value: "", label: "Anyone" },
+            ...cashiers.map((cashier) => ({ value: cashier.id, label: cashier.name })),
           ]}
         />
       </div>
@@ -52,7 +67,7 @@ export function SalesPage() {
             caption={`Sales, page ${cursors.length}`}
             rows={sales.value.data}
             rowKey={(sale) => sale.id}
-            empty="No sales yet."
+            empty="No sales match."
             columns={[
               {
                 header: "Taken",
