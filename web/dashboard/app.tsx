@@ -12,8 +12,14 @@ import { PaymentDetailPage } from "./pages/payment-detail.tsx";
 import { PaymentsPage } from "./pages/payments.tsx";
 import { PayoutsPage } from "./pages/payouts.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
+import { CashiersPage } from "./pages/shop/cashiers.tsx";
+import { TillDevicesPage } from "./pages/shop/devices.tsx";
+import { SaleDetailPage } from "./pages/shop/sale-detail.tsx";
+import { SalesPage } from "./pages/shop/sales.tsx";
+import { ShiftDetailPage } from "./pages/shop/shift-detail.tsx";
+import { ShiftsPage } from "./pages/shop/shifts.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
-import { BASE, paymentPath } from "./paths.ts";
+import { BASE, paymentPath, salePath, shiftPath } from "./paths.ts";
 
 export { BASE };
 
@@ -25,25 +31,39 @@ const DEVELOPER_PAGES: readonly PageEntry[] = [
   { path: `${BASE}/developers/events`, label: "Events", page: EventsPage },
 ];
 
+/** The shop: what the tills record, and the people and devices that work them (docs/shop.md). */
+const SHOP_PAGES: readonly PageEntry[] = [
+  { path: `${BASE}/sales`, label: "Sales", page: SalesPage },
+  { path: `${BASE}/shifts`, label: "Shifts", page: ShiftsPage },
+  { path: `${BASE}/cashiers`, label: "Cashiers", page: CashiersPage },
+  { path: `${BASE}/till-devices`, label: "Till devices", page: TillDevicesPage },
+];
+
 /** The navigation, in order: pages, and a group's pages under its name. */
 const NAVIGATION: readonly (PageEntry | { group: string; pages: readonly PageEntry[] })[] = [
   { path: BASE, label: "Home", page: HomePage },
   { path: `${BASE}/payments`, label: "Payments", page: PaymentsPage },
   { path: `${BASE}/balance`, label: "Balance", page: BalancePage },
   { path: `${BASE}/payouts`, label: "Payouts", page: PayoutsPage },
+  { group: "Shop", pages: SHOP_PAGES },
   { group: "Developers", pages: DEVELOPER_PAGES },
   { path: `${BASE}/settings`, label: "Settings", page: SettingsPage },
 ];
 
 const PAGES: readonly PageEntry[] = NAVIGATION.flatMap((item) => ("group" in item ? item.pages : [item]));
 
-const PAYMENT_PATH_PREFIX = paymentPath("");
+/** Detail pages: a path prefix and the page for the object whose id follows it. */
+const DETAIL_PAGES: readonly { prefix: string; page: (id: string) => JSX.Element }[] = [
+  { prefix: paymentPath(""), page: (id) => <PaymentDetailPage paymentId={id} /> },
+  { prefix: salePath(""), page: (id) => <SaleDetailPage saleId={id} /> },
+  { prefix: shiftPath(""), page: (id) => <ShiftDetailPage shiftId={id} /> },
+];
 
-/** The page for a path: a listed page, a payment's detail, or Home for anything else. */
+/** The page for a path: a listed page, an object's detail, or Home for anything else. */
 function pageOf(path: string) {
-  if (path.startsWith(PAYMENT_PATH_PREFIX) && path.length > PAYMENT_PATH_PREFIX.length) {
-    const paymentId = decodeURIComponent(path.slice(PAYMENT_PATH_PREFIX.length));
-    return { key: path, element: <PaymentDetailPage paymentId={paymentId} /> };
+  const detail = DETAIL_PAGES.find(({ prefix }) => path.startsWith(prefix) && path.length > prefix.length);
+  if (detail !== undefined) {
+    return { key: path, element: detail.page(decodeURIComponent(path.slice(detail.prefix.length))) };
   }
   const page = PAGES.find((candidate) => candidate.path === path) ?? { path: BASE, page: HomePage };
   const Page = page.page;

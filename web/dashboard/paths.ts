@@ -2,3 +2,5 @@
 export const BASE = "/dashboard";
 
 export const paymentPath = (paymentId: string) => `${BASE}/payments/${encodeURIComponent(paymentId)}`;
+export const salePath = (saleId: string) => `${BASE}/sales/${encodeURIComponent(saleId)}`;
+export const shiftPath = (shiftId: string) => `${BASE}/shifts/${encodeURIComponent(shiftId)}`;

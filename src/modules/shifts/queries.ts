@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Currency } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
@@ -149,6 +150,26 @@ export async function selectCounts(
   return database.any(sql.type(shiftCountRowSchema)`
     SELECT shift_id, currency, expected_cents, counted_cents FROM shift_counts
     WHERE merchant_id = ${merchantId} AND shift_id = ANY(${sql.array(shiftIds, "text")})`);
+}
+
+/**
+ * A shift's moves oldest first, after the previous page's last move. The key is the microsecond of
+ * `created_at` (a JavaScript Date keeps only milliseconds, and many moves share a millisecond).
+ */
+export async function selectCashMoves(
+  database: Queryable,
+  filter: { merchantId: string; shiftId: string; after: { createdUs: number; id: string } | undefined; limit: number },
+): Promise<readonly (CashMoveRow & { created_us: number })[]> {
+  const createdUs = sql.fragment`(extract(epoch FROM created_at) * 1000000)::int8`;
+  const after =
+    filter.after === undefined
+      ? sql.fragment`TRUE`
+      : sql.fragment`(${createdUs}, id) > (${filter.after.createdUs}::int8, ${filter.after.id})`;
+  return database.any(sql.type(cashMoveRowSchema.extend({ created_us: z.number().int() }))`
+    SELECT ${MOVE_COLUMNS}, ${createdUs} AS created_us FROM shift_cash_moves
+    WHERE merchant_id = ${filter.merchantId} AND shift_id = ${filter.shiftId} AND ${after}
+    ORDER BY created_at, id
+    LIMIT ${filter.limit}`);
 }
 
 export async function selectShifts(

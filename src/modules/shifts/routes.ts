@@ -4,8 +4,10 @@ import type { Tenant } from "../../platform/tenant.ts";
 import {
   type CashMoveRow,
   cashMoveBody,
+  cashMovePageSchema,
   cashMoveResultSchema,
   closeShiftBody,
+  listCashMovesQuery,
   listShiftsQuery,
   openShiftBody,
   shiftIdParams,
@@ -158,5 +160,23 @@ export const shiftRoutes: AnyRoute[] = [
     handler: async ({ params, tenant, database }) => ({
       body: presentShift(await shifts.getShift(database, tenant, params.id)),
     }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/shifts/:id/cash_moves",
+    operationId: "listShiftCashMoves",
+    summary: "A shift's cash moves, oldest first: float, cash sales, refunds, pay-ins and pay-outs (signed)",
+    tags: ["Shifts"],
+    auth: "either",
+    request: { params: shiftIdParams, query: listCashMovesQuery },
+    responses: { 200: { description: "A page of cash moves.", schema: cashMovePageSchema }, 404: notFoundResponse },
+    handler: async ({ params, query, tenant, database }) => {
+      const page = await shifts.listCashMoves(database, tenant, {
+        shiftId: params.id,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { body: { ...page, data: page.data.map(presentCashMove) } };
+    },
   }),
 ];

@@ -120,6 +120,11 @@ export const listShiftsQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
+export const listCashMovesQuery = z.strictObject({
+  limit: limitSchema({ max: 100, fallback: 100 }),
+  cursor: cursorSchema,
+});
+
 const actorSchema = z.object({ type: z.enum(actorKinds), id: z.string() });
 
 export const shiftCashSchema = z.object({
@@ -175,6 +180,8 @@ export const cashMoveSchema = z
     created_at: z.iso.datetime(),
   })
   .meta({ id: "ShiftCashMove" });
+
+export const cashMovePageSchema = pageSchema(cashMoveSchema);
 
 export const cashMoveResultSchema = z
   .object({ cash_move: cashMoveSchema, shift: shiftSchema })

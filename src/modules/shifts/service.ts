@@ -1,8 +1,15 @@
+import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
-import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import {
+  createdAtKey,
+  decodeCreatedAtCursor,
+  decodeCursor,
+  type Page,
+  toPage,
+} from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Actor } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
@@ -297,6 +304,30 @@ export async function getShift(database: Queryable, world: World, shiftId: strin
   const counts = await queries.selectCounts(database, world.merchantId, [shift.id]);
   return present(shift, totals, counts);
 }
+
+/** A shift's cash moves, oldest first (what the drawer journal holds: float, sales, refunds, pay-ins/outs). */
+export async function listCashMoves(
+  database: Queryable,
+  world: World,
+  page: { shiftId: string; limit: number; cursor: string | undefined },
+): Promise<Page<CashMoveRow>> {
+  // The shift is looked up in the caller's world: another world's or merchant's shift is a 404.
+  const shift = await findShift(database, world, page.shiftId);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, moveCursor);
+  const rows = await queries.selectCashMoves(database, {
+    merchantId: world.merchantId,
+    shiftId: shift.id,
+    after: after === undefined ? undefined : { createdUs: after[0], id: after[1] },
+    limit: page.limit + 1,
+  });
+  return toPage(rows, {
+    limit: page.limit,
+    keyOf: (row) => [row.created_us, row.id],
+    present: ({ created_us: _, ...row }) => row,
+  });
+}
+
+const moveCursor = z.tuple([z.number().int().nonnegative(), z.string()]);
 
 export async function listShifts(
   database: Queryable,

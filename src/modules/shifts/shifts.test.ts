@@ -283,3 +283,53 @@ describe("refused input", () => {
     expect(cashOf((await live.get(`/v1/shifts/${shift.id}`)).body, "USD")).toMatchObject({ expected_cents: 4_200 });
   });
 });
+
+describe("a shift's cash moves", () => {
+  test("listed oldest first with signed amounts, page by page; another world's or an unknown shift is a 404", async () => {
+    const shift = await openShift(live, "till-1", [
+      { currency: "USD", amount_cents: 5_000 },
+      { currency: "ZWG", amount_cents: 20_000 },
+    ]);
+    const sale = await cashSale(live, { till_id: "till-1", unit_cents: 1_250 });
+    await live.post(`/v1/shifts/${shift.id}/cash_moves`, {
+      kind: "pay_out",
+      currency: "ZWG",
+      amount_cents: 500,
+      reason: "Paid the cleaner",
+    });
+    const all = await live.get(`/v1/shifts/${shift.id}/cash_moves`);
+    expect(all.status).toBe(200);
+    const moves = all.body.data as { kind: string; currency: string; amount_cents: number; sale_id: string | null }[];
+    const summary = moves.map((move) => [move.kind, move.currency, move.amount_cents]);
+    // The two floats share the opening's instant (one transaction): their order is by id.
+    expect(summary.slice(0, 2).sort()).toEqual([
+      ["float", "USD", 5_000],
+      ["float", "ZWG", 20_000],
+    ]);
+    expect(summary.slice(2)).toEqual([
+      ["sale", "USD", 1_250],
+      ["pay_out", "ZWG", -500],
+    ]);
+    expect(moves[2]?.sale_id).toBe(sale.body.id);
+    expect(all.body).toMatchObject({ has_more: false, next_cursor: null });
+    // The journal in the database, in the same order.
+    const stored = await db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
+      SELECT id FROM shift_cash_moves WHERE shift_id = ${shift.id} ORDER BY created_at, id`);
+    expect((all.body.data as { id: string }[]).map((move) => move.id)).toEqual(stored);
+
+    const first = await live.get(`/v1/shifts/${shift.id}/cash_moves`, { limit: 3 });
+    expect(first.body.has_more).toBe(true);
+    const second = await live.get(`/v1/shifts/${shift.id}/cash_moves`, { limit: 3, cursor: first.body.next_cursor });
+    expect([...first.body.data, ...second.body.data].map((move: { id: string }) => move.id)).toEqual(stored);
+    expect(second.body.has_more).toBe(false);
+
+    for (const answer of [
+      await testWorld.get(`/v1/shifts/${shift.id}/cash_moves`),
+      await live.get("/v1/shifts/shift_nope/cash_moves"),
+    ]) {
+      expect([answer.status, answer.body.error.code]).toEqual([404, "resource_missing"]);
+    }
+    const badCursor = await live.get(`/v1/shifts/${shift.id}/cash_moves`, { cursor: "nope" });
+    expect([badCursor.status, badCursor.body.error.code]).toEqual([400, "parameter_invalid"]);
+  });
+});

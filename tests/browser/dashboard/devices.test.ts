@@ -1,0 +1,81 @@
+/// <reference lib="dom" />
+import type { Browser } from "playwright-core";
+import { z } from "zod";
+import { sql } from "../../../src/platform/db/pool.ts";
+import { launchChromium } from "../../support/browser.ts";
+import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { newMerchant } from "../../support/factories.ts";
+import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
+import { deviceSignIn, ownerSession, pairTill, tillSession } from "../../support/shop-http.ts";
+import { openAppPage } from "../../support/web-app.ts";
+
+let db: TestDatabase;
+let browser: Browser;
+let platform: ServedPlatform;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  browser = await launchChromium();
+  platform = await servePlatform(db.database, db.url);
+});
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await db?.close();
+});
+
+test("Till devices: paired tills listed with when they were last opened; unpairing one refuses its token and its session at once", async () => {
+  const shop = await newMerchant(db.database);
+  const owner = await ownerSession(platform.baseUrl, shop.email);
+  const front = await pairTill(owner, "Front counter");
+  const back = await pairTill(owner, "Back office");
+  const till = await tillSession(platform.baseUrl, front.token);
+  expect((await till.call("GET", "/v1/cashiers")).status).toBe(200);
+
+  const app = await openAppPage(browser);
+  const { page } = app;
+  try {
+    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await openDashboardPage(app, "Till devices");
+    const frontRow = page.getByRole("row").filter({ hasText: "Front counter" });
+    const backRow = page.getByRole("row").filter({ hasText: "Back office" });
+    await frontRow.getByRole("cell", { name: "paired", exact: true }).waitFor();
+    // How to pair is explained with this platform's own till address; no token is ever on the page.
+    await page.getByText(`${platform.baseUrl}/till`).waitFor();
+    expect(await page.locator("body").textContent()).not.toContain("tdv_");
+    // Front counter opened a session with its token; Back office never did.
+    expect(await frontRow.getByRole("cell").nth(3).textContent()).not.toBe("—");
+    expect(await backRow.getByRole("cell").nth(3).textContent()).toBe("—");
+    expect(await app.accessibilityViolations()).toEqual([]);
+
+    await page.getByRole("button", { name: "Unpair Front counter" }).click();
+    const confirm = page.getByRole("dialog", { name: "Unpair this till?" });
+    await confirm.waitFor();
+    expect(await app.accessibilityViolations()).toEqual([]);
+    await confirm.getByRole("button", { name: "Unpair till" }).click();
+    await frontRow.getByRole("cell", { name: "unpaired", exact: true }).waitFor();
+    await backRow.getByRole("cell", { name: "paired", exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Unpair Front counter" }).count()).toBe(0);
+
+    const devices = await db.database.any(sql.type(z.object({ id: z.string(), revoked: z.boolean() }))`
+      SELECT id, revoked_at IS NOT NULL AS revoked FROM till_devices WHERE merchant_id = ${shop.id} ORDER BY name`);
+    expect(devices).toEqual([
+      { id: back.id, revoked: false },
+      { id: front.id, revoked: true },
+    ]);
+    // At once: the token opens no session, and the session it opened is refused.
+    const again = await deviceSignIn(platform.baseUrl, front.token);
+    expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([
+      401,
+      "device_invalid",
+    ]);
+    expect((await till.call("GET", "/v1/cashiers")).status).toBe(401);
+    expect((await deviceSignIn(platform.baseUrl, back.token)).status).toBe(201);
+
+    expect(app.refusals).toEqual(["401 GET /v1/session"]);
+    expectCleanSession(app, platform.baseUrl);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,0 +1,187 @@
+import { useState } from "preact/hooks";
+import { formatDateTime } from "../../../lib/format.ts";
+import { useResource } from "../../../lib/resource.ts";
+import { api } from "../../../lib/session.ts";
+import { Button, Dialog, Field, Table, toast } from "../../../ui/index.ts";
+import { Status } from "../shared.tsx";
+import type { Cashier } from "./types.ts";
+
+/**
+ * The people who work the till: each switches in on a paired till with a 4–6 digit PIN. The PIN is
+ * typed here once, sent to the API (which keeps only its hash) and never shown again. Cashiers belong
+ * to the shop, not to a world: TEST and LIVE list the same people.
+ */
+export function CashiersPage() {
+  const [cashiers, reload] = useResource(() => api.get<{ data: Cashier[] }>("/v1/cashiers"), []);
+  const [disabling, setDisabling] = useState<Cashier | undefined>(undefined);
+  const [busyId, setBusyId] = useState<string | undefined>(undefined);
+
+  const act = async (cashier: Cashier, action: "unlock" | "disable", done: string) => {
+    setBusyId(cashier.id);
+    try {
+      await api.post(`/v1/cashiers/${encodeURIComponent(cashier.id)}/${action}`);
+      toast(done);
+      reload();
+    } catch (caught) {
+      toast(caught instanceof Error ? caught.message : "That did not work.", "error");
+    } finally {
+      setBusyId(undefined);
+    }
+  };
+
+  return (
+    <>
+      <h1>Cashiers</h1>
+      <p>
+        A cashier switches in on a paired till with their PIN; sales, returns and shifts then record who did them. Five
+        wrong PINs in a row lock the cashier until you unlock them here.
+      </p>
+      <NewCashier onCreated={reload} />
+      <section aria-labelledby="cashiers-title">
+        <h2 id="cashiers-title">Your cashiers</h2>
+        {cashiers.state === "loaded" ? (
+          <Table
+            caption="Cashiers"
+            rows={cashiers.value.data}
+            rowKey={(cashier) => cashier.id}
+            empty="No cashiers yet."
+            columns={[
+              { header: "Name", cell: (cashier) => cashier.name },
+              {
+                header: "Status",
+                cell: (cashier) => <span class={`status status-${cashier.status}`}>{cashier.status}</span>,
+              },
+              { header: "Wrong PINs", numeric: true, cell: (cashier) => cashier.failed_pin_attempts },
+              {
+                header: "Since",
+                cell: (cashier) => formatDateTime(cashier.disabled_at ?? cashier.locked_at ?? cashier.created_at),
+              },
+              {
+                header: "Actions",
+                cell: (cashier) =>
+                  cashier.status === "disabled" ? (
+                    "—"
+                  ) : (
+                    <div class="row">
+                      {cashier.status === "locked" ? (
+                        <Button
+                          busy={busyId === cashier.id}
+                          aria-label={`Unlock ${cashier.name}`}
+                          onClick={() => act(cashier, "unlock", `${cashier.name} is unlocked.`)}
+                        >
+                          Unlock
+                        </Button>
+                      ) : null}
+                      <Button
+                        variant="danger"
+                        aria-label={`Disable ${cashier.name}`}
+                        onClick={() => setDisabling(cashier)}
+                      >
+                        Disable
+                      </Button>
+                    </div>
+                  ),
+              },
+            ]}
+          />
+        ) : (
+          <Status resource={cashiers} />
+        )}
+      </section>
+      <Dialog open={disabling !== undefined} title="Disable this cashier?" onClose={() => setDisabling(undefined)}>
+        <p>
+          <strong>{disabling?.name}</strong> will no longer be able to switch in, and a till they are switched in on
+          stops acting as them at once. Their past sales keep their name. This cannot be undone: create the cashier
+          again if they come back.
+        </p>
+        <div class="dialog-actions">
+          <Button onClick={() => setDisabling(undefined)}>Cancel</Button>
+          <Button
+            variant="danger"
+            busy={disabling !== undefined && busyId === disabling.id}
+            onClick={async () => {
+              const cashier = disabling;
+              if (cashier === undefined) return;
+              await act(cashier, "disable", `${cashier.name} is disabled.`);
+              setDisabling(undefined);
+            }}
+          >
+            Disable cashier
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+const PIN_PATTERN = /^[0-9]{4,6}$/;
+
+function NewCashier(props: { onCreated: () => void }) {
+  const [name, setName] = useState("");
+  const [pin, setPin] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [errors, setErrors] = useState<{ pin?: string; confirmation?: string }>({});
+  const [busy, setBusy] = useState(false);
+  return (
+    <section aria-labelledby="new-cashier-title">
+      <h2 id="new-cashier-title">Add a cashier</h2>
+      <form
+        class="card"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const found = {
+            pin: PIN_PATTERN.test(pin) ? undefined : "The PIN is 4 to 6 digits.",
+            confirmation: pin === confirmation ? undefined : "The two PINs differ.",
+          };
+          setErrors(found);
+          if (found.pin !== undefined || found.confirmation !== undefined) return;
+          setBusy(true);
+          try {
+            const created = await api.post<Cashier>("/v1/cashiers", { name: name.trim(), pin });
+            // The PIN leaves the page's state as soon as the API has it.
+            setName("");
+            setPin("");
+            setConfirmation("");
+            toast(`${created.name} can now switch in on your tills.`);
+            props.onCreated();
+          } catch (caught) {
+            toast(caught instanceof Error ? caught.message : "The cashier was not created.", "error");
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <div class="row">
+          <Field label="Name" required maxLength={100} autocomplete="off" value={name} onValue={setName} />
+          <Field
+            label="PIN"
+            type="password"
+            inputMode="numeric"
+            autocomplete="new-password"
+            required
+            minLength={4}
+            maxLength={6}
+            hint="4 to 6 digits; tell it to the cashier, it is not shown again"
+            value={pin}
+            onValue={setPin}
+            error={errors.pin}
+          />
+          <Field
+            label="PIN again"
+            type="password"
+            inputMode="numeric"
+            autocomplete="new-password"
+            required
+            maxLength={6}
+            value={confirmation}
+            onValue={setConfirmation}
+            error={errors.confirmation}
+          />
+        </div>
+        <Button type="submit" variant="primary" busy={busy}>
+          Add cashier
+        </Button>
+      </form>
+    </section>
+  );
+}

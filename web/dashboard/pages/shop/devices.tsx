@@ -1,0 +1,108 @@
+import { useState } from "preact/hooks";
+import { formatDateTime } from "../../../lib/format.ts";
+import { useResource } from "../../../lib/resource.ts";
+import { api } from "../../../lib/session.ts";
+import { Button, Dialog, Table, toast } from "../../../ui/index.ts";
+import { Status } from "../shared.tsx";
+import type { TillDevice } from "./types.ts";
+
+/**
+ * The tills paired with the shop. Pairing happens at the till itself (the device keeps its own token,
+ * which never passes through this page); here the owner sees the devices and unpairs one, which the
+ * API applies at once: its token is refused and its sessions end.
+ */
+export function TillDevicesPage() {
+  const [devices, reload] = useResource(() => api.get<{ data: TillDevice[] }>("/v1/till_devices"), []);
+  const [unpairing, setUnpairing] = useState<TillDevice | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <h1>Till devices</h1>
+      <section aria-labelledby="pair-title" class="card">
+        <h2 id="pair-title">Pair a till</h2>
+        <ol>
+          <li>
+            On the shop's device, open <code>{`${location.origin}/till`}</code> and sign in with your dashboard email
+            and password.
+          </li>
+          <li>On the till's "This till" screen, name the till (e.g. "Front counter") and enter your password again.</li>
+          <li>
+            From then on the till opens by itself with its own device key: cashiers switch in with their PIN and nobody
+            types your password at the counter. It appears below, and its shifts and sales carry its name.
+          </li>
+        </ol>
+        <p class="muted">
+          A lost or replaced device: unpair it here. It is signed out at once and cannot sell until it is paired again.
+        </p>
+      </section>
+      <section aria-labelledby="devices-title">
+        <h2 id="devices-title">Paired devices</h2>
+        {devices.state === "loaded" ? (
+          <Table
+            caption="Till devices"
+            rows={devices.value.data}
+            rowKey={(device) => device.id}
+            empty="No till is paired yet."
+            columns={[
+              { header: "Name", cell: (device) => device.name },
+              {
+                header: "Status",
+                cell: (device) => (
+                  <span class={`status status-${device.status}`}>
+                    {device.status === "paired" ? "paired" : "unpaired"}
+                  </span>
+                ),
+              },
+              { header: "Paired", cell: (device) => formatDateTime(device.created_at) },
+              { header: "Last opened", cell: (device) => formatDateTime(device.last_used_at) },
+              { header: "Unpaired", cell: (device) => formatDateTime(device.revoked_at) },
+              {
+                header: "Actions",
+                cell: (device) =>
+                  device.status === "paired" ? (
+                    <Button variant="danger" aria-label={`Unpair ${device.name}`} onClick={() => setUnpairing(device)}>
+                      Unpair
+                    </Button>
+                  ) : (
+                    "—"
+                  ),
+              },
+            ]}
+          />
+        ) : (
+          <Status resource={devices} />
+        )}
+      </section>
+      <Dialog open={unpairing !== undefined} title="Unpair this till?" onClose={() => setUnpairing(undefined)}>
+        <p>
+          <strong>{unpairing?.name}</strong> is signed out at once and its device key stops working. To use it again,
+          pair it at the till.
+        </p>
+        <div class="dialog-actions">
+          <Button onClick={() => setUnpairing(undefined)}>Cancel</Button>
+          <Button
+            variant="danger"
+            busy={busy}
+            onClick={async () => {
+              const device = unpairing;
+              if (device === undefined) return;
+              setBusy(true);
+              try {
+                await api.delete(`/v1/till_devices/${encodeURIComponent(device.id)}`);
+                toast(`${device.name} is unpaired.`);
+                reload();
+              } catch (caught) {
+                toast(caught instanceof Error ? caught.message : "The till was not unpaired.", "error");
+              } finally {
+                setBusy(false);
+                setUnpairing(undefined);
+              }
+            }}
+          >
+            Unpair till
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

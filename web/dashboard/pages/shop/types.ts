@@ -1,0 +1,101 @@
+/** The shop's API objects as the dashboard reads them (docs/shop.md; the OpenAPI document has every field). */
+import type { Currency } from "../../../../src/kernel/money.ts";
+
+export type Actor = { type: "api_key" | "dashboard_user" | "till_user"; id: string };
+
+export type Cashier = {
+  id: string;
+  name: string;
+  status: "active" | "locked" | "disabled";
+  failed_pin_attempts: number;
+  locked_at: string | null;
+  disabled_at: string | null;
+  created_at: string;
+};
+
+export type TillDevice = {
+  id: string;
+  name: string;
+  status: "paired" | "revoked";
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+export type ShiftCash = {
+  currency: Currency;
+  float_cents: number;
+  cash_sales_cents: number;
+  cash_sales_count: number;
+  refunds_cents: number;
+  refunds_count: number;
+  pay_ins_cents: number;
+  pay_outs_cents: number;
+  expected_cents: number;
+  counted_cents: number | null;
+  over_short_cents: number | null;
+};
+
+export type Shift = {
+  id: string;
+  livemode: boolean;
+  till_id: string;
+  status: "open" | "closed";
+  cash: ShiftCash[];
+  opened_by: Actor;
+  closed_by: Actor | null;
+  close_note: string | null;
+  opened_at: string;
+  closed_at: string | null;
+};
+
+export type CashMove = {
+  id: string;
+  kind: "float" | "sale" | "return" | "pay_in" | "pay_out";
+  currency: Currency;
+  amount_cents: number;
+  reason: string | null;
+  sale_id: string | null;
+  return_id: string | null;
+  actor: Actor;
+  created_at: string;
+};
+
+export type SaleLine = {
+  product_id: string | null;
+  name: string;
+  qty: number;
+  unit_cents: number;
+  line_total_cents: number;
+};
+
+export type SaleReturn = {
+  id: string;
+  currency: Currency;
+  refund_cents: number;
+  items: (SaleLine & { line: number })[];
+  till_id: string | null;
+  reason: string | null;
+  actor: Actor;
+  receipt_url: string | null;
+  created_at: string;
+};
+
+export type Sale = {
+  id: string;
+  status: "pending" | "completed" | "cancelled";
+  tender: "cash" | "wallet";
+  total_cents: number;
+  currency: Currency;
+  items: SaleLine[];
+  cashier: string | null;
+  note: string | null;
+  payment_id: string | null;
+  actor: Actor;
+  till_id: string | null;
+  shift_id: string | null;
+  returns: SaleReturn[];
+  receipt_url: string | null;
+  taken_at: string;
+  created_at: string;
+};
