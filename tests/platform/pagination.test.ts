@@ -83,3 +83,26 @@ test("API keys created within one millisecond are each listed once across pages"
   expect(expected.length).toBeGreaterThanOrEqual(4);
   expect(await everyPage("/v1/api_keys")).toEqual(expected);
 });
+
+test("shifts opened within one millisecond are each listed once across pages", async () => {
+  for (const till of ["till-a", "till-b", "till-c"]) {
+    const response = await request(app)
+      .post("/v1/shifts")
+      .set("Authorization", `Bearer ${merchant.testKey}`)
+      .set("Idempotency-Key", `same-ms-${till}`)
+      .send({ till_id: till, float: [{ currency: "USD", amount_cents: 1000 }] });
+    expect(response.status).toBe(201);
+  }
+  await db.database.query(sql.unsafe`
+    UPDATE shifts SET created_at = '2026-11-25T10:00:00.123000Z'::timestamptz + (ordinal * interval '100 microseconds')
+    FROM (SELECT id, row_number() OVER (ORDER BY id) AS ordinal FROM shifts WHERE merchant_id = ${merchant.id}) AS ranked
+    WHERE shifts.id = ranked.id`);
+  const expected = idsOf(
+    await db.database.any(
+      sql.type(z.object({ id: z.string() }))`
+        SELECT id FROM shifts WHERE merchant_id = ${merchant.id} AND NOT livemode ORDER BY created_at DESC, id DESC`,
+    ),
+  );
+  expect(expected).toHaveLength(3);
+  expect(await everyPage("/v1/shifts")).toEqual(expected);
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Currency } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
+import { afterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import type { Actor } from "../../platform/tenant.ts";
 import {
@@ -189,7 +190,7 @@ export async function selectShifts(
     conditions.push(sql.fragment`status = ${filter.status}`);
   }
   if (filter.after !== undefined) {
-    conditions.push(sql.fragment`(created_at, id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
+    conditions.push(afterPreviousRow(sql.identifier(["shifts"]), filter.merchantId, filter.after));
   }
   return database.any(sql.type(shiftRowSchema)`
     SELECT ${SHIFT_COLUMNS} FROM shifts
