@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { createWriteStream } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -40,7 +41,16 @@ const RUN_ENVIRONMENT: Record<string, string> = {
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: "5",
   DATABASE_STATEMENT_TIMEOUT_MS: "10000",
   OTEL_SDK_DISABLED: "true",
+  // To find why a run failed: CHAOS_LOG_LEVEL=debug shows graphile-worker's own fetch errors.
+  ...(process.env.CHAOS_LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.CHAOS_LOG_LEVEL }),
 };
+
+/**
+ * CHAOS_LOG_DIR keeps every process's whole output in `<dir>/<name>.log` (appended across restarts):
+ * a failed run otherwise shows only the last lines of a process that died, not what a live but
+ * silent one was doing.
+ */
+const LOG_DIR = process.env.CHAOS_LOG_DIR;
 
 export type Role = "api" | PoolName;
 
@@ -121,6 +131,12 @@ function superviseProcess(options: {
     };
     started.stdout?.on("data", keep);
     started.stderr?.on("data", keep);
+    if (LOG_DIR !== undefined) {
+      const file = createWriteStream(path.join(LOG_DIR, `${options.name}.log`), { flags: "a" });
+      started.stdout?.pipe(file, { end: false });
+      started.stderr?.pipe(file, { end: false });
+      started.once("close", () => file.end());
+    }
     started.once("exit", (code, signal) => {
       if (stopped) {
         return;
