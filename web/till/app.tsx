@@ -1,8 +1,9 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
-import { api, loadSession, session, signOut } from "../lib/session.ts";
+import { api, session, signOut } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
-import { SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
+import { catalogLoaded, SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
+import { OutboxBadge, openSession, SignOutDialog, startOutbox, unsyncedSales } from "./offline/index.ts";
 import { startScanning } from "./scan/scan-target.ts";
 import { clearCart } from "./sell/cart.ts";
 import { SellScreen } from "./sell/sell-screen.tsx";
@@ -22,17 +23,25 @@ const SCREENS = [
 
 export function App() {
   useEffect(() => {
-    loadSession().catch(() => toast("The till could not reach the server.", "error"));
+    openSession().catch(() => toast("The till could not reach the server.", "error"));
     return startScanning();
   }, []);
   const merchantId = session.value?.merchant.id;
   useEffect(() => {
     if (merchantId === undefined) return;
-    startCatalog(api, merchantId).catch(() => toast("The catalog could not be loaded. Scans ask the server.", "error"));
+    const stopOutbox = startOutbox(merchantId);
+    startCatalog(api, merchantId).catch(() => {
+      // Offline with the browser's copy loaded, the till sells from it; only no catalog at all is news.
+      if (!catalogLoaded.value) toast("The catalog could not be loaded. Scans ask the server.", "error");
+    });
     // Changes made elsewhere (the dashboard, another till) arrive within a minute; a failed read waits for the next.
     const timer = setInterval(() => syncCatalog().catch(() => {}), SYNC_INTERVAL_MS);
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      stopOutbox();
+    };
   }, [merchantId]);
+  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
@@ -65,20 +74,29 @@ export function App() {
           ))}
         </nav>
         <WorldSwitch active={active} />
-        <Button
-          onClick={async () => {
-            clearCart();
-            await signOut();
-            navigate(BASE, { replace: true });
-          }}
-        >
+        <OutboxBadge />
+        <Button onClick={() => (unsyncedSales.value > 0 ? setConfirmingSignOut(true) : void endSession())}>
           Sign out
         </Button>
       </header>
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />
       </main>
+      <SignOutDialog
+        open={confirmingSignOut}
+        onSignOut={() => {
+          setConfirmingSignOut(false);
+          void endSession();
+        }}
+        onClose={() => setConfirmingSignOut(false)}
+      />
       <Toasts />
     </div>
   );
+}
+
+async function endSession(): Promise<void> {
+  clearCart();
+  await signOut();
+  navigate(BASE, { replace: true });
 }
