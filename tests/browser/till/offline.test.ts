@@ -178,6 +178,23 @@ test("three cash sales offline, a reload offline, back online: exactly three sal
       `offline replay: ${rows.length} sales recorded from ${attempts.length} sends (2 answers lost, 1 key expired) in ${replayMs} ms after the network came back\n`,
     );
 
+    // The service worker cached this build's page, script and style, and nothing else (never the API).
+    const cached = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const urls = await Promise.all(
+        names.map(async (name) =>
+          (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
+        ),
+      );
+      return { names, urls: urls.flat().sort() };
+    });
+    expect(cached.names).toEqual([expect.stringMatching(/^till-shell-[0-9a-f]{16}$/)]);
+    expect(cached.urls).toEqual([
+      expect.stringMatching(/^\/assets\/till-\w+\.css$/),
+      expect.stringMatching(/^\/assets\/till-\w+\.js$/),
+      "/till",
+    ]);
+
     // Online and synced: wallet is offered again, sign-out goes through at once.
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);

@@ -51,13 +51,24 @@ export function startOutbox(merchantId: string): () => void {
     outboxEntries.value = entries;
     await drain();
   });
-  const online = () => void drain();
+  const online = () => {
+    // The network is back: the backoff starts afresh.
+    failures = 0;
+    void drain();
+  };
   addEventListener("online", online);
+  // The API stopped answering (a catalog read failed, say): ask again on the retry timer, so the
+  // till notices it is back (and offers wallet payments again) without waiting for a sale.
+  const stopWatching = effect(() => {
+    if (!apiReachable.value && retryTimer === undefined && draining === undefined) scheduleRetry(undefined);
+  });
   return () => {
     removeEventListener("online", online);
+    stopWatching();
     if (opened === current) opened = undefined;
     outboxEntries.value = [];
     clearTimeout(retryTimer);
+    retryTimer = undefined;
     failures = 0;
   };
 }
@@ -122,6 +133,7 @@ type Outcome =
 
 async function sendQueued(): Promise<void> {
   clearTimeout(retryTimer);
+  retryTimer = undefined;
   // Offline for sure: the "online" event wakes the outbox; trying now would only fail.
   if (opened === undefined || !browserOnline.value || session.value == null) return;
   const store = await opened.store;
@@ -201,7 +213,13 @@ function scheduleRetry(retryAfterMs: number | undefined): void {
   failures += 1;
   const backoffMs = Math.min(RETRY_DELAY_MS_MIN * 2 ** (failures - 1), RETRY_DELAY_MS_MAX);
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(() => void drain(), Math.max(retryAfterMs ?? 0, backoffMs));
+  retryTimer = setTimeout(
+    () => {
+      retryTimer = undefined;
+      void drain();
+    },
+    Math.max(retryAfterMs ?? 0, backoffMs),
+  );
 }
 
 async function update(store: OutboxStore, entry: OutboxEntry): Promise<void> {
