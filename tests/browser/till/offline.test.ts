@@ -276,6 +276,45 @@ test("a sale refused on replay (its product deleted meanwhile) needs the cashier
   }
 });
 
+test("a busy server (503, then 429 with Retry-After) keeps the sale queued and retried, never refused: recorded once, after the time the server asked", async () => {
+  const till = await TillPage.open(world);
+  const { page } = till.app;
+  try {
+    await till.signIn(world.shop.email);
+    const before = (await saleRows()).length;
+    const sends: { at: number; key: string }[] = [];
+    await page.route("**/v1/sales", async (route) => {
+      const request = route.request();
+      if (request.method() !== "POST") return route.continue();
+      sends.push({ at: Date.now(), key: request.headers()["idempotency-key"] ?? "" });
+      const envelope = (code: string) => JSON.stringify({ error: { type: "api_error", code, message: code } });
+      if (sends.length === 1) {
+        return route.fulfill({ status: 503, contentType: "application/json", body: envelope("unavailable") });
+      }
+      if (sends.length === 2) {
+        return route.fulfill({
+          status: 429,
+          contentType: "application/json",
+          headers: { "Retry-After": "3" },
+          body: envelope("rate_limited"),
+        });
+      }
+      return route.continue();
+    });
+    await sellCashExact(till, "5000112637922", "Cola 330ml");
+    await unsyncedBadge(till, "1 unsynced").waitFor();
+    await till.waitForSynced();
+    expect(sends).toHaveLength(3);
+    expect(new Set(sends.map((send) => send.key)).size).toBe(1);
+    // The third send waited at least the 3 seconds the 429 asked for.
+    expect((sends[2]?.at ?? 0) - (sends[1]?.at ?? 0)).toBeGreaterThanOrEqual(3_000);
+    expect(await saleRows()).toHaveLength(before + 1);
+    expect(till.app.consoleErrors).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});
+
 test("the service worker is served from /till/sw.js: no-cache, allowed the /till scope, caching this build's till files", async () => {
   const response = await fetch(`${world.platform.baseUrl}/till/sw.js`);
   expect(response.status).toBe(200);
