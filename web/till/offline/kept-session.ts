@@ -48,8 +48,13 @@ export async function openSession(): Promise<void> {
   try {
     await refreshSession();
   } catch (error) {
-    const kept = error instanceof ApiError && error.type === "network_error" ? keptSession() : undefined;
-    if (kept === undefined) throw error;
+    const offline = error instanceof ApiError && error.type === "network_error";
+    const kept = offline ? keptSession() : undefined;
+    if (kept === undefined) {
+      // Nothing to start from (never signed in here, or the sign-in ended): ask again once online.
+      if (offline) addEventListener("online", () => void openSession().catch(() => {}), { once: true });
+      throw error;
+    }
     sessionIsKept.value = true;
     session.value = kept;
   }

@@ -17,9 +17,13 @@ import { type OutboxEntry, type OutboxStore, openOutboxStore, type Refusal } fro
  * sale once however often it is sent: the key within 48 hours, the client_sale_id for ever.
  */
 
-/** The backoff between retries after a passing failure: 1 s, doubling, at most a minute. */
+/**
+ * The backoff between retries after a passing failure: 1 s, doubling, at most 30 s. It is also how soon
+ * the till notices the API is back when the browser never said it was offline (the server was down,
+ * or a network that drops beyond the router), so it stays short.
+ */
 const RETRY_DELAY_MS_MIN = 1_000;
-const RETRY_DELAY_MS_MAX = 60_000;
+const RETRY_DELAY_MS_MAX = 30_000;
 
 export const outboxEntries = signal<readonly OutboxEntry[]>([]);
 export const queuedSales = computed(() => outboxEntries.value.filter((entry) => entry.refused === undefined));
@@ -57,10 +61,16 @@ export function startOutbox(merchantId: string): () => void {
     void drain();
   };
   addEventListener("online", online);
-  // The API stopped answering (a catalog read failed, say): ask again on the retry timer, so the
-  // till notices it is back (and offers wallet payments again) without waiting for a sale.
+  // The API stopped answering (a catalog read failed, say): ask again on the retry timer, so the till
+  // notices it is back (and offers wallet payments again) without waiting for a sale. Answering again
+  // while the till runs on the browser's copy of the session: get the real one (its CSRF token) now.
   const stopWatching = effect(() => {
-    if (!apiReachable.value && retryTimer === undefined && draining === undefined) scheduleRetry(undefined);
+    const reachable = apiReachable.value;
+    const kept = sessionIsKept.value;
+    if (draining !== undefined) return;
+    if (!reachable && retryTimer === undefined) scheduleRetry(undefined);
+    // Outside the effect, so the signals the drain reads do not become this effect's.
+    if (reachable && kept) queueMicrotask(() => void drain());
   });
   return () => {
     removeEventListener("online", online);
