@@ -228,6 +228,8 @@ test("a sale refused on replay (its product deleted meanwhile) needs the cashier
     const deleted = await world.api("live")("PATCH", `/v1/products/${bread.id}`, { active: false });
     expect(deleted.status).toBe(200);
     await context.setOffline(false);
+    // The refusal is announced, and the sale stays counted.
+    await page.getByText(/^The server refused a cash sale: .*is inactive \(deleted\)/).waitFor();
     await unsyncedBadge(till, "1 unsynced (1 need attention)").click();
     const outbox = page.getByRole("dialog", { name: "Unsynced sales" });
     await outbox.getByText("Needs attention (1)").waitFor();

@@ -3,6 +3,7 @@ import type { Currency } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey, type World } from "../../lib/api.ts";
 import { saveFile } from "../../lib/download.ts";
 import { api, apiReachable, session } from "../../lib/session.ts";
+import { toast } from "../../ui/index.ts";
 import { refreshSession, sessionIsKept } from "./kept-session.ts";
 import { browserOnline } from "./network.ts";
 import { type OutboxEntry, type OutboxStore, openOutboxStore, type Refusal } from "./store.ts";
@@ -173,6 +174,7 @@ async function sendQueued(): Promise<void> {
       outboxEntries.value = outboxEntries.value.filter((entry) => entry.seq !== next.seq);
     } else if (outcome.kind === "refused") {
       await update(store, { ...next, refused: outcome.refusal });
+      toast(`The server refused a cash sale: ${outcome.refusal.message} Tap "unsynced" to settle it.`, "error");
     } else {
       await update(store, { ...next, attempts: next.attempts + 1, last_error: outcome.reason });
       scheduleRetry(outcome.retryAfterMs);
