@@ -177,6 +177,14 @@ export class TillPage {
     );
   }
 
+  /**
+   * Waits until the till's outbox has handed every cash sale to the server (the header's badge reads
+   * "0 unsynced"): a cash sale shows as complete before the server has it.
+   */
+  async waitForSynced(): Promise<void> {
+    await this.page.getByRole("button", { name: "0 unsynced", exact: true }).waitFor({ timeout: 30_000 });
+  }
+
   close() {
     return this.app.close();
   }

@@ -65,6 +65,8 @@ export type ApiClientOptions = {
   csrfToken: () => string | undefined;
   /** Called when the API says the session is gone (401), so the app can show sign-in. */
   onSignedOut?: () => void;
+  /** Told after every exchange whether the API answered at all (false: a network error), for offline screens. */
+  onReachable?: (reachable: boolean) => void;
   fetch?: typeof fetch;
 };
 
@@ -100,6 +102,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
       });
     } catch {
+      // A request the app cancelled says nothing about the network.
+      if (request.signal?.aborted !== true) options.onReachable?.(false);
       throw new ApiError({
         status: 0,
         type: "network_error",
@@ -107,6 +111,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         message: "The server could not be reached. Check the connection and try again.",
       });
     }
+    options.onReachable?.(true);
     if (!response.ok) {
       const error = errorOf(response, await response.json().catch(() => undefined));
       // A wrong cashier PIN is a 401 of its own: the session is fine.

@@ -52,11 +52,17 @@ export function setWorld(next: World): void {
   }
 }
 
+/** Whether the API answered the last request (false after a network error): a till offline shows it. */
+export const apiReachable = signal(true);
+
 export const api: ApiClient = createApiClient({
   world: () => (world.value === "live" && liveAvailable.value ? "live" : "test"),
   csrfToken: () => session.value?.csrf_token,
   onSignedOut: () => {
     session.value = null;
+  },
+  onReachable: (reachable) => {
+    apiReachable.value = reachable;
   },
 });
 

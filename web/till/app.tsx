@@ -1,12 +1,13 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
-import { api, loadSession, session, signOut } from "../lib/session.ts";
+import { api, session, signOut } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
 import { PinScreen } from "./cashier/pin-screen.tsx";
-import { SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
+import { catalogLoaded, SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { openDeviceSession, pairedDevice } from "./device/device.ts";
 import { DeviceScreen } from "./device/device-screen.tsx";
+import { OutboxBadge, openSession, SignOutDialog, startOutbox, unsyncedSales } from "./offline/index.ts";
 import { startScanning } from "./scan/scan-target.ts";
 import { clearCart } from "./sell/cart.ts";
 import { SellScreen } from "./sell/sell-screen.tsx";
@@ -30,19 +31,26 @@ const SCREENS = [
 
 export function App() {
   useEffect(() => {
-    loadSession().catch(() => toast("The till could not reach the server.", "error"));
+    openSession().catch(() => toast("The till could not reach the server.", "error"));
     return startScanning();
   }, []);
   const merchantId = session.value?.merchant.id;
   useEffect(() => {
     if (merchantId === undefined) return;
-    startCatalog(api, merchantId).catch(() => toast("The catalog could not be loaded. Scans ask the server.", "error"));
+    const stopOutbox = startOutbox(merchantId);
+    startCatalog(api, merchantId).catch(() => {
+      // Offline with the browser's copy loaded, the till sells from it; only no catalog at all is news.
+      if (!catalogLoaded.value) toast("The catalog could not be loaded. Scans ask the server.", "error");
+    });
     // Changes made elsewhere (the dashboard, another till) arrive within a minute; a failed read waits for the next.
     const timer = setInterval(() => syncCatalog().catch(() => {}), SYNC_INTERVAL_MS);
     // Who may work this till: a shop with cashiers shows the PIN screen until one switches in.
     cashiers.value = undefined;
     loadCashiers().catch(() => toast("The cashiers could not be loaded.", "error"));
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      stopOutbox();
+    };
   }, [merchantId]);
   // A paired till with no session (first load, the 12-hour end, a revoked session) opens one with
   // its device cookie; an unpaired device is forgotten there, and the sign-in screen stays.
@@ -52,6 +60,7 @@ export function App() {
       openDeviceSession().catch(() => toast("The till could not reach the server.", "error"));
     }
   }, [signedOut]);
+  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
@@ -109,14 +118,9 @@ export function App() {
             </Button>
           </>
         )}
+        <OutboxBadge />
         {session.value.device_id === null ? (
-          <Button
-            onClick={async () => {
-              clearCart();
-              await signOut();
-              navigate(BASE, { replace: true });
-            }}
-          >
+          <Button onClick={() => (unsyncedSales.value > 0 ? setConfirmingSignOut(true) : void endSession())}>
             Sign out
           </Button>
         ) : null}
@@ -124,7 +128,21 @@ export function App() {
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />
       </main>
+      <SignOutDialog
+        open={confirmingSignOut}
+        onSignOut={() => {
+          setConfirmingSignOut(false);
+          void endSession();
+        }}
+        onClose={() => setConfirmingSignOut(false)}
+      />
       <Toasts />
     </div>
   );
+}
+
+async function endSession(): Promise<void> {
+  clearCart();
+  await signOut();
+  navigate(BASE, { replace: true });
 }

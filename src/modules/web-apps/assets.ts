@@ -12,11 +12,14 @@ const buildDirectory = fileURLToPath(new URL("../../../web/dist/", import.meta.u
 const manifestSchema = z.object({
   files: z.record(z.string(), z.object({ contentType: z.string(), bytes: z.number(), gzipBytes: z.number() })),
   apps: z.record(z.string(), z.object({ html: z.string(), script: z.string(), style: z.string().optional() })),
+  serviceWorkers: z.record(z.string(), z.string()).default({}),
 });
 
 export type BuiltAssets = {
   file: (name: string) => { contentType: string; contents: Buffer } | undefined;
   shell: (app: string) => Buffer | undefined;
+  /** An app's service worker script. */
+  serviceWorker: (app: string) => Buffer | undefined;
 };
 
 let loaded: BuiltAssets | undefined;
@@ -29,7 +32,7 @@ export function builtAssets(): BuiltAssets {
 function load(): BuiltAssets {
   const manifestFile = `${buildDirectory}manifest.json`;
   if (!existsSync(manifestFile)) {
-    return { file: () => undefined, shell: () => undefined };
+    return { file: () => undefined, shell: () => undefined, serviceWorker: () => undefined };
   }
   const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, "utf8")));
   const files = new Map(
@@ -41,5 +44,12 @@ function load(): BuiltAssets {
   const shells = new Map(
     Object.entries(manifest.apps).map(([app, entry]) => [app, readFileSync(`${buildDirectory}${entry.html}`)]),
   );
-  return { file: (name) => files.get(name), shell: (app) => shells.get(app) };
+  const workers = new Map(
+    Object.entries(manifest.serviceWorkers).map(([app, file]) => [app, readFileSync(`${buildDirectory}${file}`)]),
+  );
+  return {
+    file: (name) => files.get(name),
+    shell: (app) => shells.get(app),
+    serviceWorker: (app) => workers.get(app),
+  };
 }

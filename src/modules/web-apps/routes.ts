@@ -27,6 +27,17 @@ const SHELL_HEADERS = {
   "Referrer-Policy": "same-origin",
 };
 
+/**
+ * The till's service worker: revalidated on every check (a new build must reach the browser, which then
+ * installs it), allowed to control /till itself although its folder is /till/, and limited to fetching
+ * this origin.
+ */
+const SERVICE_WORKER_HEADERS = {
+  "Cache-Control": "no-cache",
+  "Service-Worker-Allowed": "/till",
+  "Content-Security-Policy": "default-src 'none'; connect-src 'self'",
+};
+
 const notBuilt = () =>
   new ApiError({
     status: 503,
@@ -83,6 +94,20 @@ export const webAppRoutes: AnyRoute[] = [
     z.strictObject({ section: segment, page: segment }),
   ),
   shellRoute("till", "/till", "getTill"),
+  // Before /till/:page, which would otherwise take "sw.js" for a page name (and refuse its dot).
+  defineRoute({
+    method: "get",
+    path: "/till/sw.js",
+    operationId: "getTillServiceWorker",
+    summary: "The till's service worker (caches the till's page and files so it opens offline; never the API)",
+    tags: ["Apps"],
+    auth: "none",
+    responses: { 200: { description: "The service worker script.", contentType: "text/javascript" } },
+    handler: async () => {
+      const script = builtAssets().serviceWorker("till") ?? throwError(notBuilt());
+      return { contentType: "text/javascript; charset=utf-8", payload: script, headers: SERVICE_WORKER_HEADERS };
+    },
+  }),
   shellRoute("till", "/till/:page", "getTillPage", z.strictObject({ page: segment })),
 ];
 

@@ -62,6 +62,7 @@ test("park a cart, sell to the next customer, resume the parked cart after a rel
     await till.waitForCart([{ name: "Cola 330ml", qty: "2" }]);
     await page.getByRole("button", { name: "Parked (0)" }).waitFor();
     await payCashExact(till, "USD 3.00");
+    await till.waitForSynced();
 
     const sales = (await world.api("test")<{ data: Sale[] }>("GET", "/v1/sales")).body.data;
     expect(sales.map((sale) => [sale.total_cents, sale.items.map((item) => [item.product_id, item.qty])])).toEqual([

@@ -49,6 +49,7 @@ test("TEST/LIVE: switching with a cart asks first; a LIVE sale is live only and 
     await page.getByRole("dialog", { name: "Switch to TEST?" }).getByRole("button", { name: "Keep the cart" }).click();
     await payExact();
     expect(await till.app.accessibilityViolations()).toEqual([]);
+    await till.waitForSynced();
 
     const live = (await world.api("live")<Sales>("GET", "/v1/sales")).body.data;
     const test = (await world.api("test")<Sales>("GET", "/v1/sales")).body.data;

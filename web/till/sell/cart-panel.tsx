@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { Button } from "../../ui/index.ts";
+import { networkUp } from "../offline/index.ts";
 import { type CartLine, cart, cartCurrency, cartTotalCents, removeLine, setQty } from "./cart.ts";
 import { parkedHere } from "./parked.ts";
 
@@ -45,12 +46,19 @@ export function CartPanel(props: {
         </Button>
         <Button
           variant="primary"
-          disabled={lines.length === 0 || cartTotalCents.value < 1}
+          disabled={lines.length === 0 || cartTotalCents.value < 1 || !networkUp.value}
+          aria-describedby={networkUp.value ? undefined : "wallet-offline"}
           onClick={() => props.onPay("wallet")}
         >
           Pay wallet
         </Button>
       </div>
+      {networkUp.value ? null : (
+        // A wallet payment is confirmed by the server; offline only cash can be taken (and queued).
+        <p id="wallet-offline" class="muted">
+          Wallet payments need the network — take cash or wait
+        </p>
+      )}
     </div>
   );
 }

@@ -1,27 +1,27 @@
 import { useEffect, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
 import { Button, Dialog, Field } from "../../ui/index.ts";
 import { parseAmountCents, quickTenders } from "../money.ts";
+import { queueSale } from "../offline/index.ts";
 import { withTillId } from "../shift/till-id.ts";
+import { activeWorld } from "../world.ts";
 import { cart, cartCurrency, cartTotalCents, clearCart, saleItems } from "./cart.ts";
-import { type Completed, postOnce, type Sale } from "./sale-api.ts";
+import type { Completed } from "./sale-api.ts";
 
 /**
  * Cash: the amount handed over (typed, or a quick-tender button: exact or the next notes up), the
- * change due, and the sale recorded as completed. The Idempotency-Key is made when the dialog opens,
- * so every retry of this one sale (a dropped connection) reuses it and the sale is recorded once.
+ * change due, and the sale completed at once. The sale goes into the offline outbox, which keeps it in
+ * the browser with its Idempotency-Key, client_sale_id and time and sends it (now, or when the network
+ * is back): a cash sale never waits for the network, and the server records it once.
  */
 export function CashDialog(props: { open: boolean; onCompleted: (result: Completed) => void; onClose: () => void }) {
   const [tendered, setTendered] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [key, setKey] = useState(newIdempotencyKey);
   useEffect(() => {
     if (!props.open) return;
     setTendered("");
     setError(undefined);
-    setKey(newIdempotencyKey());
   }, [props.open]);
   const total = cartTotalCents.value;
   const currency = cartCurrency.value ?? "USD";
@@ -32,16 +32,21 @@ export function CashDialog(props: { open: boolean; onCompleted: (result: Complet
     setBusy(true);
     setError(undefined);
     try {
-      const body = withTillId({ tender: "cash", currency, items: saleItems(cart.value) });
-      const sale = await postOnce<Sale>("/v1/sales", body, key);
+      const queued = await queueSale({
+        world: activeWorld(),
+        body: withTillId({ tender: "cash", currency, items: saleItems(cart.value) }),
+        totalCents: total,
+        currency,
+      });
       clearCart();
-      props.onCompleted({ sale, changeCents });
+      props.onCompleted({
+        sale: { tender: "cash", currency, total_cents: total },
+        changeCents,
+        clientSaleId: queued.client_sale_id,
+      });
     } catch (caught) {
-      if (caught instanceof ApiError && caught.status >= 400 && caught.status < 500) {
-        // The request was refused and will be changed: the next attempt is a new action.
-        setKey(newIdempotencyKey());
-      }
-      setError(caught instanceof Error ? caught.message : "The sale could not be recorded.");
+      // Only the browser's storage can fail here (the network is the outbox's business).
+      setError(caught instanceof Error ? caught.message : "The sale could not be kept.");
     } finally {
       setBusy(false);
     }

@@ -24,8 +24,16 @@ export type Sale = {
   created_at: string;
 };
 
-/** A sale the till has finished: cash carries the change due, wallet none. */
-export type Completed = { sale: Sale; changeCents: number | undefined };
+/**
+ * A sale the till has finished: cash carries the change due, wallet none. A cash sale is shown complete
+ * when the outbox has kept it, before the server has it, so only what the till knows is shown; its
+ * receipt link comes when the outbox has sent it (`clientSaleId` names it there).
+ */
+export type Completed = {
+  sale: Pick<Sale, "tender" | "currency" | "total_cents"> & { receipt_url?: string | null };
+  changeCents: number | undefined;
+  clientSaleId?: string;
+};
 
 /** Waits between attempts of one action; the same Idempotency-Key each time, so it happens once. */
 const RETRY_DELAYS_MS = [300, 1000, 2000, 4000];

@@ -5,6 +5,7 @@ import { toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
 import { ProductDialog } from "../catalog/product-dialog.tsx";
+import { recordedReceiptUrls } from "../offline/index.ts";
 import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
 import { useScanHandler } from "../scan/scan-target.ts";
 import { DrawerPrompt } from "../shift/drawer-prompt.tsx";
@@ -133,7 +134,12 @@ export function SellScreen() {
         )}
         {completed === undefined ? null : (
           <ReceiptPanel
-            receiptUrl={(completed.sale as { receipt_url?: string | null }).receipt_url ?? null}
+            receiptUrl={
+              completed.sale.receipt_url ??
+              (completed.clientSaleId === undefined
+                ? null
+                : (recordedReceiptUrls.value.get(completed.clientSaleId) ?? null))
+            }
             shopName={session.value?.merchant.name ?? ""}
             what="sale"
           />
