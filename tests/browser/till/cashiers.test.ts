@@ -69,6 +69,8 @@ test("two cashiers on one till by PIN (keyboard and keypad): each sale records i
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
     await payCashExact(till);
+    // Switching cashier waits until Tendai's sale is on the server (it is sent under the session's cashier).
+    await till.waitForSynced();
 
     // Switch cashier: the PIN screen; Rudo taps the PIN on the keypad.
     await page.getByRole("button", { name: "Switch cashier" }).click();
@@ -86,6 +88,8 @@ test("two cashiers on one till by PIN (keyboard and keypad): each sale records i
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "2" }]);
     await payCashExact(till);
+    // A cash sale shows complete once the outbox keeps it; the rows are read once it has been sent.
+    await till.waitForSynced();
 
     const sales = await world.db.database.any(sql.type(
       z.object({ actor_type: z.string(), actor_id: z.string(), total_cents: z.number(), device: z.string() }),

@@ -70,6 +70,7 @@ test("three cash sales offline, a reload offline, back online: exactly three sal
   const { page, context } = till.app;
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     // The service worker controls the page and the catalog is in IndexedDB: the till can go offline.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await waitUntil("the catalog is kept in the browser", async () => (await keptProducts(till)) === 2);
@@ -218,6 +219,7 @@ test("a sale refused on replay (its product deleted meanwhile) needs the cashier
   const { page, context } = till.app;
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     await waitUntil("the catalog is kept in the browser", async () => (await keptProducts(till)) === 2);
     const before = (await saleRows()).length;
     await context.setOffline(true);
@@ -288,6 +290,7 @@ test("a busy server (503, then 429 with Retry-After) keeps the sale queued and r
   const { page } = till.app;
   try {
     await till.signIn(world.shop.email);
+    await till.openDrawer();
     const before = (await saleRows()).length;
     const sends: { at: number; key: string }[] = [];
     await page.route("**/v1/sales", async (route) => {
@@ -316,6 +319,55 @@ test("a busy server (503, then 429 with Retry-After) keeps the sale queued and r
     // The third send waited at least the 3 seconds the 429 asked for.
     expect((sends[2]?.at ?? 0) - (sends[1]?.at ?? 0)).toBeGreaterThanOrEqual(3_000);
     expect(await saleRows()).toHaveLength(before + 1);
+    expect(till.app.consoleErrors).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});
+
+test("the drawer cannot be closed while a cash sale is unsynced; once it has synced, it closes with that sale counted", async () => {
+  const till = await TillPage.open(world);
+  const { page } = till.app;
+  try {
+    await till.signIn(world.shop.email);
+    await till.openDrawer({ USD: "10" });
+    // The server is busy for as long as the test says: the sale stays queued meanwhile.
+    const busy = (route: import("playwright-core").Route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({ error: { type: "api_error", code: "service_unavailable", message: "busy" } }),
+          })
+        : route.continue();
+    await page.route("**/v1/sales", busy);
+    await sellCashExact(till, "5000112637922", "Cola 330ml");
+    await unsyncedBadge(till, "1 unsynced").waitFor();
+
+    await page.getByRole("link", { name: "Drawer" }).click();
+    await page.getByRole("alert").filter({ hasText: "1 sale taken offline is not on the server yet" }).waitFor();
+    expect(await page.getByRole("button", { name: "Close drawer" }).isDisabled()).toBe(true);
+    const open = await world.db.database.oneFirst(
+      sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM shifts WHERE merchant_id = ${world.shop.id} AND status = 'open'`,
+    );
+    expect(open).toBeGreaterThanOrEqual(1);
+
+    await page.unroute("**/v1/sales", busy);
+    await till.waitForSynced();
+    const closeButton = page.getByRole("button", { name: "Close drawer" });
+    await waitUntil("the close button is enabled", () => closeButton.isEnabled());
+    await page.getByRole("group", { name: "Counted" }).getByLabel("USD").fill("11.50");
+    await closeButton.click();
+    await page.getByRole("status").filter({ hasText: "Drawer closed" }).waitFor();
+    const closed = await world.db.database.one(
+      sql.type(z.object({ expected_cents: z.number(), counted_cents: z.number() }))`
+        SELECT c.expected_cents::int AS expected_cents, c.counted_cents::int AS counted_cents
+        FROM shift_counts c JOIN shifts s ON s.id = c.shift_id
+        WHERE s.merchant_id = ${world.shop.id} AND s.status = 'closed' AND c.currency = 'USD'
+        ORDER BY s.closed_at DESC LIMIT 1`,
+    );
+    expect(closed).toEqual({ expected_cents: 1150, counted_cents: 1150 });
     expect(till.app.consoleErrors).toEqual([]);
   } finally {
     await till.close();
