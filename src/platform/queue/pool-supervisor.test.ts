@@ -39,17 +39,22 @@ async function until(description: string, condition: () => boolean, timeoutMs = 
   }
 }
 
-function supervise(options: { start: (events: WorkerEvents) => Promise<Runner>; graceMs: number }) {
+function supervise(options: {
+  start: (events: WorkerEvents) => Promise<Runner>;
+  graceMs: number;
+  probeDatabase?: () => Promise<void>;
+}) {
   const unlocked: string[] = [];
   const pool = superviseWorkerPool({
     pool: "payout-processor",
     logger: createLogger({ level: "silent", service: "test" }),
-    probeDatabase: async () => {},
+    probeDatabase: options.probeDatabase ?? (async () => {}),
     start: options.start,
     unlockWorkerPool: async (workerPoolId) => {
       unlocked.push(workerPoolId);
     },
     retiredRunnerGraceMs: options.graceMs,
+    brokenRunnerAfterMs: 50,
     oldestRunnableAgeSeconds: async () => 0,
     stallAfterMs: 60_000,
     checkIntervalMs: 60_000,
@@ -103,5 +108,54 @@ test("a retired runner that settles has its jobs unlocked then, once, not again 
   const deadline = Date.now() + 400;
   await until("the deadline to pass", () => Date.now() > deadline);
   expect(unlocked).toEqual(["pool-1"]);
+  await pool.stop();
+});
+
+/** Emits a failed fetch every 10 ms, as the runner's workers do each poll, until `stop` says so. */
+function failFetches(runner: FakeRunner, stop: () => boolean): Promise<void> {
+  return until("the fetches to end", () => {
+    (runner.events as EventEmitter).emit("worker:getJob:error", {
+      error: new Error("Connection terminated unexpectedly"),
+    });
+    return stop();
+  });
+}
+
+test("a runner whose every fetch fails while the database answers is replaced (graphile-worker keeps a failed task lookup)", async () => {
+  const runners = fakeRunners();
+  const { pool } = supervise({ start: runners.start, graceMs: 60_000 });
+  await pool.started;
+  const first = runners.started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
+  await failFetches(first, () => runners.started.length === 2);
+  expect(first.stopCalls).toBe(1);
+  await pool.stop();
+});
+
+test("fetches failing while the database does not answer leave the runner in place", async () => {
+  const runners = fakeRunners();
+  let probes = 0;
+  const { pool } = supervise({
+    start: runners.start,
+    graceMs: 60_000,
+    probeDatabase: async () => {
+      probes += 1;
+      // The start-up probe answers; the probes made because of failed fetches find the database down.
+      if (probes > 1) throw new Error("connect ECONNREFUSED");
+    },
+  });
+  await pool.started;
+  const first = runners.started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
+  // Past the 50 ms and the one-second confirmation: the database was asked again and again, never answering.
+  const failingFrom = Date.now();
+  await failFetches(first, () => Date.now() - failingFrom > 1_500);
+  expect(probes).toBeGreaterThan(2);
+  expect(runners.started).toHaveLength(1);
+  expect(first.stopCalls).toBe(0);
   await pool.stop();
 });

@@ -14,6 +14,12 @@ import type { Logger } from "../telemetry/logger.ts";
  *   wait long for jobs in flight), and unlocks the jobs the old one held once it has settled or
  *   `retiredRunnerGraceMs` has passed, whichever comes first (else they would wait four hours for
  *   graphile-worker's own reset);
+ * - starts a new runner when the old one fails every fetch of a job for `brokenRunnerAfterMs` while the
+ *   database answers: graphile-worker caches the task list's lookup as a promise on the runner's first
+ *   fetch, and when the database dies during that lookup, the rejected promise is kept for good and every
+ *   later fetch fails with the same error, though the database is back (seen in the chaos run: a pool
+ *   "Failed to acquire job: Connection terminated unexpectedly" 2,500 times in 20 minutes). A new runner
+ *   has a new cache;
  * - reports the pool not live when it has taken no job (nor found the queue empty) for `stallAfterMs`
  *   although jobs have been due that long, and then calls `onStalled` (the process exits, so that
  *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping.
@@ -48,6 +54,11 @@ export type SupervisorOptions = {
    * once; every task is idempotent (its effects are guarded in SQL), so that costs work, not money.
    */
   retiredRunnerGraceMs: number;
+  /**
+   * How long a runner's fetches may fail without one succeeding before the database is asked whether it
+   * answers; if it does, the runner is broken (see above) and is replaced.
+   */
+  brokenRunnerAfterMs: number;
   /** How long the pool's oldest runnable job has waited, in seconds (0 when none). */
   oldestRunnableAgeSeconds: () => Promise<number>;
   stallAfterMs: number;
@@ -57,6 +68,12 @@ export type SupervisorOptions = {
   /** The pool cannot go on (a stall, or a start-up error other than the database being unavailable). */
   onFatal: (reason: string, error?: unknown) => void;
 };
+
+/**
+ * How long after the database answered a fetch must still fail to condemn the runner: a healthy runner's
+ * fetch already under way when the database came back may still fail once.
+ */
+const BROKEN_RUNNER_CONFIRM_MS = 1_000;
 
 // Events that show a worker asking the queue for work and getting an answer, a job or none.
 const ACTIVITY_EVENTS = ["worker:getJob:empty", "job:start", "job:complete", "localQueue:getJobs:complete"] as const;
@@ -98,11 +115,49 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
             }
           });
         });
+        // Fetches failing since (undefined while they succeed), and when the database last answered a
+        // probe made because of them. A fetch failing after that answer is the runner's fault.
+        let failingSince: number | undefined;
+        let databaseAnsweredAt: number | undefined;
+        let probing = false;
         for (const event of ACTIVITY_EVENTS) {
           events.on(event, () => {
             lastActivityAt = Date.now();
+            failingSince = undefined;
+            databaseAnsweredAt = undefined;
           });
         }
+        events.on("worker:getJob:error", () => {
+          const now = Date.now();
+          failingSince ??= now;
+          if (started === undefined || now - failingSince < options.brokenRunnerAfterMs) {
+            return;
+          }
+          if (databaseAnsweredAt !== undefined && now - databaseAnsweredAt >= BROKEN_RUNNER_CONFIRM_MS) {
+            logger.error(
+              { pool: options.pool },
+              "the worker pool's runner fails every fetch of a job while the database answers; rebuilding it",
+            );
+            retire(started, () => workerPoolId);
+            return;
+          }
+          if (probing || databaseAnsweredAt !== undefined) {
+            return;
+          }
+          probing = true;
+          // A plain query: it answers once the database is back, whatever the runner has cached.
+          options
+            .probeDatabase()
+            .then(
+              () => {
+                if (failingSince !== undefined) databaseAnsweredAt ??= Date.now();
+              },
+              () => {},
+            )
+            .finally(() => {
+              probing = false;
+            });
+        });
         started = await options.start(events);
         lastActivityAt = Date.now();
         if (stopping) {

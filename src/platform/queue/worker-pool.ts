@@ -148,6 +148,12 @@ export async function unlockWorkerPool(pgPool: pg.Pool, workerPoolId: string): P
 /** Time past the shutdown timeout after which a retired runner's jobs are unlocked even if it has not settled. */
 const RETIRED_RUNNER_MARGIN_MS = 10_000;
 
+/**
+ * Fetches failing this long (every poll interval, every worker) while the database answers mean a broken
+ * runner: long enough to span the database's own restart, short enough to be back "within seconds".
+ */
+const BROKEN_RUNNER_AFTER_MS = 5_000;
+
 /** Delays between attempts to start a pool while the database is unavailable. */
 const START_RETRY_DELAY_MS = { initial: 500, max: 5000 };
 
@@ -173,6 +179,7 @@ export function startSupervisedWorkerPool(
     unlockWorkerPool: (workerPoolId) => unlockWorkerPool(options.pgPool, workerPoolId),
     // The graceful shutdown's abort timeout, then graphile-worker's forceful shutdown (5 s), plus a margin.
     retiredRunnerGraceMs: config.worker.shutdownTimeoutMs + RETIRED_RUNNER_MARGIN_MS,
+    brokenRunnerAfterMs: BROKEN_RUNNER_AFTER_MS,
     oldestRunnableAgeSeconds: async () =>
       (await sampleQueueDepth(options.pgPool, taskIdentifiers)).oldestRunnableAgeSeconds,
     stallAfterMs: config.worker.stallTimeoutMs,
