@@ -54,6 +54,9 @@ const LOG_DIR = process.env.CHAOS_LOG_DIR;
 
 export type Role = "api" | PoolName;
 
+/** How long a stopped process may take to exit before it is killed (Kubernetes' default grace period). */
+const STOP_GRACE_MS = 30_000;
+
 export type ServiceProcess = {
   name: string;
   role: Role;
@@ -116,7 +119,14 @@ function superviseProcess(options: {
       }
       const exited = once(current, "exit");
       current.kill("SIGTERM");
+      // As Kubernetes does after a pod's grace period: a process whose shutdown hangs is killed, so that
+      // the run ends and says so rather than waiting for ever.
+      const graceTimer = setTimeout(() => {
+        process.stderr.write(`${options.name} did not exit within ${STOP_GRACE_MS / 1000} s of SIGTERM; killed\n`);
+        current.kill("SIGKILL");
+      }, STOP_GRACE_MS);
       await exited;
+      clearTimeout(graceTimer);
     },
   };
   const start = () => {
