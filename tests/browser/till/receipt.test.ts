@@ -27,6 +27,8 @@ test("after a cash sale: the receipt link as a QR that decodes to it, Print rece
     await dialog.getByRole("button", { name: "Exact" }).click();
     await dialog.getByRole("button", { name: "Complete sale" }).click();
     await page.getByRole("status").filter({ hasText: "Sale complete: USD 1.20" }).waitFor();
+    // The sale shows complete once the outbox keeps it; the server has it (and its receipt) once sent.
+    await till.waitForSynced();
 
     const sales = await world.api("test")<{ data: { receipt_url: string }[] }>("GET", "/v1/sales");
     const receiptUrl = sales.body.data[0]?.receipt_url ?? "";

@@ -45,6 +45,8 @@ async function payCashExact(till: TillPage, total: string): Promise<void> {
     .getByRole("status")
     .filter({ hasText: `Sale complete: ${total}` })
     .waitFor();
+  // Complete once the outbox keeps it; Today and the drawer's figures read the server's, once sent.
+  await till.waitForSynced();
 }
 
 test("a day at the drawer in USD and ZWG: float, cash sales, pay-in, pay-out, a partial return, close over in one currency and short in the other; the Z report prints on 80 mm and A4", async () => {
