@@ -1,37 +1,12 @@
 import { signal } from "@preact/signals";
 import type { Currency } from "../../../src/kernel/money.ts";
 import { api } from "../../lib/session.ts";
+import type { Shift } from "../../lib/shift.ts";
 import { unsyncedSales } from "../offline/index.ts";
 import { postOnce } from "../sell/sale-api.ts";
 import { tillId } from "./till-id.ts";
 
-/** One currency of a shift's drawer, as the API answers it (cents; refunds and pay-outs positive). */
-export type ShiftCash = {
-  currency: Currency;
-  float_cents: number;
-  cash_sales_cents: number;
-  cash_sales_count: number;
-  refunds_cents: number;
-  refunds_count: number;
-  pay_ins_cents: number;
-  pay_outs_cents: number;
-  expected_cents: number;
-  counted_cents: number | null;
-  over_short_cents: number | null;
-};
-
-export type Shift = {
-  id: string;
-  livemode: boolean;
-  till_id: string;
-  status: "open" | "closed";
-  cash: ShiftCash[];
-  opened_by: { type: string; id: string };
-  closed_by: { type: string; id: string } | null;
-  close_note: string | null;
-  opened_at: string;
-  closed_at: string | null;
-};
+export type { Shift, ShiftCash } from "../../lib/shift.ts";
 
 export type Amount = { currency: Currency; amount_cents: number };
 

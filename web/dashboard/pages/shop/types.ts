@@ -1,7 +1,9 @@
 /** The shop's API objects as the dashboard reads them (docs/shop.md; the OpenAPI document has every field). */
 import type { Currency } from "../../../../src/kernel/money.ts";
 
-export type Actor = { type: "api_key" | "dashboard_user" | "till_user"; id: string };
+import type { Actor } from "../../../lib/shift.ts";
+
+export type { Actor, Shift, ShiftCash } from "../../../lib/shift.ts";
 
 export type Cashier = {
   id: string;
@@ -20,33 +22,6 @@ export type TillDevice = {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
-};
-
-export type ShiftCash = {
-  currency: Currency;
-  float_cents: number;
-  cash_sales_cents: number;
-  cash_sales_count: number;
-  refunds_cents: number;
-  refunds_count: number;
-  pay_ins_cents: number;
-  pay_outs_cents: number;
-  expected_cents: number;
-  counted_cents: number | null;
-  over_short_cents: number | null;
-};
-
-export type Shift = {
-  id: string;
-  livemode: boolean;
-  till_id: string;
-  status: "open" | "closed";
-  cash: ShiftCash[];
-  opened_by: Actor;
-  closed_by: Actor | null;
-  close_note: string | null;
-  opened_at: string;
-  closed_at: string | null;
 };
 
 export type CashMove = {
