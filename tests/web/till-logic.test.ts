@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 
 import { parseAmountCents, quickTenders } from "../../web/till/money.ts";
+import { saleReference } from "../../web/till/returns/sale-reference.ts";
 import { characterOf, KEY_GAP_MS_MAX, ScanDetector } from "../../web/till/scan/scanner.ts";
 
 /** The till's pure logic; its behaviour on screen is tested in real Chromium (tests/browser/till). */
@@ -70,4 +71,26 @@ test("quick tenders are the next amounts notes make above the total, smallest fi
   expect(quickTenders(1340, "USD")).toEqual([1400, 1500, 2000, 5000]);
   expect(quickTenders(2000, "USD")).toEqual([5000, 10_000]);
   expect(quickTenders(2500, "ZWG")).toEqual([3000, 4000, 5000, 10_000]);
+});
+
+describe("saleReference", () => {
+  const token = "Ab3_-".repeat(6).concat("xy");
+  test("a receipt's number, its link (as its QR holds it) or its bare token name a sale", () => {
+    expect(saleReference(" sale_0123456789ABCDEFGHIJabcd ")).toEqual({ saleId: "sale_0123456789ABCDEFGHIJabcd" });
+    expect(saleReference(`https://pay.example/receipts/${token}`)).toEqual({ receiptToken: token });
+    expect(saleReference(`https://pay.example/receipts/${token}?paper=a4`)).toEqual({ receiptToken: token });
+    expect(saleReference(token)).toEqual({ receiptToken: token });
+  });
+
+  test("anything else names nothing", () => {
+    for (const input of [
+      "",
+      "sale_short",
+      "ret_0123456789ABCDEFGHIJabcd",
+      `https://pay.example/receipts/${token}x`,
+      "Kettle",
+    ]) {
+      expect(saleReference(input)).toBeUndefined();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useId, useLayoutEffect, useRef } from "preact/hooks";
 
 /**
  * A modal dialog on the native <dialog>: the browser traps focus, closes on Escape and returns focus
@@ -8,7 +8,9 @@ import { useEffect, useId, useRef } from "preact/hooks";
 export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) {
   const reference = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
+  // In the commit itself, not after the next paint (useEffect): a dialog closed and opened again
+  // within one frame must end up as the last render says.
+  useLayoutEffect(() => {
     const dialog = reference.current;
     if (dialog === null) return;
     if (props.open && !dialog.open) {

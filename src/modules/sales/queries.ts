@@ -78,12 +78,14 @@ export async function selectSales(
   filter: NewestFirstFilter & {
     status: SaleStatus | undefined;
     cashierId: string | undefined;
+    receiptToken: string | undefined;
     limit: number;
   },
 ): Promise<readonly SaleRow[]> {
   const conditions = [
     ...newestFirstConditions(sql.identifier(["sales"]), filter),
     byCashier(sql.identifier(["sales"]), filter.cashierId),
+    byReceiptToken(filter.receiptToken),
   ];
   return database.any(sql.type(saleRowSchema)`
     SELECT ${SALE_COLUMNS} FROM sales
@@ -106,6 +108,13 @@ const byCashier = (alias: IdentifierSqlToken, cashierId: string | undefined) =>
   cashierId === undefined
     ? sql.fragment`TRUE`
     : sql.fragment`${alias}.actor_type = 'till_user' AND ${alias}.actor_id = ${cashierId}`;
+
+/** Only the sale a receipt link shows: the sale's own receipt or one of its returns' (the merchant's own). */
+const byReceiptToken = (token: string | undefined) =>
+  token === undefined
+    ? sql.fragment`TRUE`
+    : sql.fragment`(sales.receipt_token = ${token} OR sales.id IN (
+        SELECT sale_id FROM sale_returns WHERE receipt_token = ${token} AND merchant_id = sales.merchant_id))`;
 
 type Period = World & { from: Date; to: Date; cashierId: string | undefined };
 

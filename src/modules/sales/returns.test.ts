@@ -116,6 +116,25 @@ describe("returns", () => {
     ]);
   });
 
+  test("a receipt link finds its sale, the sale's own or one of its returns'; never another world's or merchant's", async () => {
+    const cola = await createProduct(live, { name: "Cola", price_cents: 150 });
+    const sale = (await live.post("/v1/sales", { tender: "cash", items: [{ product_id: cola.id, qty: 2 }] })).body;
+    await live.post("/v1/sales", { tender: "cash", items: [{ product_id: cola.id, qty: 1 }] });
+    const saleReturn = (await live.post(`/v1/sales/${sale.id}/returns`, { items: [{ line: 0, qty: 1 }] })).body
+      .sale_return;
+    const tokenOf = (url: string) => url.split("/receipts/")[1] as string;
+    const found = async (world: Client, token: string) =>
+      (await world.get(`/v1/sales?receipt_token=${encodeURIComponent(token)}`)).body.data.map(
+        (row: { id: string }) => row.id,
+      );
+    expect(await found(live, tokenOf(sale.receipt_url))).toEqual([sale.id]);
+    expect(await found(live, tokenOf(saleReturn.receipt_url))).toEqual([sale.id]);
+    expect(await found(live, "A".repeat(32))).toEqual([]);
+    expect(await found(testWorld, tokenOf(sale.receipt_url))).toEqual([]);
+    const stranger = client(setup.app, (await newMerchant(db.database)).liveKey);
+    expect(await found(stranger, tokenOf(saleReturn.receipt_url))).toEqual([]);
+  });
+
   test("returning more than was sold is refused, counting earlier returns; nothing moves", async () => {
     const cola = await createProduct(live, { name: "Cola", price_cents: 150, stock_qty: 10 });
     const sale = await live.post("/v1/sales", { tender: "cash", items: [{ product_id: cola.id, qty: 2 }] });

@@ -230,6 +230,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
           from: query.from,
           to: query.to,
           cashierId: query.cashier_id,
+          receiptToken: query.receipt_token,
           limit: query.limit,
           cursor: query.cursor,
         });

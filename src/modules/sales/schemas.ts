@@ -188,6 +188,15 @@ export const listSalesQuery = z.strictObject({
     .max(100)
     .optional()
     .meta({ description: "Only the sales a cashier (csh_…) recorded, switched in on a till." }),
+  receipt_token: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        "Only the sale whose receipt link (…/receipts/<token>), or one of whose return receipts' links, ends in " +
+        "this token: how a till finds the sale a customer brings back by scanning the receipt's QR.",
+    }),
   limit: limitSchema({ max: 100, fallback: 20 }),
   cursor: cursorSchema,
 });

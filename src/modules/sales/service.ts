@@ -524,6 +524,7 @@ export async function listSales(
     from: Date | undefined;
     to: Date | undefined;
     cashierId: string | undefined;
+    receiptToken: string | undefined;
     limit: number;
     cursor: string | undefined;
   },

@@ -99,3 +99,72 @@ test("returns from Today: sold and returned shown per line, never more than rema
     await till.close();
   }
 });
+
+test("a sale older than the recent list is found by its receipt, its QR scanned or its number typed, and taken back", async () => {
+  const api = world.api("test");
+  const old = await api<{ id: string; receipt_url: string }>("POST", "/v1/sales", {
+    tender: "cash",
+    items: [{ name: "Kettle", qty: 1, unit_cents: 2_500 }],
+  });
+  expect(old.status).toBe(201);
+  // Twenty later sales push it off Today's recent list.
+  for (let index = 0; index < 20; index += 1) {
+    await api("POST", "/v1/sales", { tender: "cash", items: [{ name: "Gum", qty: 1, unit_cents: 50 }] });
+  }
+  const till = await TillPage.open(world);
+  const { page } = till;
+  try {
+    await till.signIn(world.shop.email);
+    await till.openDrawer({ USD: "50" });
+    await page.getByRole("link", { name: "Today" }).click();
+    const recent = page.getByRole("table", { name: "The last 20 sales" });
+    await recent
+      .getByRole("row", { name: /USD 0\.50/ })
+      .nth(19)
+      .waitFor();
+    expect(await recent.getByRole("row", { name: /USD 25\.00/ }).count()).toBe(0);
+    const finder = page.getByLabel("Find a sale by its receipt");
+    await finder.waitFor();
+
+    // The receipt's QR code holds its link; the scanner types it wherever the focus is.
+    await till.scan(old.body.receipt_url);
+    const sale = page.getByRole("dialog", { name: "Sale" });
+    await sale
+      .getByRole("table", { name: "Lines" })
+      .getByRole("row", { name: /Kettle 1 USD 25\.00/ })
+      .waitFor();
+    await sale.getByRole("button", { name: "Return items" }).click();
+    const returning = page.getByRole("dialog", { name: "Return items" });
+    await returning.getByLabel(/^Units of Kettle to return/).fill("1");
+    await returning.getByRole("button", { name: "Return and refund" }).click();
+    await returning.getByRole("status").filter({ hasText: "Refund due in cash: USD 25.00" }).waitFor();
+    await returning.getByRole("button", { name: "Done" }).click();
+    await sale.getByRole("button", { name: "Close" }).click();
+
+    // The number printed on the receipt, typed: the same sale, now showing what came back.
+    await finder.fill(old.body.id);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await sale
+      .getByRole("table", { name: "Returned" })
+      .getByRole("row", { name: /Kettle 1 USD 25\.00/ })
+      .waitFor();
+    await sale.getByRole("button", { name: "Close" }).click();
+
+    await finder.fill(`${world.platform.baseUrl}/receipts/${"A".repeat(32)}`);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await page.getByText("No sale of this shop has that receipt.").waitFor();
+    await finder.fill("the blue kettle");
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await page.getByText("Type the sale number from the receipt (sale_…) or scan its QR code.").waitFor();
+    expect(await till.app.accessibilityViolations()).toEqual([]);
+
+    const rows = await world.db.database.any(sql.type(z.object({ refund_cents: z.number(), till: z.boolean() }))`
+      SELECT refund_cents, till_id IS NOT NULL AND shift_id IS NOT NULL AS till
+      FROM sale_returns WHERE sale_id = ${old.body.id}`);
+    expect(rows).toEqual([{ refund_cents: 2_500, till: true }]);
+    expect(till.app.consoleErrors).toEqual([]);
+    expect(externalRequests(till, world.platform.baseUrl)).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});

@@ -5,6 +5,7 @@ import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
 import { Button, Dialog, SelectField, Table } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
+import { FindSale } from "../returns/find-sale.tsx";
 import type { SaleWithReturns } from "../returns/return-api.ts";
 import { ReturnDialog } from "../returns/return-dialog.tsx";
 import type { Sale } from "../sell/sale-api.ts";
@@ -22,7 +23,8 @@ type SalesReport = {
 /**
  * Today: takings by tender and currency and the best sellers (GET /v1/sales/report, today in the
  * merchant's time zone), and the recent sales with their lines. Two requests when opened, one per
- * sale opened; nothing refreshes by itself.
+ * sale opened; nothing refreshes by itself. A sale not among the recent ones is found by its receipt
+ * (FindSale), to take goods back however long ago they were sold.
  */
 export function TodayScreen() {
   // "": every sale; a cashier's id: only the sales they recorded (the API's cashier_id filter).
@@ -103,6 +105,8 @@ export function TodayScreen() {
           />
         </>
       )}
+      <h2>Returns</h2>
+      <FindSale onFound={setOpened} />
       <h2>Recent sales</h2>
       {recent.state === "loaded" ? (
         <Table
@@ -165,7 +169,11 @@ function SaleDetail(props: {
   const value = sale.state === "loaded" ? sale.value : undefined;
   return (
     <Dialog open={props.saleId !== undefined} title="Sale" onClose={props.onClose}>
-      {value === undefined ? (
+      {sale.state === "failed" ? (
+        <p class="form-error" role="alert">
+          {sale.error.message}
+        </p>
+      ) : value === undefined ? (
         <p class="muted">Loading…</p>
       ) : (
         <>

@@ -1,0 +1,75 @@
+import { useState } from "preact/hooks";
+import { ApiError } from "../../lib/api.ts";
+import { api } from "../../lib/session.ts";
+import { Button, Field } from "../../ui/index.ts";
+import { useScanHandler } from "../scan/scan-target.ts";
+import type { Sale } from "../sell/sale-api.ts";
+import { saleReference } from "./sale-reference.ts";
+
+const NOT_FOUND = "No sale of this shop has that receipt.";
+
+/**
+ * Finds the sale of a receipt a customer brings back, however old: by its number typed in, or by its
+ * QR code scanned (a scan lands here wherever the focus is while Today is shown). One request for a
+ * receipt link, one for a number; then `onFound` opens the sale, where its lines can be returned.
+ */
+export function FindSale(props: { onFound: (saleId: string) => void }) {
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const find = async (input: string) => {
+    const reference = saleReference(input);
+    if (reference === undefined) {
+      setError("Type the sale number from the receipt (sale_…) or scan its QR code.");
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const saleId =
+        "saleId" in reference
+          ? (await api.get<Sale>(`/v1/sales/${encodeURIComponent(reference.saleId)}`)).id
+          : (
+              await api.get<{ data: Sale[] }>("/v1/sales", {
+                query: { receipt_token: reference.receiptToken, limit: 1 },
+              })
+            ).data[0]?.id;
+      if (saleId === undefined) {
+        setError(NOT_FOUND);
+        return;
+      }
+      setText("");
+      props.onFound(saleId);
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.status === 404 ? NOT_FOUND : (failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  useScanHandler((code) => {
+    setText(code);
+    void find(code);
+  });
+  return (
+    <form
+      class="find-sale"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void find(text);
+      }}
+    >
+      <Field
+        label="Find a sale by its receipt"
+        hint="The number on the receipt (sale_…), or scan the receipt's QR code."
+        value={text}
+        onValue={setText}
+        error={error}
+        autocomplete="off"
+        maxLength={300}
+      />
+      <Button type="submit" busy={busy}>
+        Find
+      </Button>
+    </form>
+  );
+}
