@@ -164,3 +164,61 @@ test("five wrong PINs lock the cashier, shown on screen with the attempts left b
     await till.close();
   }
 });
+
+test("while a sale taken offline is unsynced, switching cashier and unpairing the till wait; once it is sent, both work and the sale is the cashier's", async () => {
+  const chipo = await createCashier("Chipo", "7777");
+  const till = await TillPage.open(world);
+  const { page, context } = till.app;
+  try {
+    await signInToPinScreen(till, "Counter 2");
+    await page.getByRole("button", { name: "Chipo" }).click();
+    await page.waitForFunction(() => document.activeElement?.id === "pin-input");
+    await till.typeSlowly("7777", { enter: true });
+    await page.locator(".current-cashier").filter({ hasText: "Chipo" }).waitFor();
+    await till.openDrawer();
+
+    await context.setOffline(true);
+    await page.getByText("Offline", { exact: true }).waitFor();
+    await till.scan("5000112637922");
+    await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
+    await payCashExact(till);
+    await page.getByRole("button", { name: "1 unsynced", exact: true }).waitFor();
+
+    // Switching cashier is refused: the sale must reach the server under Chipo's name.
+    await page.getByRole("button", { name: "Switch cashier" }).click();
+    await page
+      .getByText("1 sale taken offline is not on the server yet: switch cashier once they have synced.")
+      .waitFor();
+    expect(await page.locator(".current-cashier").textContent()).toContain("Chipo");
+    // Unpairing waits too: the button is disabled and says why.
+    await page.getByRole("link", { name: "This till" }).click();
+    await page.getByRole("alert").filter({ hasText: "1 sale(s) taken offline are not on the server yet" }).waitFor();
+    expect(await page.getByRole("button", { name: "Unpair this till" }).isDisabled()).toBe(true);
+    expect(await till.app.accessibilityViolations()).toEqual([]);
+
+    await context.setOffline(false);
+    await till.waitForSynced();
+    await page.getByRole("button", { name: "Unpair this till" }).and(page.locator(":enabled")).waitFor();
+    await page.getByRole("button", { name: "Switch cashier" }).click();
+    await page.getByRole("heading", { name: "Who is at the till?" }).waitFor();
+    await page.getByRole("button", { name: "Chipo" }).click();
+    await page.waitForFunction(() => document.activeElement?.id === "pin-input");
+    await till.typeSlowly("7777", { enter: true });
+    await page.locator(".current-cashier").filter({ hasText: "Chipo" }).waitFor();
+    await page.getByRole("link", { name: "This till" }).click();
+    await page.getByLabel("Owner's password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Unpair this till" }).click();
+    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
+
+    const sales = await world.db.database.any(sql.type(z.object({ actor_id: z.string(), total_cents: z.number() }))`
+      SELECT actor_id, total_cents FROM sales WHERE merchant_id = ${world.shop.id} AND actor_id = ${chipo.id}`);
+    expect(sales).toEqual([{ actor_id: chipo.id, total_cents: 150 }]);
+    const device = await world.db.database.one(sql.type(z.object({ revoked: z.boolean() }))`
+      SELECT revoked_at IS NOT NULL AS revoked FROM till_devices WHERE merchant_id = ${world.shop.id} AND name = 'Counter 2'`);
+    expect(device).toEqual({ revoked: true });
+    expect(till.app.consoleErrors).toEqual([]);
+    expect(externalRequests(till, world.platform.baseUrl)).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});
