@@ -10,11 +10,13 @@ import { randomSecret } from "../src/platform/ids.ts";
 import { poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, cpuSecondsOf, startCpuSample } from "./cpu-usage.ts";
 import {
+  buildRelease,
   committedTransactions,
   createBenchDatabase,
   type LoadResult,
   load,
   seedMerchants,
+  startBuiltService,
   startServer,
   stopServer,
 } from "./support.ts";
@@ -23,7 +25,9 @@ import {
  * npm run bench:deploy [-- --short]
  *
  * The deployment shape: the API and the four worker pools as separate processes on one PostgreSQL
- * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them. In each round, in
+ * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them: the built release
+ * (dist/services/<name>/main.js, built first), the API with the chart's NODE_OPTIONS
+ * (`--api-node-options`). In each round, in
  * alternated order:
  * - the ceiling: bare Express doing one INSERT per POST, nothing else on the database;
  * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
@@ -44,6 +48,8 @@ const { values } = parseArgs({
     "auto-settle": { type: "string", default: "3" },
     "settle-timeout": { type: "string", default: "120" },
     waiting: { type: "string" },
+    // The API's NODE_OPTIONS, as the chart sets them (api.nodeOptions in values.yaml).
+    "api-node-options": { type: "string", default: "--max-old-space-size=96 --max-semi-space-size=8" },
   },
 });
 const short = values.short;
@@ -54,6 +60,7 @@ const rounds = Number(values.rounds ?? (short ? 1 : 2));
 const warmupSeconds = short ? 1 : 2;
 const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
 const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
+const apiNodeOptions = values["api-node-options"];
 
 type Measured = LoadResult & {
   cpu: CpuSample;
@@ -74,6 +81,7 @@ type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number }
 /** What the pools cost the database while nothing happens but payments waiting. */
 type Idle = { seconds: number; transactions: number; cpu: CpuSample };
 
+await buildRelease();
 const database = await createBenchDatabase(loadConfig().databaseUrl);
 try {
   const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
@@ -137,9 +145,9 @@ try {
   async function measurePlatform(): Promise<Omit<Round, "baseline">> {
     const pools: { child: ChildProcess }[] = [];
     for (const pool of poolNames) {
-      pools.push(await startServer("bench/servers/pool.ts", { ...environment, BENCH_POOL: pool }));
+      pools.push(await startBuiltService(pool, environment, "WORKER_HTTP_PORT"));
     }
-    const api = await startServer("bench/servers/api.ts", environment);
+    const api = await startBuiltService("api", { ...environment, NODE_OPTIONS: apiNodeOptions }, "PORT");
     try {
       // Whatever earlier rounds left pending settles first: each round measures its own payments.
       await waitUntilSettled(settleTimeoutMs);
