@@ -8,10 +8,11 @@ import { startTracing } from "./telemetry/tracing.ts";
  * `start` should import the service's modules dynamically, so tracing is set up before they load.
  */
 export async function runMain(service: string, start: (config: Config) => Promise<() => Promise<void>>): Promise<void> {
+  let config: Config;
   let shutdown: () => Promise<void>;
   let stopTracing: () => Promise<void>;
   try {
-    const config = loadConfig();
+    config = loadConfig();
     stopTracing = await startTracing(config, service);
     shutdown = await start(config);
   } catch (error) {
@@ -28,6 +29,13 @@ export async function runMain(service: string, start: (config: Config) => Promis
     }
     stopping = true;
     process.stderr.write(`${signal} received, shutting down gracefully\n`);
+    // A shutdown that hangs (a connection that never answers, a runner that never stops) must not
+    // keep a replica that serves nothing: past every timeout the configuration allows, exit anyway.
+    const deadlineMs = shutdownDeadlineMs(config);
+    setTimeout(() => {
+      process.stderr.write(`shutdown did not finish within ${deadlineMs / 1000} s; exiting\n`);
+      process.exit(1);
+    }, deadlineMs).unref();
     shutdown()
       .then(stopTracing)
       .then(
@@ -40,6 +48,20 @@ export async function runMain(service: string, start: (config: Config) => Promis
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+}
+
+/** Beyond the longest graceful shutdown the configuration allows: closing pools, stopping an embedded database. */
+const SHUTDOWN_MARGIN_MS = 10_000;
+
+/**
+ * How long a graceful shutdown may take before the process gives up on it: the API's drain delay and
+ * in-flight requests, or a pool's running jobs, whichever is longer, plus a margin.
+ */
+export function shutdownDeadlineMs(config: Config): number {
+  return (
+    Math.max(config.httpDrainDelayMs + config.httpShutdownTimeoutMs, config.worker.shutdownTimeoutMs) +
+    SHUTDOWN_MARGIN_MS
+  );
 }
 
 /**
