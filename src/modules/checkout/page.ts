@@ -12,6 +12,7 @@ export type CheckoutView = {
   payment: PaymentRow;
   merchantName: string;
   deepLink: string;
+  qrPngDataUrl: string;
   ussd: string;
 };
 
@@ -55,7 +56,7 @@ export function checkoutPage(view: CheckoutView): string {
   <section class="pending" aria-labelledby="code-label">
     <p id="code-label">Your payment code</p>
     <p class="code" data-testid="code" aria-label="Payment code ${e(payment.code.split("").join(" "))}">${e(groupCode(payment.code))}</p>
-    <img class="qr" src="${e(payment.qr_png_data_url)}" alt="QR code to pay ${e(formatAmount(payment))}" width="180" height="180">
+    <img class="qr" src="${e(view.qrPngDataUrl)}" alt="QR code to pay ${e(formatAmount(payment))}" width="180" height="180">
     <p><a class="button" href="${e(view.deepLink)}">Open wallet app</a></p>
     <p class="ussd">Or by USSD: ${e(view.ussd)}</p>
     <p class="countdown" role="timer" aria-live="off">Expires in <span id="countdown" data-testid="countdown">10:00</span></p>

@@ -76,6 +76,7 @@ export function checkoutRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
             payment,
             merchantName: merchant.name,
             deepLink: payments.deepLinkOf(config, payment.code),
+            qrPngDataUrl: payments.qrPngDataUrlOf(config, payment.code),
             ussd: payments.ussdOf(config, payment),
           }),
         };

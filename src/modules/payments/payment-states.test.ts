@@ -72,7 +72,6 @@ describe("payment states (test world)", () => {
           id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
           input: { amount_cents: 100, currency: "USD" },
           issued: { code: "123456789", gatewayReference: "gw_1" },
-          qrPngDataUrl: "data:image/png;base64,AA==",
           feeCents: 2,
           reference: "PRLIVE",
           createdAt: new Date(),

@@ -35,7 +35,6 @@ function pendingPayment(code = String(randomInt(100_000_000, 999_999_999))): Pay
     reference: `PR${randomUUID().slice(0, 12).toUpperCase()}`,
     code,
     gateway_reference: `gw_${randomUUID()}`,
-    qr_png_data_url: "data:image/png;base64,iVBORw0KGgo=",
     expires_at: new Date(createdAt.getTime() + 600_000),
     paid_at: null,
     payer_msisdn: null,

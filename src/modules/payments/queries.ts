@@ -6,12 +6,12 @@ import { type ResponseToStore, storeResponsesStatement } from "../../platform/id
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
-  merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at,
+  merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, expires_at,
   paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at`;
 /** The same columns of the updated row, in an UPDATE … FROM (where the bare names are ambiguous). */
 const PAYMENT_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
   p.fee_cents, p.narration, p.merchant_ref, p.metadata, p.success_url, p.cancel_url, p.reference, p.code,
-  p.gateway_reference, p.qr_png_data_url, p.expires_at, p.paid_at, p.payer_msisdn, p.failure_reason,
+  p.gateway_reference, p.expires_at, p.paid_at, p.payer_msisdn, p.failure_reason,
   p.last_inquiry_at, p.inquiry_count, p.created_at, p.updated_at`;
 
 /**
@@ -32,7 +32,9 @@ export type PaymentToInsert = {
  * themselves, and a job's NOTIFY serialises commits). A payment with a response is
  * inserted only if its response was stored, that is while its request still owns its
  * Idempotency-Key; the statement is then its request's whole transaction. Returns the ids of the
- * payments inserted.
+ * payments inserted. The QR image is drawn from the code when the payment is shown, not stored: the
+ * column gets '' (NOT NULL, read by the release before this one; docs/operations.md, pending
+ * contractions).
  */
 export async function insertPayments(
   database: Queryable,
@@ -57,7 +59,7 @@ export async function insertPayments(
         ${column((p) => p.merchant_ref, "text")}, ${column((p) => JSON.stringify(p.metadata), "text")},
         ${column((p) => p.success_url, "text")}, ${column((p) => p.cancel_url, "text")},
         ${column((p) => p.reference, "text")}, ${column((p) => p.code, "text")},
-        ${column((p) => p.gateway_reference, "text")}, ${column((p) => p.qr_png_data_url, "text")},
+        ${column((p) => p.gateway_reference, "text")},
         ${column((p) => p.expires_at.toISOString(), "text")}, ${column((p) => p.created_at.toISOString(), "text")},
         ${sql.array(
           rows.map((row) => row.firstPollAt?.toISOString() ?? null),
@@ -70,7 +72,7 @@ export async function insertPayments(
           "text",
         )})
       AS p(merchant_id, id, livemode, amount_cents, currency, fee_cents, narration, merchant_ref, metadata, success_url,
-        cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at, next_poll_at,
+        cancel_url, reference, code, gateway_reference, expires_at, created_at, next_poll_at,
         idempotency_key, owner_token, response_status, response_body, traceparent)),
     stored AS (${storeResponsesStatement(sql.fragment`
       SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
@@ -81,7 +83,7 @@ export async function insertPayments(
         updated_at, next_poll_at, traceparent)
       SELECT p.merchant_id, p.id, p.livemode, 'pending', p.amount_cents, p.currency, p.fee_cents, p.narration,
         p.merchant_ref, p.metadata::jsonb, p.success_url, p.cancel_url, p.reference, p.code, p.gateway_reference,
-        p.qr_png_data_url, p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz,
+        '', p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz,
         p.next_poll_at::timestamptz, p.traceparent
       FROM pending p
       WHERE p.idempotency_key IS NULL

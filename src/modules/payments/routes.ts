@@ -25,7 +25,7 @@ export function presentPayment(config: Config, payment: PaymentRow) {
     metadata: payment.metadata,
     reference: payment.reference,
     code: payment.code,
-    qr_png_data_url: payment.qr_png_data_url,
+    qr_png_data_url: payments.qrPngDataUrlOf(config, payment.code),
     deep_link: payments.deepLinkOf(config, payment.code),
     ussd: payments.ussdOf(config, payment),
     checkout_url: `${config.publicBaseUrl}/checkout/${payment.id}`,

@@ -26,7 +26,6 @@ export const paymentRowSchema = z.object({
   reference: z.string(),
   code: z.string(),
   gateway_reference: z.string(),
-  qr_png_data_url: z.string(),
   expires_at: z.date(),
   paid_at: z.date().nullable(),
   payer_msisdn: z.string().nullable(),

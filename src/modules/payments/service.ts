@@ -83,6 +83,14 @@ export function deepLinkOf(config: Config, code: string): string {
   return `${config.payment.deepLinkPrefix}${code}`;
 }
 
+/**
+ * The QR code of the payment's deep link, as a PNG data URL: drawn when the payment is shown (well
+ * under a tenth of a millisecond) rather than stored in every payment row and rewritten with it.
+ */
+export function qrPngDataUrlOf(config: Config, code: string): string {
+  return qrPngDataUrl(deepLinkOf(config, code));
+}
+
 export function ussdOf(config: Config, payment: Pick<PaymentRow, "code" | "currency" | "amount_cents">): string {
   return `Dial ${config.payment.ussdPrefix}${payment.code}# and confirm ${formatMoney(payment.currency, payment.amount_cents)}`;
 }
@@ -120,7 +128,6 @@ export async function preparePayment(
     id,
     input,
     issued,
-    qrPngDataUrl: qrPngDataUrl(deepLinkOf(dependencies.config, issued.code)),
     feeCents: feeCents(input.amount_cents, tenant.merchant),
     reference: `PR${randomSecret().slice(0, 12).toUpperCase()}`,
     createdAt,
@@ -153,7 +160,6 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
     reference: prepared.reference,
     code: prepared.issued.code,
     gateway_reference: prepared.issued.gatewayReference,
-    qr_png_data_url: prepared.qrPngDataUrl,
     expires_at: prepared.expiresAt,
     paid_at: null,
     payer_msisdn: null,
