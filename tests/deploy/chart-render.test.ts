@@ -219,6 +219,12 @@ describeIfRenderer("the rendered chart", () => {
     expect(deployment("pos-pos-platform-code-expiry")).toBeUndefined();
     const apiSecret = envOf(api.spec.template.spec.containers[0] as Container, "DATABASE_URL");
     expect(apiSecret?.valueFrom?.secretKeyRef?.name).toBe("pos-secrets");
+    // The API's heap bounds; the pools keep Node's defaults.
+    expect(envOf(api.spec.template.spec.containers[0] as Container, "NODE_OPTIONS")?.value).toBe(
+      "--max-old-space-size=96 --max-semi-space-size=8",
+    );
+    const pool = deployment("pos-pos-platform-payout-processor").spec.template.spec.containers[0] as Container;
+    expect(envOf(pool, "NODE_OPTIONS")).toBeUndefined();
   });
 
   test("the chart refuses an install without credentials and a grace period shorter than the drain", () => {
