@@ -2,7 +2,15 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { addProduct, externalRequests, startTillWorld, TillPage, type TillWorld } from "../../support/till.ts";
+import {
+  addProduct,
+  externalRequests,
+  ownerSession,
+  PASSWORD,
+  startTillWorld,
+  TillPage,
+  type TillWorld,
+} from "../../support/till.ts";
 import { waitUntil } from "../../support/time.ts";
 
 /**
@@ -386,4 +394,45 @@ test("the service worker is served from /till/sw.js: no-cache, allowed the /till
   expect(assets).toHaveLength(2);
   for (const asset of assets) expect(script).toContain(`"${asset}"`);
   expect(script).not.toContain("/v1");
+});
+
+// Last in this file: the shop has a cashier from here on.
+test("reloaded while offline, the till still shows the cashier switched in and sells under their name", async () => {
+  const owner = await ownerSession(world);
+  const tatenda = await owner<{ id: string }>("POST", "/v1/cashiers", { name: "Tatenda", pin: "2580" });
+  expect(tatenda.status).toBe(201);
+  const till = await TillPage.open(world);
+  const { page, context } = till.app;
+  try {
+    await page.goto(`${world.platform.baseUrl}/till`);
+    await page.getByLabel("Email").fill(world.shop.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Tatenda" }).click();
+    await page.waitForFunction(() => document.activeElement?.id === "pin-input");
+    await till.typeSlowly("2580", { enter: true });
+    await page.locator(".current-cashier").filter({ hasText: "Tatenda" }).waitFor();
+    await till.openDrawer();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await waitUntil("the catalog is kept in the browser", async () => (await keptProducts(till)) > 0);
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
+    await page.getByText("Offline", { exact: true }).waitFor();
+    await page.locator(".current-cashier").filter({ hasText: "Tatenda" }).waitFor();
+    await sellCashExact(till, "5000112637922", "Cola 330ml");
+    await unsyncedBadge(till, "1 unsynced").waitFor();
+    expect(await till.app.accessibilityViolations()).toEqual([]);
+
+    await context.setOffline(false);
+    await till.waitForSynced();
+    const sold = await world.db.database.any(sql.type(z.object({ actor_id: z.string() }))`
+      SELECT actor_id FROM sales WHERE merchant_id = ${world.shop.id} ORDER BY created_at DESC LIMIT 1`);
+    expect(sold).toEqual([{ actor_id: tatenda.body.id }]);
+    expect(till.app.consoleErrors).toEqual([]);
+    expect(externalRequests(till, world.platform.baseUrl)).toEqual([]);
+  } finally {
+    await till.close();
+  }
 });

@@ -1,4 +1,5 @@
-import { computed, signal } from "@preact/signals";
+import { computed, effect, signal } from "@preact/signals";
+import { ApiError } from "../../lib/api.ts";
 import { api, session } from "../../lib/session.ts";
 import { unsyncedSales } from "../offline/index.ts";
 
@@ -14,13 +15,47 @@ export type Cashier = {
 export const cashiers = signal<Cashier[] | undefined>(undefined);
 
 /**
- * Loads the cashiers (the till waits for them at start, so no screen shows before the PIN screen). When
- * they cannot be read the till carries on without a PIN screen: the server still records who sold.
+ * The browser keeps the shop's cashiers as last read (names and states; a PIN never reaches the
+ * browser), so that a till reloaded while the network is down still shows who is at the counter and
+ * still asks for a PIN when nobody is (as it would have without the reload).
+ */
+const STORAGE_KEY = "till.cashiers";
+type KeptCashiers = { merchantId: string; cashiers: Cashier[] };
+
+effect(() => {
+  const merchantId = session.value?.merchant.id;
+  const list = cashiers.value;
+  if (merchantId === undefined || list === undefined) return;
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ merchantId, cashiers: list } satisfies KeptCashiers));
+  } catch {
+    // Storage refused (private mode): a reload while offline shows no cashier.
+  }
+});
+
+function keptCashiers(): Cashier[] | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null") as KeptCashiers | null;
+    return kept !== null && kept.merchantId === session.value?.merchant.id ? kept.cashiers : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads the cashiers (the till waits for them at start, so no screen shows before the PIN screen).
+ * Without the network the browser's copy stands in (no error: the next read refreshes it). When they
+ * cannot be read at all the till carries on without a PIN screen: the server still records who sold.
  */
 export async function loadCashiers(): Promise<void> {
   try {
     cashiers.value = (await api.get<{ data: Cashier[] }>("/v1/cashiers", { world: "test" })).data;
   } catch (error) {
+    const kept = error instanceof ApiError && error.type === "network_error" ? keptCashiers() : undefined;
+    if (kept !== undefined) {
+      cashiers.value ??= kept;
+      return;
+    }
     cashiers.value ??= [];
     throw error;
   }
