@@ -18,6 +18,7 @@ import {
   seedMerchants,
   startBuiltService,
   startServer,
+  statementsRun,
   stopServer,
 } from "./support.ts";
 
@@ -66,8 +67,17 @@ type Measured = LoadResult & {
   cpu: CpuSample;
   /** PostgreSQL transactions committed during the measurement (all backends of the database). */
   transactions: number;
+  /** Statements run meanwhile (pg_stat_statements), null where the server does not count them. */
+  statements: number | null;
 };
-type Settled = { payments: number; seconds: number; cpu: CpuSample; transactions: number; poolCpuSeconds: number };
+type Settled = {
+  payments: number;
+  seconds: number;
+  cpu: CpuSample;
+  transactions: number;
+  statements: number | null;
+  poolCpuSeconds: number;
+};
 type Round = {
   baseline: Measured;
   platform: Measured;
@@ -82,6 +92,10 @@ type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number }
 type Idle = { seconds: number; transactions: number; cpu: CpuSample };
 
 await buildRelease();
+/** A counter's growth, or null when it is not counted. */
+const difference = (after: number | null, before: number | null) =>
+  after === null || before === null ? null : after - before;
+
 const database = await createBenchDatabase(loadConfig().databaseUrl);
 try {
   const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
@@ -119,6 +133,7 @@ try {
   async function measure(url: string, serverPid: number): Promise<Measured> {
     await load({ url, connections, durationSeconds: warmupSeconds, method: "POST", headersFor, bodyFor: body });
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const statementsBefore = await statementsRun(database.url);
     const cpuSince = await startCpuSample(serverPid, database.url);
     const result = await load({
       url,
@@ -130,7 +145,8 @@ try {
     });
     const cpu = await cpuSince();
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-    return { ...result, cpu, transactions };
+    const statements = difference(await statementsRun(database.url), statementsBefore);
+    return { ...result, cpu, transactions, statements };
   }
 
   async function measureBaseline(): Promise<Measured> {
@@ -159,6 +175,7 @@ try {
       const poolPids = pools.map((pool) => pool.child.pid ?? 0);
       const poolCpuBefore = await sumCpu(poolPids);
       const transactionsBefore = await committedTransactions(database.url);
+      const statementsBefore = await statementsRun(database.url);
       const cpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
       const started = performance.now();
       await waitUntilSettled(settleTimeoutMs);
@@ -166,6 +183,7 @@ try {
       const cpu = await cpuSince();
       const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
       const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+      const statements = difference(await statementsRun(database.url), statementsBefore);
 
       // Idle: nothing pending, nothing arriving; what the pools alone cost the database.
       const idleSeconds = short ? 3 : 5;
@@ -207,7 +225,7 @@ try {
       return {
         platform,
         apiPeakRssMb,
-        settled: { payments: pending, seconds: settleSeconds, cpu, transactions, poolCpuSeconds },
+        settled: { payments: pending, seconds: settleSeconds, cpu, transactions, statements, poolCpuSeconds },
         idle: { seconds: idleSeconds, transactions: idleTransactions, cpu: idleCpu },
         waiting: {
           seconds: idleSeconds,
@@ -255,8 +273,10 @@ try {
 
   const perThousandCpu = (cpu: CpuSample, operations: number) =>
     cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.databaseSeconds) / operations).toFixed(2);
+  const perOperation = (count: number | null, operations: number) =>
+    count === null ? "n/a" : (count / Math.max(1, operations)).toFixed(2);
   const line = (name: string, result: Measured) =>
-    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${(result.transactions / Math.max(1, result.total)).toFixed(2)} xact/op`;
+    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
   const [load1, load5] = os.loadavg();
   process.stdout.write(
     [
@@ -273,7 +293,7 @@ try {
           line("ceiling: bare INSERT", baseline),
           line("POST /v1/payments, pools on", platform),
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
-          `  settling by polling: ${settled.payments} pending after the load settled in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${(settled.transactions / Math.max(1, settled.payments)).toFixed(2)} xact/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
+          `  settling by polling: ${settled.payments} pending after the load settled in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
           `  lifecycle (created → polled → paid): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,

@@ -16,7 +16,10 @@ export type BenchDatabase = { url: string; dispose: () => Promise<void> };
 
 /** A fresh migrated database on DATABASE_URL's server, or on an embedded server when it is unset. */
 export async function createBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
-  const { serverUrl, stop: stopPostgres } = await postgresServer(databaseUrl);
+  // Statements per operation, where the server allows (an embedded one does; DATABASE_URL's may not).
+  const { serverUrl, stop: stopPostgres } = await postgresServer(databaseUrl, {
+    preloadLibraries: ["pg_stat_statements"],
+  });
   const name = `pos_bench_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -151,6 +154,28 @@ export async function load(options: {
 }
 
 /** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
+/**
+ * Statements the database's backends have run (pg_stat_statements' top-level calls, all of the
+ * database's backends), or null when the server has not loaded pg_stat_statements.
+ */
+export async function statementsRun(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    const { rows } = await client.query<{ calls: string }>(
+      `SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return Number(rows[0]?.calls ?? 0);
+  } catch {
+    // Not loaded at the server's start (shared_preload_libraries), or not installable here.
+    return null;
+  } finally {
+    await client.end();
+  }
+}
+
 export async function committedTransactions(url: string, options: { settledMs?: number } = {}): Promise<number> {
   // Other backends publish their counts at most about once a second: wait that long when they just ran.
   await new Promise((resolve) => setTimeout(resolve, options.settledMs ?? 0));

@@ -234,10 +234,14 @@ async function initialise(binaries: Binaries, dataDirectory: string, user: OsUse
   }
 }
 
-export async function startEmbeddedPostgres(options: {
+export type EmbeddedOptions = {
   dataDirectory: string;
   port?: number;
-}): Promise<EmbeddedCluster> {
+  /** Server libraries to load at start (`shared_preload_libraries`), e.g. pg_stat_statements for benchmarks. */
+  preloadLibraries?: readonly string[];
+};
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   try {
     return await startCluster(options);
   } catch (error) {
@@ -246,7 +250,7 @@ export async function startEmbeddedPostgres(options: {
   }
 }
 
-async function startCluster(options: { dataDirectory: string; port?: number }): Promise<EmbeddedCluster> {
+async function startCluster(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   const url = (port: number) => (database: string) =>
     `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   const user = await serverOsUser();
@@ -273,7 +277,9 @@ async function startCluster(options: { dataDirectory: string; port?: number }): 
       "--log",
       serverLog,
       "-o",
-      `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300`,
+      `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300${
+        options.preloadLibraries?.length ? ` -c shared_preload_libraries=${options.preloadLibraries.join(",")}` : ""
+      }`,
     ]);
   } catch (error) {
     const log = existsSync(serverLog) ? (await readFile(serverLog, "utf8")).split("\n").slice(-10).join("\n") : "";
@@ -292,6 +298,7 @@ async function startCluster(options: { dataDirectory: string; port?: number }): 
  */
 export async function postgresServer(
   databaseUrl: string | undefined,
+  options: Pick<EmbeddedOptions, "preloadLibraries"> = {},
 ): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
   if (databaseUrl !== undefined && databaseUrl !== "") {
     return { serverUrl: databaseUrl, stop: async () => {} };
@@ -301,7 +308,7 @@ export async function postgresServer(
   });
   let cluster: EmbeddedCluster;
   try {
-    cluster = await startEmbeddedPostgres({ dataDirectory: requested });
+    cluster = await startEmbeddedPostgres({ dataDirectory: requested, ...options });
   } catch (error) {
     await rm(requested, { recursive: true, force: true });
     throw error;
