@@ -64,7 +64,14 @@ function shell(title: string, script: string, style: string | undefined): string
   ].join("\n");
 }
 
-export async function buildWeb(options: { outDirectory?: string; quiet?: boolean } = {}): Promise<WebManifest> {
+export async function buildWeb(
+  options: {
+    outDirectory?: string;
+    quiet?: boolean;
+    /** A comment at the top of every script: a build label (two builds of the same sources then differ). */
+    label?: string;
+  } = {},
+): Promise<WebManifest> {
   const outDirectory = options.outDirectory ?? WEB_BUILD_DIRECTORY;
   await rm(outDirectory, { recursive: true, force: true });
   await mkdir(outDirectory, { recursive: true });
@@ -83,6 +90,7 @@ export async function buildWeb(options: { outDirectory?: string; quiet?: boolean
     outdir: outDirectory,
     metafile: true,
     logLevel: "warning",
+    ...(options.label === undefined ? {} : { banner: { js: `/* ${options.label.replaceAll("*/", "")} */` } }),
   });
   const manifest = await writeManifest(outDirectory, result.metafile);
   manifest.serviceWorkers.till = await buildServiceWorker(outDirectory, manifest);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 /**
@@ -45,6 +46,11 @@ const environmentSchema = z.object({
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(9090),
   /** `make run` only: where the embedded PostgreSQL and the demo's keys live (relative to the working directory). */
   DEV_DATA_DIRECTORY: z.string().min(1).default(".data"),
+  // The browser apps' build (web/build.ts): web/dist beside src/, in the checkout as in the image.
+  WEB_BUILD_DIRECTORY: z
+    .string()
+    .min(1)
+    .default(fileURLToPath(new URL("../../web/dist/", import.meta.url))),
   PUBLIC_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -112,6 +118,8 @@ export type Config = {
   port: number;
   workerHttpPort: number;
   devDataDirectory: string;
+  /** Where the browser apps' build is read from (manifest.json and the files it lists). */
+  webBuildDirectory: string;
   publicBaseUrl: string;
   adminToken: string | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -236,6 +244,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     port: env.PORT,
     workerHttpPort: env.WORKER_HTTP_PORT,
     devDataDirectory: env.DEV_DATA_DIRECTORY,
+    webBuildDirectory: env.WEB_BUILD_DIRECTORY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     adminToken: env.ADMIN_TOKEN,
     logLevel: env.LOG_LEVEL,

@@ -11,14 +11,16 @@ export type ServedPlatform = { baseUrl: string; config: Config; close: () => Pro
  * a browser: pages and links point back at it, and its origin differs from any other site's. Test
  * payments do not settle by themselves (a browser test settles them by mockpay), and the rate limit is
  * out of the way of a page's requests. `environment` adds settings (a test that drives webhook
- * deliveries itself uses the returned config for them).
+ * deliveries itself uses the returned config for them). `port` serves again on an origin a browser
+ * already knows (another build of the apps behind the same origin: a deploy).
  */
 export async function servePlatform(
   database: Database,
   databaseUrl: string,
   environment: Record<string, string> = {},
+  options: { port?: number } = {},
 ): Promise<ServedPlatform> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = testConfig(databaseUrl, {
     PUBLIC_BASE_URL: baseUrl,

@@ -45,7 +45,7 @@ export async function startTillWorld(): Promise<TillWorld> {
       });
       return { status: response.status, body: (await response.json()) as never };
     };
-  return {
+  const world: TillWorld = {
     db,
     platform,
     browser,
@@ -53,10 +53,12 @@ export async function startTillWorld(): Promise<TillWorld> {
     api,
     close: async () => {
       await browser.close();
-      await platform.close();
+      // The platform serving now: a test may have served another build in its place.
+      await world.platform.close();
       await db.close();
     },
   };
+  return world;
 }
 
 /** Creates a product through the API (live key: the catalog is shared by both worlds). */

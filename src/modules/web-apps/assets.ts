@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import { z } from "zod";
 
 /**
  * The browser apps' build output (web/build.ts): content-hashed files and each app's shell, listed by
- * manifest.json. Read from disk once, on first use, so the API starts whether or not the apps were
- * built (the tests, `make run` and the image build them first); only files the manifest names are served.
+ * manifest.json, in the configured directory (WEB_BUILD_DIRECTORY). Read from disk once, on first use,
+ * so the API starts whether or not the apps were built (the tests, `make run` and the image build them
+ * first); only files the manifest names are served.
  */
-const buildDirectory = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 
 const manifestSchema = z.object({
   files: z.record(z.string(), z.object({ contentType: z.string(), bytes: z.number(), gzipBytes: z.number() })),
@@ -22,15 +22,20 @@ export type BuiltAssets = {
   serviceWorker: (app: string) => Buffer | undefined;
 };
 
-let loaded: BuiltAssets | undefined;
+const loaded = new Map<string, BuiltAssets>();
 
-export function builtAssets(): BuiltAssets {
-  loaded ??= load();
-  return loaded;
+export function builtAssets(buildDirectory: string): BuiltAssets {
+  let assets = loaded.get(buildDirectory);
+  if (assets === undefined) {
+    assets = load(buildDirectory);
+    loaded.set(buildDirectory, assets);
+  }
+  return assets;
 }
 
-function load(): BuiltAssets {
-  const manifestFile = `${buildDirectory}manifest.json`;
+function load(buildDirectory: string): BuiltAssets {
+  const inBuild = (name: string) => path.join(buildDirectory, name);
+  const manifestFile = inBuild("manifest.json");
   if (!existsSync(manifestFile)) {
     return { file: () => undefined, shell: () => undefined, serviceWorker: () => undefined };
   }
@@ -38,14 +43,12 @@ function load(): BuiltAssets {
   const files = new Map(
     Object.entries(manifest.files).map(([name, file]) => [
       name,
-      { contentType: file.contentType, contents: readFileSync(`${buildDirectory}${name}`) },
+      { contentType: file.contentType, contents: readFileSync(inBuild(name)) },
     ]),
   );
-  const shells = new Map(
-    Object.entries(manifest.apps).map(([app, entry]) => [app, readFileSync(`${buildDirectory}${entry.html}`)]),
-  );
+  const shells = new Map(Object.entries(manifest.apps).map(([app, entry]) => [app, readFileSync(inBuild(entry.html))]));
   const workers = new Map(
-    Object.entries(manifest.serviceWorkers).map(([app, file]) => [app, readFileSync(`${buildDirectory}${file}`)]),
+    Object.entries(manifest.serviceWorkers).map(([app, file]) => [app, readFileSync(inBuild(file))]),
   );
   return {
     file: (name) => files.get(name),

@@ -56,8 +56,8 @@ function shellRoute(app: string, path: string, operationId: string, params?: z.Z
     auth: "none",
     ...(params === undefined ? {} : { request: { params } }),
     responses: { 200: { description: "The app's HTML shell.", contentType: "text/html" } },
-    handler: async () => {
-      const shell = builtAssets().shell(app) ?? throwError(notBuilt());
+    handler: async ({ config }) => {
+      const shell = builtAssets(config.webBuildDirectory).shell(app) ?? throwError(notBuilt());
       return { contentType: "text/html; charset=utf-8", payload: shell, headers: SHELL_HEADERS };
     },
   });
@@ -76,8 +76,8 @@ export const webAppRoutes: AnyRoute[] = [
     auth: "none",
     request: { params: z.strictObject({ file: z.string().regex(/^[\w.-]{1,100}$/) }) },
     responses: { 200: { description: "The file.", contentType: "text/javascript" } },
-    handler: async ({ params }) => {
-      const file = builtAssets().file(params.file) ?? throwError(notFound("No such asset."));
+    handler: async ({ params, config }) => {
+      const file = builtAssets(config.webBuildDirectory).file(params.file) ?? throwError(notFound("No such asset."));
       return {
         contentType: file.contentType,
         payload: file.contents,
@@ -103,8 +103,8 @@ export const webAppRoutes: AnyRoute[] = [
     tags: ["Apps"],
     auth: "none",
     responses: { 200: { description: "The service worker script.", contentType: "text/javascript" } },
-    handler: async () => {
-      const script = builtAssets().serviceWorker("till") ?? throwError(notBuilt());
+    handler: async ({ config }) => {
+      const script = builtAssets(config.webBuildDirectory).serviceWorker("till") ?? throwError(notBuilt());
       return { contentType: "text/javascript; charset=utf-8", payload: script, headers: SERVICE_WORKER_HEADERS };
     },
   }),
