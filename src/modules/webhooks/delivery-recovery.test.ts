@@ -52,6 +52,7 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
     LOG_LEVEL: "warn",
   });
   const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
+  let runner: Awaited<ReturnType<typeof startWorkerPool>> | undefined;
   try {
     const endpoint = await request(app)
       .post("/v1/webhook_endpoints")
@@ -73,23 +74,33 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
       UPDATE webhook_deliveries SET lease_expires_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
     expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(1);
 
-    const runner = await startWorkerPool({
+    runner = await startWorkerPool({
       pool: "webhook-delivery",
       tasks: [deliverWebhook],
       dependencies: { config, database: db.database, logger },
       pgPool,
       registry: new Registry(),
     });
-    await receiver.waitFor(2);
+    // Generous for a loaded machine; when it is not met, the queue's state says where the job is.
+    await receiver.waitFor(2, 120_000).catch(async (error: Error) => {
+      const jobs = await pgPool.query(
+        "SELECT task_identifier, key, run_at, locked_at, locked_by, attempts, max_attempts, last_error FROM graphile_worker.jobs",
+      );
+      throw new Error(`${error.message}; the queue: ${JSON.stringify(jobs.rows)}`);
+    });
     await runner.stop();
+    runner = undefined;
     expect(receiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([event.id, event.id]);
     expect(await deliveriesOf(shop.id)).toEqual([{ id: delivery?.id, status: "succeeded", attempt_count: 2 }]);
   } finally {
     worker.kill();
+    // A runner left running would hold the pool's connections (its end() would wait for ever) and keep
+    // this test file's worker from exiting.
+    await runner?.stop();
     await pgPool.end();
     await receiver.close();
   }
-});
+}, 300_000);
 
 describe("server-side request forgery at delivery time", () => {
   test("a live target that now resolves to a private address is refused without connecting", async () => {
