@@ -147,7 +147,8 @@ function superviseProcess(options: {
       started.stderr?.pipe(file, { end: false });
       started.once("close", () => file.end());
     }
-    started.once("exit", (code, signal) => {
+    // On "close", not "exit": the process's last lines (why it died) may still be in its pipes at "exit".
+    started.once("close", (code, signal) => {
       if (stopped) {
         return;
       }
