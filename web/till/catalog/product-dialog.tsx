@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ApiError } from "../../lib/api.ts";
 import { api } from "../../lib/session.ts";
 import { Button, Dialog, Field, SelectField } from "../../ui/index.ts";
@@ -10,9 +10,32 @@ import type { Product } from "./product.ts";
  * A new product from an unknown barcode, the barcode filled in. Saved, it joins the browser's catalog
  * and goes where the scan was headed (the cart, or the stock form). The barcode is unique per merchant,
  * so a save retried after a dropped connection finds the product it made instead of a second one.
+ * The form is mounted afresh for each barcode (the dialog renders its content only while open), so it
+ * starts empty without an effect that could clear what was typed after the dialog appeared.
  */
 export function ProductDialog(props: {
   barcode: string | undefined;
+  purpose: "sell" | "stock";
+  onSaved: (product: Product) => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={props.barcode !== undefined} title="New product" onClose={props.onClose}>
+      {props.barcode === undefined ? null : (
+        <ProductForm
+          key={props.barcode}
+          barcode={props.barcode}
+          purpose={props.purpose}
+          onSaved={props.onSaved}
+          onClose={props.onClose}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function ProductForm(props: {
+  barcode: string;
   purpose: "sell" | "stock";
   onSaved: (product: Product) => void;
   onClose: () => void;
@@ -21,16 +44,9 @@ export function ProductDialog(props: {
   const [price, setPrice] = useState("");
   const [currency, setCurrency] = useState("USD");
   const [category, setCategory] = useState("");
-  const [barcode, setBarcode] = useState("");
+  const [barcode, setBarcode] = useState(props.barcode);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    setName("");
-    setPrice("");
-    setCategory("");
-    setBarcode(props.barcode ?? "");
-    setError(undefined);
-  }, [props.barcode]);
   const save = async () => {
     const priceCents = price.trim() === "" ? null : parseAmountCents(price);
     if (priceCents === undefined) {
@@ -66,7 +82,7 @@ export function ProductDialog(props: {
     }
   };
   return (
-    <Dialog open={props.barcode !== undefined} title="New product" onClose={props.onClose}>
+    <>
       <p class="muted">
         Barcode {props.barcode} is not in the catalog.{" "}
         {props.purpose === "sell" ? "Saved, it goes into the cart; the cart is kept." : "Saved, you can receive it."}
@@ -108,6 +124,6 @@ export function ProductDialog(props: {
           </Button>
         </div>
       </form>
-    </Dialog>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 import { exportOutbox, unsyncedSales } from "./outbox.ts";
 
@@ -7,13 +7,20 @@ import { exportOutbox, unsyncedSales } from "./outbox.ts";
  * exports them (the sales stay queued in this browser and send at the next sign-in either way).
  */
 export function SignOutDialog(props: { open: boolean; onSignOut: () => void; onClose: () => void }) {
-  const [exported, setExported] = useState(false);
-  useEffect(() => {
-    if (props.open) setExported(false);
-  }, [props.open]);
-  const count = unsyncedSales.value;
+  // Its content is mounted afresh at each opening (the dialog renders it only while open): "exported"
+  // starts false every time.
   return (
     <Dialog open={props.open} title="Sales not yet sent" onClose={props.onClose}>
+      <SignOutChoices onSignOut={props.onSignOut} onClose={props.onClose} />
+    </Dialog>
+  );
+}
+
+function SignOutChoices(props: { onSignOut: () => void; onClose: () => void }) {
+  const [exported, setExported] = useState(false);
+  const count = unsyncedSales.value;
+  return (
+    <>
       <p>
         {count === 1 ? "1 sale taken here is" : `${count} sales taken here are`} not on the server yet. Wait until they
         are sent, or export them (a file to keep) before signing out. They stay in this browser and are sent at the next
@@ -39,6 +46,6 @@ export function SignOutDialog(props: { open: boolean; onSignOut: () => void; onC
           Stay signed in
         </Button>
       </div>
-    </Dialog>
+    </>
   );
 }

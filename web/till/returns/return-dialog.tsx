@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
@@ -16,21 +16,25 @@ export function ReturnDialog(props: {
   onReturned: (sale: SaleWithReturns) => void;
   onClose: () => void;
 }) {
-  const [quantities, setQuantities] = useState<string[]>([]);
+  // Mounted afresh for each sale, so the quantities, reason and key start anew without an effect that
+  // could clear what was typed after the dialog appeared.
+  return props.sale === undefined ? null : (
+    <ReturnForm key={props.sale.id} sale={props.sale} onReturned={props.onReturned} onClose={props.onClose} />
+  );
+}
+
+function ReturnForm(props: {
+  sale: SaleWithReturns;
+  onReturned: (sale: SaleWithReturns) => void;
+  onClose: () => void;
+}) {
+  const { sale } = props;
+  const [quantities, setQuantities] = useState<string[]>(() => sale.items.map(() => "0"));
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState<SaleReturn | undefined>(undefined);
   const [key, setKey] = useState(newIdempotencyKey);
-  const sale = props.sale;
-  useEffect(() => {
-    setQuantities(sale?.items.map(() => "0") ?? []);
-    setReason("");
-    setError(undefined);
-    setDone(undefined);
-    setKey(newIdempotencyKey());
-  }, [sale?.id]);
-  if (sale === undefined) return null;
   const returned = returnedPerLine(sale);
   const chosen = sale.items
     .map((item, line) => ({ line, qty: Number(quantities[line] ?? "0"), item }))

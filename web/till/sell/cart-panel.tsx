@@ -76,12 +76,17 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
     }
   };
   const label = line.product.name;
+  // A line's buttons vanish with it: the focus goes back to the scan box at once rather than to the page.
+  const removeThisLine = () => {
+    removeLine(line.key);
+    props.onEditDone();
+  };
   return (
     <li class="cart-line" data-product-id={line.product.id}>
       <span class="line-name">{label}</span>
       <span class="line-unit muted">{formatMoney(line.product.currency, line.unit_cents)}</span>
       <span class="line-qty">
-        <Button aria-label={`One less ${label}`} onClick={() => setQty(line.key, line.qty - 1)}>
+        <Button aria-label={`One less ${label}`} onClick={() => (line.qty > 1 ? setQty(line.key, line.qty - 1) : removeThisLine())}>
           −
         </Button>
         <input
@@ -103,7 +108,7 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
         </Button>
       </span>
       <span class="line-total">{formatMoney(line.product.currency, line.qty * line.unit_cents)}</span>
-      <Button variant="danger" aria-label={`Remove ${label}`} onClick={() => removeLine(line.key)}>
+      <Button variant="danger" aria-label={`Remove ${label}`} onClick={removeThisLine}>
         ×
       </Button>
     </li>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { Button, Dialog, Field } from "../../ui/index.ts";
 import { parseAmountCents, quickTenders } from "../money.ts";
@@ -15,14 +15,19 @@ import type { Completed } from "./sale-api.ts";
  * is back): a cash sale never waits for the network, and the server records it once.
  */
 export function CashDialog(props: { open: boolean; onCompleted: (result: Completed) => void; onClose: () => void }) {
+  // The form is mounted afresh at each opening (the dialog renders its content only while open), so the
+  // amount starts empty without an effect that could clear what was typed after the dialog appeared.
+  return (
+    <Dialog open={props.open} title="Pay cash" onClose={props.onClose}>
+      <CashForm onCompleted={props.onCompleted} onClose={props.onClose} />
+    </Dialog>
+  );
+}
+
+function CashForm(props: { onCompleted: (result: Completed) => void; onClose: () => void }) {
   const [tendered, setTendered] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    if (!props.open) return;
-    setTendered("");
-    setError(undefined);
-  }, [props.open]);
   const total = cartTotalCents.value;
   const currency = cartCurrency.value ?? "USD";
   const tenderedCents = parseAmountCents(tendered);
@@ -52,7 +57,7 @@ export function CashDialog(props: { open: boolean; onCompleted: (result: Complet
     }
   };
   return (
-    <Dialog open={props.open} title="Pay cash" onClose={props.onClose}>
+    <>
       <p class="pay-total">
         Total <strong>{formatMoney(currency, total)}</strong>
       </p>
@@ -97,6 +102,6 @@ export function CashDialog(props: { open: boolean; onCompleted: (result: Complet
           </Button>
         </div>
       </form>
-    </Dialog>
+    </>
   );
 }
