@@ -86,7 +86,10 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
       <span class="line-name">{label}</span>
       <span class="line-unit muted">{formatMoney(line.product.currency, line.unit_cents)}</span>
       <span class="line-qty">
-        <Button aria-label={`One less ${label}`} onClick={() => (line.qty > 1 ? setQty(line.key, line.qty - 1) : removeThisLine())}>
+        <Button
+          aria-label={`One less ${label}`}
+          onClick={() => (line.qty > 1 ? setQty(line.key, line.qty - 1) : removeThisLine())}
+        >
           −
         </Button>
         <input
