@@ -28,7 +28,7 @@ export function presentWithdrawal(config: Config, withdrawal: WithdrawalRow) {
     amount_cents: withdrawal.amount_cents,
     currency: withdrawal.currency,
     code: withdrawal.code,
-    qr_png_data_url: withdrawal.qr_png_data_url,
+    qr_png_data_url: withdrawals.withdrawalQrPngDataUrlOf(config, withdrawal.code),
     deep_link: withdrawals.withdrawalDeepLinkOf(config, withdrawal.code),
     reference: withdrawal.reference,
     expires_at: withdrawal.expires_at.toISOString(),
@@ -57,6 +57,12 @@ export function presentBankChange(change: BankChangeRow) {
   };
 }
 
+/** A withdrawal code's answer is stored without its QR image, drawn again from the code on replay. */
+const qrDrawnOnReplay: AnyRoute["derivedOnReplay"] = {
+  field: "qr_png_data_url",
+  derive: (body, config) => withdrawals.withdrawalQrPngDataUrlOf(config, String(body.code)),
+};
+
 export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
   return [
     defineRoute({
@@ -67,6 +73,7 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       tags: ["Agent"],
       auth: "either",
       idempotent: true,
+      derivedOnReplay: qrDrawnOnReplay,
       request: { body: createWithdrawalBody },
       responses: { 201: { description: "The pending withdrawal code.", schema: withdrawalSchema } },
       handler: async ({ body, tenant, config, database, logger, transaction }) => {
@@ -108,6 +115,7 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       tags: ["Agent"],
       auth: "either",
       idempotent: true,
+      derivedOnReplay: qrDrawnOnReplay,
       request: { params: idParams, body: claimWithdrawalBody },
       responses: { 200: { description: "The redeemed withdrawal code.", schema: withdrawalSchema } },
       handler: async ({ params, body, tenant, config, database, logger }) => ({

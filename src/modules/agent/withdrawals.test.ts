@@ -66,6 +66,21 @@ describe("withdrawal codes (test world)", () => {
     expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, world.shop.testKey)).body).toEqual(code);
   });
 
+  test("a replay is the first answer byte for byte, QR included; neither the code's row nor its record stores the image", async () => {
+    const { app } = world.setup();
+    const key = randomUUID();
+    const first = await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 700 }, key);
+    expect(first.body.qr_png_data_url).toMatch(/^data:image\/png;base64,/);
+    const replay = await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 700 }, key);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.text).toBe(first.text);
+    const stored = await world.db.database.one(sql.type(z.object({ record: z.string(), row: z.string() }))`
+      SELECT k.response_body AS record, w.qr_png_data_url AS row
+      FROM idempotency_keys k, withdrawal_codes w
+      WHERE k.merchant_id = ${world.shop.id} AND k.key = ${key} AND w.id = ${first.body.id}`);
+    expect(stored).toEqual({ record: JSON.stringify({ ...first.body, qr_png_data_url: "" }), row: "" });
+  });
+
   test.each([
     ["zero", { amount_cents: 0 }, "invalid_amount"],
     ["too large", { amount_cents: 100_000_001 }, "invalid_amount"],

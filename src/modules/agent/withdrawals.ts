@@ -42,9 +42,14 @@ export function withdrawalDeepLinkOf(config: Config, code: string): string {
   return `${config.moneyOut.withdrawalDeepLinkPrefix}${code}`;
 }
 
+/** The QR image of a code's deep link, drawn when the code is shown (not stored). */
+export function withdrawalQrPngDataUrlOf(config: Config, code: string): string {
+  return qrPngDataUrl(withdrawalDeepLinkOf(config, code));
+}
+
 export type PreparedWithdrawal = Awaited<ReturnType<typeof prepareWithdrawal>>;
 
-/** Phase one, outside any transaction: the gateway issues the code, and its QR is drawn. */
+/** Phase one, outside any transaction: the gateway issues the code. */
 export async function prepareWithdrawal(
   dependencies: AgentDependencies,
   tenant: World & { merchant: MerchantRow },
@@ -64,8 +69,7 @@ export async function prepareWithdrawal(
   } catch (error) {
     throw toApiGatewayError(error);
   }
-  const qrPngDataUrlOfCode = qrPngDataUrl(withdrawalDeepLinkOf(dependencies.config, issued.code));
-  return { id, input, issued, qrPngDataUrl: qrPngDataUrlOfCode };
+  return { id, input, issued };
 }
 
 /**
@@ -89,7 +93,6 @@ export async function recordWithdrawal(
       code: prepared.issued.code,
       reference: `WD${randomSecret().slice(0, 12).toUpperCase()}`,
       gateway_reference: prepared.issued.gatewayReference,
-      qr_png_data_url: prepared.qrPngDataUrl,
       expiresInMs: config.moneyOut.withdrawalCodeWindowMs,
     });
   } catch (error) {

@@ -133,6 +133,21 @@ describe("creating a payment", () => {
     ).toBe(1);
   });
 
+  test("a replay is the first answer byte for byte, QR included, while the stored record keeps no image", async () => {
+    const { app } = world.setup();
+    const key = randomUUID();
+    const first = await world.create(app, world.shop.testKey, { amount_cents: 850 }, key);
+    expect(first.status).toBe(201);
+    expect(first.body.qr_png_data_url).toMatch(/^data:image\/png;base64,/);
+    const replay = await world.create(app, world.shop.testKey, { amount_cents: 850 }, key);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.text).toBe(first.text);
+    const stored = await world.db.database.oneFirst(sql.type(z.object({ response_body: z.string() }))`
+      SELECT response_body FROM idempotency_keys WHERE merchant_id = ${world.shop.id} AND key = ${key}`);
+    expect(stored).not.toContain("data:image");
+    expect(stored).toBe(JSON.stringify({ ...first.body, qr_png_data_url: "" }));
+  });
+
   test("sandbox levers: gateway unavailable and code generation failure are 502s, and a retry runs again", async () => {
     const { app } = world.setup();
     const key = randomUUID();

@@ -51,6 +51,10 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       tags: ["Payments"],
       auth: "either",
       idempotent: true,
+      derivedOnReplay: {
+        field: "qr_png_data_url",
+        derive: (body, config) => payments.qrPngDataUrlOf(config, String(body.code)),
+      },
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
       handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {

@@ -264,15 +264,25 @@ async function handleIdempotent(
   });
   if (claim.kind === "replay") {
     metrics.idempotentReplaysTotal.inc();
-    response.status(claim.status).set("Idempotent-Replayed", "true").type("application/json").send(claim.body);
+    response
+      .status(claim.status)
+      .set("Idempotent-Replayed", "true")
+      .type("application/json")
+      .send(replayedBody(route, claim, dependencies.config));
     return;
   }
 
+  // The answer sent, once its record is written; the record holds it without the route's derived field.
   let stored: { status: number; body: string } | undefined;
+  const completionOf = (reply: JsonReply) => {
+    const status = reply.status ?? 200;
+    const sent = { status, body: JSON.stringify(reply.body) };
+    return { sent, record: { status, body: storedBody(route, status, reply.body) ?? sent.body } };
+  };
   const storeWith = async (transaction: Transaction, reply: JsonReply) => {
-    const completion = { status: reply.status ?? 200, body: JSON.stringify(reply.body) };
-    await idempotency.complete(transaction, { ...scope, ownerToken: claim.ownerToken, ...completion });
-    stored = completion;
+    const { sent, record } = completionOf(reply);
+    await idempotency.complete(transaction, { ...scope, ownerToken: claim.ownerToken, ...record });
+    stored = sent;
   };
   const idempotentTransaction = (effects: (tx: Transaction) => Promise<JsonReply>) =>
     database.transaction(async (transaction) => {
@@ -282,11 +292,11 @@ async function handleIdempotent(
     });
 
   const idempotentCommit: CommitWithResponse = async (reply, write) => {
-    const completion = { status: reply.status ?? 200, body: JSON.stringify(reply.body) };
-    if (!(await write({ ...scope, ownerToken: claim.ownerToken, ...completion }))) {
+    const { sent, record } = completionOf(reply);
+    if (!(await write({ ...scope, ownerToken: claim.ownerToken, ...record }))) {
       throw idempotency.takenOver();
     }
-    stored = completion;
+    stored = sent;
     return reply;
   };
 
@@ -321,6 +331,29 @@ async function handleIdempotent(
     response.set(headers);
   }
   response.type("application/json").send(stored.body);
+}
+
+/** A success answer as stored: its derived field emptied, in place (the keys keep their order). */
+function storedBody(route: AnyRoute, status: number, body: unknown): string | undefined {
+  const derived = route.derivedOnReplay;
+  if (derived === undefined || status >= 300 || typeof body !== "object" || body === null || !(derived.field in body)) {
+    return undefined;
+  }
+  return JSON.stringify({ ...body, [derived.field]: "" });
+}
+
+/** A stored answer as first sent: its derived field drawn again. */
+function replayedBody(route: AnyRoute, stored: { status: number; body: string }, config: Config): string {
+  const derived = route.derivedOnReplay;
+  if (derived === undefined || stored.status >= 300) {
+    return stored.body;
+  }
+  const body = JSON.parse(stored.body) as Record<string, unknown>;
+  if (body[derived.field] !== "") {
+    return stored.body;
+  }
+  body[derived.field] = derived.derive(body, config);
+  return JSON.stringify(body);
 }
 
 function sendReply(response: Response, reply: Reply): void {

@@ -94,6 +94,12 @@ export type RouteDefinition<
    * request when it does not (the specification does not require it there).
    */
   idempotent?: boolean | "optional";
+  /**
+   * A field of an idempotent route's success answer that is derived from the rest of it and large (the
+   * QR image of a code): its stored response keeps the field empty and a replay derives it again, so
+   * the record stays small while the replay is still the first answer, byte for byte.
+   */
+  derivedOnReplay?: { field: string; derive: (body: Record<string, unknown>, config: Config) => string };
   request?: { body?: B; query?: Q; params?: P };
   responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
   handler: (context: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => Promise<Reply>;
