@@ -1,6 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -11,14 +13,18 @@ import { poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, cpuSecondsOf, startCpuSample } from "./cpu-usage.ts";
 import {
   buildRelease,
+  busiestStatements,
   committedTransactions,
   createBenchDatabase,
   type LoadResult,
   load,
+  percentile,
+  type StatementCounts,
   seedMerchants,
   startBuiltService,
   startServer,
-  statementsRun,
+  statementCounts,
+  statementsBetween,
   stopServer,
 } from "./support.ts";
 
@@ -33,10 +39,13 @@ import {
  * - the ceiling: bare Express doing one INSERT per POST, nothing else on the database;
  * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
- *   `--auto-settle` seconds after its code was issued), timed until none is pending.
+ *   `--auto-settle` seconds after its code was issued), timed until every `payment.paid` has reached
+ *   its merchant's webhook endpoint (each merchant has one, a receiver in this process).
  * Printed per measurement: requests/s, p50/p99, PostgreSQL CPU seconds per 1,000 operations (the
  * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
- * operation (pg_stat_database.xact_commit deltas), and the API's peak RSS. Ratios compare figures of
+ * operation (pg_stat_database.xact_commit deltas), statements per operation and, for settlements, the
+ * busiest statements (pg_stat_statements, where the server loads it), the webhook latency from the
+ * settlement's commit to the receiver (p50/p99), and the API's peak RSS. Ratios compare figures of
  * the same run only: the machine is shared and its speed drifts.
  */
 const { values } = parseArgs({
@@ -76,7 +85,11 @@ type Settled = {
   cpu: CpuSample;
   transactions: number;
   statements: number | null;
+  busiest: { query: string; calls: number }[];
   poolCpuSeconds: number;
+  /** From each payment.paid event's settlement transaction to its arrival at the merchant's endpoint. */
+  webhookP50Ms: number;
+  webhookP99Ms: number;
 };
 type Round = {
   baseline: Measured;
@@ -92,9 +105,19 @@ type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number }
 type Idle = { seconds: number; transactions: number; cpu: CpuSample };
 
 await buildRelease();
-/** A counter's growth, or null when it is not counted. */
-const difference = (after: number | null, before: number | null) =>
-  after === null || before === null ? null : after - before;
+
+// The merchants' webhook receiver: answers 200 at once and notes when each event first arrived.
+const arrivedAtMs = new Map<string, number>();
+const receiver = http.createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    const eventId = String(request.headers["x-pos-event-id"]);
+    if (!arrivedAtMs.has(eventId)) arrivedAtMs.set(eventId, Date.now());
+    response.writeHead(200).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
 const database = await createBenchDatabase(loadConfig().databaseUrl);
 try {
@@ -133,7 +156,7 @@ try {
   async function measure(url: string, serverPid: number): Promise<Measured> {
     await load({ url, connections, durationSeconds: warmupSeconds, method: "POST", headersFor, bodyFor: body });
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
-    const statementsBefore = await statementsRun(database.url);
+    const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(serverPid, database.url);
     const result = await load({
       url,
@@ -145,7 +168,7 @@ try {
     });
     const cpu = await cpuSince();
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-    const statements = difference(await statementsRun(database.url), statementsBefore);
+    const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
     return { ...result, cpu, transactions, statements };
   }
 
@@ -165,8 +188,10 @@ try {
     }
     const api = await startBuiltService("api", { ...environment, NODE_OPTIONS: apiNodeOptions }, "PORT");
     try {
+      await registerEndpoints(`http://127.0.0.1:${api.port}`);
       // Whatever earlier rounds left pending settles first: each round measures its own payments.
       await waitUntilSettled(settleTimeoutMs);
+      const roundStartedAt = new Date();
       const platform = await measure(`http://127.0.0.1:${api.port}/v1/payments`, api.child.pid ?? 0);
       const apiPeakRssMb = await peakRssMb(api.child.pid ?? 0);
 
@@ -175,7 +200,7 @@ try {
       const poolPids = pools.map((pool) => pool.child.pid ?? 0);
       const poolCpuBefore = await sumCpu(poolPids);
       const transactionsBefore = await committedTransactions(database.url);
-      const statementsBefore = await statementsRun(database.url);
+      const statementsBefore = await statementCounts(database.url);
       const cpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
       const started = performance.now();
       await waitUntilSettled(settleTimeoutMs);
@@ -183,7 +208,8 @@ try {
       const cpu = await cpuSince();
       const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
       const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-      const statements = difference(await statementsRun(database.url), statementsBefore);
+      const statementsAfter: StatementCounts | null = await statementCounts(database.url);
+      const webhookLatencies = await webhookLatenciesMs(roundStartedAt);
 
       // Idle: nothing pending, nothing arriving; what the pools alone cost the database.
       const idleSeconds = short ? 3 : 5;
@@ -225,7 +251,17 @@ try {
       return {
         platform,
         apiPeakRssMb,
-        settled: { payments: pending, seconds: settleSeconds, cpu, transactions, statements, poolCpuSeconds },
+        settled: {
+          payments: pending,
+          seconds: settleSeconds,
+          cpu,
+          transactions,
+          statements: statementsBetween(statementsBefore, statementsAfter),
+          busiest: busiestStatements(statementsBefore, statementsAfter, 12),
+          poolCpuSeconds,
+          webhookP50Ms: percentile(webhookLatencies, 0.5),
+          webhookP99Ms: percentile(webhookLatencies, 0.99),
+        },
         idle: { seconds: idleSeconds, transactions: idleTransactions, cpu: idleCpu },
         waiting: {
           seconds: idleSeconds,
@@ -242,14 +278,49 @@ try {
     }
   }
 
+  let endpointsRegistered = false;
+  /** One endpoint per merchant, for payment.paid, at the receiver (test world: http to loopback allowed). */
+  async function registerEndpoints(apiUrl: string): Promise<void> {
+    if (endpointsRegistered) return;
+    for (const key of keys) {
+      const response = await fetch(`${apiUrl}/v1/webhook_endpoints`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          "idempotency-key": randomUUID(),
+        },
+        body: JSON.stringify({ url: receiverUrl, event_types: ["payment.paid"] }),
+      });
+      if (!response.ok) throw new Error(`webhook endpoint refused: ${response.status} ${await response.text()}`);
+    }
+    endpointsRegistered = true;
+  }
+
+  /** Until no payment is pending and every payment.paid event has reached the receiver. */
   async function waitUntilSettled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while ((await pendingCount()) > 0) {
+    const paidEvents = async () =>
+      Number((await client.query("SELECT count(*) AS n FROM events WHERE type = 'payment.paid'")).rows[0].n);
+    while ((await pendingCount()) > 0 || (await paidEvents()) > arrivedAtMs.size) {
       if (Date.now() > deadline) {
-        throw new Error(`payments still pending after ${timeoutMs / 1000} s`);
+        throw new Error(`payments still pending or undelivered after ${timeoutMs / 1000} s`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /** Settlement (the event's transaction) to arrival, for the payment.paid events of payments created since `since`. */
+  async function webhookLatenciesMs(since: Date): Promise<number[]> {
+    const { rows } = await client.query<{ id: string; created_ms: string }>(
+      `SELECT e.id, extract(epoch FROM e.created_at) * 1000 AS created_ms
+       FROM events e WHERE e.type = 'payment.paid' AND e.created_at >= $1`,
+      [since],
+    );
+    return rows.flatMap((row) => {
+      const arrived = arrivedAtMs.get(row.id);
+      return arrived === undefined ? [] : [arrived - Number(row.created_ms)];
+    });
   }
 
   const results: Round[] = [];
@@ -293,7 +364,12 @@ try {
           line("ceiling: bare INSERT", baseline),
           line("POST /v1/payments, pools on", platform),
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
-          `  settling by polling: ${settled.payments} pending after the load settled in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
+          `  settling by polling: ${settled.payments} pending after the load settled and their payment.paid delivered in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s, target ≥ 1500/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
+          `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms)`,
+          ...settled.busiest.map(
+            (statement) =>
+              `    ${perOperation(statement.calls, settled.payments).padStart(6)} per settlement  ${statement.query.replace(/\s+/g, " ").slice(0, 110)}`,
+          ),
           `  lifecycle (created → polled → paid): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
@@ -304,6 +380,7 @@ try {
     ].join("\n"),
   );
 } finally {
+  receiver.close();
   await database.dispose();
 }
 

@@ -153,21 +153,20 @@ export async function load(options: {
   };
 }
 
-/** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
-/**
- * Statements the database's backends have run (pg_stat_statements' top-level calls, all of the
- * database's backends), or null when the server has not loaded pg_stat_statements.
- */
-export async function statementsRun(url: string): Promise<number | null> {
+/** Each statement's text and how many times the database's backends have run it (pg_stat_statements' top-level calls). */
+export type StatementCounts = Map<string, { query: string; calls: number }>;
+
+/** The statements run so far, by pg_stat_statements' queryid, or null when the server has not loaded it. */
+export async function statementCounts(url: string): Promise<StatementCounts | null> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    const { rows } = await client.query<{ calls: string }>(
-      `SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements
-      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    const { rows } = await client.query<{ queryid: string; query: string; calls: string }>(
+      `SELECT queryid::text, min(query) AS query, sum(calls) AS calls FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY queryid`,
     );
-    return Number(rows[0]?.calls ?? 0);
+    return new Map(rows.map((row) => [row.queryid, { query: row.query, calls: Number(row.calls) }]));
   } catch {
     // Not loaded at the server's start (shared_preload_libraries), or not installable here.
     return null;
@@ -176,6 +175,29 @@ export async function statementsRun(url: string): Promise<number | null> {
   }
 }
 
+/** How many statements ran between two counts, or null when they were not counted. */
+export function statementsBetween(before: StatementCounts | null, after: StatementCounts | null): number | null {
+  if (before === null || after === null) return null;
+  let total = 0;
+  for (const [id, { calls }] of after) total += calls - (before.get(id)?.calls ?? 0);
+  return total;
+}
+
+/** The statements run most often between two counts, most first: where an operation's round trips go. */
+export function busiestStatements(
+  before: StatementCounts | null,
+  after: StatementCounts | null,
+  limit: number,
+): { query: string; calls: number }[] {
+  if (before === null || after === null) return [];
+  return [...after]
+    .map(([id, { query, calls }]) => ({ query, calls: calls - (before.get(id)?.calls ?? 0) }))
+    .filter((statement) => statement.calls > 0)
+    .sort((a, b) => b.calls - a.calls)
+    .slice(0, limit);
+}
+
+/** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
 export async function committedTransactions(url: string, options: { settledMs?: number } = {}): Promise<number> {
   // Other backends publish their counts at most about once a second: wait that long when they just ran.
   await new Promise((resolve) => setTimeout(resolve, options.settledMs ?? 0));
@@ -257,4 +279,11 @@ export function describePairs(pairs: readonly ComparedPair<{ requestsPerSecond: 
       `${pair.server.requestsPerSecond.toFixed(0)}/${pair.baseline.requestsPerSecond.toFixed(0)} = ${pair.ratio.toFixed(2)}`,
   );
   return `ratios of ${pairs.length} alternated pairs: ${each.join(", ")}; the median pair:`;
+}
+
+/** The sample below which `fraction` of the samples lie (nearest rank); NaN without samples. */
+export function percentile(samples: readonly number[], fraction: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
 }

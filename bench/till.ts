@@ -11,7 +11,7 @@ import { buildApiApp } from "../src/wiring/api.ts";
 import { launchChromium } from "../tests/support/browser.ts";
 import { PASSWORD, TillPage } from "../tests/support/till.ts";
 import { buildWeb } from "../web/build.ts";
-import { createBenchDatabase } from "./support.ts";
+import { createBenchDatabase, percentile } from "./support.ts";
 
 /**
  * npm run bench:till [-- --products 10000 --tills 4 --seconds 120 --scans 300]
@@ -119,17 +119,17 @@ try {
     `scan → cart line (${times.length} scans, ${productCount} products cached): ` +
       `DOM updated p50 ${percentile(
         times.map((t) => t[0]),
-        50,
+        0.5,
       ).toFixed(2)} ms, p95 ${percentile(
         times.map((t) => t[0]),
-        95,
+        0.95,
       ).toFixed(2)} ms; ` +
       `next frame p50 ${percentile(
         times.map((t) => t[1]),
-        50,
+        0.5,
       ).toFixed(1)} ms, p95 ${percentile(
         times.map((t) => t[1]),
-        95,
+        0.95,
       ).toFixed(1)} ms\n`,
   );
   await till.close();
@@ -249,9 +249,4 @@ async function payByWallet(page: Page): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 3000 + Math.random() * 4000));
   await page.getByRole("button", { name: "Simulate customer paid (TEST)" }).click();
   await page.getByRole("dialog", { name: "Pay by wallet" }).waitFor({ state: "hidden", timeout: 30_000 });
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }

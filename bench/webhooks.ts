@@ -8,7 +8,14 @@ import * as webhooks from "../src/modules/webhooks/service.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { createConfiguredDatabase, sql } from "../src/platform/db/pool.ts";
 import { createLogger } from "../src/platform/telemetry/logger.ts";
-import { committedTransactions, createBenchDatabase, NOOP_TASK, startServer, stopServer } from "./support.ts";
+import {
+  committedTransactions,
+  createBenchDatabase,
+  NOOP_TASK,
+  percentile,
+  startServer,
+  stopServer,
+} from "./support.ts";
 
 /**
  * npm run bench:webhooks
@@ -80,9 +87,6 @@ async function waitUntil(condition: () => Promise<boolean> | boolean, timeoutMs:
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
-
-const percentile = (sorted: number[], fraction: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
 
 try {
   const merchantId = "mch_bench_webhooks";
@@ -169,7 +173,6 @@ try {
       const { perSecond: noopJobsPerSecond, commitsPerJob: commitsPerNoopJob } = await drainNoops(backlog);
       await client.end();
 
-      latenciesMs.sort((left, right) => left - right);
       const p50 = percentile(latenciesMs, 0.5);
       const p99 = percentile(latenciesMs, 0.99);
       const ratio = deliveriesPerSecond / noopJobsPerSecond;
