@@ -6,10 +6,11 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { parse as parseYaml } from "yaml";
 import { SANDBOX_MAGIC_AMOUNTS } from "../src/gateway/sandbox.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
-import { poolNames } from "../src/platform/queue/task.ts";
+import { type PoolName, poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, cpuSecondsOf, startCpuSample } from "./cpu-usage.ts";
 import {
   buildRelease,
@@ -34,7 +35,8 @@ import {
  * The deployment shape: the API and the four worker pools as separate processes on one PostgreSQL
  * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them: the built release
  * (dist/services/<name>/main.js, built first), the API with the chart's NODE_OPTIONS
- * (`--api-node-options`). In each round, in
+ * (`--api-node-options`), each pool with the chart's concurrency, connection pool and extra
+ * environment (helm/pos-platform/values.yaml; `--pool-env pool:NAME=VALUE` overrides one). In each round, in
  * alternated order:
  * - the ceiling: bare Express doing one INSERT per POST, nothing else on the database;
  * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
@@ -60,6 +62,8 @@ const { values } = parseArgs({
     waiting: { type: "string" },
     // The API's NODE_OPTIONS, as the chart sets them (api.nodeOptions in values.yaml).
     "api-node-options": { type: "string", default: "--max-old-space-size=96 --max-semi-space-size=8" },
+    // pool:NAME=VALUE, for example webhook-delivery:WORKER_LOCAL_QUEUE_SIZE=0; repeatable.
+    "pool-env": { type: "string", multiple: true, default: [] },
   },
 });
 const short = values.short;
@@ -71,6 +75,7 @@ const warmupSeconds = short ? 1 : 2;
 const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
 const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
 const apiNodeOptions = values["api-node-options"];
+const poolEnvironments = await chartPoolEnvironments(values["pool-env"]);
 
 type Measured = LoadResult & {
   cpu: CpuSample;
@@ -184,7 +189,7 @@ try {
   async function measurePlatform(): Promise<Omit<Round, "baseline">> {
     const pools: { child: ChildProcess }[] = [];
     for (const pool of poolNames) {
-      pools.push(await startBuiltService(pool, environment, "WORKER_HTTP_PORT"));
+      pools.push(await startBuiltService(pool, { ...environment, ...poolEnvironments[pool] }, "WORKER_HTTP_PORT"));
     }
     const api = await startBuiltService("api", { ...environment, NODE_OPTIONS: apiNodeOptions }, "PORT");
     try {
@@ -370,7 +375,7 @@ try {
             (statement) =>
               `    ${perOperation(statement.calls, settled.payments).padStart(6)} per settlement  ${statement.query.replace(/\s+/g, " ").slice(0, 110)}`,
           ),
-          `  lifecycle (created → polled → paid): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
+          `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
         ];
@@ -382,6 +387,40 @@ try {
 } finally {
   receiver.close();
   await database.dispose();
+}
+
+/**
+ * Each pool's environment as the chart sets it: WORKER_CONCURRENCY, DATABASE_POOL_SIZE (the pool's, or
+ * the defaults') and the pool's extra `env`, then the `--pool-env` overrides.
+ */
+async function chartPoolEnvironments(overrides: readonly string[]): Promise<Record<PoolName, Record<string, string>>> {
+  type PoolValues = { concurrency: number; databasePoolSize?: number; env?: Record<string, unknown> };
+  const chart = parseYaml(await readFile("helm/pos-platform/values.yaml", "utf8")) as {
+    defaults: { databasePoolSize: number };
+    workers: Record<string, PoolValues>;
+  };
+  const environments = Object.fromEntries(
+    poolNames.map((pool) => {
+      const key = pool.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+      const settings = chart.workers[key];
+      if (settings === undefined) throw new Error(`helm values have no workers.${key}`);
+      const environment: Record<string, string> = {
+        WORKER_CONCURRENCY: String(settings.concurrency),
+        DATABASE_POOL_SIZE: String(settings.databasePoolSize ?? chart.defaults.databasePoolSize),
+        ...Object.fromEntries(Object.entries(settings.env ?? {}).map(([name, value]) => [name, String(value)])),
+      };
+      return [pool, environment];
+    }),
+  ) as Record<PoolName, Record<string, string>>;
+  for (const override of overrides) {
+    const match = /^([a-z-]+):([A-Z0-9_]+)=(.*)$/.exec(override);
+    const pool = match?.[1] as PoolName | undefined;
+    if (match === null || pool === undefined || !poolNames.includes(pool)) {
+      throw new Error(`--pool-env ${override}: expected pool:NAME=VALUE with a pool of ${poolNames.join(", ")}`);
+    }
+    environments[pool][match[2] as string] = match[3] as string;
+  }
+  return environments;
 }
 
 async function peakRssMb(pid: number): Promise<number> {
