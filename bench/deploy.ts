@@ -43,6 +43,8 @@ import {
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
  *   `--auto-settle` seconds after its code was issued), timed until every `payment.paid` has reached
  *   its merchant's webhook endpoint (each merchant has one, a receiver in this process).
+ * - cash sales: POST /v1/sales (cash, one tracked product of the merchant's) at full speed, pools
+ *   running, nothing pending.
  * Printed per measurement: requests/s, p50/p99, PostgreSQL CPU seconds per 1,000 operations (the
  * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
  * operation (pg_stat_database.xact_commit deltas), statements per operation and, for settlements, the
@@ -83,6 +85,8 @@ type Measured = LoadResult & {
   transactions: number;
   /** Statements run meanwhile (pg_stat_statements), null where the server does not count them. */
   statements: number | null;
+  /** The statements run most meanwhile. */
+  busiest: { query: string; calls: number }[];
 };
 type Settled = {
   payments: number;
@@ -99,6 +103,8 @@ type Settled = {
 type Round = {
   baseline: Measured;
   platform: Measured;
+  /** POST /v1/sales, cash, one tracked product per sale, with the pools running and nothing pending. */
+  cashSales: Measured;
   settled: Settled;
   apiPeakRssMb: number;
   idle: Idle;
@@ -158,8 +164,12 @@ try {
   const pendingCount = async () =>
     Number((await client.query("SELECT count(*) AS n FROM payments WHERE status = 'pending'")).rows[0].n);
 
-  async function measure(url: string, serverPid: number): Promise<Measured> {
-    await load({ url, connections, durationSeconds: warmupSeconds, method: "POST", headersFor, bodyFor: body });
+  async function measure(
+    url: string,
+    serverPid: number,
+    bodyFor: (requestNumber: number) => string = body,
+  ): Promise<Measured> {
+    await load({ url, connections, durationSeconds: warmupSeconds, method: "POST", headersFor, bodyFor });
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
     const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(serverPid, database.url);
@@ -169,12 +179,18 @@ try {
       durationSeconds: seconds,
       method: "POST",
       headersFor,
-      bodyFor: body,
+      bodyFor,
     });
     const cpu = await cpuSince();
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-    const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
-    return { ...result, cpu, transactions, statements };
+    const statementsAfter = await statementCounts(database.url);
+    return {
+      ...result,
+      cpu,
+      transactions,
+      statements: statementsBetween(statementsBefore, statementsAfter),
+      busiest: busiestStatements(statementsBefore, statementsAfter, 12),
+    };
   }
 
   async function measureBaseline(): Promise<Measured> {
@@ -198,7 +214,6 @@ try {
       await waitUntilSettled(settleTimeoutMs);
       const roundStartedAt = new Date();
       const platform = await measure(`http://127.0.0.1:${api.port}/v1/payments`, api.child.pid ?? 0);
-      const apiPeakRssMb = await peakRssMb(api.child.pid ?? 0);
 
       // Settling: from the end of the load until none is pending, with the pools' own CPU.
       const pending = await pendingCount();
@@ -215,6 +230,17 @@ try {
       const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
       const statementsAfter: StatementCounts | null = await statementCounts(database.url);
       const webhookLatencies = await webhookLatenciesMs(roundStartedAt);
+
+      // Cash sales at the till: each merchant's one product, stock tracked, the cash into the ledger.
+      const products = await createProducts(`http://127.0.0.1:${api.port}`);
+      const cashSales = await measure(`http://127.0.0.1:${api.port}/v1/sales`, api.child.pid ?? 0, (requestNumber) =>
+        JSON.stringify({
+          tender: "cash",
+          items: [{ product_id: products[requestNumber % products.length], qty: 1 + (requestNumber % 3) }],
+        }),
+      );
+      // The most the API held through both loads (a high-water mark).
+      const apiPeakRssMb = await peakRssMb(api.child.pid ?? 0);
 
       // Idle: nothing pending, nothing arriving; what the pools alone cost the database.
       const idleSeconds = short ? 3 : 5;
@@ -255,6 +281,7 @@ try {
       );
       return {
         platform,
+        cashSales,
         apiPeakRssMb,
         settled: {
           payments: pending,
@@ -281,6 +308,33 @@ try {
       await stopServer(api);
       await Promise.all(pools.map(stopServer));
     }
+  }
+
+  let productIds: string[] | undefined;
+  /** One tracked product per merchant (in key order), created once; stock enough for any run. */
+  async function createProducts(apiUrl: string): Promise<string[]> {
+    if (productIds !== undefined) return productIds;
+    const created: string[] = [];
+    for (const [index, key] of keys.entries()) {
+      const response = await fetch(`${apiUrl}/v1/products`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          "idempotency-key": randomUUID(),
+        },
+        body: JSON.stringify({
+          name: `Bench loaf ${index}`,
+          price_cents: 120,
+          track_stock: true,
+          stock_qty: 100_000_000,
+        }),
+      });
+      if (!response.ok) throw new Error(`product refused: ${response.status} ${await response.text()}`);
+      created.push(((await response.json()) as { id: string }).id);
+    }
+    productIds = created;
+    return created;
   }
 
   let endpointsRegistered = false;
@@ -351,6 +405,11 @@ try {
     cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.databaseSeconds) / operations).toFixed(2);
   const perOperation = (count: number | null, operations: number) =>
     count === null ? "n/a" : (count / Math.max(1, operations)).toFixed(2);
+  const busiestLines = (statements: readonly { query: string; calls: number }[], operations: number, unit: string) =>
+    statements.map(
+      (statement) =>
+        `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit}  ${statement.query.replace(/\s+/g, " ").slice(0, 110)}`,
+    );
   const line = (name: string, result: Measured) =>
     `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
   const [load1, load5] = os.loadavg();
@@ -369,12 +428,12 @@ try {
           line("ceiling: bare INSERT", baseline),
           line("POST /v1/payments, pools on", platform),
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
+          line("POST /v1/sales (cash), pools on", round.cashSales),
+          `  ratio ${(round.cashSales.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50)`,
+          ...busiestLines(round.cashSales.busiest, round.cashSales.total, "sale"),
           `  settling by polling: ${settled.payments} pending after the load settled and their payment.paid delivered in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s, target ≥ 1500/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
           `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms)`,
-          ...settled.busiest.map(
-            (statement) =>
-              `    ${perOperation(statement.calls, settled.payments).padStart(6)} per settlement  ${statement.query.replace(/\s+/g, " ").slice(0, 110)}`,
-          ),
+          ...busiestLines(settled.busiest, settled.payments, "settlement"),
           `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
