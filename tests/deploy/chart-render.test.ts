@@ -167,6 +167,22 @@ describeIfRenderer("the rendered chart", () => {
     expect(secretsOf("migrate")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
   });
 
+  test("webhook-delivery fetches jobs in batches of twice its concurrency; the other pools one at a time", () => {
+    const objects = render();
+    const setting = (pool: string, name: string) => {
+      const workload = objects.find(
+        (object) => object.kind === "Deployment" && object.metadata.name === `pos-pos-platform-${pool}`,
+      );
+      const container = workload === undefined ? undefined : podSpec(workload).containers[0];
+      return container === undefined ? undefined : envOf(container, name)?.value;
+    };
+    expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBe("20");
+    expect(setting("webhook-delivery", "WORKER_CONCURRENCY")).toBe("10");
+    for (const pool of ["gateway-poller", "code-expiry", "payout-processor"]) {
+      expect({ pool, size: setting(pool, "WORKER_LOCAL_QUEUE_SIZE") }).toEqual({ pool, size: undefined });
+    }
+  });
+
   test("each pool's ScaledObject counts only that pool's task identifiers", () => {
     const enabled = Object.fromEntries(
       ["gatewayPoller", "codeExpiry", "payoutProcessor", "webhookDelivery"].map((pool) => [

@@ -102,6 +102,82 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
   }
 }, 300_000);
 
+test("a worker killed with deliveries waiting in its local queue: the sweeper re-enqueues them and each is made", async () => {
+  // The chart's webhook-delivery fetches jobs in batches (WORKER_LOCAL_QUEUE_SIZE): a crash leaves the
+  // fetched but unstarted ones locked too, with no attempt and no lease.
+  const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
+  const config = testConfig(db.url, { WEBHOOK_TIMEOUT_SECONDS: "30", WORKER_POLL_INTERVAL_MS: "50" });
+  const app = testApp({ database: db.database, config });
+  const worker = startServiceProcess("services/webhook-delivery/main.ts", {
+    DATABASE_URL: db.url,
+    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
+    WEBHOOK_TIMEOUT_SECONDS: "30",
+    WORKER_POLL_INTERVAL_MS: "50",
+    WORKER_CONCURRENCY: "1",
+    WORKER_LOCAL_QUEUE_SIZE: "5",
+    WORKER_HTTP_PORT: String(await freePort()),
+    LOG_LEVEL: "warn",
+  });
+  const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
+  let runner: Awaited<ReturnType<typeof startWorkerPool>> | undefined;
+  try {
+    const endpoint = await request(app)
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ url: receiver.url });
+    expect(endpoint.status).toBe(201);
+    // Three events committed at once: one fetch takes all three jobs; the one worker starts the first.
+    const emitted = await db.database.transaction(async (transaction) => [
+      await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 1 } }),
+      await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 2 } }),
+      await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 3 } }),
+    ]);
+    await receiver.waitFor(1, 120_000);
+    const lockedJobs = () =>
+      db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM graphile_worker.jobs
+        WHERE task_identifier = 'deliver_webhook' AND locked_at IS NOT NULL`);
+    const deadline = Date.now() + 120_000;
+    while ((await lockedJobs()) < 3) {
+      if (Date.now() > deadline) throw new Error(`only ${await lockedJobs()} of 3 delivery jobs were fetched`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    worker.kill();
+    expect((await deliveriesOf(shop.id)).map((delivery) => delivery.attempt_count).sort()).toEqual([0, 0, 1]);
+
+    // The attempt's lease lapses and the waiting ones fall overdue (both moved into the past here).
+    await db.database.query(sql.unsafe`
+      UPDATE webhook_deliveries
+      SET lease_expires_at = CASE WHEN lease_expires_at IS NULL THEN NULL ELSE now() - interval '1 millisecond' END,
+        next_attempt_at = now() - interval '1 millisecond'
+      WHERE merchant_id = ${shop.id}`);
+    expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(3);
+
+    runner = await startWorkerPool({
+      pool: "webhook-delivery",
+      tasks: [deliverWebhook],
+      dependencies: { config, database: db.database, logger },
+      pgPool,
+      registry: new Registry(),
+    });
+    await receiver.waitFor(4, 120_000);
+    await runner.stop();
+    runner = undefined;
+    const delivered = receiver.received.slice(1).map((received) => String(received.headers["x-pos-event-id"]));
+    expect(delivered.sort()).toEqual(emitted.map((event) => event.id).sort());
+    expect((await deliveriesOf(shop.id)).map((delivery) => delivery.status)).toEqual([
+      "succeeded",
+      "succeeded",
+      "succeeded",
+    ]);
+  } finally {
+    worker.kill();
+    await runner?.stop();
+    await pgPool.end();
+    await receiver.close();
+  }
+}, 300_000);
+
 describe("server-side request forgery at delivery time", () => {
   test("a live target that now resolves to a private address is refused without connecting", async () => {
     const receiver = await startReceiver();
