@@ -137,7 +137,7 @@ function superviseProcess(options: {
     });
     // Keep the last lines only: enough to say why a process died.
     const keep = (chunk: Buffer) => {
-      output = (output + String(chunk)).slice(-4000);
+      output = (output + String(chunk)).slice(-16000);
     };
     started.stdout?.on("data", keep);
     started.stderr?.on("data", keep);

@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startTracing } from "./telemetry/tracing.ts";
 
@@ -8,6 +9,13 @@ import { startTracing } from "./telemetry/tracing.ts";
  * `start` should import the service's modules dynamically, so tracing is set up before they load.
  */
 export async function runMain(service: string, start: (config: Config) => Promise<() => Promise<void>>): Promise<void> {
+  // A failed exit says where it came from, written synchronously so that nothing buffered is lost: a
+  // pool once exited with code 1 at a database stop (the chaos run) with no log line saying why.
+  process.on("exit", (code) => {
+    if (code !== 0) {
+      writeSync(2, `${service} exiting with code ${code}; ${new Error("exit called").stack ?? ""}\n`);
+    }
+  });
   let config: Config;
   let shutdown: () => Promise<void>;
   let stopTracing: () => Promise<void>;
