@@ -310,49 +310,45 @@ try {
     }
   }
 
-  let productIds: string[] | undefined;
-  /** One tracked product per merchant (in key order), created once; stock enough for any run. */
-  async function createProducts(apiUrl: string): Promise<string[]> {
-    if (productIds !== undefined) return productIds;
-    const created: string[] = [];
+  /** POSTs a body to the API as each merchant in turn (in key order); returns the ids created. */
+  async function postAsEachMerchant(apiUrl: string, path: string, bodyFor: (index: number) => unknown) {
+    const ids: string[] = [];
     for (const [index, key] of keys.entries()) {
-      const response = await fetch(`${apiUrl}/v1/products`, {
+      const response = await fetch(`${apiUrl}${path}`, {
         method: "POST",
         headers: {
           authorization: `Bearer ${key}`,
           "content-type": "application/json",
           "idempotency-key": randomUUID(),
         },
-        body: JSON.stringify({
-          name: `Bench loaf ${index}`,
-          price_cents: 120,
-          track_stock: true,
-          stock_qty: 100_000_000,
-        }),
+        body: JSON.stringify(bodyFor(index)),
       });
-      if (!response.ok) throw new Error(`product refused: ${response.status} ${await response.text()}`);
-      created.push(((await response.json()) as { id: string }).id);
+      if (!response.ok) throw new Error(`POST ${path} refused: ${response.status} ${await response.text()}`);
+      ids.push(((await response.json()) as { id: string }).id);
     }
-    productIds = created;
-    return created;
+    return ids;
+  }
+
+  let productIds: string[] | undefined;
+  /** One tracked product per merchant (in key order), created once; stock enough for any run. */
+  async function createProducts(apiUrl: string): Promise<string[]> {
+    productIds ??= await postAsEachMerchant(apiUrl, "/v1/products", (index) => ({
+      name: `Bench loaf ${index}`,
+      price_cents: 120,
+      track_stock: true,
+      stock_qty: 100_000_000,
+    }));
+    return productIds;
   }
 
   let endpointsRegistered = false;
   /** One endpoint per merchant, for payment.paid, at the receiver (test world: http to loopback allowed). */
   async function registerEndpoints(apiUrl: string): Promise<void> {
     if (endpointsRegistered) return;
-    for (const key of keys) {
-      const response = await fetch(`${apiUrl}/v1/webhook_endpoints`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${key}`,
-          "content-type": "application/json",
-          "idempotency-key": randomUUID(),
-        },
-        body: JSON.stringify({ url: receiverUrl, event_types: ["payment.paid"] }),
-      });
-      if (!response.ok) throw new Error(`webhook endpoint refused: ${response.status} ${await response.text()}`);
-    }
+    await postAsEachMerchant(apiUrl, "/v1/webhook_endpoints", () => ({
+      url: receiverUrl,
+      event_types: ["payment.paid"],
+    }));
     endpointsRegistered = true;
   }
 

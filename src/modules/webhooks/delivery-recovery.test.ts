@@ -37,12 +37,27 @@ const deliveriesOf = (merchantId: string) =>
   db.database.any(sql.type(deliveryRowSchema)`
     SELECT id, status, attempt_count FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at`);
 
-test("a worker killed mid-delivery: the delivery is made again, with the same event id to deduplicate on", async () => {
-  const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
+/**
+ * A webhook-delivery process of its own (to be killed mid-work), the shop's endpoint at `receiver`,
+ * and what a test needs to take its work over in-process afterwards. `run` gets them; whatever it
+ * does, the process is killed, the takeover stopped and the connections closed at the end.
+ */
+async function withKillableWorker(
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  processEnvironment: Record<string, string>,
+  run: (world: {
+    worker: ReturnType<typeof startServiceProcess>;
+    takeOver: (expectedRequests: number) => Promise<void>;
+  }) => Promise<void>,
+): Promise<void> {
   // A long attempt timeout, so the attempt's lease (twice that, and a second) lapses only when the
   // test moves it into the past, not because the machine was slow.
   const config = testConfig(db.url, { WEBHOOK_TIMEOUT_SECONDS: "30", WORKER_POLL_INTERVAL_MS: "50" });
-  const app = testApp({ database: db.database, config });
+  const endpoint = await request(testApp({ database: db.database, config }))
+    .post("/v1/webhook_endpoints")
+    .set("Authorization", `Bearer ${shop.testKey}`)
+    .send({ url: receiver.url });
+  expect(endpoint.status).toBe(201);
   const worker = startServiceProcess("services/webhook-delivery/main.ts", {
     DATABASE_URL: db.url,
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
@@ -50,15 +65,44 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
     WORKER_POLL_INTERVAL_MS: "50",
     WORKER_HTTP_PORT: String(await freePort()),
     LOG_LEVEL: "warn",
+    ...processEnvironment,
   });
   const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
   let runner: Awaited<ReturnType<typeof startWorkerPool>> | undefined;
+  // An in-process pool delivers what the sweeper re-enqueued, until the receiver has had that many requests.
+  const takeOver = async (expectedRequests: number) => {
+    runner = await startWorkerPool({
+      pool: "webhook-delivery",
+      tasks: [deliverWebhook],
+      dependencies: { config, database: db.database, logger },
+      pgPool,
+      registry: new Registry(),
+    });
+    // Generous for a loaded machine; when it is not met, the queue's state says where the job is.
+    await receiver.waitFor(expectedRequests, 120_000).catch(async (error: Error) => {
+      const jobs = await pgPool.query(
+        "SELECT task_identifier, key, run_at, locked_at, locked_by, attempts, max_attempts, last_error FROM graphile_worker.jobs",
+      );
+      throw new Error(`${error.message}; the queue: ${JSON.stringify(jobs.rows)}`);
+    });
+    await runner.stop();
+    runner = undefined;
+  };
   try {
-    const endpoint = await request(app)
-      .post("/v1/webhook_endpoints")
-      .set("Authorization", `Bearer ${shop.testKey}`)
-      .send({ url: receiver.url });
-    expect(endpoint.status).toBe(201);
+    await run({ worker, takeOver });
+  } finally {
+    worker.kill();
+    // A runner left running would hold the pool's connections (its end() would wait for ever) and keep
+    // this test file's worker from exiting.
+    await runner?.stop();
+    await pgPool.end();
+    await receiver.close();
+  }
+}
+
+test("a worker killed mid-delivery: the delivery is made again, with the same event id to deduplicate on", async () => {
+  const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
+  await withKillableWorker(receiver, {}, async ({ worker, takeOver }) => {
     const event = await db.database.transaction((transaction) =>
       events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 1 } }),
     );
@@ -74,58 +118,18 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
       UPDATE webhook_deliveries SET lease_expires_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
     expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(1);
 
-    runner = await startWorkerPool({
-      pool: "webhook-delivery",
-      tasks: [deliverWebhook],
-      dependencies: { config, database: db.database, logger },
-      pgPool,
-      registry: new Registry(),
-    });
-    // Generous for a loaded machine; when it is not met, the queue's state says where the job is.
-    await receiver.waitFor(2, 120_000).catch(async (error: Error) => {
-      const jobs = await pgPool.query(
-        "SELECT task_identifier, key, run_at, locked_at, locked_by, attempts, max_attempts, last_error FROM graphile_worker.jobs",
-      );
-      throw new Error(`${error.message}; the queue: ${JSON.stringify(jobs.rows)}`);
-    });
-    await runner.stop();
-    runner = undefined;
+    await takeOver(2);
     expect(receiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([event.id, event.id]);
     expect(await deliveriesOf(shop.id)).toEqual([{ id: delivery?.id, status: "succeeded", attempt_count: 2 }]);
-  } finally {
-    worker.kill();
-    // A runner left running would hold the pool's connections (its end() would wait for ever) and keep
-    // this test file's worker from exiting.
-    await runner?.stop();
-    await pgPool.end();
-    await receiver.close();
-  }
+  });
 }, 300_000);
 
 test("a worker killed with deliveries waiting in its local queue: the sweeper re-enqueues them and each is made", async () => {
   // The chart's webhook-delivery fetches jobs in batches (WORKER_LOCAL_QUEUE_SIZE): a crash leaves the
   // fetched but unstarted ones locked too, with no attempt and no lease.
   const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
-  const config = testConfig(db.url, { WEBHOOK_TIMEOUT_SECONDS: "30", WORKER_POLL_INTERVAL_MS: "50" });
-  const app = testApp({ database: db.database, config });
-  const worker = startServiceProcess("services/webhook-delivery/main.ts", {
-    DATABASE_URL: db.url,
-    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
-    WEBHOOK_TIMEOUT_SECONDS: "30",
-    WORKER_POLL_INTERVAL_MS: "50",
-    WORKER_CONCURRENCY: "1",
-    WORKER_LOCAL_QUEUE_SIZE: "5",
-    WORKER_HTTP_PORT: String(await freePort()),
-    LOG_LEVEL: "warn",
-  });
-  const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
-  let runner: Awaited<ReturnType<typeof startWorkerPool>> | undefined;
-  try {
-    const endpoint = await request(app)
-      .post("/v1/webhook_endpoints")
-      .set("Authorization", `Bearer ${shop.testKey}`)
-      .send({ url: receiver.url });
-    expect(endpoint.status).toBe(201);
+  const oneAtATime = { WORKER_CONCURRENCY: "1", WORKER_LOCAL_QUEUE_SIZE: "5" };
+  await withKillableWorker(receiver, oneAtATime, async ({ worker, takeOver }) => {
     // Three events committed at once: one fetch takes all three jobs; the one worker starts the first.
     const emitted = await db.database.transaction(async (transaction) => [
       await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 1 } }),
@@ -153,16 +157,7 @@ test("a worker killed with deliveries waiting in its local queue: the sweeper re
       WHERE merchant_id = ${shop.id}`);
     expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(3);
 
-    runner = await startWorkerPool({
-      pool: "webhook-delivery",
-      tasks: [deliverWebhook],
-      dependencies: { config, database: db.database, logger },
-      pgPool,
-      registry: new Registry(),
-    });
-    await receiver.waitFor(4, 120_000);
-    await runner.stop();
-    runner = undefined;
+    await takeOver(4);
     const delivered = receiver.received.slice(1).map((received) => String(received.headers["x-pos-event-id"]));
     expect(delivered.sort()).toEqual(emitted.map((event) => event.id).sort());
     expect((await deliveriesOf(shop.id)).map((delivery) => delivery.status)).toEqual([
@@ -170,12 +165,7 @@ test("a worker killed with deliveries waiting in its local queue: the sweeper re
       "succeeded",
       "succeeded",
     ]);
-  } finally {
-    worker.kill();
-    await runner?.stop();
-    await pgPool.end();
-    await receiver.close();
-  }
+  });
 }, 300_000);
 
 describe("server-side request forgery at delivery time", () => {
