@@ -1,7 +1,7 @@
-import { sql } from "slonik";
 import { client, createProduct, eventsOfType, movesOf, onHandOf, posSetup } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
+import { sql } from "../../platform/db/pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as payments from "../payments/service.ts";
 
