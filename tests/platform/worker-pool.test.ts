@@ -198,3 +198,30 @@ test("job metrics: started, succeeded, retried while attempts remain, failed whe
     await runner.stop();
   }
 });
+
+test("a client checked out with a callback may be released twice, as graphile-worker's LISTEN client is when the database goes away while its runner stops", async () => {
+  const released = await new Promise<{ idle: number; total: number }>((resolve, reject) => {
+    pgPool.connect((error, _client, release) => {
+      if (error !== undefined) {
+        reject(error);
+        return;
+      }
+      try {
+        release();
+        // pg-pool itself throws here ("Release called on client which has already been released").
+        release();
+        resolve({ idle: pgPool.idleCount, total: pgPool.totalCount });
+      } catch (releaseError) {
+        reject(releaseError);
+      }
+    });
+  });
+  expect(released.idle).toBe(released.total);
+  // The client came back once: the next checkout gets it and the pool still answers.
+  const client = await pgPool.connect();
+  try {
+    expect((await client.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  } finally {
+    client.release();
+  }
+});
