@@ -1,17 +1,16 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { parse as parseYaml } from "yaml";
 import { SANDBOX_MAGIC_AMOUNTS } from "../src/gateway/sandbox.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
-import { type PoolName, poolNames } from "../src/platform/queue/task.ts";
-import { type CpuSample, cpuSecondsOf, startCpuSample } from "./cpu-usage.ts";
+import { poolNames } from "../src/platform/queue/task.ts";
+import { type CpuSample, startCpuSample } from "./cpu-usage.ts";
+import { chartPoolEnvironments, peakRssMb, sumCpu } from "./deployment.ts";
 import {
   buildRelease,
   busiestStatements,
@@ -20,7 +19,6 @@ import {
   type LoadResult,
   load,
   percentile,
-  type StatementCounts,
   seedMerchants,
   startBuiltService,
   startServer,
@@ -43,8 +41,15 @@ import {
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
  *   `--auto-settle` seconds after its code was issued), timed until every `payment.paid` has reached
  *   its merchant's webhook endpoint (each merchant has one, a receiver in this process).
+ * - settled by callback: payments the sandbox never reports paid, each then paid through mockpay (the
+ *   sandbox's callback), timed until every `payment.paid` has arrived; the polls made for them first;
  * - cash sales: POST /v1/sales (cash, one tracked product of the merchant's) at full speed, pools
- *   running, nothing pending.
+ *   running, nothing pending;
+ * - wallet sales: POST /v1/sales (wallet) at full speed, then their payments settled by polling;
+ * - payouts: POST /v1/payouts (1.00 to the merchant's verified wallet) at full speed, then the
+ *   payout-processor's work until every one is confirmed (the sandbox settles payouts and the
+ *   processor passes again `--auto-settle` seconds later, where the defaults say 20 and 60);
+ * - idle pools, and pools with `--waiting` payments pending that never settle.
  * Printed per measurement: requests/s, p50/p99, PostgreSQL CPU seconds per 1,000 operations (the
  * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
  * operation (pg_stat_database.xact_commit deltas), statements per operation and, for settlements, the
@@ -103,13 +108,22 @@ type Settled = {
 type Round = {
   baseline: Measured;
   platform: Measured;
+  /** The platform's payments, settled by polling. */
+  settled: Settled;
+  /** Payments settled through mockpay, the sandbox's callback, rather than by polling. */
+  callbacks: Settled & { callback: LoadResult; polls: number };
   /** POST /v1/sales, cash, one tracked product per sale, with the pools running and nothing pending. */
   cashSales: Measured;
-  settled: Settled;
+  /** POST /v1/sales, wallet: each issues a payment, which then settles by polling. */
+  walletSales: Measured;
+  walletSalesSettled: Settled;
+  payouts: Payouts;
   apiPeakRssMb: number;
   idle: Idle;
   waiting: Waiting;
 };
+/** POST /v1/payouts, then the payout-processor's work until each is confirmed. */
+type Payouts = { requests: Measured; confirmSeconds: number; confirmTransactions: number; poolCpuSeconds: number };
 /** What pending payments that never settle cost while they wait, polled on the schedule. */
 type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number };
 /** What the pools cost the database while nothing happens but payments waiting. */
@@ -138,6 +152,8 @@ try {
   // Dropping the database at the end terminates this connection if a failure left it open.
   client.on("error", () => {});
   await seedMerchants(client, keys);
+  // Each merchant's payout wallet, verified (a sandbox number that accepts payouts).
+  await client.query("UPDATE merchants SET payout_msisdn = '263771234567', payout_verified = true");
   await client.query(
     "CREATE TABLE bench_payments (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
   );
@@ -150,6 +166,9 @@ try {
     NODE_ENV: "production",
     WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString("base64"),
     SANDBOX_AUTO_SETTLE_SECONDS: values["auto-settle"],
+    // Payouts settle and are confirmed as fast as payments (by default 20 s, then a pass a minute).
+    PAYOUT_SETTLE_SECONDS: values["auto-settle"],
+    PAYOUT_PROCESSOR_INTERVAL_SECONDS: values["auto-settle"],
     // 50 merchants at full speed: far above a merchant's default limit (the most allowed: 1,000/s each).
     RATE_LIMIT_REQUESTS: "10000",
     WORKER_HTTP_PORT: "0",
@@ -208,106 +227,215 @@ try {
       pools.push(await startBuiltService(pool, { ...environment, ...poolEnvironments[pool] }, "WORKER_HTTP_PORT"));
     }
     const api = await startBuiltService("api", { ...environment, NODE_OPTIONS: apiNodeOptions }, "PORT");
+    const apiUrl = `http://127.0.0.1:${api.port}`;
+    const apiPid = api.child.pid ?? 0;
+    const poolPids = pools.map((pool) => pool.child.pid ?? 0);
     try {
-      await registerEndpoints(`http://127.0.0.1:${api.port}`);
+      await registerEndpoints(apiUrl);
       // Whatever earlier rounds left pending settles first: each round measures its own payments.
       await waitUntilSettled(settleTimeoutMs);
       const roundStartedAt = new Date();
-      const platform = await measure(`http://127.0.0.1:${api.port}/v1/payments`, api.child.pid ?? 0);
-
+      const platform = await measure(`${apiUrl}/v1/payments`, apiPid);
       // Settling: from the end of the load until none is pending, with the pools' own CPU.
-      const pending = await pendingCount();
-      const poolPids = pools.map((pool) => pool.child.pid ?? 0);
-      const poolCpuBefore = await sumCpu(poolPids);
-      const transactionsBefore = await committedTransactions(database.url);
-      const statementsBefore = await statementCounts(database.url);
-      const cpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
-      const started = performance.now();
-      await waitUntilSettled(settleTimeoutMs);
-      const settleSeconds = (performance.now() - started) / 1000;
-      const cpu = await cpuSince();
-      const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
-      const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-      const statementsAfter: StatementCounts | null = await statementCounts(database.url);
-      const webhookLatencies = await webhookLatenciesMs(roundStartedAt);
+      const settled = await measureSettling(apiPid, poolPids, await pendingCount(), roundStartedAt, () =>
+        waitUntilSettled(settleTimeoutMs),
+      );
+      const callbacks = await measureCallbackSettlement(apiUrl, apiPid, poolPids);
 
-      // Cash sales at the till: each merchant's one product, stock tracked, the cash into the ledger.
-      const products = await createProducts(`http://127.0.0.1:${api.port}`);
-      const cashSales = await measure(`http://127.0.0.1:${api.port}/v1/sales`, api.child.pid ?? 0, (requestNumber) =>
+      // Sales at the till: each merchant's one product, stock tracked; cash into the ledger at once,
+      // wallet sales pending on their payment, which the sandbox then reports paid.
+      const products = await createProducts(apiUrl);
+      const saleFor = (tender: "cash" | "wallet") => (requestNumber: number) =>
         JSON.stringify({
-          tender: "cash",
+          tender,
           items: [{ product_id: products[requestNumber % products.length], qty: 1 + (requestNumber % 3) }],
-        }),
+        });
+      const cashSales = await measure(`${apiUrl}/v1/sales`, apiPid, saleFor("cash"));
+      const walletSalesStartedAt = new Date();
+      const walletSales = await measure(`${apiUrl}/v1/sales`, apiPid, saleFor("wallet"));
+      const walletSalesSettled = await measureSettling(
+        apiPid,
+        poolPids,
+        await pendingCount(),
+        walletSalesStartedAt,
+        () => waitUntilSettled(settleTimeoutMs),
       );
-      // The most the API held through both loads (a high-water mark).
-      const apiPeakRssMb = await peakRssMb(api.child.pid ?? 0);
+      const payouts = await measurePayouts(apiUrl, apiPid, poolPids);
+      // The most the API held through every load (a high-water mark).
+      const apiPeakRssMb = await peakRssMb(apiPid);
 
-      // Idle: nothing pending, nothing arriving; what the pools alone cost the database.
-      const idleSeconds = short ? 3 : 5;
-      const idleTransactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
-      const idleCpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
-      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-      const idleCpu = await idleCpuSince();
-      const idleTransactions =
-        (await committedTransactions(database.url, { settledMs: 1000 })) - idleTransactionsBefore;
-      // Waiting: payments the gateway never reports paid, polled on the schedule (first at 2 s), measured
-      // from just after their first poll for as long as the idle measurement.
-      await load({
-        url: `http://127.0.0.1:${api.port}/v1/payments`,
-        connections,
-        durationSeconds: 60,
-        amount: waitingPayments,
-        method: "POST",
-        headersFor,
-        bodyFor: () => JSON.stringify({ amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }),
-      });
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      const inquiries = async () =>
-        Number((await client.query("SELECT coalesce(sum(inquiry_count), 0) AS n FROM payments")).rows[0].n);
-      const waitingInquiriesBefore = await inquiries();
-      const waitingPoolCpuBefore = await sumCpu(poolPids);
-      const waitingTransactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
-      const waitingCpuSince = await startCpuSample(api.child.pid ?? 0, database.url);
-      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-      const waitingCpu = await waitingCpuSince();
-      const waitingPoolCpuSeconds = (await sumCpu(poolPids)) - waitingPoolCpuBefore;
-      const waitingTransactions =
-        (await committedTransactions(database.url, { settledMs: 1000 })) - waitingTransactionsBefore;
-      const polls = (await inquiries()) - waitingInquiriesBefore;
-      // Out of the way of the next round (which waits for nothing pending): ended by hand, not by the pools.
-      await client.query(
-        "UPDATE payments SET status = 'expired', updated_at = now() WHERE status = 'pending' AND amount_cents = $1",
-        [SANDBOX_MAGIC_AMOUNTS.neverSettles],
-      );
+      const idle = await measureIdle(apiPid);
+      const waiting = await measureWaiting(apiUrl, apiPid, poolPids, idle.seconds);
       return {
         platform,
+        settled,
+        callbacks,
         cashSales,
+        walletSales,
+        walletSalesSettled,
+        payouts,
         apiPeakRssMb,
-        settled: {
-          payments: pending,
-          seconds: settleSeconds,
-          cpu,
-          transactions,
-          statements: statementsBetween(statementsBefore, statementsAfter),
-          busiest: busiestStatements(statementsBefore, statementsAfter, 12),
-          poolCpuSeconds,
-          webhookP50Ms: percentile(webhookLatencies, 0.5),
-          webhookP99Ms: percentile(webhookLatencies, 0.99),
-        },
-        idle: { seconds: idleSeconds, transactions: idleTransactions, cpu: idleCpu },
-        waiting: {
-          seconds: idleSeconds,
-          transactions: waitingTransactions,
-          cpu: waitingCpu,
-          pending: waitingPayments,
-          polls,
-          poolCpuSeconds: waitingPoolCpuSeconds,
-        },
+        idle,
+        waiting,
       };
     } finally {
       await stopServer(api);
       await Promise.all(pools.map(stopServer));
     }
+  }
+
+  /**
+   * What settling costs, from now until `settle` resolves: the payments' count and rate, the database's
+   * and the pools' CPU, transactions and statements per payment, and the webhook latency of the
+   * payment.paid events of payments created since `since`.
+   */
+  async function measureSettling(
+    apiPid: number,
+    poolPids: readonly number[],
+    payments: number,
+    since: Date,
+    settle: () => Promise<void>,
+  ): Promise<Settled> {
+    const poolCpuBefore = await sumCpu(poolPids);
+    const transactionsBefore = await committedTransactions(database.url);
+    const statementsBefore = await statementCounts(database.url);
+    const cpuSince = await startCpuSample(apiPid, database.url);
+    const started = performance.now();
+    await settle();
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = await cpuSince();
+    const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
+    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    const statementsAfter = await statementCounts(database.url);
+    const webhookLatencies = await webhookLatenciesMs(since);
+    return {
+      payments,
+      seconds,
+      cpu,
+      transactions,
+      statements: statementsBetween(statementsBefore, statementsAfter),
+      busiest: busiestStatements(statementsBefore, statementsAfter, 12),
+      poolCpuSeconds,
+      webhookP50Ms: percentile(webhookLatencies, 0.5),
+      webhookP99Ms: percentile(webhookLatencies, 0.99),
+    };
+  }
+
+  /**
+   * Payments settled by the payer's side rather than by polling: `waitingPayments` payments the sandbox
+   * never reports paid, created first, then each paid through mockpay (the sandbox's callback) at
+   * `connections`, timed until every payment.paid has reached its merchant. Also counts the gateway
+   * inquiries made for them meanwhile (polls a callback made unnecessary).
+   */
+  async function measureCallbackSettlement(
+    apiUrl: string,
+    apiPid: number,
+    poolPids: readonly number[],
+  ): Promise<Settled & { callback: LoadResult; polls: number }> {
+    const since = new Date();
+    await createNeverSettling(apiUrl);
+    const { rows } = await client.query<{ id: string }>(
+      "SELECT id FROM payments WHERE status = 'pending' AND amount_cents = $1 AND created_at >= $2 ORDER BY created_at",
+      [SANDBOX_MAGIC_AMOUNTS.neverSettles, since],
+    );
+    const ids = rows.map((row) => row.id);
+    let callback: LoadResult | undefined;
+    const settled = await measureSettling(apiPid, poolPids, ids.length, since, async () => {
+      callback = await load({
+        url: apiUrl,
+        connections,
+        durationSeconds: 120,
+        amount: ids.length,
+        method: "POST",
+        pathFor: (requestNumber) => `/checkout/${ids[(requestNumber - 1) % ids.length]}/mockpay`,
+      });
+      await waitUntilSettled(settleTimeoutMs);
+    });
+    const { rows: polled } = await client.query<{ n: string }>(
+      "SELECT coalesce(sum(inquiry_count), 0) AS n FROM payments WHERE id = ANY($1::text[])",
+      [ids],
+    );
+    return { ...settled, callback: callback as LoadResult, polls: Number(polled[0]?.n) };
+  }
+
+  /**
+   * POST /v1/payouts (1.00 each, to each merchant's verified wallet) at full speed, then the
+   * payout-processor's work until every one is confirmed: submitted to the sandbox gateway, which
+   * settles it `--auto-settle` seconds later, and confirmed on the processor's next pass (as often).
+   */
+  async function measurePayouts(apiUrl: string, apiPid: number, poolPids: readonly number[]): Promise<Payouts> {
+    const requests = await measure(`${apiUrl}/v1/payouts`, apiPid, () => JSON.stringify({ amount_cents: 100 }));
+    const unfinished = async () =>
+      Number(
+        (await client.query("SELECT count(*) AS n FROM payouts WHERE status IN ('requested', 'submitted')")).rows[0].n,
+      );
+    const poolCpuBefore = await sumCpu(poolPids);
+    const transactionsBefore = await committedTransactions(database.url);
+    const started = performance.now();
+    const deadline = Date.now() + settleTimeoutMs;
+    while ((await unfinished()) > 0) {
+      if (Date.now() > deadline) throw new Error(`payouts still unfinished after ${settleTimeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const confirmSeconds = (performance.now() - started) / 1000;
+    const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
+    const confirmTransactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    return { requests, confirmSeconds, confirmTransactions, poolCpuSeconds };
+  }
+
+  /** Nothing pending, nothing arriving: what the pools alone cost the database. */
+  async function measureIdle(apiPid: number): Promise<Idle> {
+    const seconds = short ? 3 : 5;
+    const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const cpuSince = await startCpuSample(apiPid, database.url);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const cpu = await cpuSince();
+    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    return { seconds, transactions, cpu };
+  }
+
+  /**
+   * Payments the gateway never reports paid, polled on the schedule (first at 2 s), measured from just
+   * after their first poll for `seconds`; then ended by hand, out of the way of the next round (which
+   * waits for nothing pending).
+   */
+  async function measureWaiting(
+    apiUrl: string,
+    apiPid: number,
+    poolPids: readonly number[],
+    seconds: number,
+  ): Promise<Waiting> {
+    await createNeverSettling(apiUrl);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const inquiries = async () =>
+      Number((await client.query("SELECT coalesce(sum(inquiry_count), 0) AS n FROM payments")).rows[0].n);
+    const inquiriesBefore = await inquiries();
+    const poolCpuBefore = await sumCpu(poolPids);
+    const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const cpuSince = await startCpuSample(apiPid, database.url);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const cpu = await cpuSince();
+    const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
+    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    const polls = (await inquiries()) - inquiriesBefore;
+    await client.query(
+      "UPDATE payments SET status = 'expired', updated_at = now() WHERE status = 'pending' AND amount_cents = $1",
+      [SANDBOX_MAGIC_AMOUNTS.neverSettles],
+    );
+    return { seconds, transactions, cpu, pending: waitingPayments, polls, poolCpuSeconds };
+  }
+
+  /** `waitingPayments` payments the sandbox never reports paid, created at full speed. */
+  async function createNeverSettling(apiUrl: string): Promise<void> {
+    await load({
+      url: `${apiUrl}/v1/payments`,
+      connections,
+      durationSeconds: 60,
+      amount: waitingPayments,
+      method: "POST",
+      headersFor,
+      bodyFor: () => JSON.stringify({ amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }),
+    });
   }
 
   /** POSTs a body to the API as each merchant in turn (in key order); returns the ids created. */
@@ -408,6 +536,11 @@ try {
     );
   const line = (name: string, result: Measured) =>
     `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
+  const settlingLines = (name: string, settled: Settled) => [
+    `  ${name}: ${settled.payments} payments settled and their payment.paid delivered in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s, target ≥ 1500/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
+    `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms)`,
+    ...busiestLines(settled.busiest, settled.payments, "settlement"),
+  ];
   const [load1, load5] = os.loadavg();
   process.stdout.write(
     [
@@ -424,13 +557,19 @@ try {
           line("ceiling: bare INSERT", baseline),
           line("POST /v1/payments, pools on", platform),
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
+          ...settlingLines("settling by polling", settled),
+          `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
+          `  ${"POST …/mockpay (the callback)".padEnd(30)} ${round.callbacks.callback.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(round.callbacks.callback.p50Ms).padStart(3)} ms   p99 ${String(round.callbacks.callback.p99Ms).padStart(4)} ms   non-2xx ${round.callbacks.callback.non2xx}`,
+          ...settlingLines("settling by callback", round.callbacks),
+          `  gateway inquiries made for them before their callback: ${perOperation(round.callbacks.polls, round.callbacks.payments)} per payment`,
           line("POST /v1/sales (cash), pools on", round.cashSales),
           `  ratio ${(round.cashSales.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50)`,
           ...busiestLines(round.cashSales.busiest, round.cashSales.total, "sale"),
-          `  settling by polling: ${settled.payments} pending after the load settled and their payment.paid delivered in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s, target ≥ 1500/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
-          `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms)`,
-          ...busiestLines(settled.busiest, settled.payments, "settlement"),
-          `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
+          line("POST /v1/sales (wallet)", round.walletSales),
+          `  ratio ${(round.walletSales.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling`,
+          ...settlingLines("wallet sales settling by polling", round.walletSalesSettled).slice(0, 2),
+          line("POST /v1/payouts", round.payouts.requests),
+          `  ratio ${(round.payouts.requests.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling; every one confirmed ${round.payouts.confirmSeconds.toFixed(1)} s after the load, ${perOperation(round.payouts.confirmTransactions, round.payouts.requests.total)} xact/payout meanwhile, pools' CPU ${((1000 * round.payouts.poolCpuSeconds) / Math.max(1, round.payouts.requests.total)).toFixed(2)} s/1000`,
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
         ];
@@ -442,49 +581,4 @@ try {
 } finally {
   receiver.close();
   await database.dispose();
-}
-
-/**
- * Each pool's environment as the chart sets it: WORKER_CONCURRENCY, DATABASE_POOL_SIZE (the pool's, or
- * the defaults') and the pool's extra `env`, then the `--pool-env` overrides.
- */
-async function chartPoolEnvironments(overrides: readonly string[]): Promise<Record<PoolName, Record<string, string>>> {
-  type PoolValues = { concurrency: number; databasePoolSize?: number; env?: Record<string, unknown> };
-  const chart = parseYaml(await readFile("helm/pos-platform/values.yaml", "utf8")) as {
-    defaults: { databasePoolSize: number };
-    workers: Record<string, PoolValues>;
-  };
-  const environments = Object.fromEntries(
-    poolNames.map((pool) => {
-      const key = pool.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-      const settings = chart.workers[key];
-      if (settings === undefined) throw new Error(`helm values have no workers.${key}`);
-      const environment: Record<string, string> = {
-        WORKER_CONCURRENCY: String(settings.concurrency),
-        DATABASE_POOL_SIZE: String(settings.databasePoolSize ?? chart.defaults.databasePoolSize),
-        ...Object.fromEntries(Object.entries(settings.env ?? {}).map(([name, value]) => [name, String(value)])),
-      };
-      return [pool, environment];
-    }),
-  ) as Record<PoolName, Record<string, string>>;
-  for (const override of overrides) {
-    const match = /^([a-z-]+):([A-Z0-9_]+)=(.*)$/.exec(override);
-    const pool = match?.[1] as PoolName | undefined;
-    if (match === null || pool === undefined || !poolNames.includes(pool)) {
-      throw new Error(`--pool-env ${override}: expected pool:NAME=VALUE with a pool of ${poolNames.join(", ")}`);
-    }
-    environments[pool][match[2] as string] = match[3] as string;
-  }
-  return environments;
-}
-
-async function peakRssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  const match = /VmHWM:\s+(\d+) kB/.exec(status);
-  return match === null ? Number.NaN : Number(match[1]) / 1024;
-}
-
-async function sumCpu(pids: readonly number[]): Promise<number> {
-  const seconds = await Promise.all(pids.map(cpuSecondsOf));
-  return seconds.reduce<number>((sum, value) => sum + (value ?? 0), 0);
 }

@@ -122,6 +122,8 @@ export async function load(options: {
   headersFor?: (requestNumber: number) => Record<string, string>;
   method?: "GET" | "POST";
   bodyFor?: (requestNumber: number) => string;
+  /** Each request's own path (and query), in place of the url's. */
+  pathFor?: (requestNumber: number) => string;
 }): Promise<LoadResult> {
   let counter = 0;
   const result = await autocannon({
@@ -139,6 +141,7 @@ export async function load(options: {
             ...request,
             headers: { ...request.headers, ...(options.headersFor?.(counter) ?? {}) },
             ...(options.bodyFor === undefined ? {} : { body: options.bodyFor(counter) }),
+            ...(options.pathFor === undefined ? {} : { path: options.pathFor(counter) }),
           };
         },
       },
