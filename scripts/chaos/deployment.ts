@@ -37,12 +37,26 @@ const RUN_ENVIRONMENT: Record<string, string> = {
   WEBHOOK_RETRY_SCHEDULE_SECONDS: "2,4,8,15,30,60,60",
   IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: "20",
   WORKER_POLL_INTERVAL_MS: "500",
+  // A killed pool's locked jobs are freed by another's heartbeat sweep within four beats.
+  WORKER_HEARTBEAT_SECONDS: "1",
   WORKER_STALL_TIMEOUT_SECONDS: "30",
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: "5",
   DATABASE_STATEMENT_TIMEOUT_MS: "10000",
   OTEL_SDK_DISABLED: "true",
   // To find why a run failed: CHAOS_LOG_LEVEL=debug shows graphile-worker's own fetch errors.
   ...(process.env.CHAOS_LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.CHAOS_LOG_LEVEL }),
+};
+
+/**
+ * Each pool fetches jobs as the Helm chart has it (values.yaml): a local queue, and a refetch delay
+ * for all but webhook-delivery, here scaled to this run's 500 ms poll interval. A pool SIGKILLed with
+ * jobs fetched leaves them locked until another pool's heartbeat frees them.
+ */
+const BATCHED_FETCH: Record<PoolName, Record<string, string>> = {
+  "gateway-poller": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
+  "code-expiry": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
+  "payout-processor": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
+  "webhook-delivery": { WORKER_LOCAL_QUEUE_SIZE: "20" },
 };
 
 /**
@@ -243,7 +257,7 @@ export async function startDeployment(options: {
         environment:
           instance.role === "api"
             ? { DATABASE_URL: databaseUrl, PORT: String(port) }
-            : { DATABASE_URL: databaseUrl, WORKER_HTTP_PORT: String(port) },
+            : { DATABASE_URL: databaseUrl, WORKER_HTTP_PORT: String(port), ...BATCHED_FETCH[instance.role] },
       }),
     );
   }

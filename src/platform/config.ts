@@ -97,10 +97,12 @@ const environmentSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(0).max(1000).default(0),
+  WORKER_REFETCH_DELAY_MS: z.coerce.number().int().min(0).default(0),
   WORKER_BATCH_JOBS: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS: seconds(15),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
   WORKER_STALL_TIMEOUT_SECONDS: seconds(120),
+  WORKER_HEARTBEAT_SECONDS: seconds(15),
   OTEL_SDK_DISABLED: booleanFlag(true),
   OTEL_SERVICE_NAME: optionalString,
 });
@@ -198,6 +200,11 @@ export type Config = {
     /** Jobs fetched and locked per round trip; 0 fetches one job per round trip. */
     localQueueSize: number;
     /**
+     * After a fetch that found no job, how long the local queue waits before it fetches again, however
+     * many new jobs are announced meanwhile (other pools' jobs wake every pool); 0 fetches at once.
+     */
+    refetchDelayMs: number;
+    /**
      * Jobs of each recurring batch task (payment polling, payment expiry) running side by side, over
      * every replica of its pool: its most parallel work (each claims its own rows).
      */
@@ -210,6 +217,11 @@ export type Config = {
      * liveness probe fails and it exits. Above the longest job, so busy workers never count as stalled.
      */
     stallTimeoutMs: number;
+    /**
+     * How often each pool process beats for its runner; a pool silent for four beats is presumed dead
+     * and its locked jobs are freed by another (queue/heartbeat.ts).
+     */
+    heartbeatIntervalMs: number;
   };
   telemetry: { sdkDisabled: boolean; serviceName: string | undefined };
 };
@@ -233,6 +245,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (toMs(env.MONEY_OUT_LEASE_SECONDS) <= gatewayCallMaxMs) {
     throw new ConfigError(
       `Invalid configuration:\n  MONEY_OUT_LEASE_SECONDS: must exceed one gateway call with its retries (${gatewayCallMaxMs} ms)`,
+    );
+  }
+  if (
+    env.WORKER_REFETCH_DELAY_MS > 0 &&
+    (env.WORKER_LOCAL_QUEUE_SIZE <= 1 || env.WORKER_REFETCH_DELAY_MS > env.WORKER_POLL_INTERVAL_MS)
+  ) {
+    throw new ConfigError(
+      "Invalid configuration:\n  WORKER_REFETCH_DELAY_MS: needs WORKER_LOCAL_QUEUE_SIZE above 1 and must not exceed WORKER_POLL_INTERVAL_MS",
     );
   }
   return {
@@ -302,10 +322,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
+      refetchDelayMs: env.WORKER_REFETCH_DELAY_MS,
       batchJobs: env.WORKER_BATCH_JOBS,
       queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
       shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
       stallTimeoutMs: toMs(env.WORKER_STALL_TIMEOUT_SECONDS),
+      heartbeatIntervalMs: toMs(env.WORKER_HEARTBEAT_SECONDS),
     },
     telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },
   };

@@ -167,7 +167,7 @@ describeIfRenderer("the rendered chart", () => {
     expect(secretsOf("migrate")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
   });
 
-  test("webhook-delivery fetches jobs in batches of twice its concurrency; the other pools one at a time", () => {
+  test("every pool fetches jobs in batches (webhook-delivery twice its concurrency); the others wait a second after an empty fetch", () => {
     const objects = render();
     const setting = (pool: string, name: string) => {
       const workload = objects.find(
@@ -178,8 +178,14 @@ describeIfRenderer("the rendered chart", () => {
     };
     expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBe("20");
     expect(setting("webhook-delivery", "WORKER_CONCURRENCY")).toBe("10");
+    expect(setting("webhook-delivery", "WORKER_REFETCH_DELAY_MS")).toBeUndefined();
     for (const pool of ["gateway-poller", "code-expiry", "payout-processor"]) {
-      expect({ pool, size: setting(pool, "WORKER_LOCAL_QUEUE_SIZE") }).toEqual({ pool, size: undefined });
+      expect({
+        pool,
+        size: setting(pool, "WORKER_LOCAL_QUEUE_SIZE"),
+        concurrency: setting(pool, "WORKER_CONCURRENCY"),
+        refetchDelayMs: setting(pool, "WORKER_REFETCH_DELAY_MS"),
+      }).toEqual({ pool, size: "5", concurrency: "5", refetchDelayMs: "1000" });
     }
   });
 

@@ -39,6 +39,18 @@ describe("configuration", () => {
     expect(() => loadConfig({ MONEY_OUT_LEASE_SECONDS: "10" })).toThrow(ConfigError);
   });
 
+  test("a worker's refetch delay needs a local queue and fits within its poll interval", () => {
+    const batched = { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_POLL_INTERVAL_MS: "2000" };
+    expect(loadConfig({ ...batched, WORKER_REFETCH_DELAY_MS: "1000" }).worker).toMatchObject({
+      localQueueSize: 5,
+      refetchDelayMs: 1000,
+      heartbeatIntervalMs: 15_000,
+    });
+    // graphile-worker refuses a delay above the poll interval; the delay is the local queue's.
+    expect(() => loadConfig({ ...batched, WORKER_REFETCH_DELAY_MS: "2001" })).toThrow(/WORKER_REFETCH_DELAY_MS/);
+    expect(() => loadConfig({ WORKER_REFETCH_DELAY_MS: "1000" })).toThrow(/WORKER_LOCAL_QUEUE_SIZE/);
+  });
+
   test("durations can be shortened, in fractional seconds", () => {
     const config = loadConfig({
       PAYMENT_CODE_WINDOW_SECONDS: "2.5",

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { freePort } from "../../src/platform/db/embedded.ts";
 import { sql } from "../../src/platform/db/pool.ts";
 import { addJob } from "../../src/platform/queue/add-job.ts";
+import { beatAndFreeDeadPools } from "../../src/platform/queue/heartbeat.ts";
 import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
 import { sampleQueueDepth } from "../../src/platform/queue/queue-depth.ts";
 import type { TaskDefinition } from "../../src/platform/queue/task.ts";
@@ -224,4 +225,56 @@ test("a client checked out with a callback may be released twice, as graphile-wo
   } finally {
     client.release();
   }
+});
+
+test("heartbeats: a worker pool silent past the limit has its locked jobs freed and is forgotten; live and unknown pools keep theirs", async () => {
+  const lockedJob = async (lockedBy: string) => {
+    const added = await pgPool.query<{ id: string }>(
+      "SELECT id FROM graphile_worker.add_job('test_heartbeat_job', json_build_object('by', $1::text))",
+      [lockedBy],
+    );
+    const id = added.rows[0]?.id as string;
+    await pgPool.query("UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = $2 WHERE id = $1", [
+      id,
+      lockedBy,
+    ]);
+    return id;
+  };
+  const deadJob = await lockedJob("pool-dead");
+  const liveJob = await lockedJob("pool-live");
+  const unknownJob = await lockedJob("pool-never-beat");
+  await pgPool.query(
+    `INSERT INTO worker_pool_heartbeats (worker_pool_id, pool, beat_at)
+     VALUES ('pool-dead', 'test', now() - interval '61 seconds'), ('pool-live', 'test', now() - interval '59 seconds')`,
+  );
+  const lockedBy = async () =>
+    Object.fromEntries(
+      (
+        await pgPool.query<{ id: string; locked_by: string | null }>(
+          "SELECT id, locked_by FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[])",
+          [[deadJob, liveJob, unknownJob]],
+        )
+      ).rows.map((row) => [row.id, row.locked_by]),
+    );
+
+  const freed = await beatAndFreeDeadPools(pgPool, { pool: "test", workerPoolIds: ["pool-me"], deadAfterMs: 60_000 });
+
+  expect(freed).toEqual(["pool-dead"]);
+  expect(await lockedBy()).toEqual({
+    [deadJob]: null,
+    [liveJob]: "pool-live",
+    [unknownJob]: "pool-never-beat",
+  });
+  const beating = await pgPool.query<{ worker_pool_id: string }>(
+    // Only this test's pools: the pool service started above beats here too.
+    "SELECT worker_pool_id FROM worker_pool_heartbeats WHERE pool = 'test' ORDER BY worker_pool_id",
+  );
+  expect(beating.rows.map((row) => row.worker_pool_id)).toEqual(["pool-live", "pool-me"]);
+  // The next beat finds nobody dead: the freed pool was forgotten, the beating one is fresh.
+  expect(await beatAndFreeDeadPools(pgPool, { pool: "test", workerPoolIds: ["pool-me"], deadAfterMs: 60_000 })).toEqual(
+    [],
+  );
+  await pgPool.query("DELETE FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[])", [
+    [deadJob, liveJob, unknownJob],
+  ]);
 });

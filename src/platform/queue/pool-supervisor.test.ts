@@ -45,6 +45,7 @@ function supervise(options: {
   probeDatabase?: () => Promise<void>;
 }) {
   const unlocked: string[] = [];
+  const beats: (readonly string[])[] = [];
   const pool = superviseWorkerPool({
     pool: "payout-processor",
     logger: createLogger({ level: "silent", service: "test" }),
@@ -60,8 +61,13 @@ function supervise(options: {
     checkIntervalMs: 60_000,
     retryDelayMs: { initial: 1, max: 1 },
     onFatal: () => {},
+    beat: async (workerPoolIds) => {
+      beats.push(workerPoolIds);
+      return [];
+    },
+    beatIntervalMs: 20,
   });
-  return { pool, unlocked };
+  return { pool, unlocked, beats };
 }
 
 test("a runner that stops by itself is replaced at once, and its jobs are unlocked at the deadline although it never settles", async () => {
@@ -158,4 +164,26 @@ test("fetches failing while the database does not answer leave the runner in pla
   expect(runners.started).toHaveLength(1);
   expect(first.stopCalls).toBe(0);
   await pool.stop();
+});
+
+test("the supervisor beats for its live runner's worker pool, and for the new one after a rebuild", async () => {
+  const runners = fakeRunners();
+  const { pool, beats } = supervise({ start: runners.start, graceMs: 60_000 });
+  await pool.started;
+  await until("a beat for the first runner", () => beats.some((ids) => ids.includes("pool-1")));
+  const first = runners.started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
+  (first.events as EventEmitter).emit("pool:gracefulShutdown", {});
+  await until("a second runner", () => runners.started.length === 2);
+  const rebuiltAt = beats.length;
+  await until("a beat for the second runner", () => beats.slice(rebuiltAt).some((ids) => ids.includes("pool-2")));
+  // A retired runner's pool is no longer beaten for: another process frees its jobs once it is stale.
+  await until("three more beats", () => beats.length >= rebuiltAt + 4);
+  expect(beats.slice(rebuiltAt + 1).every((ids) => !ids.includes("pool-1"))).toBe(true);
+  await pool.stop();
+  const stoppedAt = beats.length;
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  expect(beats.length).toBe(stoppedAt);
 });

@@ -22,7 +22,9 @@ import type { Logger } from "../telemetry/logger.ts";
  *   has a new cache;
  * - reports the pool not live when it has taken no job (nor found the queue empty) for `stallAfterMs`
  *   although jobs have been due that long, and then calls `onStalled` (the process exits, so that
- *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping.
+ *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping;
+ * - beats for its live runner every `beatIntervalMs` (`beat`, which also frees the jobs of pools in
+ *   other processes that stopped beating: heartbeat.ts).
  */
 
 export type PoolLiveness = { live: boolean; detail: string };
@@ -67,6 +69,12 @@ export type SupervisorOptions = {
   retryDelayMs: { initial: number; max: number };
   /** The pool cannot go on (a stall, or a start-up error other than the database being unavailable). */
   onFatal: (reason: string, error?: unknown) => void;
+  /**
+   * Records that the live runner's worker pool (its id; none while no runner is up) is alive, and frees
+   * the jobs of dead pools; answers the ids of the pools freed.
+   */
+  beat: (workerPoolIds: readonly string[]) => Promise<string[]>;
+  beatIntervalMs: number;
 };
 
 /**
@@ -81,6 +89,8 @@ const ACTIVITY_EVENTS = ["worker:getJob:empty", "job:start", "job:complete", "lo
 export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool {
   const { logger } = options;
   let runner: Runner | undefined;
+  // The live runner's worker pool id, once graphile-worker has reported it.
+  let runnerPoolId: () => string | undefined = () => undefined;
   let lastActivityAt = Date.now();
   let stopping = false;
   let wakeUp: (() => void) | undefined;
@@ -165,7 +175,9 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
           return;
         }
         runner = started;
+        runnerPoolId = () => workerPoolId;
         watch(started, () => workerPoolId);
+        void beatOnce();
         return;
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
@@ -280,6 +292,30 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
     };
   };
 
+  let beating = false;
+  const beatOnce = async () => {
+    const id = runner === undefined ? undefined : runnerPoolId();
+    if (beating || stopping) {
+      return;
+    }
+    beating = true;
+    try {
+      const freed = await options.beat(id === undefined ? [] : [id]);
+      if (freed.length > 0) {
+        logger.warn(
+          { pool: options.pool, freedWorkerPools: freed },
+          "freed the jobs of worker pools that stopped beating (their processes died)",
+        );
+      }
+    } catch (error) {
+      logger.warn({ pool: options.pool, err: error }, "the worker pool's heartbeat failed");
+    } finally {
+      beating = false;
+    }
+  };
+  const heartbeat = setInterval(() => void beatOnce(), options.beatIntervalMs);
+  heartbeat.unref();
+
   let checking = false;
   const watchdog = setInterval(() => {
     if (checking) {
@@ -304,6 +340,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
     stop: async () => {
       stopping = true;
       clearInterval(watchdog);
+      clearInterval(heartbeat);
       wakeUp?.();
       await startLoop;
       await runner?.stop();

@@ -2,6 +2,7 @@ import { parseCronItems, type Runner, run, type TaskList, type WorkerEvents } fr
 import type pg from "pg";
 import { Counter, Histogram, type Registry } from "prom-client";
 import { inJobSpan } from "../telemetry/trace-context.ts";
+import { beatAndFreeDeadPools } from "./heartbeat.ts";
 import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
 import { sampleQueueDepth, startQueueDepthSampler } from "./queue-depth.ts";
 import { recurringJobKey } from "./recurring-task.ts";
@@ -104,7 +105,22 @@ export async function startWorkerPool(options: {
         // Fetching a batch per round trip matters for many short jobs (webhook deliveries). The
         // batch is locked while it waits here: a crashed process leaves it locked, which the
         // pools' own sweepers handle, as they do for jobs in flight.
-        ...(config.worker.localQueueSize > 1 ? { localQueue: { size: config.worker.localQueueSize } } : {}),
+        ...(config.worker.localQueueSize > 1
+          ? {
+              localQueue: {
+                size: config.worker.localQueueSize,
+                ...(config.worker.refetchDelayMs > 0
+                  ? {
+                      refetchDelay: {
+                        durationMs: config.worker.refetchDelayMs,
+                        threshold: 0,
+                        maxAbortThreshold: Number.POSITIVE_INFINITY,
+                      },
+                    }
+                  : {}),
+              },
+            }
+          : {}),
       },
     },
     logger: workerLogger(logger.child({ pool: options.pool })),
@@ -154,6 +170,9 @@ const RETIRED_RUNNER_MARGIN_MS = 10_000;
  */
 const BROKEN_RUNNER_AFTER_MS = 5_000;
 
+/** A worker pool that has missed this many heartbeats in a row is presumed dead, and its jobs freed. */
+const HEARTBEATS_MISSED_BEFORE_DEAD = 4;
+
 /** Delays between attempts to start a pool while the database is unavailable. */
 const START_RETRY_DELAY_MS = { initial: 500, max: 5000 };
 
@@ -186,5 +205,12 @@ export function startSupervisedWorkerPool(
     checkIntervalMs: Math.min(15_000, config.worker.stallTimeoutMs / 4),
     retryDelayMs: START_RETRY_DELAY_MS,
     onFatal: options.onFatal,
+    beat: (workerPoolIds) =>
+      beatAndFreeDeadPools(options.pgPool, {
+        pool: options.pool,
+        workerPoolIds,
+        deadAfterMs: config.worker.heartbeatIntervalMs * HEARTBEATS_MISSED_BEFORE_DEAD,
+      }),
+    beatIntervalMs: config.worker.heartbeatIntervalMs,
   });
 }
