@@ -43,6 +43,7 @@ function supervise(options: {
   start: (events: WorkerEvents) => Promise<Runner>;
   graceMs: number;
   probeDatabase?: () => Promise<void>;
+  brokenRunnerAfterMs?: number;
 }) {
   const unlocked: string[] = [];
   const beats: (readonly string[])[] = [];
@@ -55,7 +56,7 @@ function supervise(options: {
       unlocked.push(workerPoolId);
     },
     retiredRunnerGraceMs: options.graceMs,
-    brokenRunnerAfterMs: 50,
+    brokenRunnerAfterMs: options.brokenRunnerAfterMs ?? 50,
     oldestRunnableAgeSeconds: async () => 0,
     stallAfterMs: 60_000,
     checkIntervalMs: 60_000,
@@ -186,4 +187,44 @@ test("the supervisor beats for its live runner's worker pool, and for the new on
   const stoppedAt = beats.length;
   await new Promise((resolve) => setTimeout(resolve, 60));
   expect(beats.length).toBe(stoppedAt);
+});
+
+test("a runner whose local queue polls but never gets an answer while the database answers is replaced (its fetch errors raise no event)", async () => {
+  const runners = fakeRunners();
+  const { pool } = supervise({ start: runners.start, graceMs: 60_000 });
+  await pool.started;
+  const first = runners.started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
+  (first.events as EventEmitter).emit("localQueue:setMode", { oldMode: "STARTING", newMode: "POLLING" });
+  await until("a second runner", () => runners.started.length === 2);
+  expect(first.stopCalls).toBe(1);
+  await pool.stop();
+});
+
+test("a local queue that answers its polls, or waits with jobs fetched, is left in place", async () => {
+  const runners = fakeRunners();
+  // A limit far above this test's pauses between polls, so a busy machine cannot make them look silent.
+  const { pool } = supervise({ start: runners.start, graceMs: 60_000, brokenRunnerAfterMs: 500 });
+  await pool.started;
+  const first = runners.started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
+  const events = first.events as EventEmitter;
+  events.emit("localQueue:setMode", { oldMode: "STARTING", newMode: "POLLING" });
+  // Answered every few milliseconds for three times the limit.
+  const answeringFrom = Date.now();
+  await until("1.5 s of answered polls", () => {
+    events.emit("localQueue:getJobs:complete", { jobs: [] });
+    return Date.now() - answeringFrom > 1_500;
+  });
+  // Jobs fetched and every worker busy: the queue fetches nothing, for as long as the jobs take.
+  events.emit("localQueue:setMode", { oldMode: "POLLING", newMode: "WAITING" });
+  const waitingFrom = Date.now();
+  await until("1.5 s of waiting", () => Date.now() - waitingFrom > 1_500);
+  expect(runners.started).toHaveLength(1);
+  expect(first.stopCalls).toBe(0);
+  await pool.stop();
 });

@@ -19,7 +19,8 @@ import type { Logger } from "../telemetry/logger.ts";
  *   fetch, and when the database dies during that lookup, the rejected promise is kept for good and every
  *   later fetch fails with the same error, though the database is back (seen in the chaos run: a pool
  *   "Failed to acquire job: Connection terminated unexpectedly" 2,500 times in 20 minutes). A new runner
- *   has a new cache;
+ *   has a new cache. A local queue's fetch failures raise no event: a polling local queue that has not
+ *   answered for `brokenRunnerAfterMs` counts as failing;
  * - reports the pool not live when it has taken no job (nor found the queue empty) for `stallAfterMs`
  *   although jobs have been due that long, and then calls `onStalled` (the process exits, so that
  *   Kubernetes restarts it) – the backstop for a runner that hangs without stopping;
@@ -91,6 +92,8 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
   let runner: Runner | undefined;
   // The live runner's worker pool id, once graphile-worker has reported it.
   let runnerPoolId: () => string | undefined = () => undefined;
+  // Watches the live (or starting) runner's local queue for silence; one at a time.
+  let silenceCheck: NodeJS.Timeout | undefined;
   let lastActivityAt = Date.now();
   let stopping = false;
   let wakeUp: (() => void) | undefined;
@@ -108,6 +111,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
   const startRunner = async (): Promise<void> => {
     let delayMs = options.retryDelayMs.initial;
     while (!stopping) {
+      clearInterval(silenceCheck);
       try {
         await options.probeDatabase();
         const events: WorkerEvents = new EventEmitter();
@@ -137,13 +141,15 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
             databaseAnsweredAt = undefined;
           });
         }
-        events.on("worker:getJob:error", () => {
+        // A fetch failed. After the database has answered a probe, one more failure condemns the runner
+        // (`confirmMs` later: a fetch already under way when the database came back may still fail).
+        const fetchFailed = (confirmMs: number) => {
           const now = Date.now();
           failingSince ??= now;
           if (started === undefined || now - failingSince < options.brokenRunnerAfterMs) {
             return;
           }
-          if (databaseAnsweredAt !== undefined && now - databaseAnsweredAt >= BROKEN_RUNNER_CONFIRM_MS) {
+          if (databaseAnsweredAt !== undefined && now - databaseAnsweredAt >= confirmMs) {
             logger.error(
               { pool: options.pool },
               "the worker pool's runner fails every fetch of a job while the database answers; rebuilding it",
@@ -167,7 +173,32 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
             .finally(() => {
               probing = false;
             });
+        };
+        events.on("worker:getJob:error", () => fetchFailed(BROKEN_RUNNER_CONFIRM_MS));
+        // A local queue's failed fetch raises no event (graphile-worker logs it and polls again), but a
+        // polling local queue whose fetches succeed answers at least every poll interval, so one silent
+        // for `brokenRunnerAfterMs` (above the poll interval) is failing, and still silent that long
+        // after the database answered, broken. A waiting one (jobs fetched, workers busy) fetches
+        // nothing and is not judged.
+        let localQueuePolling = false;
+        let localQueueAnsweredAt = Date.now();
+        events.on("localQueue:setMode", ({ newMode }) => {
+          localQueuePolling = newMode === "POLLING";
+          localQueueAnsweredAt = Date.now();
         });
+        events.on("localQueue:getJobs:complete", () => {
+          localQueueAnsweredAt = Date.now();
+        });
+        silenceCheck = setInterval(
+          () => {
+            if (localQueuePolling && Date.now() - localQueueAnsweredAt >= options.brokenRunnerAfterMs) {
+              failingSince ??= localQueueAnsweredAt;
+              fetchFailed(options.brokenRunnerAfterMs);
+            }
+          },
+          Math.max(10, options.brokenRunnerAfterMs / 5),
+        );
+        silenceCheck.unref();
         started = await options.start(events);
         lastActivityAt = Date.now();
         if (stopping) {
@@ -216,6 +247,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
       return;
     }
     runner = undefined;
+    clearInterval(silenceCheck);
     logger.error({ pool: options.pool, err: error }, "the worker pool's runner is stopping by itself; rebuilding it");
     // Also ends the retired runner's cron and queue-depth sampling; it rejects when already stopped.
     retired.stop().catch(() => {});
@@ -341,6 +373,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
       stopping = true;
       clearInterval(watchdog);
       clearInterval(heartbeat);
+      clearInterval(silenceCheck);
       wakeUp?.();
       await startLoop;
       await runner?.stop();

@@ -198,7 +198,8 @@ export function startSupervisedWorkerPool(
     unlockWorkerPool: (workerPoolId) => unlockWorkerPool(options.pgPool, workerPoolId),
     // The graceful shutdown's abort timeout, then graphile-worker's forceful shutdown (5 s), plus a margin.
     retiredRunnerGraceMs: config.worker.shutdownTimeoutMs + RETIRED_RUNNER_MARGIN_MS,
-    brokenRunnerAfterMs: BROKEN_RUNNER_AFTER_MS,
+    // Above two poll intervals: a healthy polling local queue answers once per interval.
+    brokenRunnerAfterMs: Math.max(BROKEN_RUNNER_AFTER_MS, 2 * config.worker.pollIntervalMs),
     oldestRunnableAgeSeconds: async () =>
       (await sampleQueueDepth(options.pgPool, taskIdentifiers)).oldestRunnableAgeSeconds,
     stallAfterMs: config.worker.stallTimeoutMs,
