@@ -208,7 +208,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
         runner = started;
         runnerPoolId = () => workerPoolId;
         watch(started, () => workerPoolId);
-        void beatOnce();
+        beatOnce();
         return;
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
@@ -324,28 +324,34 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
     };
   };
 
-  let beating = false;
-  const beatOnce = async () => {
-    const id = runner === undefined ? undefined : runnerPoolId();
-    if (beating || stopping) {
+  // The beat under way, if any: one at a time, and awaited by `stop` (its connection must be back
+  // in the pool before the process closes it).
+  let beat: Promise<void> | undefined;
+  const beatOnce = () => {
+    if (beat !== undefined || stopping) {
       return;
     }
-    beating = true;
-    try {
-      const freed = await options.beat(id === undefined ? [] : [id]);
-      if (freed.length > 0) {
-        logger.warn(
-          { pool: options.pool, freedWorkerPools: freed },
-          "freed the jobs of worker pools that stopped beating (their processes died)",
-        );
-      }
-    } catch (error) {
-      logger.warn({ pool: options.pool, err: error }, "the worker pool's heartbeat failed");
-    } finally {
-      beating = false;
-    }
+    const id = runner === undefined ? undefined : runnerPoolId();
+    beat = options
+      .beat(id === undefined ? [] : [id])
+      .then(
+        (freed) => {
+          if (freed.length > 0) {
+            logger.warn(
+              { pool: options.pool, freedWorkerPools: freed },
+              "freed the jobs of worker pools that stopped beating (their processes died)",
+            );
+          }
+        },
+        (error: unknown) => {
+          logger.warn({ pool: options.pool, err: error }, "the worker pool's heartbeat failed");
+        },
+      )
+      .finally(() => {
+        beat = undefined;
+      });
   };
-  const heartbeat = setInterval(() => void beatOnce(), options.beatIntervalMs);
+  const heartbeat = setInterval(beatOnce, options.beatIntervalMs);
   heartbeat.unref();
 
   let checking = false;
@@ -375,6 +381,7 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
       clearInterval(heartbeat);
       clearInterval(silenceCheck);
       wakeUp?.();
+      await beat;
       await startLoop;
       await runner?.stop();
     },
