@@ -19,6 +19,6 @@ test("a shutdown that never finishes ends the process past the configured timeou
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(12_000);
     expect(service.errorOutput()).toContain("shutdown did not finish within 12 s; exiting");
   } finally {
-    service.kill();
+    await service.kill();
   }
 }, 180_000);

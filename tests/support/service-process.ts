@@ -16,7 +16,9 @@ export function startServiceProcess(script: string, environment: Record<string, 
   child.stderr.on("data", (chunk) => {
     errorOutput += String(chunk);
   });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // 'close', not 'exit': the process has ended and its output pipes are closed too (a pipe still open
+  // keeps the test file's worker from exiting).
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   return {
     output: () => output,
     errorOutput: () => errorOutput,
@@ -27,9 +29,10 @@ export function startServiceProcess(script: string, environment: Record<string, 
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
-    /** Kills the process outright (SIGKILL), as a crash or an OOM kill would. */
-    kill: () => {
+    /** Kills the process outright (SIGKILL), as a crash or an OOM kill would; resolves once it is gone. */
+    kill: async () => {
       child.kill("SIGKILL");
+      await exited;
     },
     /** Sends SIGTERM and resolves with the exit code. */
     stop: async () => {

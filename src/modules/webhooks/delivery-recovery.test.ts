@@ -91,7 +91,7 @@ async function withKillableWorker(
   try {
     await run({ worker, takeOver });
   } finally {
-    worker.kill();
+    await worker.kill();
     // A runner left running would hold the pool's connections (its end() would wait for ever) and keep
     // this test file's worker from exiting.
     await runner?.stop();
@@ -108,7 +108,7 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
     );
     // The worker process posts and the receiver holds the request open: the worker dies mid-attempt.
     await receiver.waitFor(1);
-    worker.kill();
+    await worker.kill();
 
     const [delivery] = await deliveriesOf(shop.id);
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
@@ -146,7 +146,7 @@ test("a worker killed with deliveries waiting in its local queue: the sweeper re
       if (Date.now() > deadline) throw new Error(`only ${await lockedJobs()} of 3 delivery jobs were fetched`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    worker.kill();
+    await worker.kill();
     expect((await deliveriesOf(shop.id)).map((delivery) => delivery.attempt_count).sort()).toEqual([0, 0, 1]);
 
     // The attempt's lease lapses and the waiting ones fall overdue (both moved into the past here).
