@@ -20,7 +20,7 @@ export async function startPoolService(pool: PoolName, config: Config): Promise<
   const databaseUrl = requireDatabaseUrl(config);
   const logger = createLogger({ level: config.logLevel, service: pool });
   surviveDatabaseConnectionErrors({
-    isDatabaseUnavailable,
+    isDatabaseUnavailable: (error) => isDatabaseUnavailable(error) || isLocalQueueReturnFailure(error),
     log: (error) => logger.error({ err: error }, "a database connection failed outside any caller; going on"),
   });
   const database = await whenDatabaseAvailable({
@@ -54,4 +54,18 @@ export async function startPoolService(pool: PoolName, config: Config): Promise<
     await closeGracefully(opsServer, 5000);
     await database.end();
   };
+}
+
+/**
+ * graphile-worker 0.18.0: a stopped runner's local queue hands its unstarted jobs back to the
+ * database; when the database is down then, the failure rejects a promise nobody awaits (seen in a
+ * clean-clone chaos run: a webhook-delivery replica exited at a database stop). The jobs stay locked
+ * to the stopped runner, which the supervisor unlocks and the heartbeat sweep frees: the process
+ * need not die for it.
+ */
+function isLocalQueueReturnFailure(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message.startsWith("Error occurred whilst returning jobs from local queue to database queue")
+  );
 }
