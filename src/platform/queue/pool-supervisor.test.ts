@@ -29,6 +29,15 @@ function fakeRunners() {
   return { started, start };
 }
 
+/** The runner the supervisor started first. */
+function firstRunner(started: readonly FakeRunner[]): FakeRunner {
+  const first = started[0];
+  if (first === undefined) {
+    throw new Error("no runner started");
+  }
+  return first;
+}
+
 async function until(description: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -75,10 +84,7 @@ test("a runner that stops by itself is replaced at once, and its jobs are unlock
   const runners = fakeRunners();
   const { pool, unlocked } = supervise({ start: runners.start, graceMs: 200 });
   await pool.started;
-  const first = runners.started[0];
-  if (first === undefined) {
-    throw new Error("no runner started");
-  }
+  const first = firstRunner(runners.started);
   const retiredAt = Date.now();
   (first.events as EventEmitter).emit("pool:gracefulShutdown", {});
 
@@ -132,10 +138,7 @@ test("a runner whose every fetch fails while the database answers is replaced (g
   const runners = fakeRunners();
   const { pool } = supervise({ start: runners.start, graceMs: 60_000 });
   await pool.started;
-  const first = runners.started[0];
-  if (first === undefined) {
-    throw new Error("no runner started");
-  }
+  const first = firstRunner(runners.started);
   await failFetches(first, () => runners.started.length === 2);
   expect(first.stopCalls).toBe(1);
   await pool.stop();
@@ -154,10 +157,7 @@ test("fetches failing while the database does not answer leave the runner in pla
     },
   });
   await pool.started;
-  const first = runners.started[0];
-  if (first === undefined) {
-    throw new Error("no runner started");
-  }
+  const first = firstRunner(runners.started);
   // Past the 50 ms and the one-second confirmation: the database was asked again and again, never answering.
   const failingFrom = Date.now();
   await failFetches(first, () => Date.now() - failingFrom > 1_500);
@@ -172,10 +172,7 @@ test("the supervisor beats for its live runner's worker pool, and for the new on
   const { pool, beats } = supervise({ start: runners.start, graceMs: 60_000 });
   await pool.started;
   await until("a beat for the first runner", () => beats.some((ids) => ids.includes("pool-1")));
-  const first = runners.started[0];
-  if (first === undefined) {
-    throw new Error("no runner started");
-  }
+  const first = firstRunner(runners.started);
   (first.events as EventEmitter).emit("pool:gracefulShutdown", {});
   await until("a second runner", () => runners.started.length === 2);
   const rebuiltAt = beats.length;
@@ -193,10 +190,7 @@ test("a runner whose local queue polls but never gets an answer while the databa
   const runners = fakeRunners();
   const { pool } = supervise({ start: runners.start, graceMs: 60_000 });
   await pool.started;
-  const first = runners.started[0];
-  if (first === undefined) {
-    throw new Error("no runner started");
-  }
+  const first = firstRunner(runners.started);
   (first.events as EventEmitter).emit("localQueue:setMode", { oldMode: "STARTING", newMode: "POLLING" });
   await until("a second runner", () => runners.started.length === 2);
   expect(first.stopCalls).toBe(1);
@@ -208,10 +202,7 @@ test("a local queue that answers its polls, or waits with jobs fetched, is left 
   // A limit far above this test's pauses between polls, so a busy machine cannot make them look silent.
   const { pool } = supervise({ start: runners.start, graceMs: 60_000, brokenRunnerAfterMs: 500 });
   await pool.started;
-  const first = runners.started[0];
-  if (first === undefined) {
-    throw new Error("no runner started");
-  }
+  const first = firstRunner(runners.started);
   const events = first.events as EventEmitter;
   events.emit("localQueue:setMode", { oldMode: "STARTING", newMode: "POLLING" });
   // Answered every few milliseconds for three times the limit.
