@@ -1,6 +1,7 @@
 import { parseCronItems, type Runner, run, type TaskList, type WorkerEvents } from "graphile-worker";
 import type pg from "pg";
 import { Counter, Histogram, type Registry } from "prom-client";
+import type { Config } from "../config.ts";
 import { inJobSpan } from "../telemetry/trace-context.ts";
 import { beatAndFreeDeadPools } from "./heartbeat.ts";
 import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
@@ -102,25 +103,7 @@ export async function startWorkerPool(options: {
       worker: {
         completeJobBatchDelay: 0,
         failJobBatchDelay: 0,
-        // Fetching a batch per round trip matters for many short jobs (webhook deliveries). The
-        // batch is locked while it waits here: a crashed process leaves it locked, which the
-        // pools' own sweepers handle, as they do for jobs in flight.
-        ...(config.worker.localQueueSize > 1
-          ? {
-              localQueue: {
-                size: config.worker.localQueueSize,
-                ...(config.worker.refetchDelayMs > 0
-                  ? {
-                      refetchDelay: {
-                        durationMs: config.worker.refetchDelayMs,
-                        threshold: 0,
-                        maxAbortThreshold: Number.POSITIVE_INFINITY,
-                      },
-                    }
-                  : {}),
-              },
-            }
-          : {}),
+        ...localQueueOf(config.worker),
       },
     },
     logger: workerLogger(logger.child({ pool: options.pool })),
@@ -150,6 +133,23 @@ export async function startWorkerPool(options: {
   };
   logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
   return runner;
+}
+
+/**
+ * graphile-worker's local queue, when configured: fetching a batch per round trip matters for many
+ * short jobs (webhook deliveries), and a refetch delay keeps a pool from answering every other pool's
+ * job announcements. The batch is locked while it waits: a crashed process leaves it locked, and the
+ * heartbeat sweep (heartbeat.ts) frees it, as it does the jobs in flight.
+ */
+function localQueueOf(worker: Config["worker"]) {
+  if (worker.localQueueSize <= 1) {
+    return {};
+  }
+  const refetchDelay =
+    worker.refetchDelayMs > 0
+      ? { durationMs: worker.refetchDelayMs, threshold: 0, maxAbortThreshold: Number.POSITIVE_INFINITY }
+      : undefined;
+  return { localQueue: { size: worker.localQueueSize, ...(refetchDelay === undefined ? {} : { refetchDelay }) } };
 }
 
 /**
