@@ -1,11 +1,11 @@
 import { type Config, requireDatabaseUrl } from "../platform/config.ts";
 import { createConfiguredDatabase } from "../platform/db/pool.ts";
-import { isDatabaseUnavailable } from "../platform/db/unavailable.ts";
 import { whenDatabaseAvailable } from "../platform/db/wait-for-database.ts";
 import { createOpsApp } from "../platform/http/ops-app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
 import { surviveDatabaseConnectionErrors } from "../platform/process.ts";
 import type { PoolName } from "../platform/queue/task.ts";
+import { isWorkerDatabaseUnavailable } from "../platform/queue/worker-pool.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createMetrics } from "../platform/telemetry/metrics.ts";
 import { startPools } from "./worker-pools.ts";
@@ -20,7 +20,7 @@ export async function startPoolService(pool: PoolName, config: Config): Promise<
   const databaseUrl = requireDatabaseUrl(config);
   const logger = createLogger({ level: config.logLevel, service: pool });
   surviveDatabaseConnectionErrors({
-    isDatabaseUnavailable: (error) => isDatabaseUnavailable(error) || isLocalQueueReturnFailure(error),
+    isDatabaseUnavailable: isWorkerDatabaseUnavailable,
     log: (error) => logger.error({ err: error }, "a database connection failed outside any caller; going on"),
   });
   const database = await whenDatabaseAvailable({
@@ -54,18 +54,4 @@ export async function startPoolService(pool: PoolName, config: Config): Promise<
     await closeGracefully(opsServer, 5000);
     await database.end();
   };
-}
-
-/**
- * graphile-worker 0.18.0: a stopped runner's local queue hands its unstarted jobs back to the
- * database; when the database is down then, the failure rejects a promise nobody awaits (seen in a
- * clean-clone chaos run: a webhook-delivery replica exited at a database stop). The jobs stay locked
- * to the stopped runner, which the supervisor unlocks and the heartbeat sweep frees: the process
- * need not die for it.
- */
-function isLocalQueueReturnFailure(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    error.message.startsWith("Error occurred whilst returning jobs from local queue to database queue")
-  );
 }

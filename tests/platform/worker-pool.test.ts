@@ -8,7 +8,7 @@ import { beatAndFreeDeadPools } from "../../src/platform/queue/heartbeat.ts";
 import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
 import { sampleQueueDepth } from "../../src/platform/queue/queue-depth.ts";
 import type { TaskDefinition } from "../../src/platform/queue/task.ts";
-import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
+import { isWorkerDatabaseUnavailable, startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -225,6 +225,17 @@ test("a client checked out with a callback may be released twice, as graphile-wo
   } finally {
     client.release();
   }
+});
+
+test("a worker process survives the database's unavailability and a stopped local queue's failed hand-back, and nothing else", () => {
+  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  const handBack = new Error(
+    "Error occurred whilst returning jobs from local queue to database queue; some jobs may remain locked",
+  );
+  expect(isWorkerDatabaseUnavailable(refused)).toBe(true);
+  expect(isWorkerDatabaseUnavailable(handBack)).toBe(true);
+  expect(isWorkerDatabaseUnavailable(new TypeError("Cannot read properties of undefined"))).toBe(false);
+  expect(isWorkerDatabaseUnavailable("Error occurred whilst returning jobs from local queue")).toBe(false);
 });
 
 test("heartbeats: a worker pool silent past the limit has its locked jobs freed and is forgotten; live and unknown pools keep theirs", async () => {

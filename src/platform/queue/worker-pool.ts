@@ -2,6 +2,7 @@ import { parseCronItems, type Runner, run, type TaskList, type WorkerEvents } fr
 import type pg from "pg";
 import { Counter, Histogram, type Registry } from "prom-client";
 import type { Config } from "../config.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { inJobSpan } from "../telemetry/trace-context.ts";
 import { beatAndFreeDeadPools } from "./heartbeat.ts";
 import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
@@ -150,6 +151,22 @@ function localQueueOf(worker: Config["worker"]) {
       ? { durationMs: worker.refetchDelayMs, threshold: 0, maxAbortThreshold: Number.POSITIVE_INFINITY }
       : undefined;
   return { localQueue: { size: worker.localQueueSize, ...(refetchDelay === undefined ? {} : { refetchDelay }) } };
+}
+
+/**
+ * The database errors a worker process survives when they surface outside any caller: the database's
+ * own unavailability, and graphile-worker 0.18.0's failure to hand a stopped runner's local-queue jobs
+ * back while the database is down. That failure rejects a promise nobody awaits (a clean-clone chaos
+ * run saw a webhook-delivery replica exit of it at a database stop); the jobs stay locked to the
+ * stopped runner, which the supervisor unlocks and the heartbeat sweep frees, so the process need not
+ * die for it.
+ */
+export function isWorkerDatabaseUnavailable(error: unknown): boolean {
+  return (
+    isDatabaseUnavailable(error) ||
+    (error instanceof Error &&
+      error.message.startsWith("Error occurred whilst returning jobs from local queue to database queue"))
+  );
 }
 
 /**
