@@ -98,6 +98,27 @@ async function waitForStatus(merchantId: string, deliveryId: string, status: str
   }
 }
 
+/**
+ * Waits until none of the merchant's deliveries has a job queued or running: from then on nothing more
+ * can reach a receiver for them, so what arrived is final (a condition, not a guessed pause).
+ */
+async function untilNoDeliveryInFlight(merchantId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const inFlight = await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+      SELECT count(*)::int AS count
+      FROM graphile_worker._private_jobs job JOIN graphile_worker._private_tasks task ON task.id = job.task_id
+      WHERE task.identifier = 'deliver_webhook' AND job.payload->>'merchant_id' = ${merchantId}`);
+    if (inFlight === 0) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${inFlight} delivery jobs of ${merchantId} still queued or running`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 describe("registering endpoints", () => {
   test("the secret is whsec_ + 32 random bytes, shown once, and stored only encrypted", async () => {
     const created = await registered(shop.testKey, { url: "http://127.0.0.1:9/hooks" });
@@ -271,8 +292,8 @@ describe("delivering events", () => {
         throw new Error("no delivery row");
       }
       await waitForStatus(shop.id, delivery.id, "dead");
-      // No ninth attempt arrives on its own.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // No ninth attempt arrives on its own: none is scheduled.
+      await untilNoDeliveryInFlight(shop.id);
       expect(receiver.received).toHaveLength(8);
       const gapsMs = receiver.received.slice(1).map((received, index) => {
         const previous = receiver.received[index];
@@ -317,7 +338,7 @@ describe("delivering events", () => {
       await registered(shop.testKey, { url: `${receiver.url}?payouts`, event_types: ["payout.failed"] });
       await emit(shop.id, false, "payment.paid");
       await receiver.waitFor(2);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilNoDeliveryInFlight(shop.id);
       expect(receiver.received).toHaveLength(2);
       expect(new Set((await deliveriesOf(shop.id)).map((delivery) => delivery.endpoint_id))).toEqual(
         new Set([paid.id, all.id]),
@@ -344,7 +365,7 @@ describe("delivering events", () => {
       const liveEvent = await emit(shop.id, true, "payment.paid");
       const testEvent = await emit(shop.id, false, "payment.paid");
       await testReceiver.waitFor(1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilNoDeliveryInFlight(shop.id);
       expect(testReceiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([testEvent.id]);
       // The live endpoint got a delivery for the live event only (https to a plain receiver fails, which is fine here).
       const rows = await deliveriesOf(shop.id);
@@ -377,12 +398,17 @@ describe("delivering events", () => {
         throw new Error("no delivery row");
       }
       await waitForStatus(shop.id, pending.id, "canceled");
-      // A retry that started before the deactivation may still have arrived (the test schedule retries
-      // within a tenth of a second); once canceled, nothing more comes.
-      const receivedBeforeCancel = receiver.received.length;
-      await emit(shop.id, false, "payment.paid");
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(receiver.received).toHaveLength(receivedBeforeCancel);
+      const secondEvent = await emit(shop.id, false, "payment.paid");
+      await untilNoDeliveryInFlight(shop.id);
+      // An attempt claimed before the deactivation may still have been sent (the test schedule retries
+      // within a tenth of a second), but every request that arrived is an attempt the delivery recorded
+      // (the claim after the deactivation cancels it without sending), and the later event made no
+      // delivery at all.
+      const recordedAttempts = await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM webhook_delivery_attempts
+        WHERE merchant_id = ${shop.id} AND delivery_id = ${pending.id}`);
+      expect(receiver.received).toHaveLength(recordedAttempts);
+      expect(receiver.received.map((received) => received.headers["x-pos-event-id"])).not.toContain(secondEvent.id);
       expect(await deliveriesOf(shop.id)).toHaveLength(1);
       const retry = await request(app)
         .post(`/v1/webhook_deliveries/${pending.id}/retry`)
