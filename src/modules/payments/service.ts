@@ -16,8 +16,9 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
+import { type BatchRun, runBatches } from "../../platform/queue/batch-run.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
-import { currentTraceparent, inJobSpan } from "../../platform/telemetry/trace-context.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
@@ -575,12 +576,6 @@ async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: 
 }
 
 /**
- * What one run of a batch job did: payments claimed, those whose handling failed, whether it stopped
- * with a full batch (more may be due), and when the next one falls due (null: none is waiting).
- */
-export type BatchRun = { claimed: number; failed: number; workLeft: boolean; nextDueAt: Date | null };
-
-/**
  * The gateway-poller's batch: claims the payments whose poll is due (`claimDuePolls`, safe with any
  * number of replicas) and asks the gateway about each, a few at a time; a paid one settles. Claims
  * batch after batch until fewer than a full batch are due, at most `batchesMax`. Each payment's poll
@@ -590,19 +585,17 @@ export async function pollDuePayments(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
 ): Promise<BatchRun> {
-  return runBatches(
-    dependencies,
-    options,
-    () =>
+  return runBatches({
+    ...paymentBatches(dependencies, options, "poll"),
+    claim: () =>
       queries.claimDuePolls(dependencies.database, {
         limit: BATCH_SIZE,
         scheduleMs: dependencies.config.payment.pollScheduleMs,
         inquiryMinIntervalMs: dependencies.config.payment.inquiryMinIntervalMs,
       }),
     // Asked about too recently (a client's GET): this poll has nothing to do.
-    async ({ inquire, ...payment }) => (inquire ? inquireClaimed(dependencies, payment, {}) : payment),
-    "poll",
-  );
+    handle: async ({ inquire, ...payment }) => (inquire ? inquireClaimed(dependencies, payment, {}) : payment),
+  });
 }
 
 /**
@@ -614,76 +607,31 @@ export async function expireDuePayments(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
 ): Promise<BatchRun> {
-  return runBatches(
-    dependencies,
-    options,
-    () =>
+  return runBatches({
+    ...paymentBatches(dependencies, options, "expiry"),
+    claim: () =>
       queries.claimDueExpiries(dependencies.database, {
         limit: BATCH_SIZE,
         retryMs: EXPIRY_RETRY_MS.initial,
         retryMaxMs: EXPIRY_RETRY_MS.max,
       }),
-    async ({ inquire: _, ...payment }) =>
+    handle: async ({ inquire: _, ...payment }) =>
       expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
-    "expiry",
-  );
+  });
 }
 
-async function runBatches(
-  dependencies: PaymentDependencies,
-  options: { batchesMax: number },
-  claim: () => Promise<readonly queries.ClaimedPayment[]>,
-  handle: (payment: Omit<queries.ClaimedPayment, "traceparent">) => Promise<unknown>,
-  kind: "poll" | "expiry",
-): Promise<BatchRun> {
-  let claimed = 0;
-  let failed = 0;
-  let workLeft = false;
-  for (let batch = 0; batch < options.batchesMax; batch += 1) {
-    const payments = await claim();
-    claimed += payments.length;
-    // Each payment's turn is a span of its creating request's trace, named as the per-payment job it
-    // replaces, so a trace still reads "POST /v1/payments → job poll_payment → settlement".
-    failed += await forEachAtMost(BATCH_CONCURRENCY, payments, async ({ traceparent, ...payment }) =>
-      inJobSpan(
-        {
-          pool: kind === "poll" ? "gateway-poller" : "code-expiry",
-          task: kind === "poll" ? "poll_payment" : "expire_payment",
-          jobId: payment.id,
-          attempt: 1,
-          payload: { traceparent },
-        },
-        () => handle(payment),
-      ).catch((error: unknown) => {
-        dependencies.logger.warn({ payment_id: payment.id, err: error }, `payment ${kind} failed; tried again later`);
-        throw error;
-      }),
-    );
-    workLeft = payments.length === BATCH_SIZE;
-    if (!workLeft) {
-      break;
-    }
-  }
-  return { claimed, failed, workLeft, nextDueAt: await queries.nextDueAt(dependencies.database, kind) };
-}
-
-/** Runs `run` over `items`, at most `limit` at once; returns how many failed. */
-async function forEachAtMost<T>(
-  limit: number,
-  items: readonly T[],
-  run: (item: T) => Promise<unknown>,
-): Promise<number> {
-  let next = 0;
-  let failed = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await run(item).catch(() => {
-        failed += 1;
-      });
-    }
+/** The options of a batch run over payments (`runBatches`) but its claim and handling. */
+function paymentBatches(dependencies: PaymentDependencies, options: { batchesMax: number }, kind: "poll" | "expiry") {
+  return {
+    batchesMax: options.batchesMax,
+    batchSize: BATCH_SIZE,
+    concurrency: BATCH_CONCURRENCY,
+    span:
+      kind === "poll"
+        ? { pool: "gateway-poller", task: "poll_payment" }
+        : { pool: "code-expiry", task: "expire_payment" },
+    onFailure: (payment: { id: string }, error: unknown) =>
+      dependencies.logger.warn({ payment_id: payment.id, err: error }, `payment ${kind} failed; tried again later`),
+    nextDueAt: () => queries.nextDueAt(dependencies.database, kind),
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return failed;
 }
