@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
-import type { Claimed, DueTable } from "../../platform/db/due-claims.ts";
-import * as dueClaims from "../../platform/db/due-claims.ts";
+import type { DueTable } from "../../platform/db/due-claims.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
@@ -97,39 +96,11 @@ export async function insertPayments(
 }
 
 /** The payments as a table polled and expired in batches (`src/platform/db/due-claims.ts`). */
-const DUE_PAYMENTS: DueTable<typeof paymentRowSchema.shape> = {
+export const DUE_PAYMENTS: DueTable<typeof paymentRowSchema.shape> = {
   table: "payments",
   columnsOfP: PAYMENT_COLUMNS_OF_P,
   row: paymentRowSchema,
 };
-
-/**
- * A payment a batch job claimed, with the trace of the request that created it, and whether the claim
- * also took the right to ask the gateway now (the inquiry throttle, as `claimInquiry`, in the same
- * statement: one round trip less per poll).
- */
-export type ClaimedPayment = Claimed<typeof paymentRowSchema.shape>;
-
-/** The pending payments whose poll is due, claimed and their next poll moved (`dueClaims.claimDuePolls`). */
-export async function claimDuePolls(
-  database: Queryable,
-  options: { limit: number; scheduleMs: readonly number[]; inquiryMinIntervalMs: number },
-): Promise<readonly ClaimedPayment[]> {
-  return dueClaims.claimDuePolls(database, DUE_PAYMENTS, options);
-}
-
-/** The pending payments whose code window has closed, claimed with their backoff (`dueClaims.claimDueExpiries`). */
-export async function claimDueExpiries(
-  database: Queryable,
-  options: { limit: number; retryMs: number; retryMaxMs: number },
-): Promise<readonly ClaimedPayment[]> {
-  return dueClaims.claimDueExpiries(database, DUE_PAYMENTS, options);
-}
-
-/** When the next poll or expiry of a pending payment falls due (null: none is waiting). */
-export async function nextDueAt(database: Queryable, kind: "poll" | "expiry"): Promise<Date | null> {
-  return dueClaims.nextDueAt(database, "payments", kind);
-}
 
 export async function selectPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow | null> {
   return database.maybeOne(sql.type(paymentRowSchema)`

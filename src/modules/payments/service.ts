@@ -16,7 +16,7 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
-import { type BatchRun, runBatches } from "../../platform/queue/batch-run.ts";
+import { type BatchRun, type DueRows, runDueRows } from "../../platform/queue/batch-run.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
@@ -25,7 +25,7 @@ import * as ledger from "../ledger/service.ts";
 import { type AfterCommit, type PaymentHooks, runEndedUnpaidHooks, runSettledHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
-import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
+import type { CreatePaymentInput, PaymentRow, PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -48,17 +48,6 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
  * (502), `resource_missing` (404); for mockpay (`finishTestPayment`), `test_mode_only` (403) and
  * `payment_not_pending` (409).
  */
-
-/** Payments one claim statement of a batch job takes. */
-const BATCH_SIZE = 200;
-/** Gateway inquiries of one batch in flight at once (each settlement then takes a connection). */
-const BATCH_CONCURRENCY = 8;
-/**
- * The expiry must eventually decide: a last inquiry that cannot (gateway down) is tried again after
- * this, doubled per attempt up to the maximum, for as long as it takes. The first delay is also the
- * lease of a claimed expiry: longer than a gateway inquiry with its retries.
- */
-const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
 export type PaymentDependencies = {
   database: Database;
@@ -575,63 +564,38 @@ async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: 
   return expirePayment(dependencies, refreshed, { onlyWhenDue: true });
 }
 
+/** Payments as rows the batch jobs claim; their turns keep the names of the per-payment jobs they replaced. */
+const DUE_PAYMENTS: DueRows<typeof paymentRowSchema.shape> = {
+  ...queries.DUE_PAYMENTS,
+  idField: "payment_id",
+  noun: "payment",
+  tasks: { poll: "poll_payment", expiry: "expire_payment" },
+};
+
 /**
- * The gateway-poller's batch: claims the payments whose poll is due (`claimDuePolls`, safe with any
- * number of replicas) and asks the gateway about each, a few at a time; a paid one settles. Claims
- * batch after batch until fewer than a full batch are due, at most `batchesMax`. Each payment's poll
- * runs in a span continuing the trace of the request that created it.
+ * The gateway-poller's batch (`runDueRows`): the payments whose poll is due, each asked about (a
+ * few at a time); a paid one settles. Each payment's poll runs in a span continuing the trace of
+ * the request that created it.
  */
 export async function pollDuePayments(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
 ): Promise<BatchRun> {
-  return runBatches({
-    ...paymentBatches(dependencies, options, "poll"),
-    claim: () =>
-      queries.claimDuePolls(dependencies.database, {
-        limit: BATCH_SIZE,
-        scheduleMs: dependencies.config.payment.pollScheduleMs,
-        inquiryMinIntervalMs: dependencies.config.payment.inquiryMinIntervalMs,
-      }),
-    // Asked about too recently (a client's GET): this poll has nothing to do.
-    handle: async ({ inquire, ...payment }) => (inquire ? inquireClaimed(dependencies, payment, {}) : payment),
-  });
+  return runDueRows(dependencies, DUE_PAYMENTS, "poll", options, (payment) =>
+    inquireClaimed(dependencies, payment, {}),
+  );
 }
 
 /**
- * The code-expiry pool's batch: claims the pending payments whose window has closed
- * (`claimDueExpiries`) and expires each after its last inquiry; one whose inquiry cannot decide is
- * left pending, claimed again after its backoff.
+ * The code-expiry pool's batch (`runDueRows`): the pending payments whose window has closed, each
+ * expired after its last inquiry; one whose inquiry cannot decide is left pending, claimed again
+ * after its backoff.
  */
 export async function expireDuePayments(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
 ): Promise<BatchRun> {
-  return runBatches({
-    ...paymentBatches(dependencies, options, "expiry"),
-    claim: () =>
-      queries.claimDueExpiries(dependencies.database, {
-        limit: BATCH_SIZE,
-        retryMs: EXPIRY_RETRY_MS.initial,
-        retryMaxMs: EXPIRY_RETRY_MS.max,
-      }),
-    handle: async ({ inquire: _, ...payment }) =>
-      expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
-  });
-}
-
-/** The options of a batch run over payments (`runBatches`) but its claim and handling. */
-function paymentBatches(dependencies: PaymentDependencies, options: { batchesMax: number }, kind: "poll" | "expiry") {
-  return {
-    batchesMax: options.batchesMax,
-    batchSize: BATCH_SIZE,
-    concurrency: BATCH_CONCURRENCY,
-    span:
-      kind === "poll"
-        ? { pool: "gateway-poller", task: "poll_payment" }
-        : { pool: "code-expiry", task: "expire_payment" },
-    onFailure: (payment: { id: string }, error: unknown) =>
-      dependencies.logger.warn({ payment_id: payment.id, err: error }, `payment ${kind} failed; tried again later`),
-    nextDueAt: () => queries.nextDueAt(dependencies.database, kind),
-  };
+  return runDueRows(dependencies, DUE_PAYMENTS, "expiry", options, async (payment) =>
+    expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
+  );
 }

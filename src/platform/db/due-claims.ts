@@ -19,6 +19,7 @@ export type DueTable<Row extends z.ZodRawShape> = {
 
 /** A row a batch job claimed, with the trace of the request that created it and whether it may ask the gateway now. */
 export type Claimed<Row extends z.ZodRawShape> = z.infer<z.ZodObject<Row>> & {
+  id: string;
   traceparent: string | null;
   inquire: boolean;
 };
