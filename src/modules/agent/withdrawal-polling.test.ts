@@ -2,6 +2,7 @@ import { Registry } from "prom-client";
 import { z } from "zod";
 import { agentTestWorld } from "../../../tests/support/agent.ts";
 import { apiGet, apiPost } from "../../../tests/support/app.ts";
+import { expectEachEndedOnce, outcomesOf, runReplicaRounds } from "../../../tests/support/batch-replicas.ts";
 import { available } from "../../../tests/support/money.ts";
 import { waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
@@ -221,31 +222,30 @@ describe("withdrawal codes polled and expired in batches", () => {
       world.db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
         SELECT count(*)::int AS count FROM withdrawal_codes WHERE merchant_id = ${world.shop.id} AND status = 'pending'`);
     // Both replicas of both pools at once, run after run, as their recurring jobs would.
-    for (let run = 0; run < 20 && (await pendingOfShop()) > 0; run += 1) {
-      await Promise.all(
+    await runReplicaRounds(
+      () =>
         replicas.flatMap((dependencies) => [
           agent.pollDueWithdrawals(dependencies, { batchesMax: 2 }),
           agent.expireDueWithdrawals(dependencies, { batchesMax: 2 }),
         ]),
-      );
-    }
-    const outcomes = await world.db.database.any(sql.type(
-      z.object({ id: z.string(), status: z.string(), events: z.number(), postings: z.number() }),
-    )`
-      SELECT w.id, w.status,
-        (SELECT count(*)::int FROM events e WHERE e.merchant_id = w.merchant_id AND e.data->>'withdrawal_id' = w.id) AS events,
-        (SELECT count(*)::int FROM ledger_transactions l WHERE l.source_type = 'withdrawal_code' AND l.source_id = w.id)
-          AS postings
-      FROM withdrawal_codes w WHERE w.merchant_id = ${world.shop.id} AND w.id LIKE 'wdc_replica_%'`);
-    expect(outcomes).toHaveLength(count);
-    const redeemed = outcomes.filter((outcome) => outcome.status === "redeemed");
-    const expired = outcomes.filter((outcome) => outcome.status === "expired");
-    expect(redeemed).toHaveLength(count / 2);
-    expect(expired).toHaveLength(count / 2);
-    expect(redeemed.every((outcome) => outcome.events === 1 && outcome.postings === 1)).toBe(true);
-    expect(expired.every((outcome) => outcome.events === 0 && outcome.postings === 0)).toBe(true);
-    // Claims never overlap: one inquiry per code, across both replicas.
-    expect(outcomes.filter((outcome) => inquiriesOf.get(outcome.id) !== 1)).toEqual([]);
+      pendingOfShop,
+    );
+    const outcomes = await outcomesOf(
+      world.db.database,
+      { table: "withdrawal_codes", eventIdField: "withdrawal_id", sourceType: "withdrawal_code" },
+      world.shop.id,
+      "wdc_replica_",
+    );
+    // Each redeemed (one withdrawal.redeemed, one ledger transaction) or expired (nothing) once;
+    // claims never overlap: one inquiry per code, across both replicas.
+    expectEachEndedOnce(
+      outcomes,
+      {
+        redeemed: { count: count / 2, events: 1, postings: 1 },
+        expired: { count: count / 2, events: 0, postings: 0 },
+      },
+      inquiriesOf,
+    );
     expect(await available(world.db.database, world.shop.id, false)).toBe(1000 * (count / 2));
   });
 });
