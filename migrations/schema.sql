@@ -29,7 +29,7 @@ TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode bo
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL, response_excerpt text);
 TABLE webhook_endpoints (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, url text NOT NULL, event_types text[] NOT NULL, secret_ciphertext bytea NOT NULL, secret_last4 text NOT NULL, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), deactivated_at timestamp with time zone, previous_secret_ciphertext bytea, previous_secret_expires_at timestamp with time zone);
-TABLE withdrawal_codes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, code text NOT NULL, reference text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, redeemed_at timestamp with time zone, customer_msisdn text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE withdrawal_codes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, code text NOT NULL, reference text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, redeemed_at timestamp with time zone, customer_msisdn text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), next_poll_at timestamp with time zone DEFAULT now(), poll_count integer NOT NULL DEFAULT 0, expiry_retry_at timestamp with time zone, expiry_attempts integer NOT NULL DEFAULT 0, traceparent text);
 TABLE worker_pool_heartbeats (worker_pool_id text NOT NULL, pool text NOT NULL, beat_at timestamp with time zone NOT NULL DEFAULT now());
 
 -- constraints
@@ -263,6 +263,7 @@ CONSTRAINT withdrawal_codes_currency_check ON withdrawal_codes: CHECK ((currency
 CONSTRAINT withdrawal_codes_merchant_id_fkey ON withdrawal_codes: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT withdrawal_codes_pkey ON withdrawal_codes: PRIMARY KEY (merchant_id, id);
 CONSTRAINT withdrawal_codes_status_check ON withdrawal_codes: CHECK ((status = ANY (ARRAY['pending'::text, 'redeemed'::text, 'expired'::text])));
+CONSTRAINT withdrawal_codes_traceparent_check ON withdrawal_codes: CHECK ((char_length(traceparent) <= 128));
 CONSTRAINT worker_pool_heartbeats_pkey ON worker_pool_heartbeats: PRIMARY KEY (worker_pool_id);
 
 -- indexes
@@ -346,6 +347,8 @@ CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING b
 CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_attempts USING btree (merchant_id, delivery_id, attempt);
 CREATE INDEX webhook_endpoints_active_idx ON public.webhook_endpoints USING btree (merchant_id, livemode) WHERE active;
 CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btree (merchant_id, id);
+CREATE INDEX withdrawal_codes_due_expiry_idx ON public.withdrawal_codes USING btree (expires_at) WHERE (status = 'pending'::text);
+CREATE INDEX withdrawal_codes_due_poll_idx ON public.withdrawal_codes USING btree (next_poll_at) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX withdrawal_codes_id_key ON public.withdrawal_codes USING btree (id);
 CREATE UNIQUE INDEX withdrawal_codes_pending_code_key ON public.withdrawal_codes USING btree (livemode, code) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX withdrawal_codes_pkey ON public.withdrawal_codes USING btree (merchant_id, id);

@@ -1,8 +1,8 @@
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { ModuleFace } from "../../platform/module.ts";
 import { agentRoutes } from "./routes.ts";
-import { expireWithdrawalCodeTask } from "./tasks/expire-withdrawal-code.ts";
-import { pollWithdrawalCodeTask } from "./tasks/poll-withdrawal-code.ts";
+import { expireDueWithdrawalCodesTask } from "./tasks/expire-due-withdrawal-codes.ts";
+import { pollDueWithdrawalCodesTask } from "./tasks/poll-due-withdrawal-codes.ts";
 import { reconcileBankChangeTask } from "./tasks/reconcile-bank-change.ts";
 
 /**
@@ -18,7 +18,7 @@ export const agentModule: ModuleFace<{ gateways: WalletGateways }> = {
   name: "agent",
   routes: ({ gateways }) => agentRoutes(gateways),
   tasks: ({ gateways }) => ({
-    "gateway-poller": [pollWithdrawalCodeTask(gateways), reconcileBankChangeTask(gateways)],
-    "code-expiry": [expireWithdrawalCodeTask(gateways)],
+    "gateway-poller": [pollDueWithdrawalCodesTask(gateways), reconcileBankChangeTask(gateways)],
+    "code-expiry": [expireDueWithdrawalCodesTask(gateways)],
   }),
 };

@@ -1,4 +1,5 @@
 import type { World } from "../../kernel/world.ts";
+import type { DueTable } from "../../platform/db/due-claims.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type BankChangeRow, bankChangeRowSchema, type WithdrawalRow, withdrawalRowSchema } from "./schemas.ts";
 
@@ -10,24 +11,35 @@ type RowKey = { merchantId: string; id: string };
 const WITHDRAWAL_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, code, reference,
   gateway_reference, qr_png_data_url, expires_at, redeemed_at, customer_msisdn, last_inquiry_at, inquiry_count,
   created_at, updated_at`;
+/** The same columns of the updated row, in an UPDATE … FROM (where the bare names are ambiguous). */
+const WITHDRAWAL_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
+  p.code, p.reference, p.gateway_reference, p.qr_png_data_url, p.expires_at, p.redeemed_at, p.customer_msisdn,
+  p.last_inquiry_at, p.inquiry_count, p.created_at, p.updated_at`;
 
 /**
- * The QR image is drawn from the code when the code is shown, not stored: the column gets '' (NOT
- * NULL, read by the release before this one; docs/operations.md, pending contractions).
+ * A pending code, with its first poll `firstPollInMs` after its creation unless that would not come
+ * before its expiry (then none: the expiry's last inquiry is its only one), and the trace its polls
+ * continue. The gateway-poller's batch job finds it through the due-poll index: a creation enqueues
+ * no job. The QR image is drawn from the code when the code is shown, not stored: the column gets ''
+ * (NOT NULL, read by the release before this one; docs/operations.md, pending contractions).
  */
 export async function insertWithdrawal(
   transaction: Transaction,
   withdrawal: Pick<
     WithdrawalRow,
     "merchant_id" | "id" | "livemode" | "amount_cents" | "currency" | "code" | "reference" | "gateway_reference"
-  > & { expiresInMs: number },
+  > & { expiresInMs: number; firstPollInMs: number; traceparent: string | null },
 ): Promise<WithdrawalRow> {
+  const firstPoll =
+    withdrawal.firstPollInMs < withdrawal.expiresInMs
+      ? sql.fragment`now() + ${withdrawal.firstPollInMs} * interval '1 millisecond'`
+      : sql.fragment`NULL`;
   return transaction.one(sql.type(withdrawalRowSchema)`
     INSERT INTO withdrawal_codes (merchant_id, id, livemode, status, amount_cents, currency, code, reference,
-      gateway_reference, qr_png_data_url, expires_at)
+      gateway_reference, qr_png_data_url, expires_at, next_poll_at, traceparent)
     VALUES (${withdrawal.merchant_id}, ${withdrawal.id}, ${withdrawal.livemode}, 'pending', ${withdrawal.amount_cents},
       ${withdrawal.currency}, ${withdrawal.code}, ${withdrawal.reference}, ${withdrawal.gateway_reference},
-      '', now() + ${withdrawal.expiresInMs} * interval '1 millisecond')
+      '', now() + ${withdrawal.expiresInMs} * interval '1 millisecond', ${firstPoll}, ${withdrawal.traceparent})
     RETURNING ${WITHDRAWAL_COLUMNS}`);
 }
 
@@ -53,6 +65,13 @@ export async function claimWithdrawalInquiry(
       AND (last_inquiry_at IS NULL OR last_inquiry_at <= now() - ${key.minIntervalMs} * interval '1 millisecond')
     RETURNING ${WITHDRAWAL_COLUMNS}`);
 }
+
+/** The withdrawal codes as a table polled and expired in batches (`src/platform/db/due-claims.ts`). */
+export const DUE_WITHDRAWALS: DueTable<typeof withdrawalRowSchema.shape> = {
+  table: "withdrawal_codes",
+  columnsOfP: WITHDRAWAL_COLUMNS_OF_P,
+  row: withdrawalRowSchema,
+};
 
 /**
  * `pending → redeemed`; null when it was no longer pending (someone else won). With `onlyBeforeExpiry`

@@ -12,7 +12,6 @@ import {
   available,
   eventsAbout,
   eventually,
-  jobsWithKey,
   ledgerTransactionsOf,
   postingsOf,
 } from "../../../tests/support/money.ts";
@@ -23,7 +22,7 @@ import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
 import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as agent from "./index.ts";
-import { expireWithdrawalCodeTask } from "./tasks/expire-withdrawal-code.ts";
+import { expireDueWithdrawalCodesTask } from "./tasks/expire-due-withdrawal-codes.ts";
 
 /** Withdrawal codes (cash-out at an agent): issue, claim, expiry, and the races between them. */
 
@@ -32,9 +31,13 @@ const logger = createLogger({ level: "silent", service: "test" });
 const jsQR = ((jsQRModule as { default?: unknown }).default ?? jsQRModule) as typeof jsQRModule.default;
 const world = agentTestWorld();
 const countSchema = z.object({ count: z.number() });
+/** The graphile-worker jobs, queued or running, whose payload names the code. */
+const jobsNaming = (withdrawalId: string) =>
+  world.db.database.oneFirst(sql.type(countSchema)`
+    SELECT count(*)::int AS count FROM graphile_worker._private_jobs WHERE payload::text LIKE ${`%${withdrawalId}%`}`);
 
 describe("withdrawal codes (test world)", () => {
-  test("a claimable code and QR, pending, with its expiry job at expires_at and its first poll", async () => {
+  test("a claimable code and QR, pending, with its first poll time and no job of its own", async () => {
     const { app } = world.setup();
     const response = await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 2000 });
     expect(response.status).toBe(201);
@@ -55,12 +58,12 @@ describe("withdrawal codes (test world)", () => {
     expect(Date.parse(code.expires_at) - Date.parse(code.created_at)).toBe(600_000);
     const image = PNG.sync.read(Buffer.from(code.qr_png_data_url.replace(/^data:image\/png;base64,/, ""), "base64"));
     expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(code.deep_link);
-    const [expiry] = await jobsWithKey(world.db.database, `withdrawal_expiry:${code.id}`);
-    expect(expiry).toMatchObject({ task_identifier: "expire_withdrawal_code" });
-    expect(expiry?.run_at.toISOString()).toBe(code.expires_at);
-    expect(await jobsWithKey(world.db.database, `withdrawal_poll:${code.id}`)).toMatchObject([
-      { task_identifier: "poll_withdrawal_code" },
-    ]);
+    // The batch jobs find it by its first poll (the schedule's first delay, 2 s, after its creation)
+    // and by its expiry: its creation enqueued nothing.
+    const fields = await world.pollFieldsOf(code.id);
+    expect(fields).toMatchObject({ status: "pending", poll_count: 0, expiry_retry_at: null, expiry_attempts: 0 });
+    expect((fields.next_poll_at?.getTime() ?? 0) - Date.parse(code.created_at)).toBe(2000);
+    expect(await jobsNaming(code.id)).toBe(0);
     // Nothing moved yet.
     expect(await accountBalances(world.db.database, world.shop.id, false)).toEqual({});
     expect((await apiGet(app, `/v1/agent/withdrawal_codes/${code.id}`, world.shop.testKey)).body).toEqual(code);
@@ -128,11 +131,11 @@ describe("withdrawal codes (test world)", () => {
     expect(second.body.code).not.toBe(pendingCode);
     const qr = PNG.sync.read(Buffer.from(second.body.qr_png_data_url.split(",")[1] ?? "", "base64"));
     expect(jsQR(new Uint8ClampedArray(qr.data), qr.width, qr.height)?.data).toBe(second.body.deep_link);
-    // One row per withdrawal, and the jobs of the one written (an aborted attempt leaves none).
+    // One row per withdrawal, the one written with its poll time (an aborted attempt leaves nothing).
     const amounts = await world.db.database.anyFirst(sql.type(z.object({ amount_cents: z.number() }))`
       SELECT amount_cents FROM withdrawal_codes WHERE merchant_id = ${world.shop.id} ORDER BY amount_cents`);
     expect(amounts).toEqual([1000, 2000]);
-    expect(await jobsWithKey(world.db.database, `withdrawal_expiry:${second.body.id}`)).toHaveLength(1);
+    expect((await world.pollFieldsOf(second.body.id)).next_poll_at).not.toBeNull();
 
     codes.repeat(pendingCode, 3);
     const key = randomUUID();
@@ -153,10 +156,9 @@ describe("withdrawal codes (test world)", () => {
     const { app, dependencies } = world.setup();
     const code = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 1500 })).body;
     // The sandbox never reports a claim by itself: polling leaves it pending.
-    expect(
-      (await agent.pollWithdrawal(dependencies, { merchantId: world.shop.id, withdrawalId: code.id, attempt: 0 }))
-        ?.status,
-    ).toBe("pending");
+    await world.makePollDue(code.id);
+    await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+    expect(await world.pollFieldsOf(code.id)).toMatchObject({ status: "pending", poll_count: 1, inquiry_count: 1 });
     const claimKey = randomUUID();
     const claimed = await apiPost(
       app,
@@ -224,22 +226,23 @@ describe("withdrawal codes (test world)", () => {
   test("unclaimed, it expires with nothing moved; a claim after expiry is refused", async () => {
     const { app, dependencies } = world.setup();
     const code = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 700 })).body;
-    // Not before its time.
-    expect(
-      (await agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: world.shop.id, withdrawalId: code.id }))
-        ?.status,
-    ).toBe("pending");
+    // Not before its time: the code-expiry's batch does not claim it.
+    await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+    expect(await world.pollFieldsOf(code.id)).toMatchObject({ status: "pending", expiry_attempts: 0 });
     await world.closeWindow(code.id);
-    expect(
-      (await agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: world.shop.id, withdrawalId: code.id }))
-        ?.status,
-    ).toBe("expired");
+    await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+    // After one last inquiry.
+    expect(await world.pollFieldsOf(code.id)).toMatchObject({
+      status: "expired",
+      expiry_attempts: 1,
+      inquiry_count: 1,
+    });
     const late = await apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, world.shop.testKey, {});
     expect(late.status).toBe(409);
     expect(await accountBalances(world.db.database, world.shop.id, false)).toEqual({});
     expect(await eventsAbout(world.db.database, "withdrawal_id", code.id)).toEqual([]);
 
-    // Past its expiry but before its job ran, a claim is refused and the code expires then.
+    // Past its expiry but before the expiry's batch claimed it, a claim is refused and the code expires then.
     const overdue = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 700 })).body;
     await world.closeWindow(overdue.id);
     expect((await apiPost(app, `/v1/agent/withdrawal_codes/${overdue.id}/claim`, world.shop.testKey, {})).status).toBe(
@@ -253,14 +256,16 @@ describe("withdrawal codes (test world)", () => {
 
   test("redemption and expiry racing: exactly one outcome for every code", async () => {
     const { app, dependencies } = world.setup();
+    const replica = world.setup().dependencies;
     const codes = [];
     for (let index = 0; index < 12; index += 1) {
       codes.push((await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 100 })).body);
       await world.closeWindow(codes.at(-1).id);
     }
-    // A claim the gateway reports (honoured whenever learnt), the test hook, and the expiry job, all at once.
-    await Promise.all(
-      codes.flatMap((code) => [
+    // A claim the gateway reports (honoured whenever learnt), the test hook, and two replicas of the
+    // code-expiry's batch, all at once.
+    await Promise.all([
+      ...codes.flatMap((code) => [
         agent.getWithdrawal(world.db.database, { merchantId: world.shop.id, livemode: false }, code.id).then((row) =>
           agent.redeemWithdrawal(world.db.database, row, {
             redeemedAt: new Date(),
@@ -268,10 +273,11 @@ describe("withdrawal codes (test world)", () => {
             onlyBeforeExpiry: false,
           }),
         ),
-        agent.expireWithdrawalIfUnclaimed(dependencies, { merchantId: world.shop.id, withdrawalId: code.id }),
         apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, world.shop.testKey, {}),
       ]),
-    );
+      agent.expireDueWithdrawals(dependencies, { batchesMax: 1 }),
+      agent.expireDueWithdrawals(replica, { batchesMax: 1 }),
+    ]);
     let redeemed = 0;
     for (const code of codes) {
       const row = await agent.getWithdrawal(world.db.database, { merchantId: world.shop.id, livemode: false }, code.id);
@@ -304,7 +310,7 @@ describe("withdrawal codes (test world)", () => {
     const pgPool = createWorkerPgPool({ url: world.db.url, size: 4, applicationName: "test", logger });
     const runner = await startWorkerPool({
       pool: "code-expiry",
-      tasks: [expireWithdrawalCodeTask(dependencies.gateways)],
+      tasks: [expireDueWithdrawalCodesTask(dependencies.gateways)],
       dependencies: { config, database: world.db.database, logger },
       pgPool,
       registry: new Registry(),

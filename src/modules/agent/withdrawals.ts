@@ -13,14 +13,14 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
-import { enqueue } from "../../platform/queue/job.ts";
+import { type BatchRun, type DueRows, runDueRows } from "../../platform/queue/batch-run.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
 import type { AgentDependencies } from "./dependencies.ts";
-import { expireWithdrawalJob, pollWithdrawalJob } from "./jobs.ts";
 import * as queries from "./queries.ts";
-import type { CreateWithdrawalInput, WithdrawalRow } from "./schemas.ts";
+import type { CreateWithdrawalInput, WithdrawalRow, withdrawalRowSchema } from "./schemas.ts";
 
 /**
  * Withdrawal codes: the merchant as a cash-out agent. The gateway issues a code (and its QR is drawn);
@@ -32,11 +32,22 @@ import type { CreateWithdrawalInput, WithdrawalRow } from "./schemas.ts";
  *   UPDATE, so a redemption racing the expiry has exactly one outcome; an expiry is decided only after
  *   a last inquiry of the gateway, so a code claimed in its last second is redeemed;
  * - test codes are claimed only through the claim hook (the sandbox never reports a claim), which
- *   acts as the network would: not after the code's expiry.
+ *   acts as the network would: not after the code's expiry;
+ * - pending codes are polled and expired in batches (`pollDueWithdrawals`, `expireDueWithdrawals`),
+ *   as payments are: a code costs no job of its own, and two replicas never claim the same poll or
+ *   expiry (`src/platform/db/due-claims.ts`).
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `test_mode_only` (403), `resource_missing`
  * (404), `withdrawal_code_not_pending` (409), `gateway_error`, `code_generation_failed` (502).
  */
+
+/** Codes as rows the batch jobs claim; their turns keep the names of the per-code jobs they replaced. */
+const DUE_WITHDRAWALS: DueRows<typeof withdrawalRowSchema.shape> = {
+  ...queries.DUE_WITHDRAWALS,
+  idField: "withdrawal_id",
+  noun: "withdrawal code",
+  tasks: { poll: "poll_withdrawal_code", expiry: "expire_withdrawal_code" },
+};
 
 export function withdrawalDeepLinkOf(config: Config, code: string): string {
   return `${config.moneyOut.withdrawalDeepLinkPrefix}${code}`;
@@ -73,8 +84,10 @@ export async function prepareWithdrawal(
 }
 
 /**
- * Phase two, in the request's transaction: the code, its first poll and its expiry job commit
- * together. A code still pending for another withdrawal throws `CodeCollisionError`.
+ * Phase two, in the request's transaction: the code, with its first poll time (the poll schedule's
+ * first delay, none if that is not before its expiry) and the request's trace. No job: the batch jobs
+ * find it by `next_poll_at` and `expires_at`. A code still pending for another withdrawal throws
+ * `CodeCollisionError`.
  */
 export async function recordWithdrawal(
   transaction: Transaction,
@@ -94,6 +107,8 @@ export async function recordWithdrawal(
       reference: `WD${randomSecret().slice(0, 12).toUpperCase()}`,
       gateway_reference: prepared.issued.gatewayReference,
       expiresInMs: config.moneyOut.withdrawalCodeWindowMs,
+      firstPollInMs: config.payment.pollScheduleMs[0] ?? 30_000,
+      traceparent: currentTraceparent(),
     });
   } catch (error) {
     // The code is still pending for another withdrawal of this world: the transaction is aborted, and
@@ -106,34 +121,7 @@ export async function recordWithdrawal(
     }
     throw error;
   }
-  await schedulePoll(transaction, config, withdrawal, 0);
-  await enqueue(
-    transaction,
-    expireWithdrawalJob,
-    { merchant_id: withdrawal.merchant_id, withdrawal_id: withdrawal.id },
-    { runAt: withdrawal.expires_at, jobKey: `withdrawal_expiry:${withdrawal.id}` },
-  );
   return withdrawal;
-}
-
-/** The poller's next inquiry (on the payments' schedule), unless it would come after the code's expiry. */
-async function schedulePoll(
-  transaction: Transaction,
-  config: Config,
-  withdrawal: Pick<WithdrawalRow, "merchant_id" | "id" | "expires_at">,
-  attempt: number,
-): Promise<void> {
-  const schedule = config.payment.pollScheduleMs;
-  const runAt = new Date(Date.now() + (schedule[Math.min(attempt, schedule.length - 1)] ?? 30_000));
-  if (runAt >= withdrawal.expires_at) {
-    return;
-  }
-  await enqueue(
-    transaction,
-    pollWithdrawalJob,
-    { merchant_id: withdrawal.merchant_id, withdrawal_id: withdrawal.id, attempt },
-    { runAt, jobKey: `withdrawal_poll:${withdrawal.id}` },
-  );
 }
 
 export async function getWithdrawal(database: Queryable, world: World, id: string): Promise<WithdrawalRow> {
@@ -154,7 +142,8 @@ async function currentWithdrawal(database: Queryable, withdrawal: WithdrawalRow)
 /**
  * Asks the gateway about a pending code (at most once per `PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS`
  * across replicas, unless forced) and applies the answer. A gateway that cannot answer changes
- * nothing, except under `force` (the expiry's last inquiry), where it throws so the job retries.
+ * nothing, except under `force` (the expiry's last inquiry), where it throws so the expiry is tried
+ * again after its backoff.
  */
 export async function refreshWithdrawal(
   dependencies: AgentDependencies,
@@ -172,6 +161,15 @@ export async function refreshWithdrawal(
   if (claimed === null) {
     return currentWithdrawal(dependencies.database, withdrawal);
   }
+  return inquireClaimed(dependencies, claimed, options);
+}
+
+/** Asks the gateway about a code whose inquiry was claimed, and applies the answer. */
+async function inquireClaimed(
+  dependencies: AgentDependencies,
+  claimed: WithdrawalRow,
+  options: { force?: boolean },
+): Promise<WithdrawalRow> {
   let status: WithdrawalCodeStatus;
   try {
     status = await gatewayOf(dependencies.gateways, claimed.livemode).inquireWithdrawalCode({
@@ -306,51 +304,39 @@ export async function claimTestWithdrawal(
   }
   let now = await currentWithdrawal(dependencies.database, withdrawal);
   if (now.status === "pending") {
-    // Past its expiry: the network refuses the claim, and the code expires now rather than at its job.
+    // Past its expiry: the network refuses the claim, and the code expires now rather than at its batch's claim.
     now = await expireWithdrawal(dependencies.database, now, { onlyWhenDue: true });
   }
   throw conflict("withdrawal_code_not_pending", `Withdrawal code ${id} is ${now.status}; it cannot be claimed.`);
 }
 
-/** The poller's turn: one throttled inquiry, then the next turn while the code stays pending. */
-export async function pollWithdrawal(
+/**
+ * The gateway-poller's batch (`runDueRows`): the codes whose poll is due (on the payments' poll
+ * schedule, none after a code's expiry), each asked about, a few at a time; a redeemed one is credited.
+ */
+export async function pollDueWithdrawals(
   dependencies: AgentDependencies,
-  job: { merchantId: string; withdrawalId: string; attempt: number },
-): Promise<WithdrawalRow | null> {
-  const withdrawal = await queries.selectWithdrawalByKey(dependencies.database, {
-    merchantId: job.merchantId,
-    id: job.withdrawalId,
-  });
-  if (withdrawal === null || withdrawal.status !== "pending") {
-    return withdrawal;
-  }
-  const refreshed = await refreshWithdrawal(dependencies, withdrawal);
-  if (refreshed.status === "pending") {
-    await dependencies.database.transaction((transaction) =>
-      schedulePoll(transaction, dependencies.config, refreshed, job.attempt + 1),
-    );
-  }
-  return refreshed;
+  options: { batchesMax: number },
+): Promise<BatchRun> {
+  return runDueRows(dependencies, DUE_WITHDRAWALS, "poll", options, (withdrawal) =>
+    inquireClaimed(dependencies, withdrawal, {}),
+  );
 }
 
 /**
- * The code's window closed: one last, unthrottled inquiry decides. Claimed in the last second is
- * redeemed; a gateway that cannot answer fails the job, which retries rather than guess.
+ * The code-expiry pool's batch (`runDueRows`): the pending codes past their expiry. One last,
+ * unthrottled inquiry decides each: claimed in the last second is redeemed; otherwise the code expires
+ * with nothing moved. A gateway that cannot answer leaves the code pending, claimed again after its
+ * backoff: never an expiry by guesswork.
  */
-export async function expireWithdrawalIfUnclaimed(
+export async function expireDueWithdrawals(
   dependencies: AgentDependencies,
-  job: { merchantId: string; withdrawalId: string },
-): Promise<WithdrawalRow | null> {
-  const withdrawal = await queries.selectWithdrawalByKey(dependencies.database, {
-    merchantId: job.merchantId,
-    id: job.withdrawalId,
+  options: { batchesMax: number },
+): Promise<BatchRun> {
+  return runDueRows(dependencies, DUE_WITHDRAWALS, "expiry", options, async (withdrawal) => {
+    const refreshed = await inquireClaimed(dependencies, withdrawal, { force: true });
+    return refreshed.status === "pending"
+      ? expireWithdrawal(dependencies.database, refreshed, { onlyWhenDue: true })
+      : refreshed;
   });
-  if (withdrawal === null || withdrawal.status !== "pending") {
-    return withdrawal;
-  }
-  const refreshed = await refreshWithdrawal(dependencies, withdrawal, { force: true });
-  if (refreshed.status !== "pending") {
-    return refreshed;
-  }
-  return expireWithdrawal(dependencies.database, refreshed, { onlyWhenDue: true });
 }

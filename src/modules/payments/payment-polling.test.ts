@@ -1,6 +1,7 @@
 import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
+import { expectEachEndedOnce, outcomesOf, runReplicaRounds } from "../../../tests/support/batch-replicas.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
 import { waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
@@ -196,30 +197,27 @@ describe("polling and expiry in batches", () => {
       world.db.database.oneFirst(sql.type(countSchema)`
         SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${world.shop.id} AND status = 'pending'`);
     // Both replicas of both pools at once, run after run, as their recurring jobs would.
-    for (let run = 0; run < 20 && (await pendingOfShop()) > 0; run += 1) {
-      await Promise.all(
+    await runReplicaRounds(
+      () =>
         replicas.flatMap((dependencies) => [
           payments.pollDuePayments(dependencies, { batchesMax: 2 }),
           payments.expireDuePayments(dependencies, { batchesMax: 2 }),
         ]),
-      );
-    }
-    const outcomes = await world.db.database.any(sql.type(
-      z.object({ id: z.string(), status: z.string(), events: z.number(), postings: z.number() }),
-    )`
-      SELECT p.id, p.status,
-        (SELECT count(*)::int FROM events e WHERE e.merchant_id = p.merchant_id AND e.data->>'payment_id' = p.id) AS events,
-        (SELECT count(*)::int FROM ledger_transactions l WHERE l.source_type = 'payment' AND l.source_id = p.id) AS postings
-      FROM payments p WHERE p.merchant_id = ${world.shop.id} AND p.id LIKE 'pay_replica_%'`);
-    expect(outcomes).toHaveLength(count);
-    const paid = outcomes.filter((outcome) => outcome.status === "paid");
-    const expired = outcomes.filter((outcome) => outcome.status === "expired");
-    expect(paid).toHaveLength(count / 2);
-    expect(expired).toHaveLength(count / 2);
-    expect(paid.every((outcome) => outcome.events === 1 && outcome.postings === 1)).toBe(true);
-    expect(expired.every((outcome) => outcome.events === 1 && outcome.postings === 0)).toBe(true);
-    // Claims never overlap: one inquiry per payment, across both replicas.
-    expect(outcomes.filter((outcome) => inquiriesOf.get(outcome.id) !== 1)).toEqual([]);
+      pendingOfShop,
+    );
+    const outcomes = await outcomesOf(
+      world.db.database,
+      { table: "payments", eventIdField: "payment_id", sourceType: "payment" },
+      world.shop.id,
+      "pay_replica_",
+    );
+    // Each paid (one event, one ledger transaction) or expired (one event) once; claims never
+    // overlap: one inquiry per payment, across both replicas.
+    expectEachEndedOnce(
+      outcomes,
+      { paid: { count: count / 2, events: 1, postings: 1 }, expired: { count: count / 2, events: 1, postings: 0 } },
+      inquiriesOf,
+    );
     expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 1000 * (count / 2) });
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
+import type { DueTable } from "../../platform/db/due-claims.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
@@ -94,88 +95,12 @@ export async function insertPayments(
   return new Set(inserted.map((row) => row.id));
 }
 
-/**
- * A payment a batch job claimed, with the trace of the request that created it, and whether the claim
- * also took the right to ask the gateway now (the inquiry throttle, as `claimInquiry`, in the same
- * statement: one round trip less per poll).
- */
-export type ClaimedPayment = PaymentRow & { traceparent: string | null; inquire: boolean };
-const claimedPaymentSchema = paymentRowSchema.extend({ traceparent: z.string().nullable(), inquire: z.boolean() });
-
-/**
- * Claims up to `limit` pending payments whose poll is due, oldest due first, and moves each one's
- * next poll to the schedule's next delay (`scheduleMs[poll_count + 1]`, the last delay repeating;
- * none once it would fall after the code window). Rows another replica is claiming are skipped
- * (`SKIP LOCKED`), and a claimed row's next poll is already in the future when its claim commits:
- * two replicas never claim the same poll. Moving the time at the claim is also the lease: a poller
- * that dies mid-inquiry leaves the payment to its next scheduled poll.
- */
-export async function claimDuePolls(
-  database: Queryable,
-  options: { limit: number; scheduleMs: readonly number[]; inquiryMinIntervalMs: number },
-): Promise<readonly ClaimedPayment[]> {
-  return database.any(sql.prepared("payments_claim_due_polls", claimedPaymentSchema)`
-    WITH due AS (
-      SELECT merchant_id, id, (last_inquiry_at IS NULL
-          OR last_inquiry_at <= now() - ${options.inquiryMinIntervalMs} * interval '1 millisecond') AS inquire
-      FROM payments
-      WHERE status = 'pending' AND next_poll_at <= now()
-      ORDER BY next_poll_at
-      LIMIT ${options.limit}
-      FOR UPDATE SKIP LOCKED),
-    schedule AS (SELECT ${sql.array(options.scheduleMs as number[], "int4")} AS delays_ms)
-    UPDATE payments p
-    SET poll_count = p.poll_count + 1,
-      last_inquiry_at = CASE WHEN due.inquire THEN now() ELSE p.last_inquiry_at END,
-      inquiry_count = p.inquiry_count + CASE WHEN due.inquire THEN 1 ELSE 0 END,
-      next_poll_at = (SELECT CASE WHEN next_at < p.expires_at THEN next_at END
-        FROM (SELECT now() + delays_ms[least(p.poll_count + 2, cardinality(delays_ms))] * interval '1 millisecond'
-          AS next_at FROM schedule) AS next)
-    FROM due
-    WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, due.inquire`);
-}
-
-/**
- * Claims up to `limit` pending payments whose code window has closed (and whose last failed expiry
- * has waited its backoff), oldest first, skipping rows another replica is claiming. The claim sets
- * the time before which the payment is not claimed again: its lease while the last inquiry runs,
- * and its backoff when the inquiry cannot decide (`retryMs` doubled per attempt, at most `retryMaxMs`).
- * The last inquiry is not throttled: the claim records it (`inquire` is always true).
- */
-export async function claimDueExpiries(
-  database: Queryable,
-  options: { limit: number; retryMs: number; retryMaxMs: number },
-): Promise<readonly ClaimedPayment[]> {
-  return database.any(sql.prepared("payments_claim_due_expiries", claimedPaymentSchema)`
-    WITH due AS (
-      SELECT merchant_id, id FROM payments
-      WHERE status = 'pending' AND expires_at <= now() AND (expiry_retry_at IS NULL OR expiry_retry_at <= now())
-      ORDER BY expires_at
-      LIMIT ${options.limit}
-      FOR UPDATE SKIP LOCKED)
-    UPDATE payments p
-    SET expiry_attempts = p.expiry_attempts + 1, last_inquiry_at = now(), inquiry_count = p.inquiry_count + 1,
-      expiry_retry_at = now() + least(${options.retryMaxMs}::float8,
-        ${options.retryMs}::float8 * power(2, least(p.expiry_attempts, 30))) * interval '1 millisecond'
-    FROM due
-    WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${PAYMENT_COLUMNS_OF_P}, p.traceparent, true AS inquire`);
-}
-
-/**
- * When the next poll or expiry of a pending payment falls due (null: none is waiting), read from the
- * first entry of the due index. Expiries waiting out a retry backoff are left out (the batch job
- * looks again within its longest interval anyway); a min() over their retry times would read every
- * pending payment.
- */
-export async function nextDueAt(database: Queryable, kind: "poll" | "expiry"): Promise<Date | null> {
-  const due =
-    kind === "poll"
-      ? sql.fragment`SELECT min(next_poll_at) FROM payments WHERE status = 'pending'`
-      : sql.fragment`SELECT min(expires_at) FROM payments WHERE status = 'pending' AND expiry_retry_at IS NULL`;
-  return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`SELECT (${due}) AS due_at`);
-}
+/** The payments as a table polled and expired in batches (`src/platform/db/due-claims.ts`). */
+export const DUE_PAYMENTS: DueTable<typeof paymentRowSchema.shape> = {
+  table: "payments",
+  columnsOfP: PAYMENT_COLUMNS_OF_P,
+  row: paymentRowSchema,
+};
 
 export async function selectPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow | null> {
   return database.maybeOne(sql.type(paymentRowSchema)`

@@ -16,15 +16,16 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
+import { type BatchRun, type DueRows, runDueRows } from "../../platform/queue/batch-run.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
-import { currentTraceparent, inJobSpan } from "../../platform/telemetry/trace-context.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
 import { type AfterCommit, type PaymentHooks, runEndedUnpaidHooks, runSettledHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
-import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
+import type { CreatePaymentInput, PaymentRow, PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -47,17 +48,6 @@ import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts
  * (502), `resource_missing` (404); for mockpay (`finishTestPayment`), `test_mode_only` (403) and
  * `payment_not_pending` (409).
  */
-
-/** Payments one claim statement of a batch job takes. */
-const BATCH_SIZE = 200;
-/** Gateway inquiries of one batch in flight at once (each settlement then takes a connection). */
-const BATCH_CONCURRENCY = 8;
-/**
- * The expiry must eventually decide: a last inquiry that cannot (gateway down) is tried again after
- * this, doubled per attempt up to the maximum, for as long as it takes. The first delay is also the
- * lease of a claimed expiry: longer than a gateway inquiry with its retries.
- */
-const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
 export type PaymentDependencies = {
   database: Database;
@@ -574,116 +564,38 @@ async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: 
   return expirePayment(dependencies, refreshed, { onlyWhenDue: true });
 }
 
-/**
- * What one run of a batch job did: payments claimed, those whose handling failed, whether it stopped
- * with a full batch (more may be due), and when the next one falls due (null: none is waiting).
- */
-export type BatchRun = { claimed: number; failed: number; workLeft: boolean; nextDueAt: Date | null };
+/** Payments as rows the batch jobs claim; their turns keep the names of the per-payment jobs they replaced. */
+const DUE_PAYMENTS: DueRows<typeof paymentRowSchema.shape> = {
+  ...queries.DUE_PAYMENTS,
+  idField: "payment_id",
+  noun: "payment",
+  tasks: { poll: "poll_payment", expiry: "expire_payment" },
+};
 
 /**
- * The gateway-poller's batch: claims the payments whose poll is due (`claimDuePolls`, safe with any
- * number of replicas) and asks the gateway about each, a few at a time; a paid one settles. Claims
- * batch after batch until fewer than a full batch are due, at most `batchesMax`. Each payment's poll
- * runs in a span continuing the trace of the request that created it.
+ * The gateway-poller's batch (`runDueRows`): the payments whose poll is due, each asked about (a
+ * few at a time); a paid one settles. Each payment's poll runs in a span continuing the trace of
+ * the request that created it.
  */
 export async function pollDuePayments(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
 ): Promise<BatchRun> {
-  return runBatches(
-    dependencies,
-    options,
-    () =>
-      queries.claimDuePolls(dependencies.database, {
-        limit: BATCH_SIZE,
-        scheduleMs: dependencies.config.payment.pollScheduleMs,
-        inquiryMinIntervalMs: dependencies.config.payment.inquiryMinIntervalMs,
-      }),
-    // Asked about too recently (a client's GET): this poll has nothing to do.
-    async ({ inquire, ...payment }) => (inquire ? inquireClaimed(dependencies, payment, {}) : payment),
-    "poll",
+  return runDueRows(dependencies, DUE_PAYMENTS, "poll", options, (payment) =>
+    inquireClaimed(dependencies, payment, {}),
   );
 }
 
 /**
- * The code-expiry pool's batch: claims the pending payments whose window has closed
- * (`claimDueExpiries`) and expires each after its last inquiry; one whose inquiry cannot decide is
- * left pending, claimed again after its backoff.
+ * The code-expiry pool's batch (`runDueRows`): the pending payments whose window has closed, each
+ * expired after its last inquiry; one whose inquiry cannot decide is left pending, claimed again
+ * after its backoff.
  */
 export async function expireDuePayments(
   dependencies: PaymentDependencies,
   options: { batchesMax: number },
 ): Promise<BatchRun> {
-  return runBatches(
-    dependencies,
-    options,
-    () =>
-      queries.claimDueExpiries(dependencies.database, {
-        limit: BATCH_SIZE,
-        retryMs: EXPIRY_RETRY_MS.initial,
-        retryMaxMs: EXPIRY_RETRY_MS.max,
-      }),
-    async ({ inquire: _, ...payment }) =>
-      expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
-    "expiry",
+  return runDueRows(dependencies, DUE_PAYMENTS, "expiry", options, async (payment) =>
+    expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
   );
-}
-
-async function runBatches(
-  dependencies: PaymentDependencies,
-  options: { batchesMax: number },
-  claim: () => Promise<readonly queries.ClaimedPayment[]>,
-  handle: (payment: Omit<queries.ClaimedPayment, "traceparent">) => Promise<unknown>,
-  kind: "poll" | "expiry",
-): Promise<BatchRun> {
-  let claimed = 0;
-  let failed = 0;
-  let workLeft = false;
-  for (let batch = 0; batch < options.batchesMax; batch += 1) {
-    const payments = await claim();
-    claimed += payments.length;
-    // Each payment's turn is a span of its creating request's trace, named as the per-payment job it
-    // replaces, so a trace still reads "POST /v1/payments → job poll_payment → settlement".
-    failed += await forEachAtMost(BATCH_CONCURRENCY, payments, async ({ traceparent, ...payment }) =>
-      inJobSpan(
-        {
-          pool: kind === "poll" ? "gateway-poller" : "code-expiry",
-          task: kind === "poll" ? "poll_payment" : "expire_payment",
-          jobId: payment.id,
-          attempt: 1,
-          payload: { traceparent },
-        },
-        () => handle(payment),
-      ).catch((error: unknown) => {
-        dependencies.logger.warn({ payment_id: payment.id, err: error }, `payment ${kind} failed; tried again later`);
-        throw error;
-      }),
-    );
-    workLeft = payments.length === BATCH_SIZE;
-    if (!workLeft) {
-      break;
-    }
-  }
-  return { claimed, failed, workLeft, nextDueAt: await queries.nextDueAt(dependencies.database, kind) };
-}
-
-/** Runs `run` over `items`, at most `limit` at once; returns how many failed. */
-async function forEachAtMost<T>(
-  limit: number,
-  items: readonly T[],
-  run: (item: T) => Promise<unknown>,
-): Promise<number> {
-  let next = 0;
-  let failed = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await run(item).catch(() => {
-        failed += 1;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return failed;
 }
