@@ -18,6 +18,7 @@ import {
   postingsOf,
   sleep,
 } from "../../../tests/support/money.ts";
+import { manualClock } from "../../../tests/support/time.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { WalletGateway, WalletGateways } from "../../gateway/wallet-gateway.ts";
@@ -98,9 +99,12 @@ async function lapseLease(payoutId: string) {
     WHERE id = ${payoutId}`);
 }
 
-/** A gateway that counts submissions per payout id at the sandbox's door. */
-function countingSandbox(settleMs = 300) {
-  const sandbox = createSandboxGateway({ autoSettleMs: 18_000, payoutSettleMs: settleMs });
+/**
+ * A gateway that counts submissions per payout id at the sandbox's door. Its payouts settle 0.3 s
+ * after submission on `clock`, which the test moves (the real clock unless given).
+ */
+function countingSandbox(clock: { now: () => number } = { now: Date.now }) {
+  const sandbox = createSandboxGateway({ autoSettleMs: 18_000, payoutSettleMs: 300, now: clock.now });
   const submissions = new Map<string, number>();
   const gateway: WalletGateway = {
     ...sandbox,
@@ -244,7 +248,8 @@ describe("requesting a payout", () => {
 
 describe("payout states (test world, sandbox timing shortened)", () => {
   test("requested → submitted at once → confirmed on the next pass after settling: payout.confirmed", async () => {
-    const { app, dependencies } = setup();
+    const clock = manualClock();
+    const { app, dependencies } = setup({}, countingSandbox(clock).gateways);
     await fund(db.database, shop, 5000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 1200 })).body;
     const confirmedBefore = await sampleValue("pos_payouts_total", {
@@ -258,7 +263,7 @@ describe("payout states (test world, sandbox timing shortened)", () => {
     expect(submitted?.destination_name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
     // The next pass comes one processor interval (0.4 s) later, by which time it has settled (0.3 s).
     expect((submitted?.next_attempt_at.getTime() ?? 0) - before).toBeGreaterThanOrEqual(400);
-    await sleep(450);
+    clock.advance(400);
     const confirmed = await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id });
     expect(confirmed).toMatchObject({ status: "confirmed" });
     const body = (await request(app).get(`/v1/payouts/${created.id}`).set("Authorization", `Bearer ${shop.testKey}`))
@@ -425,14 +430,16 @@ describe("a worker killed mid-payout", () => {
   });
 
   test("killed between submitted and confirmed: the recovered pass confirms once, without submitting again", async () => {
-    const { gateways, submissions } = countingSandbox();
+    const clock = manualClock();
+    const { gateways, submissions } = countingSandbox(clock);
     const { app, config, dependencies } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
     await fund(db.database, shop, 2000);
     const created = (await createPayout(app, shop.testKey, { amount_cents: 500 })).body;
     expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
       status: "submitted",
     });
-    await sleep(450);
+    // Settled at the gateway by the time the dying pass asks.
+    clock.advance(300);
     let inquiries = 0;
     const dying: WalletGateway = {
       ...gateways.test,

@@ -13,6 +13,7 @@ import {
   posSetup,
 } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
+import { manualClock } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
@@ -206,15 +207,19 @@ describe("wallet sales (test world)", () => {
 
   test("settlement racing GET /v1/sales/:id refreshes, the poller and mockpay: the sale completes exactly once", async () => {
     for (let round = 0; round < 4; round += 1) {
-      const racing = posSetup(world.db, {
-        SANDBOX_AUTO_SETTLE_SECONDS: "0.25",
-        PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.01",
-      });
+      const clock = manualClock();
+      const sandbox = createSandboxGateway({ autoSettleMs: 250, now: clock.now });
+      const racing = posSetup(
+        world.db,
+        { PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "0.01" },
+        { test: sandbox, live: sandbox },
+      );
       const api = client(racing.app, world.shop.testKey);
       const product = await createProduct(api, { name: `Race ${round}`, price_cents: 300, stock_qty: 10 });
       const sale = (await api.post("/v1/sales", { tender: "wallet", items: [{ product_id: product.id, qty: 2 }] }))
         .body;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Paid at the sandbox from now on, so that every racer below finds it paid.
+      clock.set(Date.now() + 250);
       const outcomes = await Promise.allSettled([
         ...Array.from({ length: 8 }, () => api.get(`/v1/sales/${sale.id}`)),
         api.get(`/v1/payments/${sale.payment_id}`),
