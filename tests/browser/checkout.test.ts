@@ -204,9 +204,23 @@ test("messages from any other origin than the checkout's are ignored", async () 
     await page.goto(`${site.url}/?checkout_url=${encodeURIComponent(payment.pageUrl)}`);
     const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#scripted")]);
     await popup.waitForLoadState();
-    // The merchant page itself (another origin than the checkout) forges a success.
-    await page.evaluate((id) => window.postMessage({ type: "pos:paid", payment_id: id }, "*"), payment.id);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The merchant page itself (another origin than the checkout) forges a success, then posts a
+    // marker: messages are dispatched in order, so once the marker arrives pos.js's listener (which
+    // acts synchronously) has seen the forgery.
+    await page.evaluate(
+      (id) =>
+        new Promise<void>((resolve) => {
+          window.addEventListener("message", function afterForgery(event) {
+            if (event.data === "test:after-forgery") {
+              window.removeEventListener("message", afterForgery);
+              resolve();
+            }
+          });
+          window.postMessage({ type: "pos:paid", payment_id: id }, "*");
+          window.postMessage("test:after-forgery", "*");
+        }),
+      payment.id,
+    );
     expect(await page.locator("#result").textContent()).toBe("");
     await mockpay(payment.id);
     await page.waitForFunction(() => document.getElementById("result")?.textContent?.startsWith("paid"), null, {
