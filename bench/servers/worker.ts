@@ -3,7 +3,7 @@ import { Registry } from "prom-client";
 import { deliverWebhook } from "../../src/modules/webhooks/tasks/deliver-webhook.ts";
 import { loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase } from "../../src/platform/db/pool.ts";
-import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
+import { createWorkerPgPool, workerPgPoolSize } from "../../src/platform/queue/pg-pool.ts";
 import { workerLogger } from "../../src/platform/queue/worker-logger.ts";
 import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
@@ -18,30 +18,31 @@ const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, service: "bench-worker" });
 const databaseUrl = requireDatabaseUrl(config);
 const database = await createConfiguredDatabase(config, { url: databaseUrl, logger, applicationName: "bench-worker" });
+const baseline = process.env.BENCH_TASK === "noop";
 const pgPool = createWorkerPgPool({
   url: databaseUrl,
-  size: config.worker.concurrency + 2,
+  // The baseline fetches without a local queue: a connection per worker.
+  size: workerPgPoolSize(baseline ? { ...config.worker, localQueueSize: 0 } : config.worker),
   applicationName: "bench-worker",
   logger,
 });
 // The baseline is graphile-worker as it comes: its defaults, the same concurrency and polling.
-const runner =
-  process.env.BENCH_TASK === "noop"
-    ? await run({
-        pgPool,
-        concurrency: config.worker.concurrency,
-        pollInterval: config.worker.pollIntervalMs,
-        noHandleSignals: true,
-        taskList: { [NOOP_TASK]: async () => {} },
-        logger: workerLogger(logger),
-      })
-    : await startWorkerPool({
-        pool: "webhook-delivery",
-        tasks: [deliverWebhook],
-        dependencies: { config, database, logger },
-        pgPool,
-        registry: new Registry(),
-      });
+const runner = baseline
+  ? await run({
+      pgPool,
+      concurrency: config.worker.concurrency,
+      pollInterval: config.worker.pollIntervalMs,
+      noHandleSignals: true,
+      taskList: { [NOOP_TASK]: async () => {} },
+      logger: workerLogger(logger),
+    })
+  : await startWorkerPool({
+      pool: "webhook-delivery",
+      tasks: [deliverWebhook],
+      dependencies: { config, database, logger },
+      pgPool,
+      registry: new Registry(),
+    });
 process.stdout.write("listening 0\n");
 process.on("SIGTERM", () => {
   void runner

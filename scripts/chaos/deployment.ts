@@ -49,14 +49,15 @@ const RUN_ENVIRONMENT: Record<string, string> = {
 
 /**
  * Each pool fetches jobs as the Helm chart has it (values.yaml): a local queue, and a refetch delay
- * for all but webhook-delivery, here scaled to this run's 500 ms poll interval. A pool SIGKILLed with
- * jobs fetched leaves them locked until another pool's heartbeat frees them.
+ * for all but webhook-delivery, here scaled to this run's 500 ms poll interval; webhook-delivery runs
+ * the chart's 40 attempts at once. A pool SIGKILLed with jobs fetched leaves them locked until another
+ * pool's heartbeat frees them.
  */
 const BATCHED_FETCH: Record<PoolName, Record<string, string>> = {
   "gateway-poller": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
   "code-expiry": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
   "payout-processor": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
-  "webhook-delivery": { WORKER_LOCAL_QUEUE_SIZE: "20" },
+  "webhook-delivery": { WORKER_CONCURRENCY: "40", WORKER_LOCAL_QUEUE_SIZE: "80" },
 };
 
 /**

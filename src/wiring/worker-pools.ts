@@ -1,6 +1,6 @@
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/pool.ts";
-import { createWorkerPgPool } from "../platform/queue/pg-pool.ts";
+import { createWorkerPgPool, workerPgPoolSize } from "../platform/queue/pg-pool.ts";
 import type { PoolLiveness, SupervisedPool } from "../platform/queue/pool-supervisor.ts";
 import type { PoolName } from "../platform/queue/task.ts";
 import { startSupervisedWorkerPool } from "../platform/queue/worker-pool.ts";
@@ -36,7 +36,7 @@ export function startPools(options: {
   const { config, logger } = options;
   const pgPool = createWorkerPgPool({
     url: options.databaseUrl,
-    size: Math.max(4, config.worker.concurrency + 2) * options.pools.length,
+    size: workerPgPoolSize(config.worker) * options.pools.length,
     applicationName: `worker:${options.pools.join(",")}`,
     logger,
   });

@@ -176,8 +176,8 @@ describeIfRenderer("the rendered chart", () => {
       const container = workload === undefined ? undefined : podSpec(workload).containers[0];
       return container === undefined ? undefined : envOf(container, name)?.value;
     };
-    expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBe("20");
-    expect(setting("webhook-delivery", "WORKER_CONCURRENCY")).toBe("10");
+    expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBe("80");
+    expect(setting("webhook-delivery", "WORKER_CONCURRENCY")).toBe("40");
     expect(setting("webhook-delivery", "WORKER_REFETCH_DELAY_MS")).toBeUndefined();
     for (const pool of ["gateway-poller", "code-expiry", "payout-processor"]) {
       expect({

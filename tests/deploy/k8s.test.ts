@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { z } from "zod";
+import { workerPgPoolSize } from "../../src/platform/queue/pg-pool.ts";
 import { modelFor } from "../support/kube-models.ts";
 import { buildKustomization, type KubeObject } from "../support/kustomize.ts";
 
@@ -45,6 +46,7 @@ const workerValues = z.record(
     replicas: z.number().optional(),
     databasePoolSize: z.number().optional(),
     concurrency: z.number(),
+    env: z.object({ WORKER_LOCAL_QUEUE_SIZE: z.string().optional() }).optional(),
     keda: z.object({ maxReplicaCount: z.number() }),
   }),
 );
@@ -118,8 +120,11 @@ test("the connection budget fits max_connections at every component's maximum re
   const workerClients = Object.values(workerValues.parse(pools))
     .map((pool) => {
       const replicas = Math.max(pool.replicas ?? values.defaults.replicas, pool.keda.maxReplicaCount);
-      const perProcess =
-        (pool.databasePoolSize ?? values.defaults.databasePoolSize) + Math.max(4, pool.concurrency + 2);
+      const graphileWorker = workerPgPoolSize({
+        concurrency: pool.concurrency,
+        localQueueSize: Number(pool.env?.WORKER_LOCAL_QUEUE_SIZE ?? 0),
+      });
+      const perProcess = (pool.databasePoolSize ?? values.defaults.databasePoolSize) + graphileWorker;
       return replicas * perProcess;
     })
     .reduce((sum, each) => sum + each, 0);
@@ -136,8 +141,8 @@ test("the connection budget fits max_connections at every component's maximum re
   // In session mode every client holds a server connection: the pooler must admit them all.
   expect(serverConnections(pooler(objects, "pos-db-pooler-workers"))).toBeGreaterThanOrEqual(sessionClients);
   // The figures helm/pos-platform/README.md states.
-  expect(workerClients).toBe(268);
-  expect(budget).toBe(368);
+  expect(workerClients).toBe(244);
+  expect(budget).toBe(344);
 });
 
 const kubectl = (() => {

@@ -5,7 +5,7 @@ import { freePort } from "../../src/platform/db/embedded.ts";
 import { sql } from "../../src/platform/db/pool.ts";
 import { addJob } from "../../src/platform/queue/add-job.ts";
 import { beatAndFreeDeadPools } from "../../src/platform/queue/heartbeat.ts";
-import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
+import { createWorkerPgPool, workerPgPoolSize } from "../../src/platform/queue/pg-pool.ts";
 import { sampleQueueDepth } from "../../src/platform/queue/queue-depth.ts";
 import type { TaskDefinition } from "../../src/platform/queue/task.ts";
 import { isWorkerDatabaseUnavailable, startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
@@ -236,6 +236,14 @@ test("a worker process survives the database's unavailability and a stopped loca
   expect(isWorkerDatabaseUnavailable(handBack)).toBe(true);
   expect(isWorkerDatabaseUnavailable(new TypeError("Cannot read properties of undefined"))).toBe(false);
   expect(isWorkerDatabaseUnavailable("Error occurred whilst returning jobs from local queue")).toBe(false);
+});
+
+test("graphile-worker's pg pool: a connection per worker without a local queue, at most 8 with one", () => {
+  expect(workerPgPoolSize({ concurrency: 1, localQueueSize: 0 })).toBe(4);
+  expect(workerPgPoolSize({ concurrency: 5, localQueueSize: 0 })).toBe(7);
+  expect(workerPgPoolSize({ concurrency: 40, localQueueSize: 1 })).toBe(42);
+  expect(workerPgPoolSize({ concurrency: 5, localQueueSize: 5 })).toBe(7);
+  expect(workerPgPoolSize({ concurrency: 40, localQueueSize: 80 })).toBe(8);
 });
 
 test("heartbeats: a worker pool silent past the limit has its locked jobs freed and is forgotten; live and unknown pools keep theirs", async () => {
