@@ -3,9 +3,9 @@ import { Registry } from "prom-client";
 import { deliverWebhook } from "../../src/modules/webhooks/tasks/deliver-webhook.ts";
 import { loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase } from "../../src/platform/db/pool.ts";
-import { createWorkerPgPool, workerPgPoolSize } from "../../src/platform/queue/pg-pool.ts";
+import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
 import { workerLogger } from "../../src/platform/queue/worker-logger.ts";
-import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
+import { startWorkerPool, workerPgPoolSize } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { NOOP_TASK } from "../support.ts";
 

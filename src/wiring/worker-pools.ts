@@ -1,9 +1,9 @@
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/pool.ts";
-import { createWorkerPgPool, workerPgPoolSize } from "../platform/queue/pg-pool.ts";
+import { createWorkerPgPool } from "../platform/queue/pg-pool.ts";
 import type { PoolLiveness, SupervisedPool } from "../platform/queue/pool-supervisor.ts";
 import type { PoolName } from "../platform/queue/task.ts";
-import { startSupervisedWorkerPool } from "../platform/queue/worker-pool.ts";
+import { startSupervisedWorkerPool, workerPgPoolSize } from "../platform/queue/worker-pool.ts";
 import type { Logger } from "../platform/telemetry/logger.ts";
 import type { Metrics } from "../platform/telemetry/metrics.ts";
 import { createGateways } from "./gateways.ts";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { z } from "zod";
-import { workerPgPoolSize } from "../../src/platform/queue/pg-pool.ts";
+import { workerPgPoolSize } from "../../src/platform/queue/worker-pool.ts";
 import { modelFor } from "../support/kube-models.ts";
 import { buildKustomization, type KubeObject } from "../support/kustomize.ts";
 

@@ -5,10 +5,14 @@ import { freePort } from "../../src/platform/db/embedded.ts";
 import { sql } from "../../src/platform/db/pool.ts";
 import { addJob } from "../../src/platform/queue/add-job.ts";
 import { beatAndFreeDeadPools } from "../../src/platform/queue/heartbeat.ts";
-import { createWorkerPgPool, workerPgPoolSize } from "../../src/platform/queue/pg-pool.ts";
+import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
 import { sampleQueueDepth } from "../../src/platform/queue/queue-depth.ts";
 import type { TaskDefinition } from "../../src/platform/queue/task.ts";
-import { isWorkerDatabaseUnavailable, startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
+import {
+  isWorkerDatabaseUnavailable,
+  startWorkerPool,
+  workerPgPoolSize,
+} from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

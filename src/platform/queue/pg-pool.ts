@@ -1,22 +1,6 @@
 import pg from "pg";
 import type { Logger } from "../telemetry/logger.ts";
 
-/** Connections enough for graphile-worker with a local queue, whatever the concurrency (below). */
-const LOCAL_QUEUE_PG_POOL_SIZE = 8;
-
-/**
- * graphile-worker's connections for one pool. Without a local queue each of its workers fetches its
- * own jobs: one connection per worker and two more (the LISTEN, completions). With one, the workers
- * take jobs from memory and graphile-worker holds only its LISTEN, the local queue's fetch, batched
- * completions and failures and the cron, beside our heartbeat and queue sampler (the jobs' own work
- * runs on the slonik pool): a few connections suffice, and the concurrency can rise without taking
- * the database's connections.
- */
-export function workerPgPoolSize(worker: { concurrency: number; localQueueSize: number }): number {
-  const perWorker = Math.max(4, worker.concurrency + 2);
-  return worker.localQueueSize > 1 ? Math.min(perWorker, LOCAL_QUEUE_PG_POOL_SIZE) : perWorker;
-}
-
 /**
  * The pg pool graphile-worker runs on (it needs node-postgres, and session-level LISTEN). Errors of
  * idle clients are logged rather than crashing the process. Once the pool is ending they are not

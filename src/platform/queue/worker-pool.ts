@@ -143,7 +143,7 @@ export async function startWorkerPool(options: {
  * heartbeat sweep (heartbeat.ts) frees it, as it does the jobs in flight.
  */
 function localQueueOf(worker: Config["worker"]) {
-  if (worker.localQueueSize <= 1) {
+  if (!fetchesThroughLocalQueue(worker)) {
     return {};
   }
   const refetchDelay =
@@ -167,6 +167,25 @@ export function isWorkerDatabaseUnavailable(error: unknown): boolean {
     (error instanceof Error &&
       error.message.startsWith("Error occurred whilst returning jobs from local queue to database queue"))
   );
+}
+
+/** A local queue of one job fetches as a worker alone would: graphile-worker's is on from two. */
+const fetchesThroughLocalQueue = (worker: { localQueueSize: number }) => worker.localQueueSize > 1;
+
+/** Connections enough for graphile-worker with a local queue, whatever the concurrency (below). */
+const LOCAL_QUEUE_PG_POOL_SIZE = 8;
+
+/**
+ * graphile-worker's connections for one pool. Without a local queue each of its workers fetches its
+ * own jobs: one connection per worker and two more (the LISTEN, completions). With one, the workers
+ * take jobs from memory and graphile-worker holds only its LISTEN, the local queue's fetch, batched
+ * completions and failures and the cron, beside our heartbeat and queue sampler (the jobs' own work
+ * runs on the slonik pool): a few connections suffice, and the concurrency can rise without taking
+ * the database's connections.
+ */
+export function workerPgPoolSize(worker: { concurrency: number; localQueueSize: number }): number {
+  const perWorker = Math.max(4, worker.concurrency + 2);
+  return fetchesThroughLocalQueue(worker) ? Math.min(perWorker, LOCAL_QUEUE_PG_POOL_SIZE) : perWorker;
 }
 
 /**
