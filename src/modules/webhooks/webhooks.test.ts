@@ -7,6 +7,7 @@ import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
+import { waitUntil } from "../../../tests/support/time.ts";
 import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
 import type { Config } from "../../platform/config.ts";
 import { sql } from "../../platform/db/pool.ts";
@@ -102,21 +103,14 @@ async function waitForStatus(merchantId: string, deliveryId: string, status: str
  * Waits until none of the merchant's deliveries has a job queued or running: from then on nothing more
  * can reach a receiver for them, so what arrived is final (a condition, not a guessed pause).
  */
-async function untilNoDeliveryInFlight(merchantId: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+async function untilNoDeliveryInFlight(merchantId: string) {
+  await waitUntil(`no delivery job of ${merchantId} is queued or running`, async () => {
     const inFlight = await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
       SELECT count(*)::int AS count
       FROM graphile_worker._private_jobs job JOIN graphile_worker._private_tasks task ON task.id = job.task_id
       WHERE task.identifier = 'deliver_webhook' AND job.payload->>'merchant_id' = ${merchantId}`);
-    if (inFlight === 0) {
-      return;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${inFlight} delivery jobs of ${merchantId} still queued or running`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return inFlight === 0;
+  });
 }
 
 describe("registering endpoints", () => {
