@@ -1,19 +1,31 @@
+import type { FragmentSqlToken } from "slonik";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { TEST_EVENT_TYPE } from "./event-types.ts";
 import { type EventRow, eventRowSchema } from "./schemas.ts";
 
 const EVENT_COLUMNS = sql.fragment`merchant_id, id, livemode, type, data, created_at, transaction_xid::text AS transaction_xid, seq`;
 
+type EventToInsert = Pick<EventRow, "merchant_id" | "id" | "livemode" | "type" | "data"> & {
+  traceparent: string | null;
+};
+
 /** Inserts an event; the database fans it out to matching webhook endpoints in the same transaction. */
-export async function insertEvent(
-  transaction: Transaction,
-  event: Pick<EventRow, "merchant_id" | "id" | "livemode" | "type" | "data"> & { traceparent: string | null },
-): Promise<EventRow> {
+export async function insertEvent(transaction: Transaction, event: EventToInsert): Promise<EventRow> {
   return transaction.one(sql.type(eventRowSchema)`
-    INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
-    VALUES (${event.merchant_id}, ${event.id}, ${event.livemode}, ${event.type}, ${sql.jsonb(event.data as never)},
-      ${event.traceparent})
+    ${insertEventWhen(event, sql.fragment`TRUE`)}
     RETURNING ${EVENT_COLUMNS}`);
+}
+
+/**
+ * The insert of one event that happens only if `gate` holds: for a statement whose other effects
+ * decide whether the event happened (a common table expression beside them). Fanned out as any event.
+ */
+export function insertEventWhen(event: EventToInsert, gate: FragmentSqlToken): FragmentSqlToken {
+  return sql.fragment`
+    INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
+    SELECT ${event.merchant_id}::text, ${event.id}::text, ${event.livemode}::boolean, ${event.type}::text,
+      ${sql.jsonb(event.data as never)}, ${event.traceparent}::text
+    WHERE ${gate}`;
 }
 
 export async function selectEvent(

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
@@ -25,6 +26,27 @@ export async function emit(
     data: event.data,
     traceparent: currentTraceparent(),
   });
+}
+
+/**
+ * `emit` as a part of the statement that makes the change the event describes (a common table
+ * expression's insert): the event is recorded only if `gate` holds.
+ */
+export function emitWhen(
+  event: { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> },
+  gate: FragmentSqlToken,
+): FragmentSqlToken {
+  return queries.insertEventWhen(
+    {
+      merchant_id: event.merchantId,
+      id: newId("evt"),
+      livemode: event.livemode,
+      type: event.type,
+      data: event.data,
+      traceparent: currentTraceparent(),
+    },
+    gate,
+  );
 }
 
 /**

@@ -1,7 +1,19 @@
+import { randomUUID } from "node:crypto";
 import request from "supertest";
+import { z } from "zod";
+import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
-import { createProduct, eventsOfType, ledgerTransactionCount, movesOf, onHandOf } from "../../../tests/support/pos.ts";
+import {
+  client,
+  createProduct,
+  eventsOfType,
+  ledgerTransactionCount,
+  movesOf,
+  onHandOf,
+  posSetup,
+} from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
+import { type Database, sql } from "../../platform/db/pool.ts";
 
 /** Cash sales: completed at once, stock journaled, never the ledger. */
 
@@ -160,4 +172,69 @@ describe("cash sales", () => {
       ).body.currency,
     ).toBe("ZWG");
   });
+
+  test("a till's cash sale is one statement: sale, cash in the shift, stock, event and stored answer, no transaction block", async () => {
+    const product = await createProduct(world.live, { name: "Cola", price_cents: 150, stock_qty: 10 });
+    const shift = (await world.live.post("/v1/shifts", { till_id: "till-1" })).body;
+    const counting = countingDatabase(world.db.database);
+    const api = client(posSetup({ ...world.db, database: counting.database }).app, world.shop.liveKey);
+    const key = randomUUID();
+    const body = {
+      tender: "cash",
+      till_id: "till-1",
+      client_sale_id: randomUUID(),
+      items: [{ product_id: product.id, qty: 2 }],
+    };
+    const sale = await api.post("/v1/sales", body, key);
+    expect(sale.status).toBe(201);
+    expect(sale.body).toMatchObject({ status: "completed", till_id: "till-1", shift_id: shift.id, total_cents: 300 });
+    // Authentication with the key's claim, the client_sale_id lookup, the products, the open shift, the sale.
+    expect(counting.statements()).toBe(5);
+    expect(counting.callsOf("transaction")).toBe(0);
+    expect(await onHandOf(world.db, product.id)).toBe(8);
+    expect(await eventsOfType(world.db, world.shop.id, "sale.completed")).toHaveLength(1);
+    expect(await cashMovesOfSale(world.db.database, sale.body.id)).toEqual([
+      { shift_id: shift.id, kind: "sale", amount_cents: 300 },
+    ]);
+    const replay = await world.live.post("/v1/sales", body, key);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.text).toBe(sale.text);
+  });
+
+  test("a shift closed between its read and the sale's statement: 409 shift_not_open, nothing written", async () => {
+    const product = await createProduct(world.live, { name: "Bread", price_cents: 90, stock_qty: 10 });
+    const shift = (await world.live.post("/v1/shifts", { till_id: "till-2" })).body;
+    // The close lands just before the sale's statement, after the sale has read the shift open.
+    const closingFirst = new Proxy(world.db.database, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== "one" || typeof value !== "function") {
+          return value;
+        }
+        return async (query: { sql: string }, ...rest: unknown[]) => {
+          if (query.sql.includes("INSERT INTO sales")) {
+            const closed = await world.live.post(`/v1/shifts/${shift.id}/close`, { counted: [] });
+            expect(closed.status).toBe(200);
+          }
+          return value.apply(target, [query, ...rest]);
+        };
+      },
+    }) as Database;
+    const api = client(posSetup({ ...world.db, database: closingFirst }).app, world.shop.liveKey);
+    const refused = await api.post("/v1/sales", {
+      tender: "cash",
+      till_id: "till-2",
+      items: [{ product_id: product.id, qty: 1 }],
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("shift_not_open");
+    expect(await world.saleCount(world.shop.id)).toBe(0);
+    expect(await onHandOf(world.db, product.id)).toBe(10);
+    expect(await eventsOfType(world.db, world.shop.id, "sale.completed")).toEqual([]);
+    expect((await world.live.get(`/v1/shifts/${shift.id}`)).body).toMatchObject({ status: "closed" });
+  });
 });
+
+const cashMovesOfSale = (database: Database, saleId: string) =>
+  database.any(sql.type(z.object({ shift_id: z.string(), kind: z.string(), amount_cents: z.number() }))`
+    SELECT shift_id, kind, amount_cents FROM shift_cash_moves WHERE sale_id = ${saleId}`);

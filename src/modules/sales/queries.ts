@@ -1,42 +1,107 @@
-import type { IdentifierSqlToken } from "slonik";
+import type { FragmentSqlToken, IdentifierSqlToken } from "slonik";
 import { z } from "zod";
 import { currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
 export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
   payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at`;
 
 /**
- * A cash sale is inserted completed (at its taken_at when the till dated it); a wallet sale pending,
- * beside its payment. Null when the till's client_sale_id is already recorded (by a concurrent replay
- * of the same sale): the unique index decides, after the other transaction commits.
+ * A wallet sale, inserted pending beside its payment. Null when the till's client_sale_id is already
+ * recorded (by a concurrent replay of the same sale): the unique index decides, after the other
+ * transaction commits.
  */
-export async function insertSale(
-  transaction: Transaction,
-  sale: Omit<SaleRow, "taken_at" | "created_at" | "completed_at" | "cancelled_at" | "receipt_token"> & {
-    receipt_token: string;
-    taken_at: Date | null;
-    client_request_fingerprint: Buffer | null;
-  },
-): Promise<SaleRow | null> {
-  const takenAt =
-    sale.taken_at === null ? sql.fragment`now()` : sql.fragment`${sale.taken_at.toISOString()}::timestamptz`;
-  const completedAt = sale.status === "completed" ? takenAt : sql.fragment`NULL`;
-  const fingerprint = sale.client_request_fingerprint === null ? null : sql.binary(sale.client_request_fingerprint);
+export async function insertPendingSale(transaction: Transaction, sale: SaleToInsert): Promise<SaleRow | null> {
   return transaction.maybeOne(sql.type(saleRowSchema)`
-    INSERT INTO sales (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note, payment_id,
-      actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id, receipt_token,
-      completed_at)
-    VALUES (${sale.merchant_id}, ${sale.id}, ${sale.livemode}, ${sale.status}, ${sale.tender}, ${sale.currency},
-      ${sale.total_cents}, ${sql.jsonb(sale.items)}, ${sale.cashier}, ${sale.note}, ${sale.payment_id},
-      ${sale.actor_type}, ${sale.actor_id}, ${sale.client_sale_id}, ${fingerprint}, ${takenAt}, ${sale.till_id},
-      ${sale.shift_id}, ${sale.receipt_token}, ${completedAt})
+    INSERT INTO sales (${INSERTED_COLUMNS})
+    SELECT ${insertedValues(sale)}
     ON CONFLICT (merchant_id, livemode, client_sale_id) WHERE client_sale_id IS NOT NULL DO NOTHING
     RETURNING ${SALE_COLUMNS}`);
 }
+
+/** A sale as the API answers it before writing it, with the fingerprint of the request that names it. */
+export type SaleToInsert = SaleRow & { client_request_fingerprint: Buffer | null };
+
+const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier,
+  note, payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
+  receipt_token, created_at, completed_at`;
+
+const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
+
+const insertedValues = (sale: SaleToInsert) => sql.fragment`
+  ${sale.merchant_id}::text, ${sale.id}::text, ${sale.livemode}::boolean, ${sale.status}::text, ${sale.tender}::text,
+  ${sale.currency}::text, ${sale.total_cents}::int8, ${sql.jsonb(sale.items)}, ${sale.cashier}::text,
+  ${sale.note}::text, ${sale.payment_id}::text, ${sale.actor_type}::text, ${sale.actor_id}::text,
+  ${sale.client_sale_id}::text,
+  ${sale.client_request_fingerprint === null ? null : sql.binary(sale.client_request_fingerprint)}::bytea,
+  ${timestamp(sale.taken_at)}::timestamptz, ${sale.till_id}::text, ${sale.shift_id}::text, ${sale.receipt_token}::text,
+  ${sale.created_at.toISOString()}::timestamptz, ${timestamp(sale.completed_at)}::timestamptz`;
+
+/** The condition that the cash sale of `insertCashSale`'s statement was recorded: its effects' gate. */
+export const CASH_SALE_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM sale_inserted)`;
+
+/** The unique index on a till's client_sale_id: a cash sale whose id a concurrent request recorded first. */
+export const CLIENT_SALE_ID_KEY = "sales_client_sale_id_key";
+
+/**
+ * A completed cash sale and everything it does, in one statement (the request's whole transaction:
+ * one round trip instead of a transaction's six to eight): the idempotent response stored, the sale,
+ * and its effects, each a data-modifying common table expression gated on `CASH_SALE_RECORDED`:
+ * `sale.completed`, the stock moves (`stockMoves`: CTE entries) and the cash in the till's shift. The
+ * sale is written only while its request still owns its Idempotency-Key and, on a till, while the
+ * shift read before is still open (held by `shift.held` as `lockOpenShiftOfTill` holds it); otherwise
+ * nothing is. A client_sale_id recorded concurrently fails the statement whole (`CLIENT_SALE_ID_KEY`).
+ * Prepared per shape (planning it costs more than running it).
+ */
+export async function insertCashSale(
+  database: Queryable,
+  recorded: {
+    sale: SaleToInsert;
+    response: ResponseToStore | null;
+    event: FragmentSqlToken;
+    stockMoves: FragmentSqlToken | null;
+    shift: { held: FragmentSqlToken; cashMove: FragmentSqlToken } | null;
+  },
+): Promise<{ recorded: boolean; shiftOpen: boolean }> {
+  const { sale, response, shift, stockMoves } = recorded;
+  const shiftOpen = shift === null ? sql.fragment`TRUE` : sql.fragment`EXISTS (SELECT 1 FROM held_shift)`;
+  const owned = response === null ? sql.fragment`TRUE` : sql.fragment`EXISTS (SELECT 1 FROM stored)`;
+  const shape = [
+    sale.livemode ? "live" : "test",
+    stockMoves === null ? "" : "stock",
+    shift === null ? "" : "shift",
+    response === null ? "" : "key",
+  ].join("_");
+  const ctes = [
+    ...(shift === null ? [] : [sql.fragment`held_shift AS MATERIALIZED (${shift.held})`]),
+    ...(response === null
+      ? []
+      : [
+          sql.fragment`stored AS (${storeResponsesStatement(sql.fragment`
+            SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
+              ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
+              ${response.status}::integer AS response_status, ${response.body}::text AS response_body
+            WHERE ${shiftOpen}`)})`,
+        ]),
+    sql.fragment`sale_inserted AS (
+      INSERT INTO sales (${INSERTED_COLUMNS})
+      SELECT ${insertedValues(sale)}
+      WHERE ${owned} AND ${shiftOpen}
+      RETURNING id)`,
+    sql.fragment`sale_event AS (${recorded.event})`,
+    ...(stockMoves === null ? [] : [stockMoves]),
+    ...(shift === null ? [] : [sql.fragment`sale_cash AS (${shift.cashMove})`]),
+  ];
+  return database.one(sql.prepared(`sales_insert_cash${shape}`, cashSaleOutcomeSchema)`
+    WITH ${sql.join(ctes, sql.fragment`, `)}
+    SELECT ${CASH_SALE_RECORDED} AS recorded, ${shiftOpen} AS "shiftOpen"`);
+}
+
+const cashSaleOutcomeSchema = z.object({ recorded: z.boolean(), shiftOpen: z.boolean() });
 
 const clientSaleRowSchema = saleRowSchema.extend({ client_request_fingerprint: z.instanceof(Buffer) });
 

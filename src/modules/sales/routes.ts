@@ -107,9 +107,10 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
-      handler: ({ body, tenant, config, database, logger, transaction }) =>
+      handler: ({ body, tenant, config, database, logger, transaction, commitWithResponse }) =>
         sales.createSale({ config, database, logger, ...wiring }, tenant, body, {
           transaction,
+          commitWithResponse,
           created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
           // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.
           replayed: (view) => ({

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
@@ -8,6 +9,7 @@ import { type Notifications, sharedNotifications } from "../../platform/db/notif
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import type { ProductRow } from "../catalog/schemas.ts";
@@ -72,11 +74,12 @@ const withReturns = async (
 /**
  * `POST /v1/sales`. A till's queued sale replayed after its Idempotency-Key expired (its
  * client_sale_id already recorded) answers the sale it made (`replayed`). Otherwise the sale is
- * prepared outside any transaction and recorded in the request's idempotent `transaction`, whose
- * stored answer is `created`; a wallet sale's payment code still live elsewhere aborts that
- * transaction and the sale is prepared again with a fresh code; a concurrent request that recorded the
- * same client_sale_id first makes this one roll back whole and answer that sale (`replayed`). A
- * completion is counted once committed (a replayed answer does not come through here).
+ * prepared outside any transaction, then recorded with its stored answer (`created`): a cash sale in
+ * one statement (`commitWithResponse`: sale, effects and answer in one round trip), a wallet sale with
+ * its payment in the request's idempotent `transaction` (a payment code still live elsewhere aborts it
+ * and the sale is prepared again with a fresh code). A concurrent request that recorded the same
+ * client_sale_id first makes this one write nothing and answer that sale (`replayed`). A completion is
+ * counted once committed (a replayed answer does not come through here).
  */
 export async function createSale<Reply>(
   dependencies: SaleDependencies,
@@ -84,6 +87,7 @@ export async function createSale<Reply>(
   input: CreateSaleInput,
   reply: {
     transaction: (effects: (transaction: Transaction) => Promise<Reply>) => Promise<Reply>;
+    commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
     created: (view: SaleView) => Reply;
     replayed: (view: SaleView) => Reply;
   },
@@ -92,17 +96,15 @@ export async function createSale<Reply>(
   if (known !== null) {
     return reply.replayed(await withReturns(dependencies.database, known));
   }
-  let afterCommit: AfterCommit | undefined;
-  let created: Reply;
   try {
-    created = await withFreshCodes(dependencies.logger, async () => {
-      const prepared = await prepareSale(dependencies, tenant, input);
-      return reply.transaction(async (transaction) => {
-        const recorded = await recordSale(transaction, tenant, prepared);
-        afterCommit = recorded.afterCommit;
-        return reply.created({ sale: recorded.sale, payment: recorded.payment, returns: [] });
-      });
-    });
+    return input.tender === "cash"
+      ? await createCashSale(dependencies, tenant, input, reply)
+      : await withFreshCodes(dependencies.logger, async () => {
+          const prepared = await prepareSale(dependencies, tenant, input);
+          return reply.transaction(async (transaction) =>
+            reply.created(await recordWalletSale(transaction, tenant, prepared)),
+          );
+        });
   } catch (error) {
     if (!(error instanceof ClientSaleIdTaken)) {
       throw error;
@@ -113,8 +115,67 @@ export async function createSale<Reply>(
     }
     return reply.replayed(await withReturns(dependencies.database, recorded));
   }
-  afterCommit?.();
-  return created;
+}
+
+/**
+ * A cash sale: completed at once, in one statement (`queries.insertCashSale`) with its stored answer,
+ * `sale.completed`, its stock moves and, on a till, its cash in the till's open shift (read first:
+ * 409 `shift_not_open` when there is none, or when it closes before the statement holds it).
+ */
+async function createCashSale<Reply>(
+  dependencies: SaleDependencies,
+  tenant: Tenant,
+  input: CreateSaleInput,
+  reply: {
+    commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
+    created: (view: SaleView) => Reply;
+  },
+): Promise<Reply> {
+  const { database } = dependencies;
+  const prepared = await prepareSale(dependencies, tenant, input);
+  const tillId = input.till_id ?? null;
+  const shift = tillId === null ? null : await shifts.openShiftOfTill(database, tenant, tillId);
+  const sale = saleToInsert(tenant, prepared, { status: "completed", paymentId: null, shiftId: shift?.id ?? null });
+  const recorded = queries.CASH_SALE_RECORDED;
+  const committed = await reply.commitWithResponse(
+    reply.created({ sale, payment: null, returns: [] }),
+    async (response) => {
+      const outcome = await queries
+        .insertCashSale(database, {
+          sale,
+          response,
+          event: events.emitWhen(saleCompletedEvent(sale), recorded),
+          stockMoves: stock.saleMovesCtes(saleMovesOf(sale), recorded),
+          shift:
+            shift === null
+              ? null
+              : shifts.saleCashInShift(
+                  {
+                    merchantId: sale.merchant_id,
+                    livemode: sale.livemode,
+                    shiftId: shift.id,
+                    saleId: sale.id,
+                    currency: sale.currency,
+                    amountCents: sale.total_cents,
+                    actor: { kind: sale.actor_type, id: sale.actor_id },
+                  },
+                  recorded,
+                ),
+        })
+        .catch((error: unknown) => {
+          throw error instanceof UniqueIntegrityConstraintViolationError &&
+            error.constraint === queries.CLIENT_SALE_ID_KEY
+            ? new ClientSaleIdTaken(sale.client_sale_id ?? "")
+            : error;
+        });
+      if (!outcome.shiftOpen && tillId !== null) {
+        throw shifts.shiftNotOpen(tillId);
+      }
+      return outcome.recorded;
+    },
+  );
+  countCompletion(sale);
+  return committed;
 }
 
 /**
@@ -309,88 +370,97 @@ export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant
 }
 
 /**
- * Phase two, inside the request's (idempotent) transaction. Cash: the completed sale, its stock moves
- * and `sale.completed`. Wallet: the payment (through the payments service) and the pending sale.
- * The returned function counts the completion once the transaction has committed. Throws
- * `ClientSaleIdTaken` (rolling the transaction back) when a concurrent request recorded the sale's
- * client_sale_id first.
+ * Phase two of a wallet sale, inside the request's (idempotent) transaction: the payment (through the
+ * payments service) and the pending sale. Throws `ClientSaleIdTaken` (rolling the transaction back)
+ * when a concurrent request recorded the sale's client_sale_id first.
  */
-export async function recordSale(
+export async function recordWalletSale(
   transaction: Transaction,
   tenant: Tenant,
   prepared: PreparedSale,
-): Promise<{ sale: SaleRow; payment: PaymentRow | null; afterCommit: AfterCommit | undefined }> {
-  const tillId = prepared.input.till_id ?? null;
-  // A cash sale on a till puts its money in that till's open drawer: locked first, so a close waits for it.
-  const shift =
-    tillId !== null && prepared.input.tender === "cash"
-      ? await shifts.lockOpenShiftOfTill(transaction, tenant, tillId)
-      : null;
-  const payment =
-    prepared.payment === null ? null : await payments.recordPayment(transaction, tenant, prepared.payment);
-  const sale = await queries.insertSale(transaction, {
+): Promise<SaleView> {
+  if (prepared.payment === null) {
+    throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
+  }
+  const payment = await payments.recordPayment(transaction, tenant, prepared.payment);
+  const sale = await queries.insertPendingSale(
+    transaction,
+    saleToInsert(tenant, prepared, { status: "pending", paymentId: payment.id, shiftId: null }),
+  );
+  if (sale === null) {
+    throw new ClientSaleIdTaken(prepared.clientRequest?.clientSaleId ?? "");
+  }
+  return { sale, payment, returns: [] };
+}
+
+/**
+ * The sale row a prepared sale becomes, as the answer shows it before it is written: created now (the
+ * API's clock, as a payment's creation), taken when the till says (else now), completed then if cash.
+ */
+function saleToInsert(
+  tenant: Tenant,
+  prepared: PreparedSale,
+  recorded: { status: "completed" | "pending"; paymentId: string | null; shiftId: string | null },
+): queries.SaleToInsert {
+  const createdAt = new Date();
+  const takenAt = prepared.takenAt ?? createdAt;
+  return {
     merchant_id: tenant.merchantId,
     id: prepared.id,
     livemode: tenant.livemode,
-    status: payment === null ? "completed" : "pending",
+    status: recorded.status,
     tender: prepared.input.tender,
     currency: prepared.priced.currency,
     total_cents: prepared.priced.total_cents,
     items: prepared.priced.items,
     cashier: emptyToNull(prepared.input.cashier),
     note: emptyToNull(prepared.input.note),
-    payment_id: payment?.id ?? null,
+    payment_id: recorded.paymentId,
     actor_type: tenant.actor.kind,
     actor_id: tenant.actor.id,
     client_sale_id: prepared.clientRequest?.clientSaleId ?? null,
     client_request_fingerprint: prepared.clientRequest?.fingerprint ?? null,
-    taken_at: prepared.takenAt,
-    till_id: tillId,
-    shift_id: shift?.id ?? null,
+    taken_at: takenAt,
+    till_id: prepared.input.till_id ?? null,
+    shift_id: recorded.shiftId,
     receipt_token: newReceiptToken(),
-  });
-  if (sale === null) {
-    throw new ClientSaleIdTaken(prepared.clientRequest?.clientSaleId ?? "");
-  }
-  if (shift !== null) {
-    await shifts.recordSaleCash(transaction, {
-      merchantId: sale.merchant_id,
-      shiftId: shift.id,
-      kind: "sale",
-      saleId: sale.id,
-      returnId: null,
-      currency: sale.currency,
-      amountCents: sale.total_cents,
-      actor: { kind: sale.actor_type, id: sale.actor_id },
-    });
-  }
-  const afterCommit = sale.status === "completed" ? await completionEffects(transaction, sale) : undefined;
-  return { sale, payment, afterCommit };
+    created_at: createdAt,
+    completed_at: recorded.status === "completed" ? takenAt : null,
+    cancelled_at: null,
+  };
 }
 
 const emptyToNull = (value: string | undefined) => (value === undefined || value === "" ? null : value);
 
 /**
- * What a completion does, in the completing transaction: `sale.completed` and the stock moves. The
- * moves come last: they lock the products' rows until the commit, and a popular product's sales queue
- * on that lock, so it is held for as few statements as possible.
+ * What a wallet sale's completion does, in its payment's settlement transaction: `sale.completed` and
+ * the stock moves (a cash sale does the same in its one statement). The moves come last: they lock
+ * the products' rows until the commit, and a popular product's sales queue on that lock, so it is
+ * held for as few statements as possible.
  */
 async function completionEffects(transaction: Transaction, sale: SaleRow): Promise<AfterCommit> {
-  await events.emit(transaction, {
-    merchantId: sale.merchant_id,
-    livemode: sale.livemode,
-    type: "sale.completed",
-    data: saleCompletedData(sale),
-  });
-  await stock.recordSale(transaction, {
-    merchantId: sale.merchant_id,
-    livemode: sale.livemode,
-    saleId: sale.id,
-    actor: { kind: sale.actor_type, id: sale.actor_id },
-    lines: sale.items.map((item) => ({ productId: item.product_id, qty: item.qty })),
-  });
-  return () => salesTotal.inc({ tender: sale.tender, livemode: String(sale.livemode), currency: sale.currency });
+  await events.emit(transaction, saleCompletedEvent(sale));
+  await stock.recordSale(transaction, saleMovesOf(sale));
+  return () => countCompletion(sale);
 }
+
+const saleCompletedEvent = (sale: SaleRow) => ({
+  merchantId: sale.merchant_id,
+  livemode: sale.livemode,
+  type: "sale.completed" as const,
+  data: saleCompletedData(sale),
+});
+
+const saleMovesOf = (sale: SaleRow) => ({
+  merchantId: sale.merchant_id,
+  livemode: sale.livemode,
+  saleId: sale.id,
+  actor: { kind: sale.actor_type, id: sale.actor_id },
+  lines: sale.items.map((item) => ({ productId: item.product_id, qty: item.qty })),
+});
+
+const countCompletion = (sale: SaleRow) =>
+  salesTotal.inc({ tender: sale.tender, livemode: String(sale.livemode), currency: sale.currency });
 
 /** The `sale.completed` payload (documented in the README's events table). */
 export function saleCompletedData(sale: SaleRow) {

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { Currency } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
@@ -41,6 +42,28 @@ export async function selectShift(database: Queryable, world: World, shiftId: st
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${shiftId}`);
 }
 
+/** The till's open shift, read without a lock (a statement that joins it holds it: `heldOpenShift`). */
+export async function selectOpenShiftOfTill(
+  database: Queryable,
+  world: World,
+  tillId: string,
+): Promise<ShiftRow | null> {
+  return database.maybeOne(sql.type(shiftRowSchema)`
+    SELECT ${SHIFT_COLUMNS} FROM shifts
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND till_id = ${tillId} AND status = 'open'`);
+}
+
+/**
+ * `lockOpenShift` of one shift as a query for a common table expression of the statement whose cash
+ * move joins it: its id while it is open, share-locked until the transaction ends; no row once closed.
+ */
+export function heldOpenShift(world: World, shiftId: string): FragmentSqlToken {
+  return sql.fragment`
+    SELECT id FROM shifts
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${shiftId} AND status = 'open'
+    FOR SHARE`;
+}
+
 /**
  * The open shift a move is about to join, share-locked until the transaction ends: moves of many
  * sales join at once, while a close (which updates the row) waits for them and they for it. A move
@@ -58,27 +81,34 @@ export async function lockOpenShift(
     FOR SHARE`);
 }
 
-export async function insertCashMove(
-  transaction: Transaction,
-  move: {
-    merchantId: string;
-    id: string;
-    shiftId: string;
-    kind: CashMoveKind;
-    currency: Currency;
-    amountCents: number;
-    reason: string | null;
-    saleId: string | null;
-    returnId: string | null;
-    actor: Actor;
-  },
-): Promise<CashMoveRow> {
+type CashMoveToInsert = {
+  merchantId: string;
+  id: string;
+  shiftId: string;
+  kind: CashMoveKind;
+  currency: Currency;
+  amountCents: number;
+  reason: string | null;
+  saleId: string | null;
+  returnId: string | null;
+  actor: Actor;
+};
+
+export async function insertCashMove(transaction: Transaction, move: CashMoveToInsert): Promise<CashMoveRow> {
   return transaction.one(sql.type(cashMoveRowSchema)`
+    ${insertCashMoveWhen(move, sql.fragment`TRUE`)}
+    RETURNING ${MOVE_COLUMNS}`);
+}
+
+/** The insert of one cash move that happens only if `gate` holds (a common table expression's). */
+export function insertCashMoveWhen(move: CashMoveToInsert, gate: FragmentSqlToken): FragmentSqlToken {
+  return sql.fragment`
     INSERT INTO shift_cash_moves (merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id, return_id,
       actor_type, actor_id)
-    VALUES (${move.merchantId}, ${move.id}, ${move.shiftId}, ${move.kind}, ${move.currency}, ${move.amountCents},
-      ${move.reason}, ${move.saleId}, ${move.returnId}, ${move.actor.kind}, ${move.actor.id})
-    RETURNING ${MOVE_COLUMNS}`);
+    SELECT ${move.merchantId}::text, ${move.id}::text, ${move.shiftId}::text, ${move.kind}::text, ${move.currency}::text,
+      ${move.amountCents}::int8, ${move.reason}::text, ${move.saleId}::text, ${move.returnId}::text,
+      ${move.actor.kind}::text, ${move.actor.id}::text
+    WHERE ${gate}`;
 }
 
 /** Closes an open shift; null when it is not open (closed already, by this request's twin or another). */

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
@@ -140,9 +141,62 @@ export async function recordPayInOrOut(
 export async function lockOpenShiftOfTill(transaction: Transaction, world: World, tillId: string): Promise<ShiftRow> {
   const shift = await queries.lockOpenShift(transaction, world, { tillId });
   if (shift === null) {
-    throw conflict("shift_not_open", `Till ${tillId} has no open shift: open one before taking or paying out cash.`);
+    throw shiftNotOpen(tillId);
   }
   return shift;
+}
+
+export const shiftNotOpen = (tillId: string) =>
+  conflict("shift_not_open", `Till ${tillId} has no open shift: open one before taking or paying out cash.`);
+
+/**
+ * The till's open shift for a statement that joins it (`saleCashInShift`), read without a lock;
+ * 409 `shift_not_open` when there is none.
+ */
+export async function openShiftOfTill(database: Queryable, world: World, tillId: string): Promise<ShiftRow> {
+  const shift = await queries.selectOpenShiftOfTill(database, world, tillId);
+  if (shift === null) {
+    throw shiftNotOpen(tillId);
+  }
+  return shift;
+}
+
+/**
+ * A sale's cash in a shift read by `openShiftOfTill`, as parts of the statement that records the sale:
+ * `held`, the shift's id while it is still open, share-locked as `lockOpenShiftOfTill` locks it (so a
+ * close waits for the sale, or the sale finds the shift closed), and `cashMove`, its insert, written
+ * only if `gate` holds.
+ */
+export function saleCashInShift(
+  move: {
+    merchantId: string;
+    livemode: boolean;
+    shiftId: string;
+    saleId: string;
+    currency: Currency;
+    amountCents: number;
+    actor: Actor;
+  },
+  gate: FragmentSqlToken,
+): { held: FragmentSqlToken; cashMove: FragmentSqlToken } {
+  return {
+    held: queries.heldOpenShift(move, move.shiftId),
+    cashMove: queries.insertCashMoveWhen(
+      {
+        merchantId: move.merchantId,
+        id: newId("cmv"),
+        shiftId: move.shiftId,
+        kind: "sale",
+        currency: move.currency,
+        amountCents: move.amountCents,
+        reason: null,
+        saleId: move.saleId,
+        returnId: null,
+        actor: move.actor,
+      },
+      gate,
+    ),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
@@ -62,71 +63,82 @@ export async function insertMove(
     RETURNING ${MOVE_COLUMNS}`);
 }
 
+export type SaleMoves = {
+  merchantId: string;
+  livemode: boolean;
+  saleId: string;
+  kind: "sale" | "return";
+  note: string | null;
+  actor: Actor;
+  lines: readonly { moveId: string; productId: string; delta: number }[];
+};
+
 /**
- * The `sale` moves of one sale, one per tracked product, in one statement. Live: the products' rows
- * are locked in id order (so concurrent sales sharing products never deadlock), on-hand decremented
- * (it may go negative: a sale never fails for lack of recorded stock), and each move records the
- * result. Test: the moves record the unchanged on-hand. Untracked products get no move.
+ * The moves of a sale (units out) or of a return (units back), one per tracked product: `delta` is
+ * the signed change per product; `note` names the return. Live: the products' rows are locked in id
+ * order (so concurrent sales sharing products never deadlock), on-hand changed (it may go negative: a
+ * sale never fails for lack of recorded stock), and each move records the result. Test: the moves
+ * record the unchanged on-hand. Untracked products get no move.
+ *
+ * Common table expressions, for a statement that writes the sale itself too: they define
+ * `stock_wanted`, `stock_locked`, `stock_updated` and `stock_moves_inserted` (the moves' rows), and
+ * move nothing unless the condition `gate` holds (a reference to the statement's own sale insert).
  */
-/**
- * The moves of a sale (units out) or of a return (units back): `delta` is the signed change per
- * product; `note` names the return.
- */
-export async function insertSaleMoves(
-  transaction: Transaction,
-  sale: {
-    merchantId: string;
-    livemode: boolean;
-    saleId: string;
-    kind: "sale" | "return";
-    note: string | null;
-    actor: Actor;
-    lines: readonly { moveId: string; productId: string; delta: number }[];
-  },
-): Promise<readonly StockMoveRow[]> {
-  const wanted = sql.fragment`unnest(
-    ${sql.array(
-      sale.lines.map((line) => line.moveId),
-      "text",
-    )}::text[],
-    ${sql.array(
-      sale.lines.map((line) => line.productId),
-      "text",
-    )}::text[],
-    ${sql.array(
-      sale.lines.map((line) => line.delta),
-      "int8",
-    )}::int8[]) AS w (move_id, product_id, delta)`;
+export function saleMovesCtes(sale: SaleMoves, gate: FragmentSqlToken): FragmentSqlToken {
+  const wanted = sql.fragment`
+    stock_wanted AS (
+      SELECT * FROM unnest(
+        ${sql.array(
+          sale.lines.map((line) => line.moveId),
+          "text",
+        )}::text[],
+        ${sql.array(
+          sale.lines.map((line) => line.productId),
+          "text",
+        )}::text[],
+        ${sql.array(
+          sale.lines.map((line) => line.delta),
+          "int8",
+        )}::int8[]) AS w (move_id, product_id, delta)
+      WHERE ${gate})`;
   if (!sale.livemode) {
-    return transaction.any(sql.type(stockMoveRowSchema)`
+    return sql.fragment`${wanted},
+    stock_moves_inserted AS (
       INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
         actor_id, sale_id, note)
       SELECT p.merchant_id, w.move_id, false, p.id, ${sale.kind}, w.delta, p.stock_qty, ${sale.actor.kind},
         ${sale.actor.id}, ${sale.saleId}, ${sale.note}
-      FROM ${wanted} JOIN products p ON p.merchant_id = ${sale.merchantId} AND p.id = w.product_id
+      FROM stock_wanted w JOIN products p ON p.merchant_id = ${sale.merchantId} AND p.id = w.product_id
       WHERE p.track_stock
       ORDER BY p.id
-      RETURNING ${MOVE_COLUMNS}`);
+      RETURNING ${MOVE_COLUMNS})`;
   }
-  return transaction.any(sql.type(stockMoveRowSchema)`
-    WITH wanted AS (SELECT * FROM ${wanted}),
-    locked AS MATERIALIZED (
-      SELECT p.id FROM products p JOIN wanted w ON w.product_id = p.id
+  return sql.fragment`${wanted},
+    stock_locked AS MATERIALIZED (
+      SELECT p.id FROM products p JOIN stock_wanted w ON w.product_id = p.id
       WHERE p.merchant_id = ${sale.merchantId} AND p.track_stock
       ORDER BY p.id
       FOR NO KEY UPDATE OF p),
-    updated AS (
+    stock_updated AS (
       UPDATE products p SET stock_qty = p.stock_qty + w.delta
-      FROM wanted w JOIN locked l ON l.id = w.product_id
+      FROM stock_wanted w JOIN stock_locked l ON l.id = w.product_id
       WHERE p.merchant_id = ${sale.merchantId} AND p.id = w.product_id AND p.track_stock
-      RETURNING p.id, p.stock_qty, w.delta, w.move_id)
-    INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
-      actor_id, sale_id, note)
-    SELECT ${sale.merchantId}, u.move_id, true, u.id, ${sale.kind}, u.delta, u.stock_qty, ${sale.actor.kind},
-      ${sale.actor.id}, ${sale.saleId}, ${sale.note}
-    FROM updated u
-    ORDER BY u.id
-    RETURNING ${MOVE_COLUMNS}`);
+      RETURNING p.id, p.stock_qty, w.delta, w.move_id),
+    stock_moves_inserted AS (
+      INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
+        actor_id, sale_id, note)
+      SELECT ${sale.merchantId}, u.move_id, true, u.id, ${sale.kind}, u.delta, u.stock_qty, ${sale.actor.kind},
+        ${sale.actor.id}, ${sale.saleId}, ${sale.note}
+      FROM stock_updated u
+      ORDER BY u.id
+      RETURNING ${MOVE_COLUMNS})`;
+}
+
+/** The moves of a sale or a return on their own (see `saleMovesCtes`), in product id order. */
+export async function insertSaleMoves(transaction: Transaction, sale: SaleMoves): Promise<readonly StockMoveRow[]> {
+  return transaction.any(sql.type(stockMoveRowSchema)`
+    WITH ${saleMovesCtes(sale, sql.fragment`TRUE`)}
+    SELECT ${MOVE_COLUMNS} FROM stock_moves_inserted ORDER BY product_id`);
 }
 
 export async function selectMoves(

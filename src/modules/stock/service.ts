@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
@@ -130,16 +131,21 @@ export async function recordReturn(
   return recordSaleLines(transaction, { ...sale, kind: "return", note: `Return ${sale.returnId}` });
 }
 
-async function recordSaleLines(
-  transaction: Transaction,
-  sale: World & {
-    saleId: string;
-    kind: "sale" | "return";
-    note: string | null;
-    actor: Actor;
-    lines: readonly { productId: string | null; qty: number }[];
-  },
-): Promise<readonly StockMoveRow[]> {
+async function recordSaleLines(transaction: Transaction, sale: SaleLines): Promise<readonly StockMoveRow[]> {
+  const moves = saleMovesOf(sale);
+  return moves === null ? [] : queries.insertSaleMoves(transaction, moves);
+}
+
+type SaleLines = World & {
+  saleId: string;
+  kind: "sale" | "return";
+  note: string | null;
+  actor: Actor;
+  lines: readonly { productId: string | null; qty: number }[];
+};
+
+/** One move per product named by the lines (their quantities summed); null when no line names a product. */
+function saleMovesOf(sale: SaleLines): queries.SaleMoves | null {
   const perProduct = new Map<string, number>();
   for (const line of sale.lines) {
     if (line.productId !== null) {
@@ -147,9 +153,9 @@ async function recordSaleLines(
     }
   }
   if (perProduct.size === 0) {
-    return [];
+    return null;
   }
-  return queries.insertSaleMoves(transaction, {
+  return {
     merchantId: sale.merchantId,
     livemode: sale.livemode,
     saleId: sale.saleId,
@@ -161,7 +167,20 @@ async function recordSaleLines(
       productId,
       delta: sale.kind === "sale" ? -qty : qty,
     })),
-  });
+  };
+}
+
+/**
+ * The `sale` moves of a completed sale as common table expressions of the statement that records the
+ * sale (`stock_moves_inserted` and its helpers, `queries.saleMovesCtes`), moving nothing unless `gate`
+ * holds; null when no line names a product. The same moves as `recordSale`.
+ */
+export function saleMovesCtes(
+  sale: World & { saleId: string; actor: Actor; lines: readonly { productId: string | null; qty: number }[] },
+  gate: FragmentSqlToken,
+): FragmentSqlToken | null {
+  const moves = saleMovesOf({ ...sale, kind: "sale", note: null });
+  return moves === null ? null : queries.saleMovesCtes(moves, gate);
 }
 
 const seqCursor = z.tuple([z.number().int().positive()]);
