@@ -28,15 +28,24 @@ export async function selectProduct(
     SELECT ${PRODUCT_COLUMNS} FROM products WHERE merchant_id = ${merchantId} AND id = ${productId}`);
 }
 
-/** Several products by id, in one probe of the primary key (the lines of a sale). */
-export async function selectProductsByIds(
+/**
+ * Products by (merchant, id) pairs, in one probe of the primary key: the lines of the sales of one
+ * turn of the event loop (`createProductReader`). Prepared (planned once per connection).
+ */
+export async function selectProductsByKeys(
   database: Queryable,
-  merchantId: string,
-  productIds: readonly string[],
+  keys: readonly { merchantId: string; productId: string }[],
 ): Promise<readonly ProductRow[]> {
-  return database.any(sql.type(productRowSchema)`
+  return database.any(sql.prepared("products_by_keys", productRowSchema)`
     SELECT ${PRODUCT_COLUMNS} FROM products
-    WHERE merchant_id = ${merchantId} AND id = ANY(${sql.array(productIds, "text")})`);
+    WHERE (merchant_id, id) IN (
+      SELECT * FROM unnest(${sql.array(
+        keys.map((key) => key.merchantId),
+        "text",
+      )}::text[], ${sql.array(
+        keys.map((key) => key.productId),
+        "text",
+      )}::text[]))`);
 }
 
 /** Catalog columns a PATCH may change; absent keys are left alone (null clears a nullable column). */

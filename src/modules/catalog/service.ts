@@ -1,3 +1,4 @@
+import DataLoader from "dataloader";
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
@@ -91,18 +92,50 @@ export async function getProduct(database: Queryable, merchantId: string, produc
   return product;
 }
 
-/** The products named by a sale's lines (any that do not exist are simply absent). */
-export async function getProductsByIds(
-  database: Queryable,
+/** Reads the products named by a sale's lines (any that do not exist are simply absent). */
+export type ProductReader = (
   merchantId: string,
   productIds: readonly string[],
-): Promise<ReadonlyMap<string, ProductRow>> {
-  if (productIds.length === 0) {
-    return new Map();
-  }
-  const rows = await queries.selectProductsByIds(database, merchantId, [...new Set(productIds)]);
-  return new Map(rows.map((row) => [row.id, row]));
+) => Promise<ReadonlyMap<string, ProductRow>>;
+
+// Bounds one statement's arrays: a turn's sales, at most 100 lines each (SALE_ITEMS_MAX).
+const PRODUCT_BATCH_SIZE_MAX = 1000;
+
+/**
+ * The products of the sales of one turn of the event loop, read in one statement (one round trip and
+ * one snapshot for all of them instead of one each), as the payment writer shares its insert: each
+ * sale gets the rows it named, read no earlier than its request asked.
+ */
+export function createProductReader(database: Queryable): ProductReader {
+  const rows = new DataLoader<{ merchantId: string; productId: string }, ProductRow | null>(
+    async (keys) => {
+      const found = new Map(
+        (await queries.selectProductsByKeys(database, keys)).map((row) => [productKey(row.merchant_id, row.id), row]),
+      );
+      return keys.map((key) => found.get(productKey(key.merchantId, key.productId)) ?? null);
+    },
+    {
+      cache: false,
+      maxBatchSize: PRODUCT_BATCH_SIZE_MAX,
+      batchScheduleFn: setImmediate,
+    },
+  );
+  return async (merchantId, productIds) => {
+    const loaded = await rows.loadMany([...new Set(productIds)].map((productId) => ({ merchantId, productId })));
+    const products = new Map<string, ProductRow>();
+    for (const row of loaded) {
+      if (row instanceof Error) {
+        throw row;
+      }
+      if (row !== null) {
+        products.set(row.id, row);
+      }
+    }
+    return products;
+  };
 }
+
+const productKey = (merchantId: string, productId: string) => `${merchantId}\u0000${productId}`;
 
 export async function updateProduct(
   database: Queryable,

@@ -1,6 +1,7 @@
 import type { Config } from "../../platform/config.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { createProductReader, type ProductReader } from "../catalog/service.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import type { PaymentWiring } from "../payments/service.ts";
@@ -79,6 +80,7 @@ const presentSaleView = (config: Config, view: sales.SaleView) =>
   presentSale(config, view.sale, view.payment, view.returns);
 
 export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
+  let readProducts: ProductReader | undefined;
   return [
     defineRoute({
       method: "post",
@@ -107,8 +109,10 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
-      handler: ({ body, tenant, config, database, logger, transaction, commitWithResponse }) =>
-        sales.createSale({ config, database, logger, ...wiring }, tenant, body, {
+      handler: ({ body, tenant, config, database, logger, transaction, commitWithResponse }) => {
+        // A hot path: the reader shares its statement with the sales of the moment.
+        readProducts ??= createProductReader(database);
+        return sales.createSale({ config, database, logger, ...wiring, readProducts }, tenant, body, {
           transaction,
           commitWithResponse,
           created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
@@ -118,7 +122,8 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
             headers: { "Idempotent-Replayed": "true" },
             body: presentSaleView(config, view),
           }),
-        }),
+        });
+      },
     }),
     defineRoute({
       method: "post",

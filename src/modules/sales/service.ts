@@ -13,7 +13,7 @@ import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import type { ProductRow } from "../catalog/schemas.ts";
-import * as catalog from "../catalog/service.ts";
+import type * as catalog from "../catalog/service.ts";
 import * as events from "../events/service.ts";
 import type { AfterCommit, PaymentHook } from "../payments/hooks.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
@@ -60,6 +60,8 @@ import {
  */
 
 export type SaleDependencies = payments.PaymentDependencies;
+/** What ringing up a sale needs besides: the process's batching product reader (`catalog.createProductReader`). */
+export type SaleCreationDependencies = SaleDependencies & { readProducts: catalog.ProductReader };
 /** A sale as the API shows it: with its payment (null for cash) and its returns, oldest first. */
 export type SaleView = { sale: SaleRow; payment: PaymentRow | null; returns: readonly SaleReturnRow[] };
 
@@ -82,7 +84,7 @@ const withReturns = async (
  * counted once committed (a replayed answer does not come through here).
  */
 export async function createSale<Reply>(
-  dependencies: SaleDependencies,
+  dependencies: SaleCreationDependencies,
   tenant: Tenant,
   input: CreateSaleInput,
   reply: {
@@ -123,7 +125,7 @@ export async function createSale<Reply>(
  * 409 `shift_not_open` when there is none, or when it closes before the statement holds it).
  */
 async function createCashSale<Reply>(
-  dependencies: SaleDependencies,
+  dependencies: SaleCreationDependencies,
   tenant: Tenant,
   input: CreateSaleInput,
   reply: {
@@ -345,12 +347,12 @@ export type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
  * Phase one, outside any transaction: read the products, price the basket, and for a wallet sale have
  * the payments service prepare the payment (the gateway issues its code: a slow external call).
  */
-export async function prepareSale(dependencies: SaleDependencies, tenant: Tenant, input: CreateSaleInput) {
+export async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenant, input: CreateSaleInput) {
   // Before any query: the basket's size bounds the product lookup.
   assertItemCount(input.items.length);
   const takenAt = checkTakenAt(input, Date.now());
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
-  const products = await catalog.getProductsByIds(dependencies.database, tenant.merchantId, productIds);
+  const products = productIds.length === 0 ? new Map() : await dependencies.readProducts(tenant.merchantId, productIds);
   const priced = priceSale(input, products);
   const id = newId("sale");
   const payment =
