@@ -47,6 +47,10 @@ const redeemedNow = (): WithdrawalCodeStatus => ({ state: "redeemed", redeemedAt
 const create = async (app: Parameters<typeof apiPost>[0], amountCents: number) =>
   (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: amountCents })).body;
 const statusOf = async (id: string) => (await world.pollFieldsOf(id)).status;
+/** The keys of the withdrawal tasks' chain jobs (the cron's backstop runs have none). */
+const chainKeys = async () =>
+  world.db.database.anyFirst(sql.type(z.object({ key: z.string() }))`
+    SELECT DISTINCT key FROM graphile_worker._private_jobs WHERE key LIKE '%_withdrawal_codes:%' ORDER BY key`);
 
 describe("withdrawal codes in the gateway-poller and code-expiry pools", () => {
   test("without any client, the poller's batch job redeems a claimed code and the expiry's expires another", async () => {
@@ -81,6 +85,9 @@ describe("withdrawal codes in the gateway-poller and code-expiry pools", () => {
       }),
     ]);
     try {
+      // One chain of each withdrawal task, whatever WORKER_BATCH_JOBS (4 here) gives the payments' tasks.
+      expect(config.worker.batchJobs).toBe(4);
+      expect(await chainKeys()).toEqual(["expire_due_withdrawal_codes:0", "poll_due_withdrawal_codes:0"]);
       const redeeming = await create(app, 500);
       const unclaimed = await create(app, 600);
       // The customer claims the first code at the network; the second code's window closes.

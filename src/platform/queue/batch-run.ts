@@ -30,16 +30,19 @@ const BATCHES_PER_RUN = 10;
 /**
  * A recurring task (`recurring-task.ts`) whose runs are batch runs (`runDueRows`):
  * it runs again when the next row falls due, at least every 0.2 s and at most 1 s apart (a poll or
- * an expiry is at most that late), each run claiming up to `BATCHES_PER_RUN` batches.
+ * an expiry is at most that late), each run claiming up to `BATCHES_PER_RUN` batches. `chainsMax`
+ * bounds its chains below `WORKER_BATCH_JOBS` (each idle chain costs its runs).
  */
 export function batchTask(
   identifier: string,
   run: (dependencies: TaskDependencies, options: { batchesMax: number }) => Promise<BatchRun>,
+  options: { chainsMax?: number } = {},
 ): TaskDefinition {
   return recurringTask({
     identifier,
     intervalMs: { min: 200, max: 1000 },
     run: (dependencies) => run(dependencies, { batchesMax: BATCHES_PER_RUN }),
+    ...options,
   });
 }
 

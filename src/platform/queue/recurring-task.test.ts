@@ -11,9 +11,15 @@ async function runJob(
   payload: unknown,
   outcome: () => Promise<{ nextDueAt: Date | null; workLeft: boolean }>,
   batchJobs = 2,
+  chainsMax: number | undefined = undefined,
 ): Promise<Enqueued[]> {
   const enqueued: Enqueued[] = [];
-  const task = recurringTask({ identifier: "sweep", intervalMs: { min: 200, max: 1000 }, run: outcome });
+  const task = recurringTask({
+    identifier: "sweep",
+    intervalMs: { min: 200, max: 1000 },
+    run: outcome,
+    ...(chainsMax === undefined ? {} : { chainsMax }),
+  });
   const config = loadConfig({ NODE_ENV: "test", WORKER_BATCH_JOBS: String(batchJobs) });
   const handler = task.build({
     config,
@@ -72,4 +78,13 @@ test("the cron's run restores every chain without moving those waiting; a chain 
     ["sweep:2", "preserve_run_at", { chain: 2 }],
   ]);
   expect(await runJob({ chain: 3 }, async () => ({ nextDueAt: null, workLeft: false }), 3)).toEqual([]);
+});
+
+test("a task's own chainsMax bounds its chains below WORKER_BATCH_JOBS, never above it", async () => {
+  const idle = async () => ({ nextDueAt: null, workLeft: false });
+  const restored = await runJob({}, idle, 4, 1);
+  expect(restored.map((job) => job.spec?.jobKey)).toEqual(["sweep:0"]);
+  expect(await runJob({ chain: 1 }, idle, 4, 1)).toEqual([]);
+  expect((await runJob({ chain: 0 }, idle, 4, 1)).map((job) => job.spec?.jobKey)).toEqual(["sweep:0"]);
+  expect((await runJob({}, idle, 2, 8)).map((job) => job.spec?.jobKey)).toEqual(["sweep:0", "sweep:1"]);
 });

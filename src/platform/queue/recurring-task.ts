@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Config } from "../config.ts";
 import type { TaskDefinition, TaskDependencies } from "./task.ts";
 
 /** A recurring job's attempts; a failed run is followed by its next one anyway (see below). */
@@ -13,7 +14,18 @@ export function recurringJobKey(identifier: string, chain: number): string {
 }
 
 /**
- * A task that runs as `config.worker.batchJobs` chains of jobs, each keyed by the task and its chain
+ * How many chains a recurring task runs: `WORKER_BATCH_JOBS` (`config.worker.batchJobs`), at most the
+ * task's own `chainsMax` (null: no bound of its own).
+ */
+export function recurringChainCount(
+  recurring: NonNullable<TaskDefinition["recurring"]>,
+  worker: Pick<Config["worker"], "batchJobs">,
+): number {
+  return Math.min(worker.batchJobs, recurring.chainsMax ?? worker.batchJobs);
+}
+
+/**
+ * A task that runs as `recurringChainCount` chains of jobs, each keyed by the task and its chain
  * number, one job per chain at a time, each enqueuing its successor when it ends: when `run` says
  * the next work falls due, within `intervalMs` (at once while `run` left work behind). Work that waits
  * (pending payments to poll or expire) then costs its pool a few jobs per interval, whatever its
@@ -27,14 +39,17 @@ export function recurringTask(options: {
   identifier: string;
   intervalMs: { min: number; max: number };
   run: (dependencies: TaskDependencies) => Promise<{ nextDueAt: Date | null; workLeft: boolean }>;
+  /** A bound of the task's own on its chains (a task whose work is always small needs one). */
+  chainsMax?: number;
 }): TaskDefinition {
+  const recurring = { maxAttempts: RECURRING_JOB_ATTEMPTS_MAX, chainsMax: options.chainsMax ?? null };
   return {
     identifier: options.identifier,
     cron: "* * * * *",
-    recurring: { maxAttempts: RECURRING_JOB_ATTEMPTS_MAX },
+    recurring,
     build: (dependencies) => async (payload, helpers) => {
       const { chain } = payloadSchema.parse(payload ?? {});
-      const chains = dependencies.config.worker.batchJobs;
+      const chains = recurringChainCount(recurring, dependencies.config.worker);
       let nextRunInMs = options.intervalMs.max;
       try {
         const outcome = await options.run(dependencies);

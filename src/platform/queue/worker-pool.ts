@@ -7,7 +7,7 @@ import { inJobSpan } from "../telemetry/trace-context.ts";
 import { beatAndFreeDeadPools } from "./heartbeat.ts";
 import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
 import { sampleQueueDepth, startQueueDepthSampler } from "./queue-depth.ts";
-import { recurringJobKey } from "./recurring-task.ts";
+import { recurringChainCount, recurringJobKey } from "./recurring-task.ts";
 import type { PoolName, TaskDefinition, TaskDependencies } from "./task.ts";
 import { workerLogger } from "./worker-logger.ts";
 
@@ -111,7 +111,8 @@ export async function startWorkerPool(options: {
   });
   // Recurring jobs exist from the start (an existing one keeps its time), not from the next cron minute.
   for (const definition of options.tasks) {
-    for (let chain = 0; definition.recurring !== undefined && chain < config.worker.batchJobs; chain += 1) {
+    const chains = definition.recurring === undefined ? 0 : recurringChainCount(definition.recurring, config.worker);
+    for (let chain = 0; definition.recurring !== undefined && chain < chains; chain += 1) {
       await options.pgPool.query(
         `SELECT graphile_worker.add_job($1, payload => json_build_object('chain', $2::integer), job_key => $3,
           job_key_mode => 'preserve_run_at', max_attempts => $4)`,
