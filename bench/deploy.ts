@@ -12,6 +12,7 @@ import { poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, startCpuSample } from "./cpu-usage.ts";
 import { chartPoolEnvironments, peakRssMb, sumCpu } from "./deployment.ts";
 import {
+  type BusyStatement,
   buildRelease,
   busiestStatements,
   committedTransactions,
@@ -90,8 +91,8 @@ type Measured = LoadResult & {
   transactions: number;
   /** Statements run meanwhile (pg_stat_statements), null where the server does not count them. */
   statements: number | null;
-  /** The statements run most meanwhile. */
-  busiest: { query: string; calls: number }[];
+  /** The statements that took most of the database's time meanwhile. */
+  busiest: BusyStatement[];
 };
 type Settled = {
   payments: number;
@@ -99,7 +100,7 @@ type Settled = {
   cpu: CpuSample;
   transactions: number;
   statements: number | null;
-  busiest: { query: string; calls: number }[];
+  busiest: BusyStatement[];
   poolCpuSeconds: number;
   /** From each payment.paid event's settlement transaction to its arrival at the merchant's endpoint. */
   webhookP50Ms: number;
@@ -529,10 +530,10 @@ try {
     cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.databaseSeconds) / operations).toFixed(2);
   const perOperation = (count: number | null, operations: number) =>
     count === null ? "n/a" : (count / Math.max(1, operations)).toFixed(2);
-  const busiestLines = (statements: readonly { query: string; calls: number }[], operations: number, unit: string) =>
+  const busiestLines = (statements: readonly BusyStatement[], operations: number, unit: string) =>
     statements.map(
       (statement) =>
-        `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit}  ${statement.query.replace(/\s+/g, " ").slice(0, 110)}`,
+        `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit} ${(statement.execMs / Math.max(1, operations)).toFixed(3).padStart(6)} ms  ${statement.query.replace(/\s+/g, " ").slice(0, 100)}`,
     );
   const line = (name: string, result: Measured) =>
     `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;

@@ -156,8 +156,11 @@ export async function load(options: {
   };
 }
 
-/** Each statement's text and how many times the database's backends have run it (pg_stat_statements' top-level calls). */
-export type StatementCounts = Map<string, { query: string; calls: number }>;
+/**
+ * Each statement's text, how many times the database's backends have run it and for how long in all
+ * (pg_stat_statements; a trigger's statements count too, their time also inside their caller's).
+ */
+export type StatementCounts = Map<string, { query: string; calls: number; execMs: number }>;
 
 /** The statements run so far, by pg_stat_statements' queryid, or null when the server has not loaded it. */
 export async function statementCounts(url: string): Promise<StatementCounts | null> {
@@ -165,11 +168,14 @@ export async function statementCounts(url: string): Promise<StatementCounts | nu
   await client.connect();
   try {
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    const { rows } = await client.query<{ queryid: string; query: string; calls: string }>(
-      `SELECT queryid::text, min(query) AS query, sum(calls) AS calls FROM pg_stat_statements
+    const { rows } = await client.query<{ queryid: string; query: string; calls: string; exec_ms: string }>(
+      `SELECT queryid::text, min(query) AS query, sum(calls) AS calls, sum(total_exec_time) AS exec_ms
+      FROM pg_stat_statements
       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY queryid`,
     );
-    return new Map(rows.map((row) => [row.queryid, { query: row.query, calls: Number(row.calls) }]));
+    return new Map(
+      rows.map((row) => [row.queryid, { query: row.query, calls: Number(row.calls), execMs: Number(row.exec_ms) }]),
+    );
   } catch {
     // Not loaded at the server's start (shared_preload_libraries), or not installable here.
     return null;
@@ -186,19 +192,28 @@ export function statementsBetween(before: StatementCounts | null, after: Stateme
   return total;
 }
 
-/** The statements run most often between two counts, most first: where an operation's round trips go. */
+/**
+ * The statements that took the database's time between two counts, longest first, with how often
+ * they ran: where an operation's database time and round trips go.
+ */
 export function busiestStatements(
   before: StatementCounts | null,
   after: StatementCounts | null,
   limit: number,
-): { query: string; calls: number }[] {
+): BusyStatement[] {
   if (before === null || after === null) return [];
   return [...after]
-    .map(([id, { query, calls }]) => ({ query, calls: calls - (before.get(id)?.calls ?? 0) }))
+    .map(([id, { query, calls, execMs }]) => ({
+      query,
+      calls: calls - (before.get(id)?.calls ?? 0),
+      execMs: execMs - (before.get(id)?.execMs ?? 0),
+    }))
     .filter((statement) => statement.calls > 0)
-    .sort((a, b) => b.calls - a.calls)
+    .sort((a, b) => b.execMs - a.execMs)
     .slice(0, limit);
 }
+
+export type BusyStatement = { query: string; calls: number; execMs: number };
 
 /** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
 export async function committedTransactions(url: string, options: { settledMs?: number } = {}): Promise<number> {
