@@ -397,8 +397,8 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
 }
 
 /**
- * `pending → paid` in one transaction: the guarded state change, the ledger postings and the
- * `payment.paid` event. A payment already final is returned unchanged.
+ * `pending → paid` in one transaction: the guarded state change, the `payment.paid` event, what the
+ * hooks attach, and the ledger postings last. A payment already final is returned unchanged.
  */
 export async function settlePayment(
   ending: PaymentEnding,
@@ -418,6 +418,23 @@ export async function settlePayment(
     if (settled === null) {
       return null;
     }
+    await events.emit(transaction, {
+      merchantId: settled.merchant_id,
+      livemode: settled.livemode,
+      type: "payment.paid",
+      data: {
+        payment_id: settled.id,
+        amount_cents: settled.amount_cents,
+        currency: settled.currency,
+        fee_cents: settled.fee_cents,
+        merchant_ref: settled.merchant_ref,
+        reference: settled.reference,
+      },
+    });
+    // What other modules attach to the settlement (a wallet sale completes) commits with it.
+    afterCommit = await runSettledHooks(ending.paymentHooks, transaction, settled);
+    // The postings come last: they lock the merchant's balance rows until the commit, and the
+    // merchant's other settlements queue on those locks, so they are held for as little as possible.
     const fee = settled.fee_cents;
     await ledger.post(transaction, {
       merchantId: settled.merchant_id,
@@ -451,21 +468,6 @@ export async function settlePayment(
           : []),
       ],
     });
-    await events.emit(transaction, {
-      merchantId: settled.merchant_id,
-      livemode: settled.livemode,
-      type: "payment.paid",
-      data: {
-        payment_id: settled.id,
-        amount_cents: settled.amount_cents,
-        currency: settled.currency,
-        fee_cents: settled.fee_cents,
-        merchant_ref: settled.merchant_ref,
-        reference: settled.reference,
-      },
-    });
-    // What other modules attach to the settlement (a wallet sale completes) commits with it.
-    afterCommit = await runSettledHooks(ending.paymentHooks, transaction, settled);
     return settled;
   });
   if (paid !== null) {
