@@ -14,40 +14,29 @@ import type { EventRow } from "./schemas.ts";
  * then creates its webhook deliveries and their jobs in that same transaction (see the webhooks module),
  * and the deliveries continue the emitting span's trace.
  */
-export async function emit(
-  transaction: Transaction,
-  event: { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> },
-): Promise<EventRow> {
-  return queries.insertEvent(transaction, {
-    merchant_id: event.merchantId,
-    id: newId("evt"),
-    livemode: event.livemode,
-    type: event.type,
-    data: event.data,
-    traceparent: currentTraceparent(),
-  });
+export async function emit(transaction: Transaction, event: EventToEmit): Promise<EventRow> {
+  return queries.insertEvent(transaction, rowOf(event));
 }
 
 /**
  * `emit` as a part of the statement that makes the change the event describes (a common table
  * expression's insert): the event is recorded only if `gate` holds.
  */
-export function emitWhen(
-  event: { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> },
-  gate: FragmentSqlToken,
-): FragmentSqlToken {
-  return queries.insertEventWhen(
-    {
-      merchant_id: event.merchantId,
-      id: newId("evt"),
-      livemode: event.livemode,
-      type: event.type,
-      data: event.data,
-      traceparent: currentTraceparent(),
-    },
-    gate,
-  );
+export function emitWhen(event: EventToEmit, gate: FragmentSqlToken): FragmentSqlToken {
+  return queries.insertEventWhen(rowOf(event), gate);
 }
+
+type EventToEmit = { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> };
+
+/** The row of an event recorded now: a fresh id, and the recording span's trace for its deliveries. */
+const rowOf = (event: Omit<EventToEmit, "type"> & { type: EventRow["type"] }) => ({
+  merchant_id: event.merchantId,
+  id: newId("evt"),
+  livemode: event.livemode,
+  type: event.type,
+  data: event.data,
+  traceparent: currentTraceparent(),
+});
 
 /**
  * Records the test event of one webhook endpoint (see `TEST_EVENT_TYPE`): the database does not fan it
@@ -57,14 +46,7 @@ export async function recordTestEvent(
   transaction: Transaction,
   event: { merchantId: string; livemode: boolean; data: Record<string, unknown> },
 ): Promise<EventRow> {
-  return queries.insertEvent(transaction, {
-    merchant_id: event.merchantId,
-    id: newId("evt"),
-    livemode: event.livemode,
-    type: TEST_EVENT_TYPE,
-    data: event.data,
-    traceparent: currentTraceparent(),
-  });
+  return queries.insertEvent(transaction, rowOf({ ...event, type: TEST_EVENT_TYPE }));
 }
 
 export async function getEvent(
