@@ -1,4 +1,5 @@
 import request from "supertest";
+import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
@@ -196,4 +197,23 @@ test("concurrent producers committing out of order: a poller sees every event ex
   expect(seen).toHaveLength(total);
   expect(new Set(seen).size).toBe(seen.length);
   expect(new Set(seen)).toEqual(new Set(emitted));
+});
+
+test("the feed orders transaction ids as numbers: an id with more digits comes after one with fewer", async () => {
+  // Transaction ids long past (every transaction that could still commit has a larger one), written as
+  // an older release's rows would be: 9 sorts before 10 as a number, after it as text.
+  const inserted = await db.database.any(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO events (merchant_id, id, livemode, type, data, transaction_xid)
+    VALUES (${shop.id}, 'evt_xid10', false, 'payment.paid', '{}', '10'::xid8),
+      (${shop.id}, 'evt_xid9', false, 'payment.paid', '{}', '9'::xid8),
+      (${shop.id}, 'evt_xid100', false, 'payment.paid', '{}', '100'::xid8)
+    RETURNING id`);
+  expect(inserted).toHaveLength(3);
+  const feed = async (since?: string) =>
+    (await events.listEventsSince(db.database, { merchantId: shop.id, livemode: false, since, limit: 2 })).data.map(
+      (event) => event.id,
+    );
+  expect(await feed()).toEqual(["evt_xid9", "evt_xid10"]);
+  expect(await feed("evt_xid10")).toEqual(["evt_xid100"]);
+  expect(await feed("evt_xid100")).toEqual([]);
 });

@@ -44,6 +44,9 @@ export async function selectEvent(
  * commit an event has an id at or above that horizon, and so sorts after every event returned: a
  * poller that resumes after the last event it saw can never skip one, whatever the commit order.
  * A type or payment filter only leaves rows out, so it keeps that order; test events are never in the feed.
+ * The order names the table's columns: a bare `transaction_xid` would be the selected text (the
+ * row's `::text AS transaction_xid`), which sorts "1000" before "999" and so moves the resume point
+ * past events not yet returned.
  */
 export async function selectVisibleEventsAfter(
   database: Queryable,
@@ -71,6 +74,6 @@ export async function selectVisibleEventsAfter(
     WHERE merchant_id = ${feed.merchantId} AND livemode = ${feed.livemode}
       AND transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
       ${types} ${payment} ${after}
-    ORDER BY transaction_xid, seq
+    ORDER BY events.transaction_xid, events.seq
     LIMIT ${feed.limit}`);
 }
