@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
@@ -88,6 +89,60 @@ export async function insertPostings(
     ) WITH ORDINALITY AS p (id, account, entry_type, currency, amount_cents, position)
     ORDER BY p.position
     RETURNING ${POSTING_COLUMNS}`);
+}
+
+/** True in a statement holding `postingCtes` once its ledger transaction was written. */
+export const POSTED = sql.fragment`EXISTS (SELECT 1 FROM ledger_posted)`;
+
+/**
+ * One ledger transaction and its postings as two data-modifying CTEs, `ledger_posted` (the
+ * transaction's id, when written) and `ledger_posted_entries` (its postings), for a caller that
+ * writes them in its own statement: the transaction is written only when `when` holds (and its
+ * posting key is new), its postings only with it, in the given order (the database applies each to
+ * its account's balance as it goes, under that balance row's lock; see `insertPostings`).
+ */
+export function postingCtes(
+  row: Omit<TransactionRow, "created_at">,
+  postings: readonly (PostingInput & { id: string })[],
+  when: FragmentSqlToken,
+): FragmentSqlToken {
+  return sql.fragment`
+    ledger_posted AS (
+      INSERT INTO ledger_transactions (merchant_id, id, livemode, posting_key, description, source_type, source_id,
+        reverses_transaction_id)
+      SELECT ${row.merchant_id}::text, ${row.id}::text, ${row.livemode}::boolean, ${row.posting_key}::text,
+        ${row.description}::text, ${row.source_type}::text, ${row.source_id}::text, ${row.reverses_transaction_id}::text
+      WHERE ${when}
+      ON CONFLICT (merchant_id, posting_key) DO NOTHING
+      RETURNING id),
+    ledger_posted_entries AS (
+      INSERT INTO ledger_postings (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents)
+      SELECT ${row.merchant_id}::text, p.id, t.id, ${row.livemode}::boolean, p.account, p.entry_type, p.currency,
+        p.amount_cents
+      FROM ledger_posted t, unnest(
+        ${sql.array(
+          postings.map((posting) => posting.id),
+          "text",
+        )}::text[],
+        ${sql.array(
+          postings.map((posting) => posting.account),
+          "text",
+        )}::text[],
+        ${sql.array(
+          postings.map((posting) => posting.entryType),
+          "text",
+        )}::text[],
+        ${sql.array(
+          postings.map((posting) => posting.currency),
+          "text",
+        )}::text[],
+        ${sql.array(
+          postings.map((posting) => posting.amountCents),
+          "int8",
+        )}::int8[]
+      ) WITH ORDINALITY AS p (id, account, entry_type, currency, amount_cents, position)
+      ORDER BY p.position
+      RETURNING id)`;
 }
 
 export async function selectPostingsOfTransaction(

@@ -1,6 +1,9 @@
+import type { FragmentSqlToken } from "slonik";
+import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PayoutRow, type PayoutStatus, payoutRowSchema } from "./schemas.ts";
 
 const PAYOUT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, destination_account,
@@ -8,29 +11,60 @@ const PAYOUT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_ce
   confirm_transaction_id, submit_attempts, last_submit_attempt_at, next_attempt_at, lease_until, submitted_at,
   confirmed_at, failed_at, reversed_at, created_at, updated_at`;
 
+const PAYOUT_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
+  p.destination_account, p.destination_name, p.reference, p.gateway_reference, p.failure_reason, p.reversal_reason,
+  p.request_transaction_id, p.confirm_transaction_id, p.submit_attempts, p.last_submit_attempt_at, p.next_attempt_at,
+  p.lease_until, p.submitted_at, p.confirmed_at, p.failed_at, p.reversed_at, p.created_at, p.updated_at`;
+
 /** A payout as the processor and operators name it: its merchant and id (the id implies the world). */
 type PayoutKey = { merchantId: string; id: string };
 
-export async function insertPayout(
-  transaction: Transaction,
-  payout: Pick<
-    PayoutRow,
-    | "merchant_id"
-    | "id"
-    | "livemode"
-    | "amount_cents"
-    | "currency"
-    | "destination_account"
-    | "reference"
-    | "request_transaction_id"
-  >,
-): Promise<PayoutRow> {
-  return transaction.one(sql.type(payoutRowSchema)`
-    INSERT INTO payouts (merchant_id, id, livemode, status, amount_cents, currency, destination_account, reference,
-      request_transaction_id, next_attempt_at)
-    VALUES (${payout.merchant_id}, ${payout.id}, ${payout.livemode}, 'requested', ${payout.amount_cents},
-      ${payout.currency}, ${payout.destination_account}, ${payout.reference}, ${payout.request_transaction_id}, now())
-    RETURNING ${PAYOUT_COLUMNS}`);
+/** A requested payout as `POST /v1/payouts` writes it (its answer is presented from this before it is written). */
+export type RequestedPayout = Pick<
+  PayoutRow,
+  | "merchant_id"
+  | "id"
+  | "livemode"
+  | "amount_cents"
+  | "currency"
+  | "destination_account"
+  | "reference"
+  | "request_transaction_id"
+  | "created_at"
+>;
+
+/**
+ * `POST /v1/payouts` in one statement, one round trip and one commit: the request's stored response
+ * (when `response` is given: only while the request still owns its key), the debit (`debit`: the
+ * ledger's CTEs, written only once the response is stored) and the payout, due for the processor at
+ * once (written only with its debit). True when written; false when the request had lost its key
+ * (nothing written). A debit beyond the balance fails the whole statement on the balance row's lock.
+ */
+export async function insertRequestedPayout(
+  database: Queryable,
+  payout: RequestedPayout,
+  debit: { ctes: (when: FragmentSqlToken) => FragmentSqlToken; posted: FragmentSqlToken },
+  response: ResponseToStore | null,
+): Promise<boolean> {
+  const stored = storeResponsesStatement(sql.fragment`
+    SELECT ${response?.merchantId ?? null}::text AS merchant_id, ${response?.livemode ?? null}::boolean AS livemode,
+      ${response?.key ?? null}::text AS key, ${response?.ownerToken ?? null}::text AS owner_token,
+      ${response?.status ?? null}::integer AS response_status, ${response?.body ?? null}::text AS response_body`);
+  const when = sql.fragment`(${response === null}::boolean OR EXISTS (SELECT 1 FROM stored))`;
+  const written = await database.oneFirst(sql.prepared("payouts_request", z.object({ written: z.number() }))`
+    WITH stored AS (${stored}),
+    ${debit.ctes(when)},
+    inserted AS (
+      INSERT INTO payouts (merchant_id, id, livemode, status, amount_cents, currency, destination_account, reference,
+        request_transaction_id, next_attempt_at, created_at, updated_at)
+      SELECT ${payout.merchant_id}::text, ${payout.id}::text, ${payout.livemode}::boolean, 'requested',
+        ${payout.amount_cents}::bigint, ${payout.currency}::text, ${payout.destination_account}::text,
+        ${payout.reference}::text, ${payout.request_transaction_id}::text, now(),
+        ${payout.created_at.toISOString()}::timestamptz, ${payout.created_at.toISOString()}::timestamptz
+      WHERE ${debit.posted}
+      RETURNING id)
+    SELECT count(*)::int AS written FROM inserted`);
+  return written === 1;
 }
 
 export async function selectPayout(database: Queryable, world: World, payoutId: string): Promise<PayoutRow | null> {
@@ -65,15 +99,50 @@ export async function selectPayouts(
 }
 
 /**
- * Takes the right to act on an unfinished payout (and call the gateway for it) until the lease ends.
- * Null when it is final or another worker holds a live lease.
+ * Takes the right to act on an unfinished payout (and call the gateway for it) until the lease ends,
+ * whenever it is due. Null when it is final or another worker holds a live lease. As a batch claim
+ * does, it moves the payout's next pass to the lease's end: the pass then sets the real one, and if
+ * its worker dies the payout falls due again once the lease has lapsed.
  */
 export async function claimLease(database: Queryable, key: PayoutKey & { leaseMs: number }): Promise<PayoutRow | null> {
   return database.maybeOne(sql.type(payoutRowSchema)`
-    UPDATE payouts SET lease_until = now() + ${key.leaseMs} * interval '1 millisecond'
+    UPDATE payouts SET lease_until = now() + ${key.leaseMs} * interval '1 millisecond',
+      next_attempt_at = now() + ${key.leaseMs} * interval '1 millisecond'
     WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status IN ('requested', 'submitted')
       AND (lease_until IS NULL OR lease_until <= now())
     RETURNING ${PAYOUT_COLUMNS}`);
+}
+
+/**
+ * The payout-processor's batch claim: up to `limit` unfinished payouts whose next pass is due and
+ * whose lease (if any) has lapsed, oldest due first, each leased as `claimLease` leases one (its
+ * next pass moved to the lease's end). Rows another replica is claiming are skipped (`SKIP LOCKED`),
+ * and a claimed row is leased and no longer due once its claim commits: two replicas never claim the
+ * same payout's pass. A payout whose worker died mid-pass falls due again when its lease lapses.
+ */
+export async function claimDuePayouts(
+  database: Queryable,
+  options: { leaseMs: number; limit: number },
+): Promise<readonly PayoutRow[]> {
+  return database.any(sql.prepared("payouts_claim_due", payoutRowSchema)`
+    WITH due AS (
+      SELECT merchant_id, id FROM payouts
+      WHERE status IN ('requested', 'submitted') AND next_attempt_at <= now()
+        AND (lease_until IS NULL OR lease_until <= now())
+      ORDER BY next_attempt_at
+      LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED)
+    UPDATE payouts p SET lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
+      next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond'
+    FROM due
+    WHERE p.merchant_id = due.merchant_id AND p.id = due.id
+    RETURNING ${PAYOUT_COLUMNS_OF_P}`);
+}
+
+/** When the next pass of an unfinished payout falls due (null: none is unfinished): the first entry of the due index. */
+export async function nextPayoutDueAt(database: Queryable): Promise<Date | null> {
+  return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`
+    SELECT (SELECT min(next_attempt_at) FROM payouts WHERE status IN ('requested', 'submitted')) AS due_at`);
 }
 
 /**
@@ -138,7 +207,7 @@ export async function markReversed(
 
 /** When the processor should look again; ends this worker's lease. */
 export async function scheduleNextAttempt(
-  transaction: Transaction,
+  transaction: Queryable,
   payout: PayoutKey & { runAt: Date },
 ): Promise<PayoutRow | null> {
   return transaction.maybeOne(sql.type(payoutRowSchema)`
@@ -146,21 +215,4 @@ export async function scheduleNextAttempt(
       updated_at = now()
     WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status IN ('requested', 'submitted')
     RETURNING ${PAYOUT_COLUMNS}`);
-}
-
-/**
- * Unfinished payouts overdue by `graceMs` whose lease has lapsed: their job was lost with a worker
- * (a killed worker's job stays locked for hours in graphile-worker). At most `limit`.
- */
-export async function selectStalledPayouts(
-  database: Queryable,
-  options: { graceMs: number; limit: number },
-): Promise<readonly PayoutRow[]> {
-  return database.any(sql.type(payoutRowSchema)`
-    SELECT ${PAYOUT_COLUMNS} FROM payouts
-    WHERE status IN ('requested', 'submitted')
-      AND next_attempt_at <= now() - ${options.graceMs} * interval '1 millisecond'
-      AND (lease_until IS NULL OR lease_until <= now())
-    ORDER BY next_attempt_at
-    LIMIT ${options.limit}`);
 }

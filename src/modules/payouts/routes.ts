@@ -53,18 +53,12 @@ export const payoutRoutes: AnyRoute[] = [
         description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
       },
     },
-    handler: async ({ body, tenant, transaction, database, config }) => {
+    handler: async ({ body, tenant, database, config, commitWithResponse }) => {
       await requireStepUpOfSessions(database, config.sessions, tenant);
       payouts.payoutDestinationOf(tenant.merchant);
-      let created: PayoutRow | undefined;
-      const reply = await transaction(async (tx) => {
-        created = await payouts.requestPayout(tx, tenant, body);
-        return { status: 201, body: presentPayout(created) };
-      });
-      if (created !== undefined) {
-        payouts.countTransition(created);
-      }
-      return reply;
+      return payouts.requestPayout(database, tenant, body, (created, write) =>
+        commitWithResponse({ status: 201, body: presentPayout(created) }, write),
+      );
     },
   }),
   defineRoute({

@@ -11,13 +11,13 @@ import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import { enqueue } from "../../platform/queue/job.ts";
+import { type BatchRun, runBatches } from "../../platform/queue/batch-run.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { processPayoutJob } from "./jobs.ts";
 import { payoutsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
@@ -26,25 +26,27 @@ import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
  * Payouts: money from the merchant's available balance to its verified wallet, moved exactly once.
  *
  * Invariants:
- * - the request debits the balance (to payouts in transit) in the transaction that creates the payout
- *   and its first processor job, so a payout exists if and only if its money left the balance; a
- *   debit beyond the balance fails on the ledger's row lock (402), however many run at once;
+ * - the request debits the balance (to payouts in transit) in the statement that creates the payout,
+ *   due for the processor at once, and stores the request's response, so a payout exists if and only
+ *   if its money left the balance; a debit beyond the balance fails on the ledger's row lock (402),
+ *   however many run at once;
  * - `requested → submitted → confirmed`, `requested | submitted → failed`, `confirmed → reversed`,
  *   each by a guarded UPDATE in the transaction of its ledger movement and its event: a failure
  *   reverses the request's transaction (the exact amount returns), a reversal undoes both;
  * - one actor at a time works on a payout (a lease in its row, longer than a gateway call with its
  *   retries); every submission is recorded before it is sent and carries the payout id as the
  *   gateway's idempotency reference, and after a submission whose answer was lost the gateway is
- *   asked before submitting again: a retried or recovered job never pays twice;
+ *   asked before submitting again: a retried or recovered pass never pays twice;
  * - an unclear gateway answer is never guessed: the payout stays where it is and is looked at again;
- * - a payout whose job was lost with its worker is found by the stalled-payout sweeper.
+ * - the processor finds due payouts by their row (`next_attempt_at`, a batch claim with the lease):
+ *   no job per payout, and a payout whose worker died mid-pass falls due again when its lease lapses.
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `payout_destination_unverified` (403),
  * `insufficient_funds` (402), `resource_missing` (404), `payout_not_confirmed` (409, reversal).
  */
 
-export const REQUEUE_STALLED_PAYOUTS_TASK = "requeue_stalled_payouts";
-const STALLED_BATCH_SIZE = 500;
+/** The payout-processor's recurring batch task: it claims due payouts and makes each one's pass. */
+export const PROCESS_DUE_PAYOUTS_TASK = "process_due_payouts";
 
 export type PayoutDependencies = {
   database: Database;
@@ -64,18 +66,23 @@ export function payoutDestinationOf(merchant: Pick<MerchantRow, "payout_msisdn" 
 }
 
 /**
- * `POST /v1/payouts` inside the request's transaction: the debit (402 when it exceeds the balance:
- * the transaction then rolls back and nothing is written), the payout and its first processor job.
+ * `POST /v1/payouts`: the debit (payouts in transit), the payout, due for the processor at once, and
+ * the request's stored response, in one statement (`commit` is the idempotent request's
+ * `commitWithResponse`, which presents the payout and stores that answer): one round trip and one
+ * commit, and the payout exists if and only if its money left the balance and its answer is stored.
+ * A debit beyond the balance fails the statement on the balance row's lock (402, nothing written); a
+ * request that lost its key to a retry writes nothing. Counted once committed.
  */
-export async function requestPayout(
-  transaction: Transaction,
+export async function requestPayout<Reply>(
+  database: Queryable,
   tenant: World & { merchant: MerchantRow },
   input: CreatePayoutInput,
-): Promise<PayoutRow> {
+  commit: (payout: PayoutRow, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>,
+): Promise<Reply> {
   const destination = payoutDestinationOf(tenant.merchant);
   const id = newId("po");
   const reference = `PO${randomSecret().slice(0, 12).toUpperCase()}`;
-  const debit = await ledger.post(transaction, {
+  const debit = ledger.postingStatement({
     merchantId: tenant.merchantId,
     livemode: tenant.livemode,
     postingKey: `payout:${id}:request`,
@@ -91,27 +98,42 @@ export async function requestPayout(
       { account: "payouts_in_transit", entryType: "payout", currency: input.currency, amountCents: input.amount_cents },
     ],
   });
-  const payout = await queries.insertPayout(transaction, {
+  const now = new Date();
+  const payout: PayoutRow = {
     merchant_id: tenant.merchantId,
     id,
     livemode: tenant.livemode,
+    status: "requested",
     amount_cents: input.amount_cents,
     currency: input.currency,
     destination_account: destination,
+    destination_name: null,
     reference,
-    request_transaction_id: debit.transaction.id,
+    gateway_reference: null,
+    failure_reason: null,
+    reversal_reason: null,
+    request_transaction_id: debit.transactionId,
+    confirm_transaction_id: null,
+    submit_attempts: 0,
+    last_submit_attempt_at: null,
+    next_attempt_at: now,
+    lease_until: null,
+    submitted_at: null,
+    confirmed_at: null,
+    failed_at: null,
+    reversed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const reply = await commit(payout, async (response) => {
+    try {
+      return await queries.insertRequestedPayout(database, payout, debit, response);
+    } catch (error) {
+      throw ledger.insufficientFundsOf(error);
+    }
   });
-  await enqueueProcessing(transaction, payout, new Date());
-  return payout;
-}
-
-async function enqueueProcessing(transaction: Transaction, payout: PayoutRow, runAt: Date): Promise<void> {
-  await enqueue(
-    transaction,
-    processPayoutJob,
-    { merchant_id: payout.merchant_id, payout_id: payout.id },
-    { runAt, jobKey: `payout:${payout.id}` },
-  );
+  countTransition(payout);
+  return reply;
 }
 
 export function countTransition(payout: PayoutRow): void {
@@ -158,8 +180,9 @@ class Superseded extends Error {
 }
 
 /**
- * One pass of the payout-processor over a payout: submit it, or ask the gateway how it stands, and
- * apply the answer. Returns the payout as it now stands (null when it does not exist).
+ * One pass of the payout-processor over a payout, whenever it is due (as an operator's or a test's
+ * direct call): take its lease, then submit it or ask the gateway how it stands, and apply the
+ * answer. Returns the payout as it now stands (null when it does not exist).
  */
 export async function processPayout(
   dependencies: PayoutDependencies,
@@ -174,12 +197,50 @@ export async function processPayout(
     // Final, or another worker is acting on it and will schedule the next pass itself.
     return queries.selectPayoutByKey(dependencies.database, key);
   }
+  return advanceLeased(dependencies, leased);
+}
+
+/**
+ * One run of the payout-processor's batch task (`process_due_payouts`): claims the payouts whose
+ * next pass is due, 200 at a time with their leases (`claimDuePayouts`: safe beside any number of
+ * replicas), and makes each one's pass, a few at a time. A pass that fails on our side leaves its
+ * payout to a later pass (`advanceLeased`).
+ */
+export async function processDuePayouts(
+  dependencies: PayoutDependencies,
+  options: { batchesMax: number },
+): Promise<BatchRun> {
+  const { database, config, logger } = dependencies;
+  return runBatches({
+    batchesMax: options.batchesMax,
+    claim: async (limit) =>
+      (await queries.claimDuePayouts(database, { leaseMs: config.moneyOut.leaseMs, limit })).map((payout) => ({
+        ...payout,
+        traceparent: null,
+      })),
+    handle: (payout) => advanceLeased(dependencies, payout),
+    span: { pool: "payout-processor", task: "process_payout" },
+    onFailure: (payout, error) =>
+      logger.warn({ payout_id: payout.id, err: error }, "payout pass failed; tried again later"),
+    nextDueAt: () => queries.nextPayoutDueAt(database),
+  });
+}
+
+/** The pass of a payout this worker holds the lease of. */
+async function advanceLeased(dependencies: PayoutDependencies, leased: PayoutRow): Promise<PayoutRow> {
   try {
     return await advance(dependencies, leased);
   } catch (error) {
-    // Our own failure (not the gateway's): let the next attempt of this job act at once.
+    // Our own failure (not the gateway's): the payout is looked at again after PAYOUT_RETRY_SECONDS,
+    // or, if even this cannot be written (database down), once the lease has lapsed.
     await dependencies.database
-      .transaction((transaction) => queries.scheduleNextAttempt(transaction, { ...key, runAt: new Date() }))
+      .transaction((transaction) =>
+        queries.scheduleNextAttempt(transaction, {
+          merchantId: leased.merchant_id,
+          id: leased.id,
+          runAt: new Date(Date.now() + dependencies.config.payoutRetryMs),
+        }),
+      )
       .catch(() => {});
     throw error;
   }
@@ -263,18 +324,12 @@ async function retryLater(
   return scheduleNextPass(dependencies.database, payout, delayMs);
 }
 
+/** The payout's next pass, `delayMs` from now (the batch task's claim finds it then); ends this worker's lease. */
 async function scheduleNextPass(database: Database, payout: PayoutRow, delayMs: number): Promise<PayoutRow> {
-  const runAt = new Date(Date.now() + delayMs);
-  const scheduled = await database.transaction(async (transaction) => {
-    const row = await queries.scheduleNextAttempt(transaction, {
-      merchantId: payout.merchant_id,
-      id: payout.id,
-      runAt,
-    });
-    if (row !== null) {
-      await enqueueProcessing(transaction, row, runAt);
-    }
-    return row;
+  const scheduled = await queries.scheduleNextAttempt(database, {
+    merchantId: payout.merchant_id,
+    id: payout.id,
+    runAt: new Date(Date.now() + delayMs),
   });
   return scheduled ?? current(database, payout);
 }
@@ -496,28 +551,6 @@ export async function reversePayout(
   }
   countTransition(reversed);
   return reversed;
-}
-
-/**
- * The sweeper: re-enqueues unfinished payouts overdue by a lease whose lease has lapsed, i.e. whose
- * job died with its worker. Each then gets one more pass (which asks the gateway first if a
- * submission's answer was lost). Returns the ids re-enqueued.
- */
-export async function requeueStalledPayouts(dependencies: Pick<PayoutDependencies, "database" | "config" | "logger">) {
-  const stalled = await queries.selectStalledPayouts(dependencies.database, {
-    graceMs: dependencies.config.moneyOut.leaseMs,
-    limit: STALLED_BATCH_SIZE,
-  });
-  if (stalled.length === 0) {
-    return [];
-  }
-  await dependencies.database.transaction(async (transaction) => {
-    for (const payout of stalled) {
-      await enqueueProcessing(transaction, payout, new Date());
-    }
-  });
-  dependencies.logger.warn({ count: stalled.length }, "re-enqueued stalled payouts");
-  return stalled.map((payout) => payout.id);
 }
 
 async function current(database: Queryable, payout: PayoutRow): Promise<PayoutRow> {
