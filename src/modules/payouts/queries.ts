@@ -42,7 +42,7 @@ export type RequestedPayout = Pick<
  */
 export async function insertRequestedPayout(
   database: Queryable,
-  payout: RequestedPayout,
+  payout: RequestedPayout & { traceparent: string | null },
   debit: { ctes: (when: FragmentSqlToken) => FragmentSqlToken; posted: FragmentSqlToken },
   response: ResponseToStore | null,
 ): Promise<boolean> {
@@ -56,11 +56,12 @@ export async function insertRequestedPayout(
     ${debit.ctes(when)},
     inserted AS (
       INSERT INTO payouts (merchant_id, id, livemode, status, amount_cents, currency, destination_account, reference,
-        request_transaction_id, next_attempt_at, created_at, updated_at)
+        request_transaction_id, next_attempt_at, created_at, updated_at, traceparent)
       SELECT ${payout.merchant_id}::text, ${payout.id}::text, ${payout.livemode}::boolean, 'requested',
         ${payout.amount_cents}::bigint, ${payout.currency}::text, ${payout.destination_account}::text,
         ${payout.reference}::text, ${payout.request_transaction_id}::text, now(),
-        ${payout.created_at.toISOString()}::timestamptz, ${payout.created_at.toISOString()}::timestamptz
+        ${payout.created_at.toISOString()}::timestamptz, ${payout.created_at.toISOString()}::timestamptz,
+        ${payout.traceparent}::text
       WHERE ${debit.posted}
       RETURNING id)
     SELECT count(*)::int AS written FROM inserted`);
@@ -113,6 +114,9 @@ export async function claimLease(database: Queryable, key: PayoutKey & { leaseMs
     RETURNING ${PAYOUT_COLUMNS}`);
 }
 
+/** A claimed payout, with the trace of the request that created it (each pass continues it). */
+const claimedPayoutSchema = payoutRowSchema.extend({ traceparent: z.string().nullable() });
+
 /**
  * The payout-processor's batch claim: up to `limit` unfinished payouts whose next pass is due and
  * whose lease (if any) has lapsed, oldest due first, each leased as `claimLease` leases one (its
@@ -123,8 +127,8 @@ export async function claimLease(database: Queryable, key: PayoutKey & { leaseMs
 export async function claimDuePayouts(
   database: Queryable,
   options: { leaseMs: number; limit: number },
-): Promise<readonly PayoutRow[]> {
-  return database.any(sql.prepared("payouts_claim_due", payoutRowSchema)`
+): Promise<readonly (PayoutRow & { traceparent: string | null })[]> {
+  return database.any(sql.prepared("payouts_claim_due", claimedPayoutSchema)`
     WITH due AS (
       SELECT merchant_id, id FROM payouts
       WHERE status IN ('requested', 'submitted') AND next_attempt_at <= now()
@@ -136,7 +140,7 @@ export async function claimDuePayouts(
       next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond'
     FROM due
     WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${PAYOUT_COLUMNS_OF_P}`);
+    RETURNING ${PAYOUT_COLUMNS_OF_P}, p.traceparent`);
 }
 
 /** When the next pass of an unfinished payout falls due (null: none is unfinished): the first entry of the due index. */

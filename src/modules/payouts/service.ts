@@ -15,6 +15,7 @@ import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { type BatchRun, runBatches } from "../../platform/queue/batch-run.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
@@ -127,7 +128,12 @@ export async function requestPayout<Reply>(
   };
   const reply = await commit(payout, async (response) => {
     try {
-      return await queries.insertRequestedPayout(database, payout, debit, response);
+      return await queries.insertRequestedPayout(
+        database,
+        { ...payout, traceparent: currentTraceparent() },
+        debit,
+        response,
+      );
     } catch (error) {
       throw ledger.insufficientFundsOf(error);
     }
@@ -213,11 +219,7 @@ export async function processDuePayouts(
   const { database, config, logger } = dependencies;
   return runBatches({
     batchesMax: options.batchesMax,
-    claim: async (limit) =>
-      (await queries.claimDuePayouts(database, { leaseMs: config.moneyOut.leaseMs, limit })).map((payout) => ({
-        ...payout,
-        traceparent: null,
-      })),
+    claim: (limit) => queries.claimDuePayouts(database, { leaseMs: config.moneyOut.leaseMs, limit }),
     handle: (payout) => advanceLeased(dependencies, payout),
     span: { pool: "payout-processor", task: "process_payout" },
     onFailure: (payout, error) =>
