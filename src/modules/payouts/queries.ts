@@ -100,47 +100,69 @@ export async function selectPayouts(
 }
 
 /**
- * Takes the right to act on an unfinished payout (and call the gateway for it) until the lease ends,
- * whenever it is due. Null when it is final or another worker holds a live lease. As a batch claim
- * does, it moves the payout's next pass to the lease's end: the pass then sets the real one, and if
- * its worker dies the payout falls due again once the lease has lapsed.
+ * A payout leased for a pass. `attempt_recorded`: it was requested and never submitted, and the claim
+ * itself recorded its first submission attempt (committed with the lease, before anything is sent),
+ * so the pass submits at once.
  */
-export async function claimLease(database: Queryable, key: PayoutKey & { leaseMs: number }): Promise<PayoutRow | null> {
-  return database.maybeOne(sql.type(payoutRowSchema)`
-    UPDATE payouts SET lease_until = now() + ${key.leaseMs} * interval '1 millisecond',
-      next_attempt_at = now() + ${key.leaseMs} * interval '1 millisecond'
-    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status IN ('requested', 'submitted')
-      AND (lease_until IS NULL OR lease_until <= now())
-    RETURNING ${PAYOUT_COLUMNS}`);
-}
+const leasedPayoutSchema = payoutRowSchema.extend({
+  traceparent: z.string().nullable(),
+  attempt_recorded: z.boolean(),
+});
+export type LeasedPayout = z.infer<typeof leasedPayoutSchema>;
 
-/** A claimed payout, with the trace of the request that created it (each pass continues it). */
-const claimedPayoutSchema = payoutRowSchema.extend({ traceparent: z.string().nullable() });
+/**
+ * The lease of the payouts in `due` (a CTE of `merchant_id`, `id` and `first_submission`, rows locked):
+ * the right to act on each (and call the gateway for it) until the lease ends, its next pass moved
+ * to the lease's end (the pass then sets the real one; if its worker dies, the payout falls due again
+ * once the lease has lapsed), and, for a payout never submitted, its first submission attempt recorded.
+ */
+const leaseOf = (leaseMs: number) => sql.fragment`
+  UPDATE payouts p SET lease_until = now() + ${leaseMs} * interval '1 millisecond',
+    next_attempt_at = now() + ${leaseMs} * interval '1 millisecond',
+    submit_attempts = p.submit_attempts + CASE WHEN due.first_submission THEN 1 ELSE 0 END,
+    last_submit_attempt_at = CASE WHEN due.first_submission THEN now() ELSE p.last_submit_attempt_at END,
+    updated_at = CASE WHEN due.first_submission THEN now() ELSE p.updated_at END
+  FROM due
+  WHERE p.merchant_id = due.merchant_id AND p.id = due.id
+  RETURNING ${PAYOUT_COLUMNS_OF_P}, p.traceparent, due.first_submission AS attempt_recorded`;
+
+/**
+ * Takes the lease of one unfinished payout whenever it is due (`leaseOf`). Null when it is final or
+ * another worker holds a live lease.
+ */
+export async function claimLease(
+  database: Queryable,
+  key: PayoutKey & { leaseMs: number },
+): Promise<LeasedPayout | null> {
+  return database.maybeOne(sql.type(leasedPayoutSchema)`
+    WITH due AS (
+      SELECT merchant_id, id, (status = 'requested' AND submit_attempts = 0) AS first_submission FROM payouts
+      WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status IN ('requested', 'submitted')
+        AND (lease_until IS NULL OR lease_until <= now())
+      FOR UPDATE)
+    ${leaseOf(key.leaseMs)}`);
+}
 
 /**
  * The payout-processor's batch claim: up to `limit` unfinished payouts whose next pass is due and
- * whose lease (if any) has lapsed, oldest due first, each leased as `claimLease` leases one (its
- * next pass moved to the lease's end). Rows another replica is claiming are skipped (`SKIP LOCKED`),
- * and a claimed row is leased and no longer due once its claim commits: two replicas never claim the
- * same payout's pass. A payout whose worker died mid-pass falls due again when its lease lapses.
+ * whose lease (if any) has lapsed, oldest due first, each leased as `claimLease` leases one. Rows
+ * another replica is claiming are skipped (`SKIP LOCKED`), and a claimed row is leased and no longer
+ * due once its claim commits: two replicas never claim the same payout's pass. A payout whose worker
+ * died mid-pass falls due again when its lease lapses.
  */
 export async function claimDuePayouts(
   database: Queryable,
   options: { leaseMs: number; limit: number },
-): Promise<readonly (PayoutRow & { traceparent: string | null })[]> {
-  return database.any(sql.prepared("payouts_claim_due", claimedPayoutSchema)`
+): Promise<readonly LeasedPayout[]> {
+  return database.any(sql.prepared("payouts_claim_due", leasedPayoutSchema)`
     WITH due AS (
-      SELECT merchant_id, id FROM payouts
+      SELECT merchant_id, id, (status = 'requested' AND submit_attempts = 0) AS first_submission FROM payouts
       WHERE status IN ('requested', 'submitted') AND next_attempt_at <= now()
         AND (lease_until IS NULL OR lease_until <= now())
       ORDER BY next_attempt_at
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED)
-    UPDATE payouts p SET lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
-      next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond'
-    FROM due
-    WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${PAYOUT_COLUMNS_OF_P}, p.traceparent`);
+    ${leaseOf(options.leaseMs)}`);
 }
 
 /** When the next pass of an unfinished payout falls due (null: none is unfinished): the first entry of the due index. */
@@ -160,29 +182,63 @@ export async function recordSubmitAttempt(database: Queryable, key: PayoutKey): 
     RETURNING ${PAYOUT_COLUMNS}`);
 }
 
-/** `requested → submitted`: the gateway accepted it. Null when it was no longer requested. */
+/**
+ * `requested → submitted`: the gateway accepted it, and its next pass (when the processor should ask
+ * how it stands), which ends this worker's lease. Null when it was no longer requested.
+ */
 export async function markSubmitted(
-  transaction: Transaction,
-  payout: PayoutKey & { gatewayReference: string; destinationName: string | null; submittedAt: Date },
+  database: Queryable,
+  payout: PayoutKey & {
+    gatewayReference: string;
+    destinationName: string | null;
+    submittedAt: Date;
+    nextAttemptAt: Date;
+  },
 ): Promise<PayoutRow | null> {
-  return transaction.maybeOne(sql.type(payoutRowSchema)`
+  return database.maybeOne(sql.type(payoutRowSchema)`
     UPDATE payouts SET status = 'submitted', gateway_reference = ${payout.gatewayReference},
       destination_name = coalesce(${payout.destinationName}, destination_name),
-      submitted_at = ${payout.submittedAt.toISOString()}::timestamptz, updated_at = now()
+      submitted_at = ${payout.submittedAt.toISOString()}::timestamptz,
+      next_attempt_at = ${payout.nextAttemptAt.toISOString()}::timestamptz, lease_until = NULL, updated_at = now()
     WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = 'requested'
     RETURNING ${PAYOUT_COLUMNS}`);
 }
 
-/** `submitted → confirmed` with its ledger transaction. Null when it was no longer submitted. */
+/**
+ * `submitted → confirmed` (`from`: `requested` when the gateway completed it at once, which records
+ * its submission in the same update) with its ledger transaction and its event, in one statement:
+ * the guarded update of the payout, then the ledger's CTEs (`confirm`, written only if the update
+ * was) and the event (`event`, written only with them), committed together. Null when the payout was
+ * no longer `from` (nothing written).
+ */
 export async function markConfirmed(
-  transaction: Transaction,
-  payout: PayoutKey & { confirmedAt: Date; confirmTransactionId: string },
+  database: Queryable,
+  payout: PayoutKey & {
+    from: "requested" | "submitted";
+    gatewayReference: string;
+    destinationName: string | null;
+    submittedAt: Date;
+    confirmedAt: Date;
+  },
+  confirm: { transactionId: string; ctes: (when: FragmentSqlToken) => FragmentSqlToken; posted: FragmentSqlToken },
+  event: (when: FragmentSqlToken) => FragmentSqlToken,
 ): Promise<PayoutRow | null> {
-  return transaction.maybeOne(sql.type(payoutRowSchema)`
-    UPDATE payouts SET status = 'confirmed', confirmed_at = ${payout.confirmedAt.toISOString()}::timestamptz,
-      confirm_transaction_id = ${payout.confirmTransactionId}, lease_until = NULL, updated_at = now()
-    WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = 'submitted'
-    RETURNING ${PAYOUT_COLUMNS}`);
+  const submitting = payout.from === "requested";
+  return database.maybeOne(sql.type(payoutRowSchema)`
+    WITH confirmed AS (
+      UPDATE payouts SET status = 'confirmed', confirmed_at = ${payout.confirmedAt.toISOString()}::timestamptz,
+        confirm_transaction_id = ${confirm.transactionId}::text, lease_until = NULL, updated_at = now(),
+        gateway_reference = CASE WHEN ${submitting}::boolean THEN ${payout.gatewayReference}::text
+          ELSE gateway_reference END,
+        destination_name = CASE WHEN ${submitting}::boolean THEN coalesce(${payout.destinationName}::text, destination_name)
+          ELSE destination_name END,
+        submitted_at = CASE WHEN ${submitting}::boolean THEN ${payout.submittedAt.toISOString()}::timestamptz
+          ELSE submitted_at END
+      WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = ${payout.from}
+      RETURNING ${PAYOUT_COLUMNS}),
+    ${confirm.ctes(sql.fragment`EXISTS (SELECT 1 FROM confirmed)`)},
+    confirmed_event AS (${event(confirm.posted)})
+    SELECT ${PAYOUT_COLUMNS} FROM confirmed`);
 }
 
 /** `requested | submitted → failed`. Null when it was already final. */

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import {
   type PayoutStatus as GatewayPayoutStatus,
   type Gateways,
@@ -8,7 +9,7 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
-import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -180,11 +181,6 @@ export async function listPayouts(
   return toPage(rows, { limit: filter.limit, keyOf: createdAtKey, present: (row) => row });
 }
 
-/** Raised inside a transaction to roll it back when a guarded change found someone else had won. */
-class Superseded extends Error {
-  override name = "Superseded";
-}
-
 /**
  * One pass of the payout-processor over a payout, whenever it is due (as an operator's or a test's
  * direct call): take its lease, then submit it or ask the gateway how it stands, and apply the
@@ -229,26 +225,34 @@ export async function processDuePayouts(
 }
 
 /** The pass of a payout this worker holds the lease of. */
-async function advanceLeased(dependencies: PayoutDependencies, leased: PayoutRow): Promise<PayoutRow> {
+async function advanceLeased(dependencies: PayoutDependencies, leased: queries.LeasedPayout): Promise<PayoutRow> {
+  const { attempt_recorded: attemptRecorded, traceparent: _, ...payout } = leased;
   try {
-    return await advance(dependencies, leased);
+    return await advance(dependencies, payout, attemptRecorded);
   } catch (error) {
     // Our own failure (not the gateway's): the payout is looked at again after PAYOUT_RETRY_SECONDS,
     // or, if even this cannot be written (database down), once the lease has lapsed.
-    await dependencies.database
-      .transaction((transaction) =>
-        queries.scheduleNextAttempt(transaction, {
-          merchantId: leased.merchant_id,
-          id: leased.id,
-          runAt: new Date(Date.now() + dependencies.config.payoutRetryMs),
-        }),
-      )
+    await queries
+      .scheduleNextAttempt(dependencies.database, {
+        merchantId: payout.merchant_id,
+        id: payout.id,
+        runAt: new Date(Date.now() + dependencies.config.payoutRetryMs),
+      })
       .catch(() => {});
     throw error;
   }
 }
 
-async function advance(dependencies: PayoutDependencies, payout: PayoutRow): Promise<PayoutRow> {
+/**
+ * The pass: submit a requested payout (its attempt recorded before anything is sent: by the lease's
+ * claim for its first, `attemptRecorded`, otherwise here, after asking the gateway whether an earlier
+ * submission whose answer was lost reached it), or ask how a submitted one stands; then apply the answer.
+ */
+async function advance(
+  dependencies: PayoutDependencies,
+  payout: PayoutRow,
+  attemptRecorded: boolean,
+): Promise<PayoutRow> {
   const { config, database, logger } = dependencies;
   const gateway = gatewayOf(dependencies.gateways, payout.livemode);
   const inquire = () =>
@@ -262,21 +266,24 @@ async function advance(dependencies: PayoutDependencies, payout: PayoutRow): Pro
     });
 
   if (payout.status === "requested") {
-    if (payout.submit_attempts > 0) {
-      // A previous submission's answer was lost (timeout, crash): ask before submitting again.
-      let status: GatewayPayoutStatus;
-      try {
-        status = await inquire();
-      } catch (error) {
-        return retryLater(dependencies, payout, config.payoutRetryMs, error);
+    let attempt: PayoutRow | null = payout;
+    if (!attemptRecorded) {
+      if (payout.submit_attempts > 0) {
+        // A previous submission's answer was lost (timeout, crash): ask before submitting again.
+        let status: GatewayPayoutStatus;
+        try {
+          status = await inquire();
+        } catch (error) {
+          return retryLater(dependencies, payout, config.payoutRetryMs, error);
+        }
+        if (status.state !== "not_found") {
+          return apply(dependencies, payout, status);
+        }
       }
-      if (status.state !== "not_found") {
-        return apply(dependencies, payout, status);
+      attempt = await queries.recordSubmitAttempt(database, { merchantId: payout.merchant_id, id: payout.id });
+      if (attempt === null) {
+        return current(database, payout);
       }
-    }
-    const attempt = await queries.recordSubmitAttempt(database, { merchantId: payout.merchant_id, id: payout.id });
-    if (attempt === null) {
-      return current(database, payout);
     }
     let outcome: Exclude<GatewayPayoutStatus, { state: "not_found" }>;
     try {
@@ -344,10 +351,10 @@ async function apply(
 ): Promise<PayoutRow> {
   const { database, config } = dependencies;
   switch (status.state) {
-    case "processing": {
-      const submitted = payout.status === "requested" ? await submit(database, payout, status) : payout;
-      return scheduleNextPass(database, submitted, config.payoutProcessorIntervalMs);
-    }
+    case "processing":
+      return payout.status === "requested"
+        ? submit(database, payout, status, config.payoutProcessorIntervalMs)
+        : scheduleNextPass(database, payout, config.payoutProcessorIntervalMs);
     case "completed":
       return confirm(database, payout, status);
     case "rejected":
@@ -355,105 +362,103 @@ async function apply(
   }
 }
 
+/**
+ * `requested → submitted` and the next pass (`delayMs` from now, when the processor asks how it
+ * stands) in one guarded update, which ends this worker's lease.
+ */
 async function submit(
   database: Database,
   payout: PayoutRow,
   accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
+  delayMs: number,
 ): Promise<PayoutRow> {
-  const submitted = await database.transaction((transaction) => markSubmitted(transaction, payout, accepted));
-  if (submitted === null) {
-    return current(database, payout);
-  }
-  countTransition(submitted);
-  return submitted;
-}
-
-function markSubmitted(
-  transaction: Transaction,
-  payout: PayoutRow,
-  accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
-): Promise<PayoutRow | null> {
-  return queries.markSubmitted(transaction, {
+  const submitted = await queries.markSubmitted(database, {
     merchantId: payout.merchant_id,
     id: payout.id,
     gatewayReference: accepted.gatewayReference,
     destinationName: accepted.destinationName,
     submittedAt: accepted.acceptedAt,
+    nextAttemptAt: new Date(Date.now() + delayMs),
   });
+  if (submitted === null) {
+    // No longer requested: only its next pass is left to set, as for a submitted payout.
+    return scheduleNextPass(database, await current(database, payout), delayMs);
+  }
+  countTransition(submitted);
+  return submitted;
 }
 
 /**
- * `submitted → confirmed` (through `submitted` when the gateway completed it at once): payouts in
- * transit to gateway clearing, and `payout.confirmed`, in one transaction.
+ * `submitted → confirmed` (from `requested` when the gateway completed it at once, its submission
+ * recorded in the same update): payouts in transit to gateway clearing and `payout.confirmed`, with
+ * the guarded update of the payout, in one statement (`queries.markConfirmed`).
  */
 async function confirm(
   database: Database,
   payout: PayoutRow,
   completed: Extract<GatewayPayoutStatus, { state: "completed" }>,
 ): Promise<PayoutRow> {
-  const transitions: PayoutRow[] = [];
-  try {
-    await database.transaction(async (transaction) => {
-      let submitted = payout;
-      if (payout.status === "requested") {
-        const row = await markSubmitted(transaction, payout, completed);
-        if (row === null) {
-          throw new Superseded();
-        }
-        transitions.push(row);
-        submitted = row;
-      }
-      const posted = await ledger.post(transaction, {
-        merchantId: submitted.merchant_id,
-        livemode: submitted.livemode,
-        postingKey: `payout:${submitted.id}:confirm`,
-        description: `Payout ${submitted.reference} confirmed`,
-        source: { type: "payout", id: submitted.id },
-        postings: [
-          {
-            account: "payouts_in_transit",
-            entryType: "payout",
-            currency: submitted.currency,
-            amountCents: -submitted.amount_cents,
-          },
-          {
-            account: "gateway_clearing",
-            entryType: "payout",
-            currency: submitted.currency,
-            amountCents: submitted.amount_cents,
-          },
-        ],
-      });
-      const confirmed = await queries.markConfirmed(transaction, {
-        merchantId: submitted.merchant_id,
-        id: submitted.id,
-        confirmedAt: completed.completedAt,
-        confirmTransactionId: posted.transaction.id,
-      });
-      if (confirmed === null) {
-        throw new Superseded();
-      }
-      await events.emit(transaction, {
-        merchantId: confirmed.merchant_id,
-        livemode: confirmed.livemode,
+  if (payout.status !== "requested" && payout.status !== "submitted") {
+    return current(database, payout);
+  }
+  const movement = ledger.postingStatement({
+    merchantId: payout.merchant_id,
+    livemode: payout.livemode,
+    postingKey: `payout:${payout.id}:confirm`,
+    description: `Payout ${payout.reference} confirmed`,
+    source: { type: "payout", id: payout.id },
+    postings: [
+      {
+        account: "payouts_in_transit",
+        entryType: "payout",
+        currency: payout.currency,
+        amountCents: -payout.amount_cents,
+      },
+      {
+        account: "gateway_clearing",
+        entryType: "payout",
+        currency: payout.currency,
+        amountCents: payout.amount_cents,
+      },
+    ],
+  });
+  const event = (when: FragmentSqlToken) =>
+    events.emitWhen(
+      {
+        merchantId: payout.merchant_id,
+        livemode: payout.livemode,
         type: "payout.confirmed",
         data: {
-          payout_id: confirmed.id,
-          amount_cents: confirmed.amount_cents,
-          currency: confirmed.currency,
-          reference: confirmed.reference,
+          payout_id: payout.id,
+          amount_cents: payout.amount_cents,
+          currency: payout.currency,
+          reference: payout.reference,
         },
-      });
-      transitions.push(confirmed);
-    });
-  } catch (error) {
-    if (error instanceof Superseded) {
-      return current(database, payout);
-    }
-    throw error;
+      },
+      when,
+    );
+  const confirmed = await queries.markConfirmed(
+    database,
+    {
+      merchantId: payout.merchant_id,
+      id: payout.id,
+      from: payout.status,
+      gatewayReference: completed.gatewayReference,
+      destinationName: completed.destinationName,
+      submittedAt: completed.acceptedAt,
+      confirmedAt: completed.completedAt,
+    },
+    movement,
+    event,
+  );
+  if (confirmed === null) {
+    return current(database, payout);
   }
-  transitions.forEach(countTransition);
-  return transitions.at(-1) ?? current(database, payout);
+  if (payout.status === "requested") {
+    countTransition({ ...confirmed, status: "submitted" });
+  }
+  countTransition(confirmed);
+  return confirmed;
 }
 
 /** `requested | submitted → failed`: the request's debit reversed, `payout.failed`, in one transaction. */
