@@ -476,12 +476,12 @@ DECLARE
   v_postings integer;
   v_unbalanced text;
 BEGIN
-  SELECT count(*) INTO v_postings
-    FROM ledger_postings WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id;
-  SELECT string_agg(currency || ' ' || total, ', ') INTO v_unbalanced FROM (
-    SELECT currency, sum(amount_cents) AS total FROM ledger_postings
-      WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id
-      GROUP BY currency HAVING sum(amount_cents) <> 0) AS sums;
+  SELECT coalesce(sum(postings), 0), string_agg(currency || ' ' || total, ', ') FILTER (WHERE total <> 0)
+    INTO v_postings, v_unbalanced
+    FROM (
+      SELECT currency, count(*) AS postings, sum(amount_cents) AS total FROM ledger_postings
+        WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id
+        GROUP BY currency) AS sums;
   IF v_postings < 2 OR v_unbalanced IS NOT NULL THEN
     RAISE EXCEPTION 'ledger transaction % does not balance (% postings; unbalanced: %)',
       NEW.id, v_postings, coalesce(v_unbalanced, 'none')
