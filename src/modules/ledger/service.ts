@@ -104,34 +104,59 @@ export function insufficientFundsOf(error: unknown): unknown {
     : error;
 }
 
+/** A movement ready to be written inside a caller's statement (`postingCtes`). */
+export type PreparedPosting = queries.TransactionToPost & { transactionId: string };
+
 /**
  * A new movement (a posting key used nowhere yet) for a caller that writes it inside its own
- * statement, beside the change that causes it, in one round trip: `ctes(when)` are the data-modifying
- * CTEs of the ledger transaction (`transactionId`) and its postings, written only when `when` holds;
- * `posted` is the condition, for the caller's own writes, that they were written. The same
- * invariants hold as for `post`: the postings balance (asserted here, and by the deferred trigger at
- * commit), each is applied to its balance under the balance row's lock, and a debit beyond the
- * available balance fails the whole statement (map its error with `insufficientFundsOf`).
+ * statement, beside the change that causes it, in one round trip: its postings asserted balanced
+ * (the deferred trigger checks them again at commit), credits first, and its ledger transaction's id
+ * drawn (`transactionId`, for the caller's rows that name it).
  */
+export function preparePosting(input: PostingRequest): PreparedPosting {
+  assertBalanced(input.postings);
+  const transactionId = newId("ltx");
+  return {
+    transactionId,
+    row: {
+      merchant_id: input.merchantId,
+      id: transactionId,
+      livemode: input.livemode,
+      posting_key: input.postingKey,
+      description: input.description,
+      source_type: input.source.type,
+      source_id: input.source.id,
+      reverses_transaction_id: input.reversesTransactionId ?? null,
+    },
+    postings: creditsFirst(input.postings),
+  };
+}
+
+/**
+ * Prepared movements as data-modifying CTEs of the caller's statement: each written only when `when`
+ * holds for it (`when` may name the candidate transaction `c`: its `merchant_id`, `id`, …), and the
+ * CTE `ledger_posted` (`merchant_id`, `id`) lists those written. The same invariants hold as for
+ * `post`: each posting is applied to its balance under the balance row's lock, in the order given
+ * (a caller writing several orders them by merchant, so that statements lock balances in one order),
+ * the deferred trigger checks each transaction at commit, and a debit beyond the available balance
+ * fails the whole statement (map its error with `insufficientFundsOf`).
+ */
+export function postingCtes(postings: readonly PreparedPosting[], when: FragmentSqlToken): FragmentSqlToken {
+  return queries.postingCtes(postings, when);
+}
+
+/** `preparePosting` of one movement, with its CTEs (`ctes(when)`) and the condition that it was written (`posted`). */
 export function postingStatement(input: PostingRequest): {
   transactionId: string;
   ctes: (when: FragmentSqlToken) => FragmentSqlToken;
   posted: FragmentSqlToken;
 } {
-  assertBalanced(input.postings);
-  const transactionId = newId("ltx");
-  const postings = creditsFirst(input.postings);
-  const row = {
-    merchant_id: input.merchantId,
-    id: transactionId,
-    livemode: input.livemode,
-    posting_key: input.postingKey,
-    description: input.description,
-    source_type: input.source.type,
-    source_id: input.source.id,
-    reverses_transaction_id: input.reversesTransactionId ?? null,
+  const prepared = preparePosting(input);
+  return {
+    transactionId: prepared.transactionId,
+    ctes: (when) => queries.postingCtes([prepared], when),
+    posted: queries.POSTED,
   };
-  return { transactionId, ctes: (when) => queries.postingCtes(row, postings, when), posted: queries.POSTED };
 }
 
 /**

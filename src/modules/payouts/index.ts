@@ -6,7 +6,7 @@ import { processDuePayoutsTask } from "./tasks/process-due-payouts.ts";
 /** Payouts to the merchant's wallet (README.md). */
 export const payoutsModule: ModuleFace<{ gateways: WalletGateways }> = {
   name: "payouts",
-  routes: () => payoutRoutes,
+  routes: () => payoutRoutes(),
   adminRoutes: () => payoutAdminRoutes,
   tasks: ({ gateways }) => ({ "payout-processor": [processDuePayoutsTask(gateways)] }),
 };

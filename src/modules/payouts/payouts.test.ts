@@ -28,6 +28,7 @@ import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
 import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
+import { createPayoutWriter } from "./payout-writer.ts";
 import * as payouts from "./service.ts";
 import { processDuePayoutsTask } from "./tasks/process-due-payouts.ts";
 
@@ -232,7 +233,7 @@ describe("requesting a payout", () => {
     );
   });
 
-  test("one statement: the owner's answer is stored with the debit and the payout; a taken-over request writes nothing", async () => {
+  test("one statement for the requests of a moment: the owner's answer with its debit and payout; a taken-over request writes nothing; an overdraft only fails itself", async () => {
     await fund(db.database, shop, 1000);
     const merchant = { payout_msisdn: WALLET, payout_verified: true } as MerchantRow;
     const tenant = { merchantId: shop.id, livemode: false, merchant };
@@ -252,35 +253,35 @@ describe("requesting a payout", () => {
       db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
         SELECT count(*)::int AS count FROM payouts WHERE merchant_id = ${shop.id}`);
 
-    // A retry took the key over: this request's owner token no longer owns it.
-    const lost = await claim();
-    const takenOver = await payouts.requestPayout(
-      db.database,
-      tenant,
-      { amount_cents: 400, currency: "USD" },
-      (_, write) => write({ ...lost, ownerToken: randomUUID(), status: 201, body: "{}" }),
-    );
-    expect(takenOver).toBe(false);
-    expect(await record(lost.key)).toEqual({ state: "in_flight", response_body: null });
-    expect(await payoutCount()).toBe(0);
-    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({ merchant_available: { USD: 1000 } });
-
-    // The owner: its answer, the debit and the payout commit together.
-    const owned = await claim();
+    // Three requests of one moment, written in one statement by the process's writer: one whose key a
+    // retry took over (its owner token no longer owns it), one that owns its key, one above the balance.
+    const write = createPayoutWriter(db.database);
+    const [lost, owned, tooMuch] = [await claim(), await claim(), await claim()];
     let id = "";
-    const written = await payouts.requestPayout(
-      db.database,
-      tenant,
-      { amount_cents: 400, currency: "USD" },
-      (payout, write) => {
+    const [takenOver, written, refused] = await Promise.allSettled([
+      payouts.requestPayout(write, tenant, { amount_cents: 400, currency: "USD" }, (_, store) =>
+        store({ ...lost, ownerToken: randomUUID(), status: 201, body: "{}" }),
+      ),
+      payouts.requestPayout(write, tenant, { amount_cents: 400, currency: "USD" }, (payout, store) => {
         id = payout.id;
-        return write({ ...owned, status: 201, body: JSON.stringify({ id: payout.id }) });
-      },
-    );
-    expect(written).toBe(true);
+        return store({ ...owned, status: 201, body: JSON.stringify({ id: payout.id }) });
+      }),
+      payouts.requestPayout(write, tenant, { amount_cents: 1001, currency: "USD" }, (_, store) =>
+        store({ ...tooMuch, status: 201, body: "{}" }),
+      ),
+    ]);
+    // The taken-over request wrote nothing: no debit, no payout, its record still the retry's.
+    expect(takenOver).toEqual({ status: "fulfilled", value: false });
+    expect(await record(lost.key)).toEqual({ state: "in_flight", response_body: null });
+    // The owner: its answer, the debit and the payout committed together.
+    expect(written).toEqual({ status: "fulfilled", value: true });
     expect(await record(owned.key)).toEqual({ state: "completed", response_body: JSON.stringify({ id }) });
-    expect(await payoutCount()).toBe(1);
     expect(await ledgerTransactionsOf(db.database, id)).toHaveLength(1);
+    // Above the balance: 402 (it failed the batch's statement; written alone, it fails alone), nothing
+    // written for it (the request then stores its 402 answer itself).
+    expect(refused).toMatchObject({ status: "rejected", reason: { status: 402, code: "insufficient_funds" } });
+    expect(await record(tooMuch.key)).toEqual({ state: "in_flight", response_body: null });
+    expect(await payoutCount()).toBe(1);
     expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
       merchant_available: { USD: 600 },
       payouts_in_transit: { USD: 400 },

@@ -33,39 +33,72 @@ export type RequestedPayout = Pick<
   | "created_at"
 >;
 
+/** A requested payout to write, and its request's answer to store. */
+export type PayoutToInsert = {
+  payout: RequestedPayout & { traceparent: string | null };
+  /** Null on a route that is not idempotent: nothing to store, the row written unconditionally. */
+  response: ResponseToStore | null;
+};
+
 /**
- * `POST /v1/payouts` in one statement, one round trip and one commit: the request's stored response
- * (when `response` is given: only while the request still owns its key), the debit (`debit`: the
- * ledger's CTEs, written only once the response is stored) and the payout, due for the processor at
- * once (written only with its debit). True when written; false when the request had lost its key
- * (nothing written). A debit beyond the balance fails the whole statement on the balance row's lock.
+ * `POST /v1/payouts` in one statement, for the requests of a moment: each request's stored response
+ * (only while it still owns its key), its debit (`debits(when)`: the ledger's CTEs of the payouts'
+ * request transactions, each to be written only when `when` holds for it, which is once its response
+ * is stored) and its payout, due for the processor at once (written only with its debit), as
+ * data-modifying CTEs; one round trip and one commit for all of them. Returns the ids of the payouts
+ * written (a request that had lost its key writes nothing). A debit beyond its balance fails the whole
+ * statement on the balance row's lock; rows are written in the order given (callers order them by
+ * merchant, so that concurrent statements take balance locks in one order).
  */
-export async function insertRequestedPayout(
+export async function insertRequestedPayouts(
   database: Queryable,
-  payout: RequestedPayout & { traceparent: string | null },
-  debit: { ctes: (when: FragmentSqlToken) => FragmentSqlToken; posted: FragmentSqlToken },
-  response: ResponseToStore | null,
-): Promise<boolean> {
-  const stored = storeResponsesStatement(sql.fragment`
-    SELECT ${response?.merchantId ?? null}::text AS merchant_id, ${response?.livemode ?? null}::boolean AS livemode,
-      ${response?.key ?? null}::text AS key, ${response?.ownerToken ?? null}::text AS owner_token,
-      ${response?.status ?? null}::integer AS response_status, ${response?.body ?? null}::text AS response_body`);
-  const when = sql.fragment`(${response === null}::boolean OR EXISTS (SELECT 1 FROM stored))`;
-  const written = await database.oneFirst(sql.prepared("payouts_request", z.object({ written: z.number() }))`
-    WITH stored AS (${stored}),
-    ${debit.ctes(when)},
+  rows: readonly PayoutToInsert[],
+  debits: (when: FragmentSqlToken) => FragmentSqlToken,
+): Promise<ReadonlySet<string>> {
+  const column = <T>(pick: (row: PayoutToInsert) => T, type: "text" | "int8" | "bool" | "int4") =>
+    sql.array(
+      rows.map((row) => pick(row) as never),
+      type,
+    );
+  const inserted = await database.any(sql.prepared("payouts_request", z.object({ id: z.string() }))`
+    WITH pending AS (
+      SELECT * FROM unnest(
+        ${column((r) => r.payout.merchant_id, "text")}::text[], ${column((r) => r.payout.id, "text")}::text[],
+        ${column((r) => r.payout.livemode, "bool")}::bool[], ${column((r) => r.payout.amount_cents, "int8")}::int8[],
+        ${column((r) => r.payout.currency, "text")}::text[],
+        ${column((r) => r.payout.destination_account, "text")}::text[],
+        ${column((r) => r.payout.reference, "text")}::text[],
+        ${column((r) => r.payout.request_transaction_id, "text")}::text[],
+        ${column((r) => r.payout.created_at.toISOString(), "text")}::text[],
+        ${column((r) => r.payout.traceparent, "text")}::text[],
+        ${column((r) => r.response?.key ?? null, "text")}::text[],
+        ${column((r) => r.response?.ownerToken ?? null, "text")}::text[],
+        ${column((r) => r.response?.status ?? null, "int4")}::int4[],
+        ${column((r) => r.response?.body ?? null, "text")}::text[])
+      AS p (merchant_id, id, livemode, amount_cents, currency, destination_account, reference, request_transaction_id,
+        created_at, traceparent, idempotency_key, owner_token, response_status, response_body)),
+    stored AS (${storeResponsesStatement(sql.fragment`
+      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
+      FROM pending WHERE idempotency_key IS NOT NULL`)}),
+    allowed AS (
+      SELECT p.* FROM pending p
+      WHERE p.idempotency_key IS NULL
+        OR EXISTS (SELECT 1 FROM stored s
+          WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key)),
+    ${debits(
+      sql.fragment`EXISTS (SELECT 1 FROM allowed a WHERE a.merchant_id = c.merchant_id AND a.request_transaction_id = c.id)`,
+    )},
     inserted AS (
       INSERT INTO payouts (merchant_id, id, livemode, status, amount_cents, currency, destination_account, reference,
         request_transaction_id, next_attempt_at, created_at, updated_at, traceparent)
-      SELECT ${payout.merchant_id}::text, ${payout.id}::text, ${payout.livemode}::boolean, 'requested',
-        ${payout.amount_cents}::bigint, ${payout.currency}::text, ${payout.destination_account}::text,
-        ${payout.reference}::text, ${payout.request_transaction_id}::text, now(),
-        ${payout.created_at.toISOString()}::timestamptz, ${payout.created_at.toISOString()}::timestamptz,
-        ${payout.traceparent}::text
-      WHERE ${debit.posted}
+      SELECT a.merchant_id, a.id, a.livemode, 'requested', a.amount_cents, a.currency, a.destination_account,
+        a.reference, a.request_transaction_id, now(), a.created_at::timestamptz, a.created_at::timestamptz,
+        a.traceparent
+      FROM allowed a
+      JOIN ledger_posted t ON t.merchant_id = a.merchant_id AND t.id = a.request_transaction_id
       RETURNING id)
-    SELECT count(*)::int AS written FROM inserted`);
-  return written === 1;
+    SELECT id FROM inserted`);
+  return new Set(inserted.map((row) => row.id));
 }
 
 export async function selectPayout(database: Queryable, world: World, payoutId: string): Promise<PayoutRow | null> {

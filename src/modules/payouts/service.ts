@@ -67,16 +67,20 @@ export function payoutDestinationOf(merchant: Pick<MerchantRow, "payout_msisdn" 
   return merchant.payout_msisdn;
 }
 
+/** A requested payout to write with its debit and its request's answer (see `writeRequestedPayouts`). */
+export type PayoutToWrite = queries.PayoutToInsert & { debit: ledger.PreparedPosting };
+
 /**
  * `POST /v1/payouts`: the debit (payouts in transit), the payout, due for the processor at once, and
- * the request's stored response, in one statement (`commit` is the idempotent request's
- * `commitWithResponse`, which presents the payout and stores that answer): one round trip and one
- * commit, and the payout exists if and only if its money left the balance and its answer is stored.
- * A debit beyond the balance fails the statement on the balance row's lock (402, nothing written); a
- * request that lost its key to a retry writes nothing. Counted once committed.
+ * the request's stored response, written by `write` (the process's batching writer,
+ * `payout-writer.ts`: one statement for the requests of the moment) through `commit` (the idempotent
+ * request's `commitWithResponse`, which presents the payout and stores that answer): the payout
+ * exists if and only if its money left the balance and its answer is stored. A debit beyond the
+ * balance fails on the balance row's lock (402, nothing written); a request that lost its key to a
+ * retry writes nothing. Counted once committed.
  */
 export async function requestPayout<Reply>(
-  database: Queryable,
+  write: (row: PayoutToWrite) => Promise<boolean>,
   tenant: World & { merchant: MerchantRow },
   input: CreatePayoutInput,
   commit: (payout: PayoutRow, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>,
@@ -84,7 +88,7 @@ export async function requestPayout<Reply>(
   const destination = payoutDestinationOf(tenant.merchant);
   const id = newId("po");
   const reference = `PO${randomSecret().slice(0, 12).toUpperCase()}`;
-  const debit = ledger.postingStatement({
+  const debit = ledger.preparePosting({
     merchantId: tenant.merchantId,
     livemode: tenant.livemode,
     postingKey: `payout:${id}:request`,
@@ -127,21 +131,43 @@ export async function requestPayout<Reply>(
     created_at: now,
     updated_at: now,
   };
-  const reply = await commit(payout, async (response) => {
-    try {
-      return await queries.insertRequestedPayout(
-        database,
-        { ...payout, traceparent: currentTraceparent() },
-        debit,
-        response,
-      );
-    } catch (error) {
-      throw ledger.insufficientFundsOf(error);
-    }
-  });
+  const traceparent = currentTraceparent();
+  const reply = await commit(payout, (response) => write({ payout: { ...payout, traceparent }, debit, response }));
   countTransition(payout);
   return reply;
 }
+
+/**
+ * Writes requested payouts in one statement (`queries.insertRequestedPayouts`), ordered by merchant so
+ * that concurrent statements take balance locks in one order; per row, whether it was written (false:
+ * its request had lost its key) or why it failed. When the statement fails (a debit beyond its
+ * balance fails it whole), each payout is written alone, so that only the one that overdraws answers
+ * 402 (`insufficient_funds`) and the others are written as they would have been alone.
+ */
+export async function writeRequestedPayouts(
+  database: Queryable,
+  rows: readonly PayoutToWrite[],
+): Promise<(boolean | Error)[]> {
+  const ordered = [...rows].sort((left, right) => lockOrder(left).localeCompare(lockOrder(right)));
+  try {
+    const written = await queries.insertRequestedPayouts(database, ordered, (when) =>
+      ledger.postingCtes(
+        ordered.map((row) => row.debit),
+        when,
+      ),
+    );
+    return rows.map((row) => written.has(row.payout.id));
+  } catch (error) {
+    if (rows.length === 1) {
+      const refused = ledger.insufficientFundsOf(error);
+      return [refused instanceof Error ? refused : new Error(String(refused))];
+    }
+    return (await Promise.all(rows.map((row) => writeRequestedPayouts(database, [row])))).flat();
+  }
+}
+
+const lockOrder = (row: PayoutToWrite) =>
+  `${row.payout.merchant_id}\u0000${row.payout.livemode}\u0000${row.payout.currency}`;
 
 export function countTransition(payout: PayoutRow): void {
   payoutsTotal.inc({ status: payout.status, livemode: String(payout.livemode), currency: payout.currency });
