@@ -124,7 +124,15 @@ type Round = {
   waiting: Waiting;
 };
 /** POST /v1/payouts, then the payout-processor's work until each is confirmed. */
-type Payouts = { requests: Measured; confirmSeconds: number; confirmTransactions: number; poolCpuSeconds: number };
+type Payouts = {
+  requests: Measured;
+  confirmSeconds: number;
+  confirmTransactions: number;
+  /** Statements run from the end of the load until every payout was confirmed (null: not counted). */
+  confirmStatements: number | null;
+  confirmBusiest: BusyStatement[];
+  poolCpuSeconds: number;
+};
 /** What pending payments that never settle cost while they wait, polled on the schedule. */
 type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number };
 /** What the pools cost the database while nothing happens but payments waiting. */
@@ -372,6 +380,7 @@ try {
       );
     const poolCpuBefore = await sumCpu(poolPids);
     const transactionsBefore = await committedTransactions(database.url);
+    const statementsBefore = await statementCounts(database.url);
     const started = performance.now();
     const deadline = Date.now() + settleTimeoutMs;
     while ((await unfinished()) > 0) {
@@ -381,7 +390,15 @@ try {
     const confirmSeconds = (performance.now() - started) / 1000;
     const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
     const confirmTransactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-    return { requests, confirmSeconds, confirmTransactions, poolCpuSeconds };
+    const statementsAfter = await statementCounts(database.url);
+    return {
+      requests,
+      confirmSeconds,
+      confirmTransactions,
+      confirmStatements: statementsBetween(statementsBefore, statementsAfter),
+      confirmBusiest: busiestStatements(statementsBefore, statementsAfter, 12),
+      poolCpuSeconds,
+    };
   }
 
   /** Nothing pending, nothing arriving: what the pools alone cost the database. */
@@ -570,7 +587,11 @@ try {
           `  ratio ${(round.walletSales.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling`,
           ...settlingLines("wallet sales settling by polling", round.walletSalesSettled).slice(0, 2),
           line("POST /v1/payouts", round.payouts.requests),
-          `  ratio ${(round.payouts.requests.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling; every one confirmed ${round.payouts.confirmSeconds.toFixed(1)} s after the load, ${perOperation(round.payouts.confirmTransactions, round.payouts.requests.total)} xact/payout meanwhile, pools' CPU ${((1000 * round.payouts.poolCpuSeconds) / Math.max(1, round.payouts.requests.total)).toFixed(2)} s/1000`,
+          `  ratio ${(round.payouts.requests.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling; every one confirmed ${round.payouts.confirmSeconds.toFixed(1)} s after the load, ${perOperation(round.payouts.confirmTransactions, round.payouts.requests.total)} xact/payout and ${perOperation(round.payouts.confirmStatements, round.payouts.requests.total)} stmt/payout meanwhile, pools' CPU ${((1000 * round.payouts.poolCpuSeconds) / Math.max(1, round.payouts.requests.total)).toFixed(2)} s/1000`,
+          "  during the load (requests, and the processor's passes meanwhile):",
+          ...busiestLines(round.payouts.requests.busiest, round.payouts.requests.total, "payout"),
+          "  after the load, until every payout is confirmed:",
+          ...busiestLines(round.payouts.confirmBusiest, round.payouts.requests.total, "payout"),
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
         ];

@@ -13,7 +13,7 @@ TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_
 TABLE ledger_transactions (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, posting_key text NOT NULL, description text NOT NULL, source_type text NOT NULL, source_id text NOT NULL, reverses_transaction_id text, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), timezone text NOT NULL DEFAULT 'Africa/Harare'::text);
 TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, fee_cents bigint NOT NULL, narration text, merchant_ref text, metadata jsonb NOT NULL DEFAULT '{}'::jsonb, success_url text, cancel_url text, reference text NOT NULL, code text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, paid_at timestamp with time zone, payer_msisdn text, failure_reason text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), next_poll_at timestamp with time zone, poll_count integer NOT NULL DEFAULT 0, expiry_retry_at timestamp with time zone, expiry_attempts integer NOT NULL DEFAULT 0, traceparent text);
-TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), traceparent text);
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
 TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
@@ -120,6 +120,7 @@ CONSTRAINT payouts_merchant_id_fkey ON payouts: FOREIGN KEY (merchant_id) REFERE
 CONSTRAINT payouts_merchant_id_request_transaction_id_livemode_fkey ON payouts: FOREIGN KEY (merchant_id, request_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
 CONSTRAINT payouts_pkey ON payouts: PRIMARY KEY (merchant_id, id);
 CONSTRAINT payouts_status_check ON payouts: CHECK ((status = ANY (ARRAY['requested'::text, 'submitted'::text, 'confirmed'::text, 'failed'::text, 'reversed'::text])));
+CONSTRAINT payouts_traceparent_check ON payouts: CHECK ((char_length(traceparent) <= 128));
 CONSTRAINT products_barcode_check ON products: CHECK (((char_length(barcode) >= 1) AND (char_length(barcode) <= 100)));
 CONSTRAINT products_barcode_key ON products: UNIQUE (merchant_id, barcode);
 CONSTRAINT products_category_check ON products: CHECK (((char_length(category) >= 1) AND (char_length(category) <= 100)));
@@ -475,12 +476,12 @@ DECLARE
   v_postings integer;
   v_unbalanced text;
 BEGIN
-  SELECT count(*) INTO v_postings
-    FROM ledger_postings WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id;
-  SELECT string_agg(currency || ' ' || total, ', ') INTO v_unbalanced FROM (
-    SELECT currency, sum(amount_cents) AS total FROM ledger_postings
-      WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id
-      GROUP BY currency HAVING sum(amount_cents) <> 0) AS sums;
+  SELECT coalesce(sum(postings), 0), string_agg(currency || ' ' || total, ', ') FILTER (WHERE total <> 0)
+    INTO v_postings, v_unbalanced
+    FROM (
+      SELECT currency, count(*) AS postings, sum(amount_cents) AS total FROM ledger_postings
+        WHERE merchant_id = NEW.merchant_id AND transaction_id = NEW.id
+        GROUP BY currency) AS sums;
   IF v_postings < 2 OR v_unbalanced IS NOT NULL THEN
     RAISE EXCEPTION 'ledger transaction % does not balance (% postings; unbalanced: %)',
       NEW.id, v_postings, coalesce(v_unbalanced, 'none')

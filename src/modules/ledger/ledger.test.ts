@@ -127,6 +127,39 @@ describe("posting", () => {
     expect(await sumOfPostings(shop.id, true)).toEqual({});
   });
 
+  test.each([
+    ["without postings", []],
+    ["with one posting", [["merchant_available", "USD", 500]]],
+    [
+      "balanced in sum but not per currency",
+      [
+        ["merchant_available", "USD", 500],
+        ["adjustments", "ZWG", -500],
+      ],
+    ],
+  ] as const)("the commit-time check refuses a transaction %s", async (_, postings) => {
+    const failure = await db.database
+      .transaction(async (transaction) => {
+        await transaction.query(sql.unsafe`
+          INSERT INTO ledger_transactions (merchant_id, id, livemode, posting_key, description, source_type, source_id)
+          VALUES (${shop.id}, 'ltx_check', true, 'check', 'check', 'test', 'check')`);
+        for (const [index, [account, currency, amount]] of postings.entries()) {
+          await transaction.query(sql.unsafe`
+            INSERT INTO ledger_postings (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents)
+            VALUES (${shop.id}, ${`le_check_${index}`}, 'ltx_check', true, ${account}, 'adjustment', ${currency}, ${amount})`);
+        }
+      })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure).toBeInstanceOf(CheckIntegrityConstraintViolationError);
+    expect(String((failure?.cause as Error | undefined)?.message)).toMatch(
+      new RegExp(`does not balance \\(${postings.length} postings`),
+    );
+    expect(await sumOfPostings(shop.id, true)).toEqual({});
+  });
+
   test("ledger rows cannot be updated or deleted, and balances cannot be written directly", async () => {
     await fundMerchant(db.database, { merchantId: shop.id, livemode: true, currency: "USD", amountCents: 500 });
     const statements = [

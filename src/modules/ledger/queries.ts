@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
@@ -88,6 +89,74 @@ export async function insertPostings(
     ) WITH ORDINALITY AS p (id, account, entry_type, currency, amount_cents, position)
     ORDER BY p.position
     RETURNING ${POSTING_COLUMNS}`);
+}
+
+/** True in a statement holding `postingCtes` once one of its ledger transactions was written. */
+export const POSTED = sql.fragment`EXISTS (SELECT 1 FROM ledger_posted)`;
+
+/** A ledger transaction and its postings (in the order they are applied), for `postingCtes`. */
+export type TransactionToPost = {
+  row: Omit<TransactionRow, "created_at">;
+  postings: readonly (PostingInput & { id: string })[];
+};
+
+/**
+ * Ledger transactions and their postings as data-modifying CTEs, for a caller that writes them in
+ * its own statement: `ledger_candidate` (the transactions offered), `ledger_posted` (`merchant_id`,
+ * `id` of those written) and `ledger_posted_entries` (their postings). A candidate is written only
+ * when `when` holds for it (`when` may name it `c`) and its posting key is new; its postings only
+ * with it, in the order given, transaction after transaction (the database applies each to its
+ * account's balance as it goes, under that balance row's lock; see `insertPostings`).
+ */
+export function postingCtes(transactions: readonly TransactionToPost[], when: FragmentSqlToken): FragmentSqlToken {
+  const rows = transactions.map((transaction) => transaction.row);
+  const postings = transactions.flatMap((transaction) =>
+    transaction.postings.map((posting) => ({ ...posting, row: transaction.row })),
+  );
+  const text = <T>(values: readonly T[]) => sql.array(values as never[], "text");
+  return sql.fragment`
+    ledger_candidate AS (
+      SELECT * FROM unnest(
+        ${text(rows.map((row) => row.merchant_id))}::text[], ${text(rows.map((row) => row.id))}::text[],
+        ${sql.array(
+          rows.map((row) => row.livemode),
+          "bool",
+        )}::bool[], ${text(rows.map((row) => row.posting_key))}::text[],
+        ${text(rows.map((row) => row.description))}::text[], ${text(rows.map((row) => row.source_type))}::text[],
+        ${text(rows.map((row) => row.source_id))}::text[], ${text(rows.map((row) => row.reverses_transaction_id))}::text[])
+      AS c (merchant_id, id, livemode, posting_key, description, source_type, source_id, reverses_transaction_id)),
+    ledger_posted AS (
+      INSERT INTO ledger_transactions (merchant_id, id, livemode, posting_key, description, source_type, source_id,
+        reverses_transaction_id)
+      SELECT c.merchant_id, c.id, c.livemode, c.posting_key, c.description, c.source_type, c.source_id,
+        c.reverses_transaction_id
+      FROM ledger_candidate c
+      WHERE ${when}
+      ON CONFLICT (merchant_id, posting_key) DO NOTHING
+      RETURNING merchant_id, id),
+    ledger_posted_entries AS (
+      INSERT INTO ledger_postings (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents)
+      SELECT p.merchant_id, p.id, p.transaction_id, p.livemode, p.account, p.entry_type, p.currency, p.amount_cents
+      FROM unnest(
+        ${text(postings.map((posting) => posting.row.merchant_id))}::text[],
+        ${text(postings.map((posting) => posting.id))}::text[],
+        ${text(postings.map((posting) => posting.row.id))}::text[],
+        ${sql.array(
+          postings.map((posting) => posting.row.livemode),
+          "bool",
+        )}::bool[],
+        ${text(postings.map((posting) => posting.account))}::text[],
+        ${text(postings.map((posting) => posting.entryType))}::text[],
+        ${text(postings.map((posting) => posting.currency))}::text[],
+        ${sql.array(
+          postings.map((posting) => posting.amountCents),
+          "int8",
+        )}::int8[]
+      ) WITH ORDINALITY AS p (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents,
+        position)
+      JOIN ledger_posted t ON t.merchant_id = p.merchant_id AND t.id = p.transaction_id
+      ORDER BY p.position
+      RETURNING id)`;
 }
 
 export async function selectPostingsOfTransaction(

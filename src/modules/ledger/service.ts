@@ -1,4 +1,4 @@
-import { CheckIntegrityConstraintViolationError } from "slonik";
+import { CheckIntegrityConstraintViolationError, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
@@ -31,18 +31,18 @@ export type PostedTransaction = {
 
 const AVAILABLE_NOT_NEGATIVE = "ledger_balances_available_not_negative";
 
-export async function post(
-  transaction: Transaction,
-  input: {
-    merchantId: string;
-    livemode: boolean;
-    postingKey: string;
-    description: string;
-    source: { type: string; id: string };
-    postings: readonly PostingInput[];
-    reversesTransactionId?: string;
-  },
-): Promise<PostedTransaction> {
+/** A balanced movement to record (see `post`). */
+export type PostingRequest = {
+  merchantId: string;
+  livemode: boolean;
+  postingKey: string;
+  description: string;
+  source: { type: string; id: string };
+  postings: readonly PostingInput[];
+  reversesTransactionId?: string;
+};
+
+export async function post(transaction: Transaction, input: PostingRequest): Promise<PostedTransaction> {
   assertBalanced(input.postings);
   const inserted = await queries.insertTransaction(transaction, {
     merchant_id: input.merchantId,
@@ -62,22 +62,16 @@ export async function post(
     const postings = await queries.selectPostingsOfTransaction(transaction, input.merchantId, existing.id);
     return { transaction: existing, postings, created: false };
   }
-  // Credits first: a transaction that credits and debits the same balance must not fail on the
-  // intermediate state.
-  const ordered = [...input.postings].sort((left, right) => right.amountCents - left.amountCents);
   let postings: readonly PostingRow[];
   try {
     postings = await queries.insertPostings(transaction, {
       merchantId: input.merchantId,
       livemode: input.livemode,
       transactionId: inserted.id,
-      postings: ordered.map((posting) => ({ ...posting, id: newId("le") })),
+      postings: creditsFirst(input.postings),
     });
   } catch (error) {
-    if (error instanceof CheckIntegrityConstraintViolationError && error.constraint === AVAILABLE_NOT_NEGATIVE) {
-      throw insufficientFunds();
-    }
-    throw error;
+    throw insufficientFundsOf(error);
   }
   assertBalanced(
     postings.map((posting) => ({
@@ -88,6 +82,81 @@ export async function post(
     })),
   );
   return { transaction: inserted, postings, created: true };
+}
+
+/**
+ * Credits first: a transaction that credits and debits the same balance must not fail on the
+ * intermediate state. Each posting gets its id.
+ */
+function creditsFirst(postings: readonly PostingInput[]): (PostingInput & { id: string })[] {
+  return [...postings]
+    .sort((left, right) => right.amountCents - left.amountCents)
+    .map((posting) => ({ ...posting, id: newId("le") }));
+}
+
+/**
+ * A debit beyond the available balance fails on the balance row's check constraint, under its lock:
+ * that failure as the 402 `insufficient_funds` it means; any other error as it is.
+ */
+export function insufficientFundsOf(error: unknown): unknown {
+  return error instanceof CheckIntegrityConstraintViolationError && error.constraint === AVAILABLE_NOT_NEGATIVE
+    ? insufficientFunds()
+    : error;
+}
+
+/** A movement ready to be written inside a caller's statement (`postingCtes`). */
+export type PreparedPosting = queries.TransactionToPost & { transactionId: string };
+
+/**
+ * A new movement (a posting key used nowhere yet) for a caller that writes it inside its own
+ * statement, beside the change that causes it, in one round trip: its postings asserted balanced
+ * (the deferred trigger checks them again at commit), credits first, and its ledger transaction's id
+ * drawn (`transactionId`, for the caller's rows that name it).
+ */
+export function preparePosting(input: PostingRequest): PreparedPosting {
+  assertBalanced(input.postings);
+  const transactionId = newId("ltx");
+  return {
+    transactionId,
+    row: {
+      merchant_id: input.merchantId,
+      id: transactionId,
+      livemode: input.livemode,
+      posting_key: input.postingKey,
+      description: input.description,
+      source_type: input.source.type,
+      source_id: input.source.id,
+      reverses_transaction_id: input.reversesTransactionId ?? null,
+    },
+    postings: creditsFirst(input.postings),
+  };
+}
+
+/**
+ * Prepared movements as data-modifying CTEs of the caller's statement: each written only when `when`
+ * holds for it (`when` may name the candidate transaction `c`: its `merchant_id`, `id`, …), and the
+ * CTE `ledger_posted` (`merchant_id`, `id`) lists those written. The same invariants hold as for
+ * `post`: each posting is applied to its balance under the balance row's lock, in the order given
+ * (a caller writing several orders them by merchant, so that statements lock balances in one order),
+ * the deferred trigger checks each transaction at commit, and a debit beyond the available balance
+ * fails the whole statement (map its error with `insufficientFundsOf`).
+ */
+export function postingCtes(postings: readonly PreparedPosting[], when: FragmentSqlToken): FragmentSqlToken {
+  return queries.postingCtes(postings, when);
+}
+
+/** `preparePosting` of one movement, with its CTEs (`ctes(when)`) and the condition that it was written (`posted`). */
+export function postingStatement(input: PostingRequest): {
+  transactionId: string;
+  ctes: (when: FragmentSqlToken) => FragmentSqlToken;
+  posted: FragmentSqlToken;
+} {
+  const prepared = preparePosting(input);
+  return {
+    transactionId: prepared.transactionId,
+    ctes: (when) => queries.postingCtes([prepared], when),
+    posted: queries.POSTED,
+  };
 }
 
 /**

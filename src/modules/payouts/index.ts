@@ -1,13 +1,12 @@
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { ModuleFace } from "../../platform/module.ts";
 import { payoutAdminRoutes, payoutRoutes } from "./routes.ts";
-import { processPayoutTask } from "./tasks/process-payout.ts";
-import { requeueStalledPayoutsTask } from "./tasks/requeue-stalled-payouts.ts";
+import { processDuePayoutsTask } from "./tasks/process-due-payouts.ts";
 
 /** Payouts to the merchant's wallet (README.md). */
 export const payoutsModule: ModuleFace<{ gateways: WalletGateways }> = {
   name: "payouts",
-  routes: () => payoutRoutes,
+  routes: () => payoutRoutes(),
   adminRoutes: () => payoutAdminRoutes,
-  tasks: ({ gateways }) => ({ "payout-processor": [processPayoutTask(gateways), requeueStalledPayoutsTask] }),
+  tasks: ({ gateways }) => ({ "payout-processor": [processDuePayoutsTask(gateways)] }),
 };

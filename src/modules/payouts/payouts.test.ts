@@ -22,13 +22,15 @@ import { manualClock } from "../../../tests/support/time.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { WalletGateway, WalletGateways } from "../../gateway/wallet-gateway.ts";
-import { sql } from "../../platform/db/pool.ts";
+import { createDatabase, sql } from "../../platform/db/pool.ts";
+import { claimRequestOf } from "../../platform/idempotency/service.ts";
 import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
 import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
+import type { MerchantRow } from "../../platform/tenant.ts";
+import { createPayoutWriter } from "./payout-writer.ts";
 import * as payouts from "./service.ts";
-import { processPayoutTask } from "./tasks/process-payout.ts";
-import { requeueStalledPayoutsTask } from "./tasks/requeue-stalled-payouts.ts";
+import { processDuePayoutsTask } from "./tasks/process-due-payouts.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
 const admin = `Bearer ${TEST_ADMIN_TOKEN}`;
@@ -89,9 +91,13 @@ async function processUntilFinal(dependencies: payouts.PayoutDependencies, payou
   return payouts.getPayoutById(db.database, payout.id);
 }
 
+/** One run of the processor's batch task: the due payouts claimed and passed once. */
+const runDue = (dependencies: payouts.PayoutDependencies) =>
+  payouts.processDuePayouts(dependencies, { batchesMax: 10 });
+
 /**
- * As if the dying worker's lease and the sweeper's grace after the payout's due time had both passed:
- * moved into the past on the database clock, which decides them.
+ * As if the dying worker's lease had lapsed some time ago: moved into the past on the database clock,
+ * which decides it.
  */
 async function lapseLease(payoutId: string) {
   await db.database.query(sql.unsafe`
@@ -117,7 +123,7 @@ function countingSandbox(clock: { now: () => number } = { now: Date.now }) {
 }
 
 describe("requesting a payout", () => {
-  test("requested at once: the amount leaves the balance for payouts in transit, with the processor's job", async () => {
+  test("requested at once: the amount leaves the balance for payouts in transit, due for the processor, no job", async () => {
     const { app } = setup();
     await fund(db.database, shop, 10_000);
     const response = await createPayout(app, shop.testKey, { amount_cents: 2500 });
@@ -144,10 +150,11 @@ describe("requesting a payout", () => {
       { account: "payouts_in_transit", entry_type: "payout", currency: "USD", amount_cents: 2500 },
       { account: "merchant_available", entry_type: "payout", currency: "USD", amount_cents: -2500 },
     ]);
-    const jobs = await jobsWithKey(db.database, `payout:${response.body.id}`);
-    expect(jobs).toMatchObject([
-      { task_identifier: "process_payout", payload: { merchant_id: shop.id, payout_id: response.body.id } },
-    ]);
+    // The processor's batch claim finds it by its row: due now, nothing submitted yet, no job enqueued.
+    const row = await payoutRow(response.body.id);
+    expect(row).toMatchObject({ status: "requested", submit_attempts: 0 });
+    expect(row.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await jobsWithKey(db.database, `payout:${response.body.id}`)).toEqual([]);
     // GET shows the same payout.
     const fetched = await request(app)
       .get(`/v1/payouts/${response.body.id}`)
@@ -224,6 +231,61 @@ describe("requesting a payout", () => {
     expect((await createPayout(app, shop.testKey, { amount_cents: 301 }, key)).body.error.code).toBe(
       "idempotency_mismatch",
     );
+  });
+
+  test("one statement for the requests of a moment: the owner's answer with its debit and payout; a taken-over request writes nothing; an overdraft only fails itself", async () => {
+    await fund(db.database, shop, 1000);
+    const merchant = { payout_msisdn: WALLET, payout_verified: true } as MerchantRow;
+    const tenant = { merchantId: shop.id, livemode: false, merchant };
+    const claim = async () => {
+      const request = claimRequestOf({ key: randomUUID(), method: "POST", path: "/v1/payouts", body: {} }, 30_000);
+      await db.database.query(sql.unsafe`
+        INSERT INTO idempotency_keys (merchant_id, livemode, key, request_method, request_path, request_fingerprint,
+          state, owner_token, locked_until)
+        VALUES (${shop.id}, false, ${request.key}, 'POST', '/v1/payouts', ${sql.binary(request.fingerprint)},
+          'in_flight', ${request.ownerToken}, now() + interval '30 seconds')`);
+      return { merchantId: shop.id, livemode: false, key: request.key, ownerToken: request.ownerToken };
+    };
+    const record = (key: string) =>
+      db.database.one(sql.type(z.object({ state: z.string(), response_body: z.string().nullable() }))`
+        SELECT state, response_body FROM idempotency_keys WHERE merchant_id = ${shop.id} AND key = ${key}`);
+    const payoutCount = () =>
+      db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+        SELECT count(*)::int AS count FROM payouts WHERE merchant_id = ${shop.id}`);
+
+    // Three requests of one moment, written in one statement by the process's writer: one whose key a
+    // retry took over (its owner token no longer owns it), one that owns its key, one above the balance.
+    const write = createPayoutWriter(db.database);
+    const [lost, owned, tooMuch] = [await claim(), await claim(), await claim()];
+    let id = "";
+    const [takenOver, written, refused] = await Promise.allSettled([
+      payouts.requestPayout(write, tenant, { amount_cents: 400, currency: "USD" }, (_, store) =>
+        store({ ...lost, ownerToken: randomUUID(), status: 201, body: "{}" }),
+      ),
+      payouts.requestPayout(write, tenant, { amount_cents: 400, currency: "USD" }, (payout, store) => {
+        id = payout.id;
+        return store({ ...owned, status: 201, body: JSON.stringify({ id: payout.id }) });
+      }),
+      payouts.requestPayout(write, tenant, { amount_cents: 1001, currency: "USD" }, (_, store) =>
+        store({ ...tooMuch, status: 201, body: "{}" }),
+      ),
+    ]);
+    // The taken-over request wrote nothing: no debit, no payout, its record still the retry's.
+    expect(takenOver).toEqual({ status: "fulfilled", value: false });
+    expect(await record(lost.key)).toEqual({ state: "in_flight", response_body: null });
+    // The owner: its answer, the debit and the payout committed together.
+    expect(written).toEqual({ status: "fulfilled", value: true });
+    expect(await record(owned.key)).toEqual({ state: "completed", response_body: JSON.stringify({ id }) });
+    expect(await ledgerTransactionsOf(db.database, id)).toHaveLength(1);
+    // Above the balance: 402 (it failed the batch's statement; written alone, it fails alone), nothing
+    // written for it (the request then stores its 402 answer itself).
+    expect(refused).toMatchObject({ status: "rejected", reason: { status: 402, code: "insufficient_funds" } });
+    expect(await record(tooMuch.key)).toEqual({ state: "in_flight", response_body: null });
+    expect(await payoutCount()).toBe(1);
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 600 },
+      payouts_in_transit: { USD: 400 },
+    });
   });
 
   test("50 concurrent payouts racing one balance never overdraw it", async () => {
@@ -417,16 +479,69 @@ describe("a worker killed mid-payout", () => {
     );
     await eventually(async () => submissions.get(created.id) === 1);
     expect((await payoutRow(created.id)).submit_attempts).toBe(1);
-    // Its job is lost with it (locked); once the lease and the grace have passed, the sweeper gives the
-    // payout a new job, whose pass asks the gateway first and finds the submission.
-    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).not.toContain(created.id);
+    // While its lease lasts the processor's claim leaves it alone; once the lease has lapsed the claim
+    // takes it again, and the pass asks the gateway first and finds the submission.
+    const processor = { config, database: db.database, logger, gateways };
+    await runDue(processor);
+    expect(await payoutRow(created.id)).toMatchObject({ status: "requested", submit_attempts: 1 });
     await lapseLease(created.id);
-    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
-    const final = await processUntilFinal({ config, database: db.database, logger, gateways }, created);
+    await runDue(processor);
+    // Submitted, or already confirmed if the sandbox settled it meanwhile (0.3 s): never submitted again.
+    const recovered = await payoutRow(created.id);
+    expect(["submitted", "confirmed"]).toContain(recovered.status);
+    expect(recovered.submit_attempts).toBe(1);
+    expect(submissions.get(created.id)).toBe(1);
+    const final = await processUntilFinal(processor, created);
     expect(final).toMatchObject({ status: "confirmed", submit_attempts: 1 });
     expect(submissions.get(created.id)).toBe(1);
     expect(await available(db.database, shop.id, false)).toBe(1300);
     expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(2);
+  });
+
+  test("killed after the gateway accepted it, found completed by the recovered pass: submitted and confirmed in one update", async () => {
+    const clock = manualClock();
+    const { gateways, submissions } = countingSandbox(clock);
+    const { app, config } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
+    await fund(db.database, shop, 2000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 650 })).body;
+    const dying: WalletGateway = {
+      ...gateways.test,
+      submitPayout: async (submission) => {
+        await gateways.test.submitPayout(submission);
+        return new Promise<never>(() => {});
+      },
+    };
+    void payouts.processPayout(
+      { config, database: db.database, logger, gateways: { test: dying, live: dying } },
+      { merchantId: shop.id, payoutId: created.id },
+    );
+    await eventually(async () => submissions.get(created.id) === 1);
+    const metric = (status: string) => sampleValue("pos_payouts_total", { status, livemode: "false", currency: "USD" });
+    const [submittedBefore, confirmedBefore] = [await metric("submitted"), await metric("confirmed")];
+    // Settled at the gateway (0.3 s after the recorded attempt, on the database's clock) by the time the
+    // recovered pass asks. (A direct pass: the batch claim would also pass earlier tests' payouts, and
+    // the counts compared here are the process's.)
+    clock.advance(5000);
+    await lapseLease(created.id);
+    await payouts.processPayout(
+      { config, database: db.database, logger, gateways },
+      { merchantId: shop.id, payoutId: created.id },
+    );
+    const body = (await request(app).get(`/v1/payouts/${created.id}`).set("Authorization", `Bearer ${shop.testKey}`))
+      .body;
+    expect(body).toMatchObject({ status: "confirmed", failure_reason: null });
+    expect(body.submitted_at).not.toBeNull();
+    expect(body.destination_name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
+    expect(submissions.get(created.id)).toBe(1);
+    expect([await metric("submitted"), await metric("confirmed")]).toEqual([submittedBefore + 1, confirmedBefore + 1]);
+    expect((await eventsAbout(db.database, "payout_id", created.id)).map((event) => event.type)).toEqual([
+      "payout.confirmed",
+    ]);
+    expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(2);
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 1350 },
+      payouts_in_transit: { USD: 0 },
+    });
   });
 
   test("killed between submitted and confirmed: the recovered pass confirms once, without submitting again", async () => {
@@ -454,13 +569,16 @@ describe("a worker killed mid-payout", () => {
       { merchantId: shop.id, payoutId: created.id },
     );
     await eventually(async () => inquiries === 1);
-    // Another pass meanwhile (a duplicate job) cannot act while the dying worker's lease lasts.
+    // Another pass meanwhile (a direct call, the processor's claim) cannot act while the dying worker's lease lasts.
     expect(await payouts.processPayout(dependencies, { merchantId: shop.id, payoutId: created.id })).toMatchObject({
       status: "submitted",
     });
+    await runDue(dependencies);
+    expect(await payoutRow(created.id)).toMatchObject({ status: "submitted" });
+    // Once it has lapsed, the processor's claim takes the payout again and confirms it.
     await lapseLease(created.id);
-    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
-    expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed" });
+    await runDue(dependencies);
+    expect(await payoutRow(created.id)).toMatchObject({ status: "confirmed" });
     expect(submissions.get(created.id)).toBe(1);
     expect((await eventsAbout(db.database, "payout_id", created.id)).map((event) => event.type)).toEqual([
       "payout.confirmed",
@@ -521,7 +639,7 @@ describe("listing and isolation", () => {
 });
 
 describe("the payout-processor pool", () => {
-  test("without any direct call, its jobs confirm one payout and fail another (0000), each exactly once", async () => {
+  test("without any direct call, its batch task confirms one payout and fails another (0000), each exactly once", async () => {
     const { app, config, dependencies } = setup({ WORKER_POLL_INTERVAL_MS: "50" });
     const rejecting = await newMerchant(db.database, { payout_msisdn: "263779990000", payout_verified: true });
     await fund(db.database, shop, 1000);
@@ -529,7 +647,7 @@ describe("the payout-processor pool", () => {
     const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
     const runner = await startWorkerPool({
       pool: "payout-processor",
-      tasks: [processPayoutTask(dependencies.gateways), requeueStalledPayoutsTask],
+      tasks: [processDuePayoutsTask(dependencies.gateways)],
       dependencies: { config, database: db.database, logger },
       pgPool,
       registry: new Registry(),
@@ -553,6 +671,64 @@ describe("the payout-processor pool", () => {
     } finally {
       await runner.stop();
       await pgPool.end();
+    }
+  });
+});
+
+describe("two replicas of the payout-processor", () => {
+  test("claiming the same due payouts side by side, they submit each once and confirm each once", async () => {
+    const { gateways, submissions } = countingSandbox();
+    const { app, config } = setup({ MONEY_OUT_LEASE_SECONDS: "60" }, gateways);
+    const shops = [shop, ...(await Promise.all([1, 2].map(() => newMerchant(db.database))))];
+    await Promise.all(shops.map((merchant) => setDestination(merchant, WALLET)));
+    await Promise.all(shops.map((merchant) => fund(db.database, merchant, 100_000)));
+    const created: string[] = [];
+    for (let index = 0; index < 60; index += 1) {
+      const merchant = shops[index % shops.length] as TestMerchant;
+      const response = await createPayout(app, merchant.testKey, { amount_cents: 100 + index });
+      expect(response.status).toBe(201);
+      created.push(response.body.id);
+    }
+    // Two replicas: each its own database pool, running the batch task back to back until all are final.
+    const replicas = await Promise.all(
+      [0, 1].map(() =>
+        createDatabase({ url: db.url, poolSize: 10, statementTimeoutMs: 30_000, logger, applicationName: "replica" }),
+      ),
+    );
+    try {
+      const unfinished = async () =>
+        db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+          SELECT count(*)::int AS count FROM payouts
+          WHERE id = ANY(${sql.array(created, "text")}) AND status IN ('requested', 'submitted')`);
+      const claimed = [0, 0];
+      await Promise.all(
+        replicas.map(async (replica, index) => {
+          const processor = { config, database: replica, logger, gateways };
+          const deadline = Date.now() + 60_000;
+          while ((await unfinished()) > 0) {
+            if (Date.now() > deadline) throw new Error("payouts still unfinished after 60 s");
+            claimed[index] = (claimed[index] ?? 0) + (await runDue(processor)).claimed;
+            await sleep(50);
+          }
+        }),
+      );
+      // Both took part, and each payout was submitted once, confirmed once, moved once.
+      expect(claimed.every((count) => count > 0)).toBe(true);
+      for (const id of created) {
+        expect(submissions.get(id)).toBe(1);
+        expect(await payoutRow(id)).toMatchObject({ status: "confirmed", submit_attempts: 1 });
+        expect(await ledgerTransactionsOf(db.database, id)).toHaveLength(2);
+        expect((await eventsAbout(db.database, "payout_id", id)).map((event) => event.type)).toEqual([
+          "payout.confirmed",
+        ]);
+      }
+      for (const merchant of shops) {
+        expect(await accountBalances(db.database, merchant.id, false)).toMatchObject({
+          payouts_in_transit: { USD: 0 },
+        });
+      }
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.end()));
     }
   });
 });
@@ -652,7 +828,10 @@ describe("live payouts, through the gateway simulator", () => {
     );
     await eventually(async () => simulator.state.payouts.has(created.id));
     await lapseLease(created.id);
-    expect(await payouts.requeueStalledPayouts({ config, database: db.database, logger })).toContain(created.id);
+    await runDue(dependencies);
+    const recovered = await payoutRow(created.id);
+    expect(["submitted", "confirmed"]).toContain(recovered.status);
+    expect(recovered.submit_attempts).toBe(1);
     expect(await processUntilFinal(dependencies, created)).toMatchObject({ status: "confirmed", submit_attempts: 1 });
     expect(simulator.state.payouts.get(created.id)?.submissions).toBe(1);
     expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(2);

@@ -1,6 +1,9 @@
+import type { FragmentSqlToken } from "slonik";
+import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PayoutRow, type PayoutStatus, payoutRowSchema } from "./schemas.ts";
 
 const PAYOUT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, destination_account,
@@ -8,29 +11,94 @@ const PAYOUT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_ce
   confirm_transaction_id, submit_attempts, last_submit_attempt_at, next_attempt_at, lease_until, submitted_at,
   confirmed_at, failed_at, reversed_at, created_at, updated_at`;
 
+const PAYOUT_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
+  p.destination_account, p.destination_name, p.reference, p.gateway_reference, p.failure_reason, p.reversal_reason,
+  p.request_transaction_id, p.confirm_transaction_id, p.submit_attempts, p.last_submit_attempt_at, p.next_attempt_at,
+  p.lease_until, p.submitted_at, p.confirmed_at, p.failed_at, p.reversed_at, p.created_at, p.updated_at`;
+
 /** A payout as the processor and operators name it: its merchant and id (the id implies the world). */
 type PayoutKey = { merchantId: string; id: string };
 
-export async function insertPayout(
-  transaction: Transaction,
-  payout: Pick<
-    PayoutRow,
-    | "merchant_id"
-    | "id"
-    | "livemode"
-    | "amount_cents"
-    | "currency"
-    | "destination_account"
-    | "reference"
-    | "request_transaction_id"
-  >,
-): Promise<PayoutRow> {
-  return transaction.one(sql.type(payoutRowSchema)`
-    INSERT INTO payouts (merchant_id, id, livemode, status, amount_cents, currency, destination_account, reference,
-      request_transaction_id, next_attempt_at)
-    VALUES (${payout.merchant_id}, ${payout.id}, ${payout.livemode}, 'requested', ${payout.amount_cents},
-      ${payout.currency}, ${payout.destination_account}, ${payout.reference}, ${payout.request_transaction_id}, now())
-    RETURNING ${PAYOUT_COLUMNS}`);
+/** A requested payout as `POST /v1/payouts` writes it (its answer is presented from this before it is written). */
+export type RequestedPayout = Pick<
+  PayoutRow,
+  | "merchant_id"
+  | "id"
+  | "livemode"
+  | "amount_cents"
+  | "currency"
+  | "destination_account"
+  | "reference"
+  | "request_transaction_id"
+  | "created_at"
+>;
+
+/** A requested payout to write, and its request's answer to store. */
+export type PayoutToInsert = {
+  payout: RequestedPayout & { traceparent: string | null };
+  /** Null on a route that is not idempotent: nothing to store, the row written unconditionally. */
+  response: ResponseToStore | null;
+};
+
+/**
+ * `POST /v1/payouts` in one statement, for the requests of a moment: each request's stored response
+ * (only while it still owns its key), its debit (`debits(when)`: the ledger's CTEs of the payouts'
+ * request transactions, each to be written only when `when` holds for it, which is once its response
+ * is stored) and its payout, due for the processor at once (written only with its debit), as
+ * data-modifying CTEs; one round trip and one commit for all of them. Returns the ids of the payouts
+ * written (a request that had lost its key writes nothing). A debit beyond its balance fails the whole
+ * statement on the balance row's lock; rows are written in the order given (callers order them by
+ * merchant, so that concurrent statements take balance locks in one order).
+ */
+export async function insertRequestedPayouts(
+  database: Queryable,
+  rows: readonly PayoutToInsert[],
+  debits: (when: FragmentSqlToken) => FragmentSqlToken,
+): Promise<ReadonlySet<string>> {
+  const column = <T>(pick: (row: PayoutToInsert) => T, type: "text" | "int8" | "bool" | "int4") =>
+    sql.array(
+      rows.map((row) => pick(row) as never),
+      type,
+    );
+  const inserted = await database.any(sql.prepared("payouts_request", z.object({ id: z.string() }))`
+    WITH pending AS (
+      SELECT * FROM unnest(
+        ${column((r) => r.payout.merchant_id, "text")}::text[], ${column((r) => r.payout.id, "text")}::text[],
+        ${column((r) => r.payout.livemode, "bool")}::bool[], ${column((r) => r.payout.amount_cents, "int8")}::int8[],
+        ${column((r) => r.payout.currency, "text")}::text[],
+        ${column((r) => r.payout.destination_account, "text")}::text[],
+        ${column((r) => r.payout.reference, "text")}::text[],
+        ${column((r) => r.payout.request_transaction_id, "text")}::text[],
+        ${column((r) => r.payout.created_at.toISOString(), "text")}::text[],
+        ${column((r) => r.payout.traceparent, "text")}::text[],
+        ${column((r) => r.response?.key ?? null, "text")}::text[],
+        ${column((r) => r.response?.ownerToken ?? null, "text")}::text[],
+        ${column((r) => r.response?.status ?? null, "int4")}::int4[],
+        ${column((r) => r.response?.body ?? null, "text")}::text[])
+      AS p (merchant_id, id, livemode, amount_cents, currency, destination_account, reference, request_transaction_id,
+        created_at, traceparent, idempotency_key, owner_token, response_status, response_body)),
+    stored AS (${storeResponsesStatement(sql.fragment`
+      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
+      FROM pending WHERE idempotency_key IS NOT NULL`)}),
+    allowed AS (
+      SELECT p.* FROM pending p
+      WHERE p.idempotency_key IS NULL
+        OR EXISTS (SELECT 1 FROM stored s
+          WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key)),
+    ${debits(
+      sql.fragment`EXISTS (SELECT 1 FROM allowed a WHERE a.merchant_id = c.merchant_id AND a.request_transaction_id = c.id)`,
+    )},
+    inserted AS (
+      INSERT INTO payouts (merchant_id, id, livemode, status, amount_cents, currency, destination_account, reference,
+        request_transaction_id, next_attempt_at, created_at, updated_at, traceparent)
+      SELECT a.merchant_id, a.id, a.livemode, 'requested', a.amount_cents, a.currency, a.destination_account,
+        a.reference, a.request_transaction_id, now(), a.created_at::timestamptz, a.created_at::timestamptz,
+        a.traceparent
+      FROM allowed a
+      JOIN ledger_posted t ON t.merchant_id = a.merchant_id AND t.id = a.request_transaction_id
+      RETURNING id)
+    SELECT id FROM inserted`);
+  return new Set(inserted.map((row) => row.id));
 }
 
 export async function selectPayout(database: Queryable, world: World, payoutId: string): Promise<PayoutRow | null> {
@@ -65,15 +133,75 @@ export async function selectPayouts(
 }
 
 /**
- * Takes the right to act on an unfinished payout (and call the gateway for it) until the lease ends.
- * Null when it is final or another worker holds a live lease.
+ * A payout leased for a pass. `attempt_recorded`: it was requested and never submitted, and the claim
+ * itself recorded its first submission attempt (committed with the lease, before anything is sent),
+ * so the pass submits at once.
  */
-export async function claimLease(database: Queryable, key: PayoutKey & { leaseMs: number }): Promise<PayoutRow | null> {
-  return database.maybeOne(sql.type(payoutRowSchema)`
-    UPDATE payouts SET lease_until = now() + ${key.leaseMs} * interval '1 millisecond'
-    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status IN ('requested', 'submitted')
-      AND (lease_until IS NULL OR lease_until <= now())
-    RETURNING ${PAYOUT_COLUMNS}`);
+const leasedPayoutSchema = payoutRowSchema.extend({
+  traceparent: z.string().nullable(),
+  attempt_recorded: z.boolean(),
+});
+export type LeasedPayout = z.infer<typeof leasedPayoutSchema>;
+
+/**
+ * The lease of the payouts in `due` (a CTE of `merchant_id`, `id` and `first_submission`, rows locked):
+ * the right to act on each (and call the gateway for it) until the lease ends, its next pass moved
+ * to the lease's end (the pass then sets the real one; if its worker dies, the payout falls due again
+ * once the lease has lapsed), and, for a payout never submitted, its first submission attempt recorded.
+ */
+const leaseOf = (leaseMs: number) => sql.fragment`
+  UPDATE payouts p SET lease_until = now() + ${leaseMs} * interval '1 millisecond',
+    next_attempt_at = now() + ${leaseMs} * interval '1 millisecond',
+    submit_attempts = p.submit_attempts + CASE WHEN due.first_submission THEN 1 ELSE 0 END,
+    last_submit_attempt_at = CASE WHEN due.first_submission THEN now() ELSE p.last_submit_attempt_at END,
+    updated_at = CASE WHEN due.first_submission THEN now() ELSE p.updated_at END
+  FROM due
+  WHERE p.merchant_id = due.merchant_id AND p.id = due.id
+  RETURNING ${PAYOUT_COLUMNS_OF_P}, p.traceparent, due.first_submission AS attempt_recorded`;
+
+/**
+ * Takes the lease of one unfinished payout whenever it is due (`leaseOf`). Null when it is final or
+ * another worker holds a live lease.
+ */
+export async function claimLease(
+  database: Queryable,
+  key: PayoutKey & { leaseMs: number },
+): Promise<LeasedPayout | null> {
+  return database.maybeOne(sql.type(leasedPayoutSchema)`
+    WITH due AS (
+      SELECT merchant_id, id, (status = 'requested' AND submit_attempts = 0) AS first_submission FROM payouts
+      WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status IN ('requested', 'submitted')
+        AND (lease_until IS NULL OR lease_until <= now())
+      FOR UPDATE)
+    ${leaseOf(key.leaseMs)}`);
+}
+
+/**
+ * The payout-processor's batch claim: up to `limit` unfinished payouts whose next pass is due and
+ * whose lease (if any) has lapsed, oldest due first, each leased as `claimLease` leases one. Rows
+ * another replica is claiming are skipped (`SKIP LOCKED`), and a claimed row is leased and no longer
+ * due once its claim commits: two replicas never claim the same payout's pass. A payout whose worker
+ * died mid-pass falls due again when its lease lapses.
+ */
+export async function claimDuePayouts(
+  database: Queryable,
+  options: { leaseMs: number; limit: number },
+): Promise<readonly LeasedPayout[]> {
+  return database.any(sql.prepared("payouts_claim_due", leasedPayoutSchema)`
+    WITH due AS (
+      SELECT merchant_id, id, (status = 'requested' AND submit_attempts = 0) AS first_submission FROM payouts
+      WHERE status IN ('requested', 'submitted') AND next_attempt_at <= now()
+        AND (lease_until IS NULL OR lease_until <= now())
+      ORDER BY next_attempt_at
+      LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED)
+    ${leaseOf(options.leaseMs)}`);
+}
+
+/** When the next pass of an unfinished payout falls due (null: none is unfinished): the first entry of the due index. */
+export async function nextPayoutDueAt(database: Queryable): Promise<Date | null> {
+  return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`
+    SELECT (SELECT min(next_attempt_at) FROM payouts WHERE status IN ('requested', 'submitted')) AS due_at`);
 }
 
 /**
@@ -87,29 +215,63 @@ export async function recordSubmitAttempt(database: Queryable, key: PayoutKey): 
     RETURNING ${PAYOUT_COLUMNS}`);
 }
 
-/** `requested → submitted`: the gateway accepted it. Null when it was no longer requested. */
+/**
+ * `requested → submitted`: the gateway accepted it, and its next pass (when the processor should ask
+ * how it stands), which ends this worker's lease. Null when it was no longer requested.
+ */
 export async function markSubmitted(
-  transaction: Transaction,
-  payout: PayoutKey & { gatewayReference: string; destinationName: string | null; submittedAt: Date },
+  database: Queryable,
+  payout: PayoutKey & {
+    gatewayReference: string;
+    destinationName: string | null;
+    submittedAt: Date;
+    nextAttemptAt: Date;
+  },
 ): Promise<PayoutRow | null> {
-  return transaction.maybeOne(sql.type(payoutRowSchema)`
+  return database.maybeOne(sql.type(payoutRowSchema)`
     UPDATE payouts SET status = 'submitted', gateway_reference = ${payout.gatewayReference},
       destination_name = coalesce(${payout.destinationName}, destination_name),
-      submitted_at = ${payout.submittedAt.toISOString()}::timestamptz, updated_at = now()
+      submitted_at = ${payout.submittedAt.toISOString()}::timestamptz,
+      next_attempt_at = ${payout.nextAttemptAt.toISOString()}::timestamptz, lease_until = NULL, updated_at = now()
     WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = 'requested'
     RETURNING ${PAYOUT_COLUMNS}`);
 }
 
-/** `submitted → confirmed` with its ledger transaction. Null when it was no longer submitted. */
+/**
+ * `submitted → confirmed` (`from`: `requested` when the gateway completed it at once, which records
+ * its submission in the same update) with its ledger transaction and its event, in one statement:
+ * the guarded update of the payout, then the ledger's CTEs (`confirm`, written only if the update
+ * was) and the event (`event`, written only with them), committed together. Null when the payout was
+ * no longer `from` (nothing written).
+ */
 export async function markConfirmed(
-  transaction: Transaction,
-  payout: PayoutKey & { confirmedAt: Date; confirmTransactionId: string },
+  database: Queryable,
+  payout: PayoutKey & {
+    from: "requested" | "submitted";
+    gatewayReference: string;
+    destinationName: string | null;
+    submittedAt: Date;
+    confirmedAt: Date;
+  },
+  confirm: { transactionId: string; ctes: (when: FragmentSqlToken) => FragmentSqlToken; posted: FragmentSqlToken },
+  event: (when: FragmentSqlToken) => FragmentSqlToken,
 ): Promise<PayoutRow | null> {
-  return transaction.maybeOne(sql.type(payoutRowSchema)`
-    UPDATE payouts SET status = 'confirmed', confirmed_at = ${payout.confirmedAt.toISOString()}::timestamptz,
-      confirm_transaction_id = ${payout.confirmTransactionId}, lease_until = NULL, updated_at = now()
-    WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = 'submitted'
-    RETURNING ${PAYOUT_COLUMNS}`);
+  const submitting = payout.from === "requested";
+  return database.maybeOne(sql.type(payoutRowSchema)`
+    WITH confirmed AS (
+      UPDATE payouts SET status = 'confirmed', confirmed_at = ${payout.confirmedAt.toISOString()}::timestamptz,
+        confirm_transaction_id = ${confirm.transactionId}::text, lease_until = NULL, updated_at = now(),
+        gateway_reference = CASE WHEN ${submitting}::boolean THEN ${payout.gatewayReference}::text
+          ELSE gateway_reference END,
+        destination_name = CASE WHEN ${submitting}::boolean THEN coalesce(${payout.destinationName}::text, destination_name)
+          ELSE destination_name END,
+        submitted_at = CASE WHEN ${submitting}::boolean THEN ${payout.submittedAt.toISOString()}::timestamptz
+          ELSE submitted_at END
+      WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = ${payout.from}
+      RETURNING ${PAYOUT_COLUMNS}),
+    ${confirm.ctes(sql.fragment`EXISTS (SELECT 1 FROM confirmed)`)},
+    confirmed_event AS (${event(confirm.posted)})
+    SELECT ${PAYOUT_COLUMNS} FROM confirmed`);
 }
 
 /** `requested | submitted → failed`. Null when it was already final. */
@@ -138,7 +300,7 @@ export async function markReversed(
 
 /** When the processor should look again; ends this worker's lease. */
 export async function scheduleNextAttempt(
-  transaction: Transaction,
+  transaction: Queryable,
   payout: PayoutKey & { runAt: Date },
 ): Promise<PayoutRow | null> {
   return transaction.maybeOne(sql.type(payoutRowSchema)`
@@ -146,21 +308,4 @@ export async function scheduleNextAttempt(
       updated_at = now()
     WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status IN ('requested', 'submitted')
     RETURNING ${PAYOUT_COLUMNS}`);
-}
-
-/**
- * Unfinished payouts overdue by `graceMs` whose lease has lapsed: their job was lost with a worker
- * (a killed worker's job stays locked for hours in graphile-worker). At most `limit`.
- */
-export async function selectStalledPayouts(
-  database: Queryable,
-  options: { graceMs: number; limit: number },
-): Promise<readonly PayoutRow[]> {
-  return database.any(sql.type(payoutRowSchema)`
-    SELECT ${PAYOUT_COLUMNS} FROM payouts
-    WHERE status IN ('requested', 'submitted')
-      AND next_attempt_at <= now() - ${options.graceMs} * interval '1 millisecond'
-      AND (lease_until IS NULL OR lease_until <= now())
-    ORDER BY next_attempt_at
-    LIMIT ${options.limit}`);
 }

@@ -1,5 +1,6 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { requireStepUpOfSessions } from "../sessions/index.ts";
+import { createPayoutWriter, type PayoutWriter } from "./payout-writer.ts";
 import {
   adminPayoutSchema,
   createPayoutBody,
@@ -37,72 +38,73 @@ export function presentAdminPayout(payout: PayoutRow) {
 }
 
 /** The payout-processor calls the gateway; the routes only record requests and read payouts. */
-export const payoutRoutes: AnyRoute[] = [
-  defineRoute({
-    method: "post",
-    path: "/v1/payouts",
-    operationId: "createPayout",
-    summary: "Pay out to the merchant's verified wallet: debited now, submitted and confirmed by the processor",
-    tags: ["Payouts"],
-    auth: "either",
-    idempotent: true,
-    request: { body: createPayoutBody },
-    responses: {
-      201: { description: "The payout, `requested`; the amount has left the balance.", schema: payoutSchema },
-      403: {
-        description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
+export function payoutRoutes(): AnyRoute[] {
+  // One per app (its database is fixed; the first request brings it), so that the concurrent
+  // requests of the process share their statements.
+  let writePayout: PayoutWriter | undefined;
+  return [
+    defineRoute({
+      method: "post",
+      path: "/v1/payouts",
+      operationId: "createPayout",
+      summary: "Pay out to the merchant's verified wallet: debited now, submitted and confirmed by the processor",
+      tags: ["Payouts"],
+      auth: "either",
+      idempotent: true,
+      request: { body: createPayoutBody },
+      responses: {
+        201: { description: "The payout, `requested`; the amount has left the balance.", schema: payoutSchema },
+        403: {
+          description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
+        },
       },
-    },
-    handler: async ({ body, tenant, transaction, database, config }) => {
-      await requireStepUpOfSessions(database, config.sessions, tenant);
-      payouts.payoutDestinationOf(tenant.merchant);
-      let created: PayoutRow | undefined;
-      const reply = await transaction(async (tx) => {
-        created = await payouts.requestPayout(tx, tenant, body);
-        return { status: 201, body: presentPayout(created) };
-      });
-      if (created !== undefined) {
-        payouts.countTransition(created);
-      }
-      return reply;
-    },
-  }),
-  defineRoute({
-    method: "get",
-    path: "/v1/payouts/:id",
-    operationId: "getPayout",
-    summary: "A payout",
-    tags: ["Payouts"],
-    auth: "either",
-    request: { params: payoutIdParams },
-    responses: { 200: { description: "The payout.", schema: payoutSchema } },
-    handler: async ({ params, tenant, database }) => ({
-      body: presentPayout(await payouts.getPayout(database, tenant, params.id)),
+      handler: async ({ body, tenant, database, config, commitWithResponse }) => {
+        await requireStepUpOfSessions(database, config.sessions, tenant);
+        payouts.payoutDestinationOf(tenant.merchant);
+        // The writer shares its statements with the requests of the moment.
+        writePayout ??= createPayoutWriter(database);
+        return payouts.requestPayout(writePayout, tenant, body, (created, write) =>
+          commitWithResponse({ status: 201, body: presentPayout(created) }, write),
+        );
+      },
     }),
-  }),
-  defineRoute({
-    method: "get",
-    path: "/v1/payouts",
-    operationId: "listPayouts",
-    summary: "The key's world's payouts, newest first",
-    tags: ["Payouts"],
-    auth: "either",
-    request: { query: listPayoutsQuery },
-    responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
-    handler: async ({ query, tenant, database }) => {
-      const page = await payouts.listPayouts(database, {
-        merchantId: tenant.merchantId,
-        livemode: tenant.livemode,
-        status: query.status,
-        from: query.from,
-        to: query.to,
-        limit: query.limit,
-        cursor: query.cursor,
-      });
-      return { body: { ...page, data: page.data.map(presentPayout) } };
-    },
-  }),
-];
+    defineRoute({
+      method: "get",
+      path: "/v1/payouts/:id",
+      operationId: "getPayout",
+      summary: "A payout",
+      tags: ["Payouts"],
+      auth: "either",
+      request: { params: payoutIdParams },
+      responses: { 200: { description: "The payout.", schema: payoutSchema } },
+      handler: async ({ params, tenant, database }) => ({
+        body: presentPayout(await payouts.getPayout(database, tenant, params.id)),
+      }),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/payouts",
+      operationId: "listPayouts",
+      summary: "The key's world's payouts, newest first",
+      tags: ["Payouts"],
+      auth: "either",
+      request: { query: listPayoutsQuery },
+      responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
+      handler: async ({ query, tenant, database }) => {
+        const page = await payouts.listPayouts(database, {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          status: query.status,
+          from: query.from,
+          to: query.to,
+          limit: query.limit,
+          cursor: query.cursor,
+        });
+        return { body: { ...page, data: page.data.map(presentPayout) } };
+      },
+    }),
+  ];
+}
 
 export const payoutAdminRoutes: AnyRoute[] = [
   defineRoute({

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import {
   type PayoutStatus as GatewayPayoutStatus,
   type Gateways,
@@ -8,16 +9,17 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
-import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import { enqueue } from "../../platform/queue/job.ts";
+import { type BatchRun, runBatches } from "../../platform/queue/batch-run.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
+import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { processPayoutJob } from "./jobs.ts";
 import { payoutsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
@@ -26,25 +28,27 @@ import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
  * Payouts: money from the merchant's available balance to its verified wallet, moved exactly once.
  *
  * Invariants:
- * - the request debits the balance (to payouts in transit) in the transaction that creates the payout
- *   and its first processor job, so a payout exists if and only if its money left the balance; a
- *   debit beyond the balance fails on the ledger's row lock (402), however many run at once;
+ * - the request debits the balance (to payouts in transit) in the statement that creates the payout,
+ *   due for the processor at once, and stores the request's response, so a payout exists if and only
+ *   if its money left the balance; a debit beyond the balance fails on the ledger's row lock (402),
+ *   however many run at once;
  * - `requested → submitted → confirmed`, `requested | submitted → failed`, `confirmed → reversed`,
  *   each by a guarded UPDATE in the transaction of its ledger movement and its event: a failure
  *   reverses the request's transaction (the exact amount returns), a reversal undoes both;
  * - one actor at a time works on a payout (a lease in its row, longer than a gateway call with its
  *   retries); every submission is recorded before it is sent and carries the payout id as the
  *   gateway's idempotency reference, and after a submission whose answer was lost the gateway is
- *   asked before submitting again: a retried or recovered job never pays twice;
+ *   asked before submitting again: a retried or recovered pass never pays twice;
  * - an unclear gateway answer is never guessed: the payout stays where it is and is looked at again;
- * - a payout whose job was lost with its worker is found by the stalled-payout sweeper.
+ * - the processor finds due payouts by their row (`next_attempt_at`, a batch claim with the lease):
+ *   no job per payout, and a payout whose worker died mid-pass falls due again when its lease lapses.
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `payout_destination_unverified` (403),
  * `insufficient_funds` (402), `resource_missing` (404), `payout_not_confirmed` (409, reversal).
  */
 
-export const REQUEUE_STALLED_PAYOUTS_TASK = "requeue_stalled_payouts";
-const STALLED_BATCH_SIZE = 500;
+/** The payout-processor's recurring batch task: it claims due payouts and makes each one's pass. */
+export const PROCESS_DUE_PAYOUTS_TASK = "process_due_payouts";
 
 export type PayoutDependencies = {
   database: Database;
@@ -63,19 +67,28 @@ export function payoutDestinationOf(merchant: Pick<MerchantRow, "payout_msisdn" 
   return merchant.payout_msisdn;
 }
 
+/** A requested payout to write with its debit and its request's answer (see `writeRequestedPayouts`). */
+export type PayoutToWrite = queries.PayoutToInsert & { debit: ledger.PreparedPosting };
+
 /**
- * `POST /v1/payouts` inside the request's transaction: the debit (402 when it exceeds the balance:
- * the transaction then rolls back and nothing is written), the payout and its first processor job.
+ * `POST /v1/payouts`: the debit (payouts in transit), the payout, due for the processor at once, and
+ * the request's stored response, written by `write` (the process's batching writer,
+ * `payout-writer.ts`: one statement for the requests of the moment) through `commit` (the idempotent
+ * request's `commitWithResponse`, which presents the payout and stores that answer): the payout
+ * exists if and only if its money left the balance and its answer is stored. A debit beyond the
+ * balance fails on the balance row's lock (402, nothing written); a request that lost its key to a
+ * retry writes nothing. Counted once committed.
  */
-export async function requestPayout(
-  transaction: Transaction,
+export async function requestPayout<Reply>(
+  write: (row: PayoutToWrite) => Promise<boolean>,
   tenant: World & { merchant: MerchantRow },
   input: CreatePayoutInput,
-): Promise<PayoutRow> {
+  commit: (payout: PayoutRow, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>,
+): Promise<Reply> {
   const destination = payoutDestinationOf(tenant.merchant);
   const id = newId("po");
   const reference = `PO${randomSecret().slice(0, 12).toUpperCase()}`;
-  const debit = await ledger.post(transaction, {
+  const debit = ledger.preparePosting({
     merchantId: tenant.merchantId,
     livemode: tenant.livemode,
     postingKey: `payout:${id}:request`,
@@ -91,28 +104,70 @@ export async function requestPayout(
       { account: "payouts_in_transit", entryType: "payout", currency: input.currency, amountCents: input.amount_cents },
     ],
   });
-  const payout = await queries.insertPayout(transaction, {
+  const now = new Date();
+  const payout: PayoutRow = {
     merchant_id: tenant.merchantId,
     id,
     livemode: tenant.livemode,
+    status: "requested",
     amount_cents: input.amount_cents,
     currency: input.currency,
     destination_account: destination,
+    destination_name: null,
     reference,
-    request_transaction_id: debit.transaction.id,
-  });
-  await enqueueProcessing(transaction, payout, new Date());
-  return payout;
+    gateway_reference: null,
+    failure_reason: null,
+    reversal_reason: null,
+    request_transaction_id: debit.transactionId,
+    confirm_transaction_id: null,
+    submit_attempts: 0,
+    last_submit_attempt_at: null,
+    next_attempt_at: now,
+    lease_until: null,
+    submitted_at: null,
+    confirmed_at: null,
+    failed_at: null,
+    reversed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const traceparent = currentTraceparent();
+  const reply = await commit(payout, (response) => write({ payout: { ...payout, traceparent }, debit, response }));
+  countTransition(payout);
+  return reply;
 }
 
-async function enqueueProcessing(transaction: Transaction, payout: PayoutRow, runAt: Date): Promise<void> {
-  await enqueue(
-    transaction,
-    processPayoutJob,
-    { merchant_id: payout.merchant_id, payout_id: payout.id },
-    { runAt, jobKey: `payout:${payout.id}` },
-  );
+/**
+ * Writes requested payouts in one statement (`queries.insertRequestedPayouts`), ordered by merchant so
+ * that concurrent statements take balance locks in one order; per row, whether it was written (false:
+ * its request had lost its key) or why it failed. When the statement fails (a debit beyond its
+ * balance fails it whole), each payout is written alone, so that only the one that overdraws answers
+ * 402 (`insufficient_funds`) and the others are written as they would have been alone.
+ */
+export async function writeRequestedPayouts(
+  database: Queryable,
+  rows: readonly PayoutToWrite[],
+): Promise<(boolean | Error)[]> {
+  const ordered = [...rows].sort((left, right) => lockOrder(left).localeCompare(lockOrder(right)));
+  try {
+    const written = await queries.insertRequestedPayouts(database, ordered, (when) =>
+      ledger.postingCtes(
+        ordered.map((row) => row.debit),
+        when,
+      ),
+    );
+    return rows.map((row) => written.has(row.payout.id));
+  } catch (error) {
+    if (rows.length === 1) {
+      const refused = ledger.insufficientFundsOf(error);
+      return [refused instanceof Error ? refused : new Error(String(refused))];
+    }
+    return (await Promise.all(rows.map((row) => writeRequestedPayouts(database, [row])))).flat();
+  }
 }
+
+const lockOrder = (row: PayoutToWrite) =>
+  `${row.payout.merchant_id}\u0000${row.payout.livemode}\u0000${row.payout.currency}`;
 
 export function countTransition(payout: PayoutRow): void {
   payoutsTotal.inc({ status: payout.status, livemode: String(payout.livemode), currency: payout.currency });
@@ -152,14 +207,10 @@ export async function listPayouts(
   return toPage(rows, { limit: filter.limit, keyOf: createdAtKey, present: (row) => row });
 }
 
-/** Raised inside a transaction to roll it back when a guarded change found someone else had won. */
-class Superseded extends Error {
-  override name = "Superseded";
-}
-
 /**
- * One pass of the payout-processor over a payout: submit it, or ask the gateway how it stands, and
- * apply the answer. Returns the payout as it now stands (null when it does not exist).
+ * One pass of the payout-processor over a payout, whenever it is due (as an operator's or a test's
+ * direct call): take its lease, then submit it or ask the gateway how it stands, and apply the
+ * answer. Returns the payout as it now stands (null when it does not exist).
  */
 export async function processPayout(
   dependencies: PayoutDependencies,
@@ -174,18 +225,60 @@ export async function processPayout(
     // Final, or another worker is acting on it and will schedule the next pass itself.
     return queries.selectPayoutByKey(dependencies.database, key);
   }
+  return advanceLeased(dependencies, leased);
+}
+
+/**
+ * One run of the payout-processor's batch task (`process_due_payouts`): claims the payouts whose
+ * next pass is due, 200 at a time with their leases (`claimDuePayouts`: safe beside any number of
+ * replicas), and makes each one's pass, a few at a time. A pass that fails on our side leaves its
+ * payout to a later pass (`advanceLeased`).
+ */
+export async function processDuePayouts(
+  dependencies: PayoutDependencies,
+  options: { batchesMax: number },
+): Promise<BatchRun> {
+  const { database, config, logger } = dependencies;
+  return runBatches({
+    batchesMax: options.batchesMax,
+    claim: (limit) => queries.claimDuePayouts(database, { leaseMs: config.moneyOut.leaseMs, limit }),
+    handle: (payout) => advanceLeased(dependencies, payout),
+    span: { pool: "payout-processor", task: "process_payout" },
+    onFailure: (payout, error) =>
+      logger.warn({ payout_id: payout.id, err: error }, "payout pass failed; tried again later"),
+    nextDueAt: () => queries.nextPayoutDueAt(database),
+  });
+}
+
+/** The pass of a payout this worker holds the lease of. */
+async function advanceLeased(dependencies: PayoutDependencies, leased: queries.LeasedPayout): Promise<PayoutRow> {
+  const { attempt_recorded: attemptRecorded, traceparent: _, ...payout } = leased;
   try {
-    return await advance(dependencies, leased);
+    return await advance(dependencies, payout, attemptRecorded);
   } catch (error) {
-    // Our own failure (not the gateway's): let the next attempt of this job act at once.
-    await dependencies.database
-      .transaction((transaction) => queries.scheduleNextAttempt(transaction, { ...key, runAt: new Date() }))
+    // Our own failure (not the gateway's): the payout is looked at again after PAYOUT_RETRY_SECONDS,
+    // or, if even this cannot be written (database down), once the lease has lapsed.
+    await queries
+      .scheduleNextAttempt(dependencies.database, {
+        merchantId: payout.merchant_id,
+        id: payout.id,
+        runAt: new Date(Date.now() + dependencies.config.payoutRetryMs),
+      })
       .catch(() => {});
     throw error;
   }
 }
 
-async function advance(dependencies: PayoutDependencies, payout: PayoutRow): Promise<PayoutRow> {
+/**
+ * The pass: submit a requested payout (its attempt recorded before anything is sent: by the lease's
+ * claim for its first, `attemptRecorded`, otherwise here, after asking the gateway whether an earlier
+ * submission whose answer was lost reached it), or ask how a submitted one stands; then apply the answer.
+ */
+async function advance(
+  dependencies: PayoutDependencies,
+  payout: PayoutRow,
+  attemptRecorded: boolean,
+): Promise<PayoutRow> {
   const { config, database, logger } = dependencies;
   const gateway = gatewayOf(dependencies.gateways, payout.livemode);
   const inquire = () =>
@@ -199,21 +292,24 @@ async function advance(dependencies: PayoutDependencies, payout: PayoutRow): Pro
     });
 
   if (payout.status === "requested") {
-    if (payout.submit_attempts > 0) {
-      // A previous submission's answer was lost (timeout, crash): ask before submitting again.
-      let status: GatewayPayoutStatus;
-      try {
-        status = await inquire();
-      } catch (error) {
-        return retryLater(dependencies, payout, config.payoutRetryMs, error);
+    let attempt: PayoutRow | null = payout;
+    if (!attemptRecorded) {
+      if (payout.submit_attempts > 0) {
+        // A previous submission's answer was lost (timeout, crash): ask before submitting again.
+        let status: GatewayPayoutStatus;
+        try {
+          status = await inquire();
+        } catch (error) {
+          return retryLater(dependencies, payout, config.payoutRetryMs, error);
+        }
+        if (status.state !== "not_found") {
+          return apply(dependencies, payout, status);
+        }
       }
-      if (status.state !== "not_found") {
-        return apply(dependencies, payout, status);
+      attempt = await queries.recordSubmitAttempt(database, { merchantId: payout.merchant_id, id: payout.id });
+      if (attempt === null) {
+        return current(database, payout);
       }
-    }
-    const attempt = await queries.recordSubmitAttempt(database, { merchantId: payout.merchant_id, id: payout.id });
-    if (attempt === null) {
-      return current(database, payout);
     }
     let outcome: Exclude<GatewayPayoutStatus, { state: "not_found" }>;
     try {
@@ -263,18 +359,12 @@ async function retryLater(
   return scheduleNextPass(dependencies.database, payout, delayMs);
 }
 
+/** The payout's next pass, `delayMs` from now (the batch task's claim finds it then); ends this worker's lease. */
 async function scheduleNextPass(database: Database, payout: PayoutRow, delayMs: number): Promise<PayoutRow> {
-  const runAt = new Date(Date.now() + delayMs);
-  const scheduled = await database.transaction(async (transaction) => {
-    const row = await queries.scheduleNextAttempt(transaction, {
-      merchantId: payout.merchant_id,
-      id: payout.id,
-      runAt,
-    });
-    if (row !== null) {
-      await enqueueProcessing(transaction, row, runAt);
-    }
-    return row;
+  const scheduled = await queries.scheduleNextAttempt(database, {
+    merchantId: payout.merchant_id,
+    id: payout.id,
+    runAt: new Date(Date.now() + delayMs),
   });
   return scheduled ?? current(database, payout);
 }
@@ -287,10 +377,10 @@ async function apply(
 ): Promise<PayoutRow> {
   const { database, config } = dependencies;
   switch (status.state) {
-    case "processing": {
-      const submitted = payout.status === "requested" ? await submit(database, payout, status) : payout;
-      return scheduleNextPass(database, submitted, config.payoutProcessorIntervalMs);
-    }
+    case "processing":
+      return payout.status === "requested"
+        ? submit(database, payout, status, config.payoutProcessorIntervalMs)
+        : scheduleNextPass(database, payout, config.payoutProcessorIntervalMs);
     case "completed":
       return confirm(database, payout, status);
     case "rejected":
@@ -298,105 +388,103 @@ async function apply(
   }
 }
 
+/**
+ * `requested → submitted` and the next pass (`delayMs` from now, when the processor asks how it
+ * stands) in one guarded update, which ends this worker's lease.
+ */
 async function submit(
   database: Database,
   payout: PayoutRow,
   accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
+  delayMs: number,
 ): Promise<PayoutRow> {
-  const submitted = await database.transaction((transaction) => markSubmitted(transaction, payout, accepted));
-  if (submitted === null) {
-    return current(database, payout);
-  }
-  countTransition(submitted);
-  return submitted;
-}
-
-function markSubmitted(
-  transaction: Transaction,
-  payout: PayoutRow,
-  accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
-): Promise<PayoutRow | null> {
-  return queries.markSubmitted(transaction, {
+  const submitted = await queries.markSubmitted(database, {
     merchantId: payout.merchant_id,
     id: payout.id,
     gatewayReference: accepted.gatewayReference,
     destinationName: accepted.destinationName,
     submittedAt: accepted.acceptedAt,
+    nextAttemptAt: new Date(Date.now() + delayMs),
   });
+  if (submitted === null) {
+    // No longer requested: only its next pass is left to set, as for a submitted payout.
+    return scheduleNextPass(database, await current(database, payout), delayMs);
+  }
+  countTransition(submitted);
+  return submitted;
 }
 
 /**
- * `submitted → confirmed` (through `submitted` when the gateway completed it at once): payouts in
- * transit to gateway clearing, and `payout.confirmed`, in one transaction.
+ * `submitted → confirmed` (from `requested` when the gateway completed it at once, its submission
+ * recorded in the same update): payouts in transit to gateway clearing and `payout.confirmed`, with
+ * the guarded update of the payout, in one statement (`queries.markConfirmed`).
  */
 async function confirm(
   database: Database,
   payout: PayoutRow,
   completed: Extract<GatewayPayoutStatus, { state: "completed" }>,
 ): Promise<PayoutRow> {
-  const transitions: PayoutRow[] = [];
-  try {
-    await database.transaction(async (transaction) => {
-      let submitted = payout;
-      if (payout.status === "requested") {
-        const row = await markSubmitted(transaction, payout, completed);
-        if (row === null) {
-          throw new Superseded();
-        }
-        transitions.push(row);
-        submitted = row;
-      }
-      const posted = await ledger.post(transaction, {
-        merchantId: submitted.merchant_id,
-        livemode: submitted.livemode,
-        postingKey: `payout:${submitted.id}:confirm`,
-        description: `Payout ${submitted.reference} confirmed`,
-        source: { type: "payout", id: submitted.id },
-        postings: [
-          {
-            account: "payouts_in_transit",
-            entryType: "payout",
-            currency: submitted.currency,
-            amountCents: -submitted.amount_cents,
-          },
-          {
-            account: "gateway_clearing",
-            entryType: "payout",
-            currency: submitted.currency,
-            amountCents: submitted.amount_cents,
-          },
-        ],
-      });
-      const confirmed = await queries.markConfirmed(transaction, {
-        merchantId: submitted.merchant_id,
-        id: submitted.id,
-        confirmedAt: completed.completedAt,
-        confirmTransactionId: posted.transaction.id,
-      });
-      if (confirmed === null) {
-        throw new Superseded();
-      }
-      await events.emit(transaction, {
-        merchantId: confirmed.merchant_id,
-        livemode: confirmed.livemode,
+  if (payout.status !== "requested" && payout.status !== "submitted") {
+    return current(database, payout);
+  }
+  const movement = ledger.postingStatement({
+    merchantId: payout.merchant_id,
+    livemode: payout.livemode,
+    postingKey: `payout:${payout.id}:confirm`,
+    description: `Payout ${payout.reference} confirmed`,
+    source: { type: "payout", id: payout.id },
+    postings: [
+      {
+        account: "payouts_in_transit",
+        entryType: "payout",
+        currency: payout.currency,
+        amountCents: -payout.amount_cents,
+      },
+      {
+        account: "gateway_clearing",
+        entryType: "payout",
+        currency: payout.currency,
+        amountCents: payout.amount_cents,
+      },
+    ],
+  });
+  const event = (when: FragmentSqlToken) =>
+    events.emitWhen(
+      {
+        merchantId: payout.merchant_id,
+        livemode: payout.livemode,
         type: "payout.confirmed",
         data: {
-          payout_id: confirmed.id,
-          amount_cents: confirmed.amount_cents,
-          currency: confirmed.currency,
-          reference: confirmed.reference,
+          payout_id: payout.id,
+          amount_cents: payout.amount_cents,
+          currency: payout.currency,
+          reference: payout.reference,
         },
-      });
-      transitions.push(confirmed);
-    });
-  } catch (error) {
-    if (error instanceof Superseded) {
-      return current(database, payout);
-    }
-    throw error;
+      },
+      when,
+    );
+  const confirmed = await queries.markConfirmed(
+    database,
+    {
+      merchantId: payout.merchant_id,
+      id: payout.id,
+      from: payout.status,
+      gatewayReference: completed.gatewayReference,
+      destinationName: completed.destinationName,
+      submittedAt: completed.acceptedAt,
+      confirmedAt: completed.completedAt,
+    },
+    movement,
+    event,
+  );
+  if (confirmed === null) {
+    return current(database, payout);
   }
-  transitions.forEach(countTransition);
-  return transitions.at(-1) ?? current(database, payout);
+  if (payout.status === "requested") {
+    countTransition({ ...confirmed, status: "submitted" });
+  }
+  countTransition(confirmed);
+  return confirmed;
 }
 
 /** `requested | submitted → failed`: the request's debit reversed, `payout.failed`, in one transaction. */
@@ -496,28 +584,6 @@ export async function reversePayout(
   }
   countTransition(reversed);
   return reversed;
-}
-
-/**
- * The sweeper: re-enqueues unfinished payouts overdue by a lease whose lease has lapsed, i.e. whose
- * job died with its worker. Each then gets one more pass (which asks the gateway first if a
- * submission's answer was lost). Returns the ids re-enqueued.
- */
-export async function requeueStalledPayouts(dependencies: Pick<PayoutDependencies, "database" | "config" | "logger">) {
-  const stalled = await queries.selectStalledPayouts(dependencies.database, {
-    graceMs: dependencies.config.moneyOut.leaseMs,
-    limit: STALLED_BATCH_SIZE,
-  });
-  if (stalled.length === 0) {
-    return [];
-  }
-  await dependencies.database.transaction(async (transaction) => {
-    for (const payout of stalled) {
-      await enqueueProcessing(transaction, payout, new Date());
-    }
-  });
-  dependencies.logger.warn({ count: stalled.length }, "re-enqueued stalled payouts");
-  return stalled.map((payout) => payout.id);
 }
 
 async function current(database: Queryable, payout: PayoutRow): Promise<PayoutRow> {

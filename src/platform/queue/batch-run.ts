@@ -87,15 +87,15 @@ export async function runDueRows<Row extends z.ZodRawShape>(
     batchesMax: options.batchesMax,
     claim:
       kind === "poll"
-        ? () =>
+        ? (limit) =>
             claimDuePolls(database, due, {
-              limit: BATCH_SIZE,
+              limit,
               scheduleMs: config.payment.pollScheduleMs,
               inquiryMinIntervalMs: config.payment.inquiryMinIntervalMs,
             })
-        : () =>
+        : (limit) =>
             claimDueExpiries(database, due, {
-              limit: BATCH_SIZE,
+              limit,
               retryMs: EXPIRY_RETRY_MS.initial,
               retryMaxMs: EXPIRY_RETRY_MS.max,
             }),
@@ -116,11 +116,12 @@ export async function runDueRows<Row extends z.ZodRawShape>(
  * `BATCH_CONCURRENCY` at a time, and claims again until fewer than `BATCH_SIZE` came back, at most
  * `batchesMax` times. Each row's turn is a span of its creating request's trace, named as the job per
  * row it replaces (`span.task`), so a trace still reads "POST … → job <task> → …". A row whose
- * handling fails is reported to `onFailure` and left to its next claim.
+ * handling fails is reported to `onFailure` and left to its next claim. `claim` takes at most `limit`
+ * rows, safely beside any number of replicas claiming the same table.
  */
-async function runBatches<Row extends { id: string; traceparent: string | null }>(options: {
+export async function runBatches<Row extends { id: string; traceparent: string | null }>(options: {
   batchesMax: number;
-  claim: () => Promise<readonly Row[]>;
+  claim: (limit: number) => Promise<readonly Row[]>;
   handle: (row: Row) => Promise<unknown>;
   span: { pool: string; task: string };
   onFailure: (row: Row, error: unknown) => void;
@@ -130,7 +131,7 @@ async function runBatches<Row extends { id: string; traceparent: string | null }
   let failed = 0;
   let workLeft = false;
   for (let batch = 0; batch < options.batchesMax; batch += 1) {
-    const rows = await options.claim();
+    const rows = await options.claim(BATCH_SIZE);
     claimed += rows.length;
     failed += await forEachAtMost(BATCH_CONCURRENCY, rows, async (row) =>
       inJobSpan({ ...options.span, jobId: row.id, attempt: 1, payload: { traceparent: row.traceparent } }, () =>
