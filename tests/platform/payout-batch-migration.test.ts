@@ -1,10 +1,6 @@
-import { readdir } from "node:fs/promises";
-import { runMigrations as runWorkerMigrations } from "graphile-worker";
-import { runner as runSqlMigrations } from "node-pg-migrate";
-import pg from "pg";
-import { migrate, migrationsDirectory } from "../../src/platform/db/migrate.ts";
+import { migrate } from "../../src/platform/db/migrate.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
-import { createEmptyDatabase } from "../support/database.ts";
+import { atReleaseBefore } from "../support/release-before.ts";
 
 /**
  * The upgrade to payouts picked up in batches (migration 1764680000000_payout_batch_processing) on a
@@ -13,29 +9,9 @@ import { createEmptyDatabase } from "../support/database.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
 const MIGRATION = "1764680000000_payout_batch_processing";
-const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 test("the unlocked per-payout jobs are gone, a running one is left to finish; payouts carry a traceparent", async () => {
-  const { url } = await createEmptyDatabase();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // The schema of the release before, with graphile-worker's.
-    await runSqlMigrations({
-      dbClient: client,
-      dir: migrationsDirectory,
-      ignorePattern: "(\\..*)|(schema\\.sql)",
-      count: (await readdir(migrationsDirectory))
-        .filter((file) => /^\d+_.*\.sql$/.test(file))
-        .sort()
-        .indexOf(`${MIGRATION}.sql`),
-      migrationsTable: "pgmigrations",
-      direction: "up",
-      singleTransaction: true,
-      noLock: true,
-      logger: silent,
-    });
-    await runWorkerMigrations({ connectionString: url });
+  await atReleaseBefore(MIGRATION, async ({ client, url }) => {
     const addJob = (task: string, key: string) =>
       client.query<{ id: string }>(
         "SELECT id FROM graphile_worker.add_job($1, json_build_object('merchant_id', 'mer_upgrade'), job_key := $2)",
@@ -58,7 +34,5 @@ test("the unlocked per-payout jobs are gone, a running one is left to finish; pa
       "SELECT data_type FROM information_schema.columns WHERE table_name = 'payouts' AND column_name = 'traceparent'",
     );
     expect(column.rows).toEqual([{ data_type: "text" }]);
-  } finally {
-    await client.end();
-  }
+  });
 });

@@ -1,10 +1,6 @@
-import { readdir } from "node:fs/promises";
-import { runMigrations as runWorkerMigrations } from "graphile-worker";
-import { runner as runSqlMigrations } from "node-pg-migrate";
-import pg from "pg";
-import { migrate, migrationsDirectory } from "../../src/platform/db/migrate.ts";
+import { migrate } from "../../src/platform/db/migrate.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
-import { createEmptyDatabase } from "../support/database.ts";
+import { atReleaseBefore } from "../support/release-before.ts";
 
 /**
  * The upgrade to withdrawal codes polled in batches (migration 1764670000000_withdrawal_batch_polling)
@@ -13,29 +9,9 @@ import { createEmptyDatabase } from "../support/database.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
 const MIGRATION = "1764670000000_withdrawal_batch_polling";
-const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 test("codes pending at the upgrade are polled from then on; their unlocked per-code jobs are gone", async () => {
-  const { url } = await createEmptyDatabase();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // The schema of the release before, with graphile-worker's.
-    await runSqlMigrations({
-      dbClient: client,
-      dir: migrationsDirectory,
-      ignorePattern: "(\\..*)|(schema\\.sql)",
-      count: (await readdir(migrationsDirectory))
-        .filter((file) => /^\d+_.*\.sql$/.test(file))
-        .sort()
-        .indexOf(`${MIGRATION}.sql`),
-      migrationsTable: "pgmigrations",
-      direction: "up",
-      singleTransaction: true,
-      noLock: true,
-      logger: silent,
-    });
-    await runWorkerMigrations({ connectionString: url });
+  await atReleaseBefore(MIGRATION, async ({ client, url }) => {
     await client.query(`
       INSERT INTO merchants (id, name, type, status, fee_bps, fee_fixed_cents)
       VALUES ('mer_upgrade', 'Upgrade', 'agent', 'active', 0, 0)`);
@@ -83,7 +59,5 @@ test("codes pending at the upgrade are polled from then on; their unlocked per-c
       "SELECT next_poll_at <= now() AS due FROM withdrawal_codes WHERE id = 'wdc_old_pod'",
     );
     expect(oldPod.rows).toEqual([{ due: true }]);
-  } finally {
-    await client.end();
-  }
+  });
 });
