@@ -43,17 +43,8 @@ export type PostingRequest = {
 };
 
 export async function post(transaction: Transaction, input: PostingRequest): Promise<PostedTransaction> {
-  assertBalanced(input.postings);
-  const inserted = await queries.insertTransaction(transaction, {
-    merchant_id: input.merchantId,
-    id: newId("ltx"),
-    livemode: input.livemode,
-    posting_key: input.postingKey,
-    description: input.description,
-    source_type: input.source.type,
-    source_id: input.source.id,
-    reverses_transaction_id: input.reversesTransactionId ?? null,
-  });
+  const prepared = preparePosting(input);
+  const inserted = await queries.insertTransaction(transaction, prepared.row);
   if (inserted === null) {
     const existing = await queries.selectTransactionByPostingKey(transaction, input.merchantId, input.postingKey);
     if (existing === null) {
@@ -68,7 +59,7 @@ export async function post(transaction: Transaction, input: PostingRequest): Pro
       merchantId: input.merchantId,
       livemode: input.livemode,
       transactionId: inserted.id,
-      postings: creditsFirst(input.postings),
+      postings: prepared.postings,
     });
   } catch (error) {
     throw insufficientFundsOf(error);
