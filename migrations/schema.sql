@@ -342,8 +342,8 @@ CREATE UNIQUE INDEX utility_payments_id_key ON public.utility_payments USING btr
 CREATE UNIQUE INDEX utility_payments_merchant_id_livemode_idempotency_key_key ON public.utility_payments USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX utility_payments_pkey ON public.utility_payments USING btree (merchant_id, id);
 CREATE UNIQUE INDEX utility_payments_reference_key ON public.utility_payments USING btree (reference);
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (GREATEST(next_attempt_at, lease_expires_at)) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (merchant_id, endpoint_id, created_at DESC, id DESC);
-CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (merchant_id, id);
 CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_attempts USING btree (merchant_id, delivery_id, attempt);
 CREATE INDEX webhook_endpoints_active_idx ON public.webhook_endpoints USING btree (merchant_id, livemode) WHERE active;
@@ -495,27 +495,21 @@ CREATE OR REPLACE FUNCTION public.fan_out_event()
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  v_jobs_added integer;
+  v_created integer;
 BEGIN
   IF NEW.type = 'webhook.test' THEN
     RETURN NULL;
   END IF;
-  WITH created AS (
-    INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
-      SELECT e.merchant_id, 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.livemode, e.id, NEW.id, NEW.type,
-        'pending', now()
-      FROM webhook_endpoints e
-      WHERE e.merchant_id = NEW.merchant_id AND e.livemode = NEW.livemode AND e.active
-        AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[NEW.type])
-      RETURNING merchant_id, id),
-  specs AS (
-    SELECT array_agg(ROW('deliver_webhook',
-        json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id,
-          'traceparent', NEW.traceparent)),
-        NULL, NULL, 5, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec) AS jobs
-      FROM created)
-  SELECT count(*) INTO v_jobs_added
-    FROM (SELECT jobs FROM specs WHERE jobs IS NOT NULL) AS s, LATERAL graphile_worker.add_jobs(s.jobs);
+  INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
+    SELECT e.merchant_id, 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.livemode, e.id, NEW.id, NEW.type,
+      'pending', now()
+    FROM webhook_endpoints e
+    WHERE e.merchant_id = NEW.merchant_id AND e.livemode = NEW.livemode AND e.active
+      AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[NEW.type]);
+  GET DIAGNOSTICS v_created = ROW_COUNT;
+  IF v_created > 0 THEN
+    PERFORM pg_notify('webhook_deliveries_due', '');
+  END IF;
   RETURN NULL;
 END;
 $function$;

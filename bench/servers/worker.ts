@@ -1,17 +1,18 @@
 import { run } from "graphile-worker";
 import { Registry } from "prom-client";
-import { deliverWebhook } from "../../src/modules/webhooks/tasks/deliver-webhook.ts";
+import { deliverWebhooks } from "../../src/modules/webhooks/deliver-webhooks.ts";
 import { loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase } from "../../src/platform/db/pool.ts";
+import { startPump } from "../../src/platform/queue/due-pump.ts";
 import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
 import { workerLogger } from "../../src/platform/queue/worker-logger.ts";
-import { startWorkerPool, workerPgPoolSize } from "../../src/platform/queue/worker-pool.ts";
+import { workerPgPoolSize } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { NOOP_TASK } from "../support.ts";
 
 /**
- * One worker process: either the real webhook-delivery pool, or raw graphile-worker running no-op
- * jobs with the same concurrency. BENCH_TASK picks: webhook | noop.
+ * One worker process: either the real webhook-delivery pool (its delivery pump), or raw
+ * graphile-worker running no-op jobs with the same concurrency. BENCH_TASK picks: webhook | noop.
  */
 
 const config = loadConfig();
@@ -36,12 +37,17 @@ const runner = baseline
       taskList: { [NOOP_TASK]: async () => {} },
       logger: workerLogger(logger),
     })
-  : await startWorkerPool({
+  : startPump({
       pool: "webhook-delivery",
-      tasks: [deliverWebhook],
+      definition: deliverWebhooks,
       dependencies: { config, database, logger },
-      pgPool,
+      databaseUrl,
+      concurrency: config.worker.concurrency,
       registry: new Registry(),
+      idleIntervalMs: config.worker.pollIntervalMs,
+      sampleIntervalMs: config.worker.queueSampleIntervalMs,
+      stallAfterMs: config.worker.stallTimeoutMs,
+      shutdownTimeoutMs: config.worker.shutdownTimeoutMs,
     });
 process.stdout.write("listening 0\n");
 process.on("SIGTERM", () => {

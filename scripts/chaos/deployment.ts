@@ -48,16 +48,16 @@ const RUN_ENVIRONMENT: Record<string, string> = {
 };
 
 /**
- * Each pool fetches jobs as the Helm chart has it (values.yaml): a local queue, and a refetch delay
- * for all but webhook-delivery, here scaled to this run's 500 ms poll interval; webhook-delivery runs
- * the chart's 40 attempts at once. A pool SIGKILLed with jobs fetched leaves them locked until another
- * pool's heartbeat frees them.
+ * Each pool fetches jobs as the Helm chart has it (values.yaml): a local queue, and a refetch delay,
+ * here scaled to this run's 500 ms poll interval; webhook-delivery runs no job (it claims due
+ * deliveries) and the chart's 40 attempts at once. A pool SIGKILLed with jobs fetched leaves them
+ * locked until another pool's heartbeat frees them; a killed webhook-delivery's leases lapse.
  */
 const BATCHED_FETCH: Record<PoolName, Record<string, string>> = {
   "gateway-poller": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
   "code-expiry": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
   "payout-processor": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
-  "webhook-delivery": { WORKER_CONCURRENCY: "40", WORKER_LOCAL_QUEUE_SIZE: "80" },
+  "webhook-delivery": { WORKER_CONCURRENCY: "40" },
 };
 
 /**

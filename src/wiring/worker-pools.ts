@@ -1,5 +1,6 @@
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/pool.ts";
+import { type RunningPump, startPump } from "../platform/queue/due-pump.ts";
 import { createWorkerPgPool } from "../platform/queue/pg-pool.ts";
 import type { PoolLiveness, SupervisedPool } from "../platform/queue/pool-supervisor.ts";
 import type { PoolName } from "../platform/queue/task.ts";
@@ -7,7 +8,7 @@ import { startSupervisedWorkerPool, workerPgPoolSize } from "../platform/queue/w
 import type { Logger } from "../platform/telemetry/logger.ts";
 import type { Metrics } from "../platform/telemetry/metrics.ts";
 import { createGateways } from "./gateways.ts";
-import { poolTasks } from "./pools.ts";
+import { poolPumps, poolTasks } from "./pools.ts";
 
 export type StartedPools = {
   /** Resolves once every pool's first runner has started (after any waiting for the database). */
@@ -18,8 +19,10 @@ export type StartedPools = {
 };
 
 /**
- * Starts the named pools over one pg pool for graphile-worker (it needs pg, and a session for
- * LISTEN), each under a supervisor that waits for the database and rebuilds a runner that stopped.
+ * Starts the named pools: each pool's graphile-worker tasks (if it has any) over one pg pool (it needs
+ * pg, and a session for LISTEN), under a supervisor that waits for the database and rebuilds a runner
+ * that stopped; and each pool's pumps (`due-pump.ts`), which survive the database's absence by
+ * themselves, at the pool's concurrency.
  * `onFatal` is called when a pool cannot go on (stalled, or failing to start for another reason than
  * the database): the caller exits so that the orchestrator restarts the process. `stop()` lets each
  * pool finish its in-flight jobs, then closes the pg pool.
@@ -34,34 +37,65 @@ export function startPools(options: {
   onFatal: (reason: string, error?: unknown) => void;
 }): StartedPools {
   const { config, logger } = options;
+  const gateways = createGateways(config);
+  const tasks = poolTasks(gateways);
+  const pumps = poolPumps(gateways);
+  const withTasks = options.pools.filter((pool) => tasks[pool].length > 0);
   const pgPool = createWorkerPgPool({
     url: options.databaseUrl,
-    size: workerPgPoolSize(config.worker) * options.pools.length,
+    size: workerPgPoolSize(config.worker) * Math.max(1, withTasks.length),
     applicationName: `worker:${options.pools.join(",")}`,
     logger,
   });
-  const tasks = poolTasks(createGateways(config));
-  const supervised: SupervisedPool[] = options.pools.map((pool) =>
+  const dependencies = { config, database: options.database, logger };
+  const supervised: SupervisedPool[] = withTasks.map((pool) =>
     startSupervisedWorkerPool({
       pool,
       tasks: tasks[pool],
-      dependencies: { config, database: options.database, logger },
+      dependencies,
       pgPool,
       registry: options.metrics.registry,
       onFatal: options.onFatal,
     }),
   );
+  const running: RunningPump[] = options.pools.flatMap((pool) =>
+    pumps[pool].flatMap((definition) => {
+      try {
+        return [
+          startPump({
+            pool,
+            definition,
+            dependencies,
+            databaseUrl: options.databaseUrl,
+            registry: options.metrics.registry,
+            concurrency: config.worker.concurrency,
+            // As graphile-worker's own polling: how long a pool goes without looking when nothing is announced.
+            idleIntervalMs: config.worker.pollIntervalMs,
+            sampleIntervalMs: config.worker.queueSampleIntervalMs,
+            stallAfterMs: config.worker.stallTimeoutMs,
+            shutdownTimeoutMs: config.worker.shutdownTimeoutMs,
+          }),
+        ];
+      } catch (error) {
+        options.onFatal(`${pool} cannot start ${definition.name}`, error);
+        return [];
+      }
+    }),
+  );
   return {
     started: Promise.all(supervised.map((pool) => pool.started)).then(() => {}),
     liveness: async () => {
-      const statuses = await Promise.all(supervised.map((pool) => pool.liveness()));
+      const statuses = [
+        ...(await Promise.all(supervised.map((pool) => pool.liveness()))),
+        ...running.map((pump) => pump.liveness()),
+      ];
       const stalled = statuses.filter((status) => !status.live);
       return stalled.length === 0
         ? { live: true, detail: statuses.map((status) => status.detail).join("; ") }
         : { live: false, detail: stalled.map((status) => status.detail).join("; ") };
     },
     stop: async () => {
-      await Promise.all(supervised.map((pool) => pool.stop()));
+      await Promise.all([...supervised.map((pool) => pool.stop()), ...running.map((pump) => pump.stop())]);
       await pgPool.end();
     },
   };

@@ -167,7 +167,7 @@ describeIfRenderer("the rendered chart", () => {
     expect(secretsOf("migrate")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
   });
 
-  test("every pool fetches jobs in batches (webhook-delivery twice its concurrency); the others wait a second after an empty fetch", () => {
+  test("every pool with tasks fetches jobs in batches and waits a second after an empty fetch; webhook-delivery runs 40 attempts at once", () => {
     const objects = render();
     const setting = (pool: string, name: string) => {
       const workload = objects.find(
@@ -176,7 +176,7 @@ describeIfRenderer("the rendered chart", () => {
       const container = workload === undefined ? undefined : podSpec(workload).containers[0];
       return container === undefined ? undefined : envOf(container, name)?.value;
     };
-    expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBe("80");
+    expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBeUndefined();
     expect(setting("webhook-delivery", "WORKER_CONCURRENCY")).toBe("40");
     expect(setting("webhook-delivery", "WORKER_REFETCH_DELAY_MS")).toBeUndefined();
     for (const pool of ["gateway-poller", "code-expiry", "payout-processor"]) {
@@ -189,7 +189,7 @@ describeIfRenderer("the rendered chart", () => {
     }
   });
 
-  test("each pool's ScaledObject counts only that pool's task identifiers", () => {
+  test("each pool's ScaledObject counts only that pool's task identifiers; webhook-delivery's its due deliveries", () => {
     const enabled = Object.fromEntries(
       ["gatewayPoller", "codeExpiry", "payoutProcessor", "webhookDelivery"].map((pool) => [
         pool,
@@ -200,20 +200,21 @@ describeIfRenderer("the rendered chart", () => {
     const queries = Object.fromEntries(
       scaledObjects.map((object) => {
         const trigger = (object.spec as { triggers: { metadata: { query: string } }[] }).triggers[0];
-        return [
-          object.metadata.name.replace("pos-pos-platform-", ""),
-          trigger?.metadata.query.match(/'\{(.*)\}'/)?.[1],
-        ];
+        return [object.metadata.name.replace("pos-pos-platform-", ""), trigger?.metadata.query ?? ""];
       }),
     );
-    expect(queries).toEqual(
+    const { "webhook-delivery": deliveries, ...withTasks } = queries;
+    expect(
+      Object.fromEntries(Object.entries(withTasks).map(([pool, query]) => [pool, query.match(/'\{(.*)\}'/)?.[1]])),
+    ).toEqual(
       Object.fromEntries(
-        Object.entries(poolTasks(createGateways(loadConfig({})))).map(([pool, tasks]) => [
-          pool,
-          tasks.map((t) => t.identifier).join(","),
-        ]),
+        Object.entries(poolTasks(createGateways(loadConfig({}))))
+          .filter(([pool]) => pool !== "webhook-delivery")
+          .map(([pool, tasks]) => [pool, tasks.map((t) => t.identifier).join(",")]),
       ),
     );
+    expect(deliveries).toContain("FROM webhook_deliveries");
+    expect(deliveries).toContain("greatest(next_attempt_at, lease_expires_at) <= now()");
   });
 
   test("component overrides fall back to the shared defaults; an existing Secret replaces the chart's", () => {

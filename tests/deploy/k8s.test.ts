@@ -3,7 +3,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { z } from "zod";
+import { loadConfig } from "../../src/platform/config.ts";
+import type { PoolName } from "../../src/platform/queue/task.ts";
 import { workerPgPoolSize } from "../../src/platform/queue/worker-pool.ts";
+import { createGateways } from "../../src/wiring/gateways.ts";
+import { poolPumps, poolTasks } from "../../src/wiring/pools.ts";
 import { modelFor } from "../support/kube-models.ts";
 import { buildKustomization, type KubeObject } from "../support/kustomize.ts";
 
@@ -111,20 +115,31 @@ test("KEDA's TriggerAuthentication is the one the chart names, on the Cluster's 
   expect(auth.spec).toEqual({ secretTargetRef: [{ parameter: "connection", name: "pos-db-app", key: "uri" }] });
 });
 
+/** A pool's name from its key in values.yaml (`webhookDelivery` → `webhook-delivery`). */
+const workerPoolName = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) as PoolName;
+
 test("the connection budget fits max_connections at every component's maximum replicas", () => {
   const objects = built["k8s/base"] ?? [];
   const serverConnections = (spec: z.infer<typeof poolerSpec>) =>
     spec.instances * Number(spec.pgbouncer.parameters.default_pool_size);
   const { port: _port, ...pools } = values.workers;
-  // A pool process holds its slonik pool and graphile-worker's pg pool (src/wiring/worker-pools.ts).
-  const workerClients = Object.values(workerValues.parse(pools))
-    .map((pool) => {
+  // A pool process holds its slonik pool, graphile-worker's pg pool when the pool runs tasks, and one
+  // LISTEN connection per pump (src/wiring/worker-pools.ts).
+  const gateways = createGateways(loadConfig({}));
+  const [tasks, pumps] = [poolTasks(gateways), poolPumps(gateways)];
+  const workerClients = Object.entries(workerValues.parse(pools))
+    .map(([key, pool]) => {
+      const name = workerPoolName(key);
       const replicas = Math.max(pool.replicas ?? values.defaults.replicas, pool.keda.maxReplicaCount);
-      const graphileWorker = workerPgPoolSize({
-        concurrency: pool.concurrency,
-        localQueueSize: Number(pool.env?.WORKER_LOCAL_QUEUE_SIZE ?? 0),
-      });
-      const perProcess = (pool.databasePoolSize ?? values.defaults.databasePoolSize) + graphileWorker;
+      const graphileWorker =
+        tasks[name].length === 0
+          ? 0
+          : workerPgPoolSize({
+              concurrency: pool.concurrency,
+              localQueueSize: Number(pool.env?.WORKER_LOCAL_QUEUE_SIZE ?? 0),
+            });
+      const perProcess =
+        (pool.databasePoolSize ?? values.defaults.databasePoolSize) + graphileWorker + pumps[name].length;
       return replicas * perProcess;
     })
     .reduce((sum, each) => sum + each, 0);
@@ -141,8 +156,8 @@ test("the connection budget fits max_connections at every component's maximum re
   // In session mode every client holds a server connection: the pooler must admit them all.
   expect(serverConnections(pooler(objects, "pos-db-pooler-workers"))).toBeGreaterThanOrEqual(sessionClients);
   // The figures helm/pos-platform/README.md states.
-  expect(workerClients).toBe(244);
-  expect(budget).toBe(344);
+  expect(workerClients).toBe(202);
+  expect(budget).toBe(302);
 });
 
 const kubectl = (() => {

@@ -1,17 +1,14 @@
 import type { Server } from "node:http";
-import { Registry } from "prom-client";
 import { z } from "zod";
 import { runScenario, violations } from "../../load-tests/runner.ts";
 import { scenarios } from "../../load-tests/scenarios.ts";
-import { deliverWebhook } from "../../src/modules/webhooks/tasks/deliver-webhook.ts";
 import { freePort } from "../../src/platform/db/embedded.ts";
 import { sql } from "../../src/platform/db/pool.ts";
 import { closeGracefully, listen } from "../../src/platform/http/server.ts";
-import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../src/platform/queue/worker-pool.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { startDeliveryPump } from "../support/delivery-pump.ts";
 import { newMerchant } from "../support/factories.ts";
 
 /**
@@ -102,14 +99,7 @@ test("many merchants ringing up cash sales: none refused, no errors, every line 
 test("webhook storm: every settled payment's payment.paid arrives once, signed, through the delivery pool", async () => {
   const config = testConfig(db.url, { WORKER_POLL_INTERVAL_MS: "100", WORKER_CONCURRENCY: "10" });
   const logger = createLogger({ level: "silent", service: "test" });
-  const pgPool = createWorkerPgPool({ url: db.url, size: 12, applicationName: "test", logger });
-  const runner = await startWorkerPool({
-    pool: "webhook-delivery",
-    tasks: [deliverWebhook],
-    dependencies: { config, database: db.database, logger },
-    pgPool,
-    registry: new Registry(),
-  });
+  const pump = startDeliveryPump({ config, database: db.database, databaseUrl: db.url, logger });
   try {
     const shops = await Promise.all(Array.from({ length: 5 }, () => newMerchant(db.database)));
     const summary = await runScenario("webhook-storm", scenario("webhook-storm"), {
@@ -130,7 +120,6 @@ test("webhook storm: every settled payment's payment.paid arrives once, signed, 
     );
     expect(active).toBe(0);
   } finally {
-    await runner.stop();
-    await pgPool.end();
+    await pump.stop();
   }
 });

@@ -1,23 +1,21 @@
-import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
 import { TEST_WEBHOOK_SECRET_KEY, testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { startDeliveryPump } from "../../../tests/support/delivery-pump.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { startServiceProcess } from "../../../tests/support/service-process.ts";
 import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
 import { freePort } from "../../platform/db/embedded.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
+import type { RunningPump } from "../../platform/queue/due-pump.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import { verifyWebhook } from "../../sdk/verify-webhook.ts";
 import * as events from "../events/service.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { createWebhookPoster } from "./post-webhook.ts";
-import { attemptDelivery, requeueStalledDeliveries, resealSecrets } from "./service.ts";
+import { attemptDelivery, claimDueDeliveries, type DeliveryDependencies, resealSecrets } from "./service.ts";
 import { BlockedTargetError, guardedLookup } from "./target-guard.ts";
-import { deliverWebhook } from "./tasks/deliver-webhook.ts";
 
 // No worker pool runs in this file unless a test starts one: each test decides who attempts what.
 const logger = createLogger({ level: "silent", service: "test" });
@@ -36,6 +34,12 @@ const deliveryRowSchema = z.object({ id: z.string(), status: z.string(), attempt
 const deliveriesOf = (merchantId: string) =>
   db.database.any(sql.type(deliveryRowSchema)`
     SELECT id, status, attempt_count FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at`);
+
+/** Claims the merchant's next due delivery and makes its attempt (null when none is due). */
+async function attemptNextDue(dependencies: DeliveryDependencies, merchantId: string) {
+  const [claimed] = await claimDueDeliveries(dependencies, { limit: 1, merchantId });
+  return claimed === undefined ? null : attemptDelivery(dependencies, claimed);
+}
 
 /**
  * A webhook-delivery process of its own (to be killed mid-work), the shop's endpoint at `receiver`,
@@ -67,38 +71,32 @@ async function withKillableWorker(
     LOG_LEVEL: "warn",
     ...processEnvironment,
   });
-  const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
-  let runner: Awaited<ReturnType<typeof startWorkerPool>> | undefined;
-  // An in-process pool delivers what the sweeper re-enqueued, until the receiver has had that many requests.
+  let pump: RunningPump | undefined;
+  // An in-process pool delivers what fell due again, until the receiver has had that many requests.
   const takeOver = async (expectedRequests: number) => {
-    runner = await startWorkerPool({
-      pool: "webhook-delivery",
-      tasks: [deliverWebhook],
-      dependencies: { config, database: db.database, logger },
-      pgPool,
-      registry: new Registry(),
-    });
-    // Generous for a loaded machine; when it is not met, the queue's state says where the job is.
+    pump = startDeliveryPump({ config, database: db.database, databaseUrl: db.url, logger });
+    // Generous for a loaded machine; when it is not met, the deliveries' state says where they are.
     await receiver.waitFor(expectedRequests, 120_000).catch(async (error: Error) => {
-      const jobs = await pgPool.query(
-        "SELECT task_identifier, key, run_at, locked_at, locked_by, attempts, max_attempts, last_error FROM graphile_worker.jobs",
-      );
-      throw new Error(`${error.message}; the queue: ${JSON.stringify(jobs.rows)}`);
+      const rows = await db.database.any(sql.unsafe`
+        SELECT id, status, attempt_count, next_attempt_at, lease_expires_at FROM webhook_deliveries
+        WHERE merchant_id = ${shop.id}`);
+      throw new Error(`${error.message}; the deliveries: ${JSON.stringify(rows)}`);
     });
-    await runner.stop();
-    runner = undefined;
+    await pump.stop();
+    pump = undefined;
   };
   try {
     await run({ worker, takeOver });
   } finally {
     await worker.kill();
-    // A runner left running would hold the pool's connections (its end() would wait for ever) and keep
-    // this test file's worker from exiting.
-    await runner?.stop();
-    await pgPool.end();
+    await pump?.stop();
     await receiver.close();
   }
 }
+
+/** Claims the shop's due deliveries as a pool would, posting nothing: what it finds due now. */
+const claimDueNow = (config: ReturnType<typeof testConfig>) =>
+  claimDueDeliveries({ store: createDeliveryStore(db.database), config }, { limit: 10, merchantId: shop.id });
 
 test("a worker killed mid-delivery: the delivery is made again, with the same event id to deduplicate on", async () => {
   const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
@@ -112,11 +110,10 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
 
     const [delivery] = await deliveriesOf(shop.id);
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
-    // Its job stays locked by the dead worker; once the attempt's lease lapses the sweeper re-enqueues it.
-    expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(0);
+    // The dead worker's lease holds it: no pool finds it due until the lease lapses.
+    expect(await claimDueNow(testConfig(db.url))).toEqual([]);
     await db.database.query(sql.unsafe`
       UPDATE webhook_deliveries SET lease_expires_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
-    expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(1);
 
     await takeOver(2);
     expect(receiver.received.map((received) => received.headers["x-pos-event-id"])).toEqual([event.id, event.id]);
@@ -124,46 +121,35 @@ test("a worker killed mid-delivery: the delivery is made again, with the same ev
   });
 }, 300_000);
 
-test("a worker killed with deliveries waiting in its local queue: the sweeper re-enqueues them and each is made", async () => {
-  // The chart's webhook-delivery fetches jobs in batches (WORKER_LOCAL_QUEUE_SIZE): a crash leaves the
-  // fetched but unstarted ones locked too, with no attempt and no lease.
-  const receiver = await startReceiver((count) => (count === 1 ? "hang" : 200));
-  const oneAtATime = { WORKER_CONCURRENCY: "1", WORKER_LOCAL_QUEUE_SIZE: "5" };
-  await withKillableWorker(receiver, oneAtATime, async ({ worker, takeOver }) => {
-    // Three events committed at once: one fetch takes all three jobs; the one worker starts the first.
+test("a worker killed with several claimed attempts in flight: each falls due again and is made", async () => {
+  // One claim takes the three deliveries announced together; the receiver holds all three attempts open.
+  const receiver = await startReceiver((count) => (count <= 3 ? "hang" : 200));
+  await withKillableWorker(receiver, { WORKER_CONCURRENCY: "3" }, async ({ worker, takeOver }) => {
     const emitted = await db.database.transaction(async (transaction) => [
       await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 1 } }),
       await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 2 } }),
       await events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: { n: 3 } }),
     ]);
-    await receiver.waitFor(1, 120_000);
-    const lockedJobs = () =>
-      db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
-        SELECT count(*)::int AS count FROM graphile_worker.jobs
-        WHERE task_identifier = 'deliver_webhook' AND locked_at IS NOT NULL`);
-    const deadline = Date.now() + 120_000;
-    while ((await lockedJobs()) < 3) {
-      if (Date.now() > deadline) throw new Error(`only ${await lockedJobs()} of 3 delivery jobs were fetched`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await receiver.waitFor(3, 120_000);
     await worker.kill();
-    expect((await deliveriesOf(shop.id)).map((delivery) => delivery.attempt_count).sort()).toEqual([0, 0, 1]);
+    expect((await deliveriesOf(shop.id)).map((delivery) => [delivery.status, delivery.attempt_count])).toEqual([
+      ["pending", 1],
+      ["pending", 1],
+      ["pending", 1],
+    ]);
+    expect(await claimDueNow(testConfig(db.url))).toEqual([]);
 
-    // The attempt's lease lapses and the waiting ones fall overdue (both moved into the past here).
+    // The attempts' leases lapse (moved into the past here).
     await db.database.query(sql.unsafe`
-      UPDATE webhook_deliveries
-      SET lease_expires_at = CASE WHEN lease_expires_at IS NULL THEN NULL ELSE now() - interval '1 millisecond' END,
-        next_attempt_at = now() - interval '1 millisecond'
-      WHERE merchant_id = ${shop.id}`);
-    expect(await requeueStalledDeliveries(db.database, { overdueMs: 0 })).toBe(3);
+      UPDATE webhook_deliveries SET lease_expires_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
 
-    await takeOver(4);
-    const delivered = receiver.received.slice(1).map((received) => String(received.headers["x-pos-event-id"]));
+    await takeOver(6);
+    const delivered = receiver.received.slice(3).map((received) => String(received.headers["x-pos-event-id"]));
     expect(delivered.sort()).toEqual(emitted.map((event) => event.id).sort());
-    expect((await deliveriesOf(shop.id)).map((delivery) => delivery.status)).toEqual([
-      "succeeded",
-      "succeeded",
-      "succeeded",
+    expect((await deliveriesOf(shop.id)).map((delivery) => [delivery.status, delivery.attempt_count])).toEqual([
+      ["succeeded", 2],
+      ["succeeded", 2],
+      ["succeeded", 2],
     ]);
   });
 }, 300_000);
@@ -187,10 +173,9 @@ describe("server-side request forgery at delivery time", () => {
       await db.database.transaction((transaction) =>
         events.emit(transaction, { merchantId: shop.id, livemode: true, type: "payment.paid", data: {} }),
       );
-      const [delivery] = await deliveriesOf(shop.id);
-      const settled = await attemptDelivery(
+      const settled = await attemptNextDue(
         { store: createDeliveryStore(db.database), config: testConfig(db.url), post: poster.post },
-        { merchantId: shop.id, deliveryId: delivery?.id ?? "" },
+        shop.id,
       );
       expect(receiver.received).toHaveLength(0);
       expect(settled).toMatchObject({ status: "pending", attempt_count: 1 });
@@ -234,11 +219,10 @@ test("rotating the encryption key: secrets are resealed under the new key and ke
     await db.database.transaction((transaction) =>
       events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: {} }),
     );
-    const [delivery] = await deliveriesOf(shop.id);
     const newKeyOnly = testConfig(db.url, { WEBHOOK_SECRET_ENCRYPTION_KEY: newKey });
-    const settled = await attemptDelivery(
+    const settled = await attemptNextDue(
       { store: createDeliveryStore(db.database), config: newKeyOnly, post: poster.post },
-      { merchantId: shop.id, deliveryId: delivery?.id ?? "" },
+      shop.id,
     );
     expect(settled?.status).toBe("succeeded");
     const [received] = receiver.received;
@@ -250,3 +234,50 @@ test("rotating the encryption key: secrets are resealed under the new key and ke
     await receiver.close();
   }
 });
+
+test("two delivery pools over 1,000 due deliveries: each is attempted once and delivered once", async () => {
+  const receiver = await startReceiver();
+  const config = testConfig(db.url, { WORKER_CONCURRENCY: "20", WORKER_POLL_INTERVAL_MS: "100" });
+  const pumps: RunningPump[] = [];
+  try {
+    const endpoint = await request(testApp({ database: db.database, config }))
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ url: receiver.url });
+    expect(endpoint.status).toBe(201);
+    // Due before either pool starts, in four transactions: the pools share the backlog from the first claim.
+    const emitted: string[] = [];
+    for (let batch = 0; batch < 4; batch += 1) {
+      await db.database.transaction(async (transaction) => {
+        for (let index = 0; index < 250; index += 1) {
+          const event = await events.emit(transaction, {
+            merchantId: shop.id,
+            livemode: false,
+            type: "payment.paid",
+            data: { n: batch * 250 + index },
+          });
+          emitted.push(event.id);
+        }
+      });
+    }
+    for (let replica = 0; replica < 2; replica += 1) {
+      pumps.push(startDeliveryPump({ config, database: db.database, databaseUrl: db.url, logger }));
+    }
+    await receiver.waitFor(1000, 240_000);
+    await Promise.all(pumps.map((pump) => pump.stop()));
+    const receivedIds = receiver.received.map((received) => String(received.headers["x-pos-event-id"]));
+    expect(receivedIds).toHaveLength(1000);
+    expect(new Set(receivedIds)).toEqual(new Set(emitted));
+    const outcome = await db.database.one(sql.type(
+      z.object({ succeeded: z.number(), attempts: z.number(), most_attempts: z.number() }),
+    )`
+      SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
+        (SELECT count(*)::int FROM webhook_delivery_attempts WHERE merchant_id = ${shop.id}) AS attempts,
+        max(attempt_count)::int AS most_attempts
+      FROM webhook_deliveries WHERE merchant_id = ${shop.id}`);
+    expect(outcome).toEqual({ succeeded: 1000, attempts: 1000, most_attempts: 1 });
+  } finally {
+    await Promise.all(pumps.map((pump) => pump.stop()));
+    await receiver.close();
+  }
+}, 300_000);

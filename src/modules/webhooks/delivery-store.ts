@@ -3,9 +3,14 @@ import type { Queryable } from "../../platform/db/pool.ts";
 import * as queries from "./queries.ts";
 import type { DeliveryRow } from "./schemas.ts";
 
-/** Claims and records of delivery attempts, each one statement for all the attempts of a moment. */
+/** Claims of due deliveries, and records of their attempts, each one statement for many attempts. */
 export type DeliveryStore = {
-  claim: (request: queries.ClaimRequest) => Promise<queries.ClaimedDelivery | null>;
+  /** Up to `limit` due deliveries, each with its next attempt counted and leased (`claimDueDeliveries`). */
+  claimDue: (claim: {
+    limit: number;
+    leaseMs: number;
+    merchantId: string | null;
+  }) => Promise<readonly queries.ClaimedDelivery[]>;
   record: (record: queries.AttemptRecord) => Promise<DeliveryRow | null>;
 };
 
@@ -13,27 +18,26 @@ export type DeliveryStore = {
 const BATCH_SIZE_MAX = 200;
 
 /**
- * A delivery pool runs many attempts at once; each claims before posting and records after. Instead
- * of two statements per attempt, the claims (and the records) that arrive in the same turn of the
- * event loop go to the database as one statement: the worker's throughput is then bounded by posting,
- * not by round trips. A batch that fails rejects each of its callers, whose jobs retry.
+ * A delivery pool runs many attempts at once; a claim takes a batch of them in one statement, and each
+ * attempt records its outcome when its post ends. Instead of a statement per record, the records that
+ * arrive in the same turn of the event loop go to the database as one statement: the worker's
+ * throughput is then bounded by posting, not by round trips. A batch that fails rejects each of its
+ * callers, whose deliveries fall due again when their leases lapse.
  */
 export function createDeliveryStore(database: Queryable): DeliveryStore {
-  const options = { cache: false, maxBatchSize: BATCH_SIZE_MAX, batchScheduleFn: setImmediate } as const;
-  const claims = new DataLoader<queries.ClaimRequest, queries.ClaimedDelivery | null>(
-    async (requests) => matchRows(requests, await queries.claimDeliveries(database, requests)),
-    options,
-  );
   const records = new DataLoader<queries.AttemptRecord, DeliveryRow | null>(
     async (batch) => matchRows(batch, await queries.recordAttempts(database, batch)),
-    options,
+    { cache: false, maxBatchSize: BATCH_SIZE_MAX, batchScheduleFn: setImmediate },
   );
-  return { claim: (request) => claims.load(request), record: (record) => records.load(record) };
+  return {
+    claimDue: (claim) => queries.claimDueDeliveries(database, claim),
+    record: (record) => records.load(record),
+  };
 }
 
 /**
- * The rows in the order of the requests that produced them. A delivery asked twice in one batch is
- * claimed (or settled) once: the first request gets the row, a repeat gets null, as if it came second.
+ * The rows in the order of the records that produced them. A delivery recorded twice in one batch is
+ * settled once: the first record gets the row, a repeat gets null, as if it came second.
  */
 function matchRows<Row extends { merchant_id: string; id: string }>(
   requests: readonly { merchantId: string; deliveryId: string }[],

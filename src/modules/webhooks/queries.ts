@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import { afterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { addJobsPlannedPerCall } from "../../platform/queue/add-jobs-batch.ts";
 import {
   type AttemptRow,
   attemptRowSchema,
@@ -14,6 +13,14 @@ import {
 } from "./schemas.ts";
 
 const ASYNC_COMMIT = sql.fragment`set_config('synchronous_commit', 'off', true)`;
+/**
+ * The channel that tells the webhook-delivery pool deliveries fell due now (a new event's, a retry's
+ * or a recovery's), announced at the commit of the transaction that made them due; the
+ * `fan_out_event` trigger (migration 1764710000000) names it too.
+ */
+export const DELIVERIES_DUE_CHANNEL = "webhook_deliveries_due";
+/** Announces on `DELIVERIES_DUE_CHANNEL`, once per transaction however often it is called. */
+const NOTIFY_DELIVERIES_DUE = sql.fragment`pg_notify(${DELIVERIES_DUE_CHANNEL}, '')`;
 // An expired previous secret reads as none, on the database's clock (the one deliveries are signed by).
 const ENDPOINT_COLUMNS = sql.fragment`merchant_id, id, livemode, url, event_types, secret_ciphertext, secret_last4, active,
   created_at, deactivated_at,
@@ -129,31 +136,28 @@ export async function rollSecret(
     RETURNING ${ENDPOINT_COLUMNS}`);
 }
 
-/** A delivery to one endpoint, due now, created by the API rather than the fan-out (test events). */
+/** A delivery to one endpoint, due now and announced, created by the API rather than the fan-out (test events). */
 export async function insertDelivery(
   transaction: Transaction,
   delivery: Pick<DeliveryRow, "merchant_id" | "id" | "livemode" | "endpoint_id" | "event_id" | "event_type">,
 ): Promise<DeliveryRow> {
   return transaction.one(sql.type(deliveryRowSchema)`
-    INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
-    VALUES (${delivery.merchant_id}, ${delivery.id}, ${delivery.livemode}, ${delivery.endpoint_id}, ${delivery.event_id},
-      ${delivery.event_type}, 'pending', now())
-    RETURNING ${DELIVERY_COLUMNS}`);
+    WITH created AS (
+      INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
+      VALUES (${delivery.merchant_id}, ${delivery.id}, ${delivery.livemode}, ${delivery.endpoint_id}, ${delivery.event_id},
+        ${delivery.event_type}, 'pending', now())
+      RETURNING ${DELIVERY_COLUMNS})
+    SELECT created.* FROM created CROSS JOIN (SELECT ${NOTIFY_DELIVERIES_DUE}) AS announced`);
 }
 
 /**
- * Makes the oldest `limit` dead deliveries of an endpoint created at or after `since` due now, each
- * with its job, in one statement. Rows another recovery (or a manual retry) holds are skipped: that
+ * Makes the oldest `limit` dead deliveries of an endpoint created at or after `since` due now, and
+ * announces them, in one statement. Rows another recovery (or a manual retry) holds are skipped: that
  * one makes them due. A recovered delivery is pending, so running this again does not touch it.
  */
 export async function recoverDeadDeliveries(
   database: Queryable,
-  recovery: World & {
-    endpointId: string;
-    since: Date;
-    limit: number;
-    job: { task: string; maxAttempts: number; traceparent: string | null };
-  },
+  recovery: World & { endpointId: string; since: Date; limit: number },
 ): Promise<{ recovered_count: number; has_more: boolean }> {
   return database.one(sql.type(z.object({ recovered_count: z.number().int(), has_more: z.boolean() }))`
     WITH chosen AS (
@@ -170,17 +174,10 @@ export async function recoverDeadDeliveries(
       FROM (SELECT merchant_id, id FROM chosen LIMIT ${recovery.limit}) AS c
       WHERE d.merchant_id = c.merchant_id AND d.id = c.id AND d.status = 'dead'
       RETURNING d.merchant_id, d.id),
-    jobs AS (${addJobsPlannedPerCall(
-      sql.fragment`ARRAY(SELECT ROW(${recovery.job.task}::text,
-          json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id,
-            'traceparent', ${recovery.job.traceparent}::text)),
-          NULL, NULL, ${recovery.job.maxAttempts}::integer, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec
-        FROM recovered)`,
-      { onlyWhen: sql.fragment`EXISTS (SELECT 1 FROM recovered)` },
-    )})
-    SELECT (SELECT count(*) FROM recovered)::integer AS recovered_count,
-      (SELECT count(*) FROM chosen) > ${recovery.limit} AS has_more
-    WHERE (SELECT count(*) FROM jobs) >= 0`);
+    counted AS (SELECT count(*)::integer AS recovered_count FROM recovered)
+    SELECT recovered_count, (SELECT count(*) FROM chosen) > ${recovery.limit} AS has_more,
+      CASE WHEN recovered_count > 0 THEN ${NOTIFY_DELIVERIES_DUE} END AS announced
+    FROM counted`);
 }
 
 const attemptsOfDeliverySchema = attemptRowSchema.extend({ delivery_id: z.string() });
@@ -212,54 +209,44 @@ const claimedDeliverySchema = z.object({
   event_type: z.string(),
   event_data: z.record(z.string(), z.unknown()),
   event_created_at: z.date(),
+  /** The span that emitted the event: each attempt continues its trace. */
+  traceparent: z.string().nullable(),
 });
 export type ClaimedDelivery = z.infer<typeof claimedDeliverySchema>;
 
-export type ClaimRequest = { merchantId: string; deliveryId: string; leaseMs: number };
-
 /**
- * Claims the next attempt of each due, pending delivery that no live worker holds: counts the
- * attempt and takes a lease on it. A delivery with nothing to do (already delivered, not due, or
- * held) is absent from the result. One statement for a batch of deliveries, prepared: it runs for
- * every attempt. Its commit does not wait for the WAL flush: a claim lost in a crash only means the
- * attempt is made again (deliveries are at least once, and receivers deduplicate on the event id).
+ * Claims the next attempt of up to `limit` due deliveries (pending, the next attempt's time come, no
+ * live lease), oldest due first, skipping rows another claim holds: counts each attempt and takes a
+ * lease on it, so any number of delivery workers claim side by side without taking one delivery
+ * twice, and a delivery whose worker died falls due again when its lease lapses. `merchantId` narrows
+ * the claim to one merchant's deliveries (tests drive one merchant's deliveries). One statement,
+ * prepared: it runs all the time. Its commit does not wait for the WAL flush: a claim lost in a crash
+ * only means the attempt is made again (deliveries are at least once, and receivers deduplicate on
+ * the event id).
  */
-export async function claimDeliveries(
+export async function claimDueDeliveries(
   database: Queryable,
-  requests: readonly ClaimRequest[],
+  claim: { limit: number; leaseMs: number; merchantId: string | null },
 ): Promise<readonly ClaimedDelivery[]> {
-  const merchantIds = sql.array(
-    requests.map((request) => request.merchantId),
-    "text",
-  );
-  const deliveryIds = sql.array(
-    requests.map((request) => request.deliveryId),
-    "text",
-  );
-  const leasesMs = sql.array(
-    requests.map((request) => request.leaseMs),
-    "int4",
-  );
-  // Each row is found through its primary key and updated by its row id: a join the planner could
-  // reorder would, on a burst of new deliveries with stale statistics, scan the pending index instead.
-  return database.any(sql.prepared("webhook_claim_deliveries", claimedDeliverySchema)`
-    WITH claimed AS (
+  return database.any(sql.prepared("webhook_claim_due_deliveries", claimedDeliverySchema)`
+    WITH due AS (
+      SELECT ctid AS row_id FROM webhook_deliveries
+      WHERE status = 'pending' AND greatest(next_attempt_at, lease_expires_at) <= now()
+        AND (${claim.merchantId}::text IS NULL OR merchant_id = ${claim.merchantId}::text)
+      ORDER BY greatest(next_attempt_at, lease_expires_at)
+      LIMIT ${claim.limit}
+      FOR UPDATE SKIP LOCKED),
+    claimed AS (
       UPDATE webhook_deliveries d
       SET attempt_count = d.attempt_count + 1,
-        lease_expires_at = now() + wanted.lease_ms * interval '1 millisecond',
+        lease_expires_at = now() + ${claim.leaseMs} * interval '1 millisecond',
         updated_at = now()
-      FROM unnest(${merchantIds}, ${deliveryIds}, ${leasesMs}) AS wanted(merchant_id, id, lease_ms)
-        CROSS JOIN LATERAL (
-          SELECT ctid AS row_id FROM webhook_deliveries
-          WHERE merchant_id = wanted.merchant_id AND id = wanted.id OFFSET 0) AS found
-      WHERE d.ctid = found.row_id
-        AND d.status = 'pending' AND d.next_attempt_at <= now()
-        AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
+      FROM due WHERE d.ctid = due.row_id
       RETURNING d.merchant_id, d.id, d.livemode, d.endpoint_id, d.event_id, d.attempt_count),
     commit_mode AS (SELECT ${ASYNC_COMMIT})
     SELECT c.merchant_id, c.id, c.livemode, c.endpoint_id, c.attempt_count, e.url, e.secret_ciphertext,
       e.previous_secret_ciphertext, e.active AS endpoint_active, ev.id AS event_id, ev.type AS event_type, ev.data AS event_data,
-      ev.created_at AS event_created_at
+      ev.created_at AS event_created_at, ev.traceparent
     FROM claimed c CROSS JOIN commit_mode
       CROSS JOIN LATERAL (
         SELECT url, secret_ciphertext,
@@ -268,8 +255,20 @@ export async function claimDeliveries(
         FROM webhook_endpoints
         WHERE merchant_id = c.merchant_id AND id = c.endpoint_id OFFSET 0) AS e
       CROSS JOIN LATERAL (
-        SELECT id, type, data, created_at FROM events
+        SELECT id, type, data, created_at, traceparent FROM events
         WHERE merchant_id = c.merchant_id AND id = c.event_id OFFSET 0) AS ev`);
+}
+
+/** How many deliveries are due now and how long the oldest has been (the delivery pool's backlog gauges). */
+export async function selectDueBacklog(
+  database: Queryable,
+): Promise<{ runnableJobs: number; oldestRunnableAgeSeconds: number }> {
+  return database.one(sql.type(z.object({ runnableJobs: z.number().int(), oldestRunnableAgeSeconds: z.number() }))`
+    SELECT count(*)::int AS "runnableJobs",
+      coalesce(extract(epoch FROM now() - min(greatest(next_attempt_at, lease_expires_at))), 0)::float8
+        AS "oldestRunnableAgeSeconds"
+    FROM webhook_deliveries
+    WHERE status = 'pending' AND greatest(next_attempt_at, lease_expires_at) <= now()`);
 }
 
 /** How an attempt ended and what follows it; `attempt` is null when none was made (canceled). */
@@ -280,15 +279,14 @@ export type AttemptRecord = {
   attemptNumber: number;
   status: DeliveryStatus;
   nextAttemptInMs: number | null;
-  job: { task: string; maxAttempts: number; traceparent: string | null };
 };
 
 /**
  * Records attempts and settles their deliveries in one statement for a batch: `succeeded`, `dead`,
- * `canceled`, or back to `pending` with the next attempt's time and its job. Guarded by the attempt
+ * `canceled`, or back to `pending` with the next attempt's time (the claim finds it then). Guarded by the attempt
  * number, so an attempt whose lease lapsed and was taken over cannot overwrite the newer one (absent
  * from the result then). Asynchronous commit, as for the claim: a record lost in a crash leaves a
- * lapsed lease, and the stalled-delivery sweep attempts the delivery again. Rows are found as in
+ * lapsed lease, and the delivery falls due again. Rows are found as in
  * `claimDeliveries`.
  */
 export async function recordAttempts(
@@ -310,11 +308,9 @@ export async function recordAttempts(
         ${sql.array(
           records.map((record) => record.attempt?.succeeded ?? null),
           "bool",
-        )},
-        ${texts((record) => record.job.task)}, ${integers((record) => record.job.maxAttempts)},
-        ${texts((record) => record.job.traceparent)})
+        )})
       AS i(merchant_id, delivery_id, attempt_number, status, next_attempt_in_ms, started_at, duration_ms,
-        response_status, error, response_excerpt, succeeded, job_task, job_attempts_max, traceparent)),
+        response_status, error, response_excerpt, succeeded)),
     target AS (
       SELECT found.row_id, input.* FROM input
         CROSS JOIN LATERAL (
@@ -335,44 +331,25 @@ export async function recordAttempts(
         updated_at = now()
       FROM target i
       WHERE d.ctid = i.row_id AND d.status = 'pending' AND d.attempt_count = i.attempt_number
-      RETURNING d.*, i.job_task, i.job_attempts_max, i.traceparent),
-    next_jobs AS (${addJobsPlannedPerCall(
-      sql.fragment`ARRAY(SELECT ROW(job_task,
-          json_strip_nulls(json_build_object('merchant_id', merchant_id, 'delivery_id', id, 'traceparent', traceparent)),
-          NULL, next_attempt_at, job_attempts_max, 'webhook_delivery:' || id, NULL, NULL)::graphile_worker.job_spec
-        FROM settled WHERE status = 'pending')`,
-      { onlyWhen: sql.fragment`EXISTS (SELECT 1 FROM settled WHERE status = 'pending')` },
-    )}),
+      RETURNING d.*),
     commit_mode AS (SELECT ${ASYNC_COMMIT})
-    SELECT ${DELIVERY_COLUMNS} FROM settled CROSS JOIN commit_mode
-    WHERE (SELECT count(*) FROM next_jobs) >= 0`);
+    SELECT ${DELIVERY_COLUMNS} FROM settled CROSS JOIN commit_mode`);
 }
 
-/** Makes a delivery due now for one more attempt (manual retry); null when a worker holds it. */
+/** Makes a delivery due now for one more attempt (manual retry), announced; null when a worker holds it. */
 export async function makeDeliveryDue(
   database: Queryable,
   world: World,
   deliveryId: string,
 ): Promise<DeliveryRow | null> {
   return database.maybeOne(sql.type(deliveryRowSchema)`
-    UPDATE webhook_deliveries
-    SET status = 'pending', next_attempt_at = now(), updated_at = now()
-    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${deliveryId}
-      AND (lease_expires_at IS NULL OR lease_expires_at < now())
-    RETURNING ${DELIVERY_COLUMNS}`);
-}
-
-/** Pending deliveries overdue by more than `overdueMs` that no worker holds: their job was lost. */
-export async function selectStalledDeliveries(
-  database: Queryable,
-  options: { overdueMs: number; limit: number },
-): Promise<readonly { merchant_id: string; id: string }[]> {
-  return database.any(sql.type(z.object({ merchant_id: z.string(), id: z.string() }))`
-    SELECT merchant_id, id FROM webhook_deliveries
-    WHERE status = 'pending' AND next_attempt_at < now() - ${options.overdueMs} * interval '1 millisecond'
-      AND (lease_expires_at IS NULL OR lease_expires_at < now())
-    ORDER BY next_attempt_at
-    LIMIT ${options.limit}`);
+    WITH due AS (
+      UPDATE webhook_deliveries
+      SET status = 'pending', next_attempt_at = now(), updated_at = now()
+      WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${deliveryId}
+        AND (lease_expires_at IS NULL OR lease_expires_at < now())
+      RETURNING ${DELIVERY_COLUMNS})
+    SELECT due.*, ${NOTIFY_DELIVERIES_DUE} AS announced FROM due`);
 }
 
 const sealedSecretSchema = z.object({

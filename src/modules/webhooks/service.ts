@@ -1,15 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { World } from "../../kernel/world.ts";
 import { type Config, requireWebhookSecretKey } from "../../platform/config.ts";
-import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import { enqueue } from "../../platform/queue/job.ts";
-import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import * as events from "../events/service.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
-import { deliverWebhookJob } from "./jobs.ts";
 import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
@@ -46,15 +43,6 @@ import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } f
  * `endpoint_inactive` (400), `parameter_invalid` (400, a recovery reaching back too far).
  */
 
-/**
- * The delivery job as the SQL that enqueues retries and recoveries in batches needs it (the payload
- * it builds is `deliverWebhookJob`'s); the job continues the trace of the span that made it.
- */
-const deliveryJobSpec = () => ({
-  task: deliverWebhookJob.task,
-  maxAttempts: deliverWebhookJob.attemptsMax,
-  traceparent: currentTraceparent(),
-});
 /** Dead deliveries one recovery call makes due (one statement); the caller repeats while `has_more`. */
 const RECOVERED_PER_CALL_MAX = 5000;
 
@@ -201,13 +189,12 @@ export async function recoverDeliveries(
     endpointId: endpoint.id,
     since: recovery.since,
     limit: RECOVERED_PER_CALL_MAX,
-    job: deliveryJobSpec(),
   });
 }
 
 /**
- * Sends a `webhook.test` event to one endpoint: the event, its single delivery and the delivery's
- * job commit together. The event is not in the polling feed (see `events.recordTestEvent`).
+ * Sends a `webhook.test` event to one endpoint: the event and its single delivery, due and announced,
+ * commit together. The event is not in the polling feed (see `events.recordTestEvent`).
  */
 export async function sendTestEvent(
   database: Database,
@@ -232,7 +219,6 @@ export async function sendTestEvent(
       event_id: event.id,
       event_type: event.type,
     });
-    await enqueueDeliveryJob(transaction, created);
     return created;
   });
   return { ...delivery, attempts: [] };
@@ -305,31 +291,12 @@ export async function retryDelivery(
   if (!endpoint.active) {
     throw invalidRequest("endpoint_inactive", "The delivery's endpoint is deactivated.");
   }
-  const due = await database.transaction(async (transaction) => {
-    const updated = await queries.makeDeliveryDue(transaction, world, deliveryId);
-    if (updated !== null) {
-      await enqueueDeliveryJob(transaction, updated);
-    }
-    return updated;
-  });
+  const due = await queries.makeDeliveryDue(database, world, deliveryId);
   if (due === null) {
     throw conflict("delivery_in_progress", "An attempt of this delivery is in progress; retry after it ends.");
   }
   const attempts = await queries.selectAttempts(database, world.merchantId, [deliveryId]);
   return { ...due, attempts: [...attempts] };
-}
-
-/** One job per delivery at a time: the key replaces a waiting job rather than adding a second. */
-async function enqueueDeliveryJob(
-  transaction: Transaction,
-  delivery: { merchant_id: string; id: string },
-): Promise<void> {
-  await enqueue(
-    transaction,
-    deliverWebhookJob,
-    { merchant_id: delivery.merchant_id, delivery_id: delivery.id },
-    { jobKey: `webhook_delivery:${delivery.id}` },
-  );
 }
 
 export type DeliveryDependencies = {
@@ -345,24 +312,31 @@ export type DeliveryDependencies = {
   nowSeconds?: () => number;
 };
 
+/** The lease of a claimed attempt: its own deadline with room to record it, so it lapses only when the worker is gone. */
+export const attemptLeaseMs = (config: Pick<Config, "webhook">) => 2 * config.webhook.timeoutMs + 1000;
+
 /**
- * One delivery attempt: claim it (counting the attempt and taking a lease), post the signed event
- * outside any transaction, then record the attempt and settle the delivery in one statement. The
- * next attempt, if any, is enqueued in that same statement.
+ * Claims up to `limit` due deliveries (of one merchant, or of all when `merchantId` is null) with
+ * their attempts' leases, in one statement (`DeliveryStore.claimDue`); each is then `attemptDelivery`'s.
+ */
+export function claimDueDeliveries(
+  dependencies: Pick<DeliveryDependencies, "store" | "config">,
+  claim: { limit: number; merchantId: string | null },
+): Promise<readonly queries.ClaimedDelivery[]> {
+  return dependencies.store.claimDue({ ...claim, leaseMs: attemptLeaseMs(dependencies.config) });
+}
+
+/**
+ * One attempt of a claimed delivery (its attempt counted and leased by the claim): post the signed
+ * event outside any transaction, then record the attempt and settle the delivery in one statement
+ * (a failure's next attempt is the delivery's `next_attempt_at`, where the claim finds it).
  */
 export async function attemptDelivery(
   dependencies: DeliveryDependencies,
-  delivery: { merchantId: string; deliveryId: string },
+  claimed: queries.ClaimedDelivery,
 ): Promise<DeliveryRow | null> {
   const { store, config } = dependencies;
-  // The lease outlasts the attempt's own deadline with room to record it, so it only lapses when the
-  // worker is gone.
-  const claimed = await store.claim({ ...delivery, leaseMs: 2 * config.webhook.timeoutMs + 1000 });
-  if (claimed === null) {
-    return null;
-  }
-  // A retry continues the trace of this attempt.
-  const job = deliveryJobSpec();
+  const delivery = { merchantId: claimed.merchant_id, deliveryId: claimed.id };
   if (!claimed.endpoint_active) {
     return store.record({
       ...delivery,
@@ -370,7 +344,6 @@ export async function attemptDelivery(
       attemptNumber: claimed.attempt_count,
       status: "canceled",
       nextAttemptInMs: null,
-      job,
     });
   }
   const body = JSON.stringify({
@@ -412,7 +385,7 @@ export async function attemptDelivery(
     attempt: claimed.attempt_count <= attemptsMax ? String(claimed.attempt_count) : `${attemptsMax + 1}+`,
   });
   webhookAttemptDurationSeconds.observe(outcome.durationMs / 1000);
-  // One statement: the attempt's record, the delivery's new state and the next attempt's job.
+  // One statement: the attempt's record and the delivery's new state.
   const settled = await store.record({
     ...delivery,
     attempt: {
@@ -427,26 +400,11 @@ export async function attemptDelivery(
     attemptNumber: claimed.attempt_count,
     status,
     nextAttemptInMs: status === "pending" ? (retryInMs ?? null) : null,
-    job,
   });
   if (settled?.status === "dead") {
     webhookDeadDeliveriesTotal.inc();
   }
   return settled;
-}
-
-/**
- * Re-enqueues pending deliveries whose job was lost (a worker killed mid-attempt leaves its job
- * locked for hours): those overdue by more than `overdueMs` with no live lease.
- */
-export async function requeueStalledDeliveries(database: Database, options: { overdueMs: number }): Promise<number> {
-  const stalled = await queries.selectStalledDeliveries(database, { overdueMs: options.overdueMs, limit: 1000 });
-  await database.transaction(async (transaction) => {
-    for (const delivery of stalled) {
-      await enqueueDeliveryJob(transaction, delivery);
-    }
-  });
-  return stalled.length;
 }
 
 /**

@@ -1,24 +1,21 @@
-import type pg from "pg";
-import { Registry } from "prom-client";
 import Stripe from "stripe";
 import request from "supertest";
 import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
+import { startDeliveryPump } from "../../../tests/support/delivery-pump.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import { waitUntil } from "../../../tests/support/time.ts";
 import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
 import type { Config } from "../../platform/config.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
+import type { RunningPump } from "../../platform/queue/due-pump.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../sdk/verify-webhook.ts";
 import type { EventType } from "../events/event-types.ts";
 import * as events from "../events/service.ts";
 import { signatureHeader } from "./signature.ts";
-import { deliverWebhook } from "./tasks/deliver-webhook.ts";
 
 // Seconds before attempts 2..8: distinct, so the order of attempts shows in their spacing.
 const SCHEDULE_SECONDS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
@@ -27,8 +24,7 @@ const logger = createLogger({ level: "silent", service: "test" });
 let db: TestDatabase;
 let config: Config;
 let app: ReturnType<typeof testApp>;
-let pgPool: pg.Pool;
-let stopPool: () => Promise<void>;
+let pump: RunningPump;
 let shop: TestMerchant;
 
 beforeAll(async () => {
@@ -41,22 +37,13 @@ beforeAll(async () => {
     WORKER_CONCURRENCY: "10",
   });
   app = testApp({ database: db.database, config });
-  pgPool = createWorkerPgPool({ url: db.url, size: 12, applicationName: "test", logger });
-  const runner = await startWorkerPool({
-    pool: "webhook-delivery",
-    tasks: [deliverWebhook],
-    dependencies: { config, database: db.database, logger },
-    pgPool,
-    registry: new Registry(),
-  });
-  stopPool = () => runner.stop();
+  pump = startDeliveryPump({ config, database: db.database, databaseUrl: db.url, logger });
 });
 beforeEach(async () => {
   shop = await newMerchant(db.database);
 });
 afterAll(async () => {
-  await stopPool();
-  await pgPool.end();
+  await pump.stop();
   await db.close();
 });
 
@@ -100,15 +87,14 @@ async function waitForStatus(merchantId: string, deliveryId: string, status: str
 }
 
 /**
- * Waits until none of the merchant's deliveries has a job queued or running: from then on nothing more
- * can reach a receiver for them, so what arrived is final (a condition, not a guessed pause).
+ * Waits until none of the merchant's deliveries is pending (due, waiting for a retry or being
+ * attempted): from then on nothing more can reach a receiver for them, so what arrived is final (a
+ * condition, not a guessed pause).
  */
 async function untilNoDeliveryInFlight(merchantId: string) {
-  await waitUntil(`no delivery job of ${merchantId} is queued or running`, async () => {
+  await waitUntil(`no delivery of ${merchantId} is pending`, async () => {
     const inFlight = await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
-      SELECT count(*)::int AS count
-      FROM graphile_worker._private_jobs job JOIN graphile_worker._private_tasks task ON task.id = job.task_id
-      WHERE task.identifier = 'deliver_webhook' AND job.payload->>'merchant_id' = ${merchantId}`);
+      SELECT count(*)::int AS count FROM webhook_deliveries WHERE merchant_id = ${merchantId} AND status = 'pending'`);
     return inFlight === 0;
   });
 }

@@ -22,13 +22,13 @@ export async function sampleQueueDepth(pgPool: pg.Pool, taskIdentifiers: readonl
 }
 
 /**
- * Samples the pool's queue now and then every `intervalMs` into two gauges labelled by pool; resolves
- * once the first sample is in, with a function that stops sampling.
+ * Samples the pool's backlog (`sample`: its runnable jobs, or a pump's due rows) now and then every
+ * `intervalMs` into two gauges labelled by pool; resolves once the first sample is in, with a
+ * function that stops sampling.
  */
 export async function startQueueDepthSampler(options: {
   pool: string;
-  taskIdentifiers: readonly string[];
-  pgPool: pg.Pool;
+  sample: () => Promise<QueueDepth>;
   registry: Registry;
   intervalMs: number;
   onError: (error: unknown) => void;
@@ -50,7 +50,7 @@ export async function startQueueDepthSampler(options: {
       registers: [options.registry],
     });
   const sample = () =>
-    sampleQueueDepth(options.pgPool, options.taskIdentifiers).then((depth) => {
+    options.sample().then((depth) => {
       runnable.set({ pool: options.pool }, depth.runnableJobs);
       oldest.set({ pool: options.pool }, depth.oldestRunnableAgeSeconds);
     }, options.onError);

@@ -1,10 +1,11 @@
 import { parseCronItems, type Runner, run, type TaskList, type WorkerEvents } from "graphile-worker";
 import type pg from "pg";
-import { Counter, Histogram, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { Config } from "../config.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { inJobSpan } from "../telemetry/trace-context.ts";
 import { beatAndFreeDeadPools } from "./heartbeat.ts";
+import { jobMetrics } from "./job-metrics.ts";
 import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
 import { sampleQueueDepth, startQueueDepthSampler } from "./queue-depth.ts";
 import { recurringChainCount, recurringJobKey } from "./recurring-task.ts";
@@ -26,24 +27,7 @@ export async function startWorkerPool(options: {
   events?: WorkerEvents;
 }): Promise<Runner> {
   const { config, logger } = options.dependencies;
-  // Several pools may share one process and registry (the dev entry point): create the metrics once.
-  const jobsTotal =
-    (options.registry.getSingleMetric("worker_jobs_total") as Counter<"pool" | "task" | "outcome">) ??
-    new Counter({
-      name: "worker_jobs_total",
-      help: "Jobs by pool, task and outcome: started, succeeded, retried (failed, attempts left) or failed (no attempts left).",
-      labelNames: ["pool", "task", "outcome"],
-      registers: [options.registry],
-    });
-  const jobDurationSeconds =
-    (options.registry.getSingleMetric("worker_job_duration_seconds") as Histogram<"pool" | "task">) ??
-    new Histogram({
-      name: "worker_job_duration_seconds",
-      help: "Job run time by pool and task.",
-      labelNames: ["pool", "task"],
-      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
-      registers: [options.registry],
-    });
+  const { jobsTotal, jobDurationSeconds } = jobMetrics(options.registry);
 
   const taskList: TaskList = {};
   for (const definition of options.tasks) {
@@ -122,8 +106,7 @@ export async function startWorkerPool(options: {
   }
   const stopSampling = await startQueueDepthSampler({
     pool: options.pool,
-    taskIdentifiers: Object.keys(taskList),
-    pgPool: options.pgPool,
+    sample: () => sampleQueueDepth(options.pgPool, Object.keys(taskList)),
     registry: options.registry,
     intervalMs: config.worker.queueSampleIntervalMs,
     onError: (error) => logger.warn({ pool: options.pool, err: error }, "queue depth sample failed"),

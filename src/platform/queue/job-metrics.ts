@@ -1,0 +1,26 @@
+import { Counter, Histogram, type Registry } from "prom-client";
+
+/**
+ * The metrics of the work a pool does, a job (graphile-worker) or a pump's item alike. Several pools
+ * may share one process and registry (the dev entry point): each metric is created once.
+ */
+export function jobMetrics(registry: Registry) {
+  const jobsTotal =
+    (registry.getSingleMetric("worker_jobs_total") as Counter<"pool" | "task" | "outcome">) ??
+    new Counter({
+      name: "worker_jobs_total",
+      help: "Jobs by pool, task and outcome: started, succeeded, retried (failed, attempts left) or failed (no attempts left).",
+      labelNames: ["pool", "task", "outcome"],
+      registers: [registry],
+    });
+  const jobDurationSeconds =
+    (registry.getSingleMetric("worker_job_duration_seconds") as Histogram<"pool" | "task">) ??
+    new Histogram({
+      name: "worker_job_duration_seconds",
+      help: "Job run time by pool and task.",
+      labelNames: ["pool", "task"],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+      registers: [registry],
+    });
+  return { jobsTotal, jobDurationSeconds };
+}
