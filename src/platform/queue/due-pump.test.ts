@@ -18,7 +18,7 @@ afterAll(() => db.close());
 /** A pump over claims the test decides, counted; at most `concurrency` items at once. */
 function pumpOver(
   claim: (limit: number) => Promise<readonly PumpItem[]>,
-  options: { concurrency: number; idleIntervalMs: number },
+  options: { concurrency: number; idleIntervalMs: number; stallAfterMs?: number },
 ) {
   const definition: PumpDefinition = {
     name: "test_pump",
@@ -36,7 +36,7 @@ function pumpOver(
     concurrency: options.concurrency,
     idleIntervalMs: options.idleIntervalMs,
     sampleIntervalMs: 60_000,
-    stallAfterMs: 60_000,
+    stallAfterMs: options.stallAfterMs ?? 60_000,
     shutdownTimeoutMs: 5000,
   });
 }
@@ -165,4 +165,22 @@ test("stop waits for the items in flight and claims nothing after", async () => 
   // A round trip later, any claim the announcement or a timer could have caused would have started.
   await db.database.query(sql.unsafe`SELECT 1`);
   expect(claims).toBe(claimsAtStop);
+});
+
+test("a claim that hangs makes the pump not live once it has hung for the stall time", async () => {
+  let release: () => void = () => {};
+  const hung = new Promise<readonly PumpItem[]>((resolve) => {
+    release = () => resolve([]);
+  });
+  const pump = pumpOver(() => hung, { concurrency: 1, idleIntervalMs: 3_600_000, stallAfterMs: 300 });
+  try {
+    expect(pump.liveness().live).toBe(true);
+    await waitUntil("the pump reports the hung claim", () => !pump.liveness().live, { timeoutMs: 20_000 });
+    expect(pump.liveness().detail).toMatch(/no claim for/);
+    release();
+    await waitUntil("the pump is live again once the claim ends", () => pump.liveness().live, { timeoutMs: 20_000 });
+  } finally {
+    release();
+    await pump.stop();
+  }
 });

@@ -44,8 +44,8 @@ const RETRY_DELAY_MS = { initial: 500, max: 5000 };
  * Runs a pump: at most `concurrency` items at once, one claim at a time (announcements that arrive
  * during a claim fold into one more claim, so a burst costs a claim per batch, not per item). A claim
  * that fails (the database away) is retried with growing delays, and the pump resumes by itself when
- * the database returns. Live while its claims keep coming round: not live when none has ended for
- * `stallAfterMs`.
+ * the database returns. Live while its claims keep coming round: not live when none has begun or
+ * ended for `stallAfterMs` (a claim that hangs, or a pump whose timer no longer fires).
  */
 export function startPump(options: {
   pool: PoolName;
@@ -70,7 +70,8 @@ export function startPump(options: {
   let claimAgain = false;
   let moreMayBeDue = false;
   let failures = 0;
-  let lastClaimEndedAt = Date.now();
+  // When the last claim began or ended: a claim that hangs counts as quiet too.
+  let lastClaimMovedAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
   let soon: NodeJS.Immediate | undefined;
 
@@ -126,6 +127,7 @@ export function startPump(options: {
       return;
     }
     claiming = true;
+    lastClaimMovedAt = Date.now();
     let delayMs = options.idleIntervalMs;
     try {
       do {
@@ -152,7 +154,7 @@ export function startPump(options: {
       logger.warn({ err: error, failures }, `${definition.name}: claim failed; trying again`);
     } finally {
       claiming = false;
-      lastClaimEndedAt = Date.now();
+      lastClaimMovedAt = Date.now();
       schedule(delayMs);
     }
   }
@@ -176,8 +178,8 @@ export function startPump(options: {
 
   return {
     liveness: () => {
-      const quietMs = Date.now() - lastClaimEndedAt;
-      return stopped || claiming || quietMs < options.stallAfterMs
+      const quietMs = Date.now() - lastClaimMovedAt;
+      return stopped || quietMs < options.stallAfterMs
         ? { live: true, detail: `${definition.name}: ${inFlight.size} in flight` }
         : { live: false, detail: `${definition.name}: no claim for ${Math.round(quietMs / 1000)} s` };
     },
