@@ -33,7 +33,6 @@ const { values } = parseArgs({
     "latency-events": { type: "string", default: "300" },
     "latency-rate": { type: "string", default: "50" },
     concurrency: { type: "string", default: "20" },
-    "local-queue": { type: "string", default: "40" },
   },
 });
 const backlog = Number(values.events);
@@ -41,8 +40,6 @@ const warmup = Number(values["warmup-events"]);
 const latencyEvents = Number(values["latency-events"]);
 const latencyRatePerSecond = Number(values["latency-rate"]);
 const concurrency = values.concurrency ?? "20";
-// The delivery pool's batch fetch (WORKER_LOCAL_QUEUE_SIZE); the raw baseline runs graphile-worker's defaults.
-const localQueueSize = values["local-queue"] ?? "40";
 
 const WEBHOOK_KEY = Buffer.alloc(32, 3).toString("base64");
 const bench = await createBenchDatabase(loadConfig().databaseUrl);
@@ -73,7 +70,6 @@ const workerEnvironment = (task: "webhook" | "noop") => ({
   BENCH_TASK: task,
   WEBHOOK_SECRET_ENCRYPTION_KEY: WEBHOOK_KEY,
   WORKER_CONCURRENCY: concurrency,
-  WORKER_LOCAL_QUEUE_SIZE: localQueueSize,
   // As deployed (helm: concurrency + 1): a connection for each job at once, and one for the runner.
   DATABASE_POOL_SIZE: String(Number(concurrency) + 1),
 });
@@ -179,7 +175,7 @@ try {
       process.stdout.write(
         [
           "",
-          `bench:webhooks — one worker process, concurrency ${concurrency} (delivery pool local queue ${localQueueSize}), receiver on loopback`,
+          `bench:webhooks — one worker process, concurrency ${concurrency} (the delivery pool's pump; the baseline graphile-worker's defaults), receiver on loopback`,
           `latency commit → receiver 2xx over ${latencyEvents} events at ${latencyRatePerSecond}/s: p50 ${p50.toFixed(1)} ms (target ≤ 100: ${p50 <= 100 ? "met" : "NOT met"}), p99 ${p99.toFixed(1)} ms (target ≤ 500: ${p99 <= 500 ? "met" : "NOT met"})`,
           `deliveries ${deliveriesPerSecond.toFixed(0)}/s vs no-op jobs ${noopJobsPerSecond.toFixed(0)}/s over ${backlog} each after ${warmup} to warm up: ratio ${ratio.toFixed(2)} (target ≥ 0.50: ${ratio >= 0.5 ? "met" : "NOT met"})`,
           `database transactions per delivery ${commitsPerDelivery.toFixed(2)}, per no-op job ${commitsPerNoopJob.toFixed(2)} (includes the polling of this benchmark)`,
