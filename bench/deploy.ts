@@ -585,6 +585,7 @@ try {
           ...busiestLines(round.cashSales.busiest, round.cashSales.total, "sale"),
           line("POST /v1/sales (wallet)", round.walletSales),
           `  ratio ${(round.walletSales.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling`,
+          ...busiestLines(round.walletSales.busiest, round.walletSales.total, "sale"),
           ...settlingLines("wallet sales settling by polling", round.walletSalesSettled).slice(0, 2),
           line("POST /v1/payouts", round.payouts.requests),
           `  ratio ${(round.payouts.requests.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling; every one confirmed ${round.payouts.confirmSeconds.toFixed(1)} s after the load, ${perOperation(round.payouts.confirmTransactions, round.payouts.requests.total)} xact/payout and ${perOperation(round.payouts.confirmStatements, round.payouts.requests.total)} stmt/payout meanwhile, pools' CPU ${((1000 * round.payouts.poolCpuSeconds) / Math.max(1, round.payouts.requests.total)).toFixed(2)} s/1000`,

@@ -1,3 +1,4 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import type { DueTable } from "../../platform/db/due-claims.ts";
@@ -79,9 +80,7 @@ export async function insertPayments(
       SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
       FROM pending WHERE idempotency_key IS NOT NULL`)}),
     inserted AS (
-      INSERT INTO payments (merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration, merchant_ref,
-        metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at, created_at,
-        updated_at, next_poll_at, traceparent)
+      INSERT INTO payments (${INSERTED_COLUMNS})
       SELECT p.merchant_id, p.id, p.livemode, 'pending', p.amount_cents, p.currency, p.fee_cents, p.narration,
         p.merchant_ref, p.metadata::jsonb, p.success_url, p.cancel_url, p.reference, p.code, p.gateway_reference,
         '', p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz,
@@ -94,6 +93,33 @@ export async function insertPayments(
     SELECT id FROM inserted`);
   return new Set(inserted.map((row) => row.id));
 }
+
+const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
+  merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at,
+  created_at, updated_at, next_poll_at, traceparent`;
+
+/**
+ * The insert of one pending payment that happens only if `gate` holds, returning its `id`: a common
+ * table expression of another module's statement whose other effects commit with the payment (a
+ * wallet sale's). The same row as `insertPayments` writes; a code still payable for another payment
+ * fails the whole statement on `PENDING_CODE_KEY`.
+ */
+export function insertPaymentWhen(row: Omit<PaymentToInsert, "response">, gate: FragmentSqlToken): FragmentSqlToken {
+  const p = row.payment;
+  return sql.fragment`
+    INSERT INTO payments (${INSERTED_COLUMNS})
+    SELECT ${p.merchant_id}::text, ${p.id}::text, ${p.livemode}::boolean, 'pending', ${p.amount_cents}::int8,
+      ${p.currency}::text, ${p.fee_cents}::int8, ${p.narration}::text, ${p.merchant_ref}::text,
+      ${JSON.stringify(p.metadata)}::jsonb, ${p.success_url}::text, ${p.cancel_url}::text, ${p.reference}::text,
+      ${p.code}::text, ${p.gateway_reference}::text, '', ${p.expires_at.toISOString()}::timestamptz,
+      ${p.created_at.toISOString()}::timestamptz, ${p.created_at.toISOString()}::timestamptz,
+      ${row.firstPollAt?.toISOString() ?? null}::timestamptz, ${row.traceparent}::text
+    WHERE ${gate}
+    RETURNING id`;
+}
+
+/** The unique index of payable codes (pending payments' codes, per world): a code issued again while live. */
+export const PENDING_CODE_KEY = "payments_pending_code_key";
 
 /** The payments as a table polled and expired in batches (`src/platform/db/due-claims.ts`). */
 export const DUE_PAYMENTS: DueTable<typeof paymentRowSchema.shape> = {

@@ -1,4 +1,4 @@
-import { UniqueIntegrityConstraintViolationError } from "slonik";
+import { type FragmentSqlToken, UniqueIntegrityConstraintViolationError } from "slonik";
 import { toApiGatewayError } from "../../gateway/api-errors.ts";
 import { CodeCollisionError, withFreshCodes } from "../../gateway/code-collisions.ts";
 import {
@@ -182,6 +182,35 @@ export async function recordPayment(
     throw new TypeError(`payment ${payment.id} was not written`);
   }
   return payment;
+}
+
+/**
+ * Phase two for a caller whose request is one statement (a wallet sale, `POST /v1/sales`): the
+ * prepared payment's row, and `insertWhen`, its insert with its first poll time and the request's
+ * trace as a common table expression of the caller's statement (returning the payment's `id`) that
+ * writes only when `gate` holds. A code still live for another payment fails that whole statement:
+ * `codeCollisionOf` tells the caller, which prepares again with a fresh code (`withFreshCodes`).
+ */
+export function pendingPaymentInsert(
+  tenant: World,
+  prepared: PreparedPayment,
+): { payment: PaymentRow; insertWhen: (gate: FragmentSqlToken) => FragmentSqlToken } {
+  const payment = pendingRowOf(tenant, prepared);
+  const traceparent = currentTraceparent();
+  return {
+    payment,
+    insertWhen: (gate) => queries.insertPaymentWhen({ payment, firstPollAt: prepared.firstPollAt, traceparent }, gate),
+  };
+}
+
+/**
+ * The `CodeCollisionError` of a statement that failed because `payment`'s code is still payable for
+ * another payment of its world (a statement with `pendingPaymentInsert`'s insert); null for any other failure.
+ */
+export function codeCollisionOf(error: unknown, payment: Pick<PaymentRow, "code">): CodeCollisionError | null {
+  return error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.PENDING_CODE_KEY
+    ? new CodeCollisionError(payment.code)
+    : null;
 }
 
 /**

@@ -10,19 +10,6 @@ import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas
 export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
   payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at`;
 
-/**
- * A wallet sale, inserted pending beside its payment. Null when the till's client_sale_id is already
- * recorded (by a concurrent replay of the same sale): the unique index decides, after the other
- * transaction commits.
- */
-export async function insertPendingSale(transaction: Transaction, sale: SaleToInsert): Promise<SaleRow | null> {
-  return transaction.maybeOne(sql.type(saleRowSchema)`
-    INSERT INTO sales (${INSERTED_COLUMNS})
-    SELECT ${insertedValues(sale)}
-    ON CONFLICT (merchant_id, livemode, client_sale_id) WHERE client_sale_id IS NOT NULL DO NOTHING
-    RETURNING ${SALE_COLUMNS}`);
-}
-
 /** A sale as the API answers it before writing it, with the fingerprint of the request that names it. */
 export type SaleToInsert = SaleRow & { client_request_fingerprint: Buffer | null };
 
@@ -100,6 +87,51 @@ export async function insertCashSale(
     WITH ${sql.join(ctes, sql.fragment`, `)}
     SELECT ${CASH_SALE_RECORDED} AS recorded, ${shiftOpen} AS "shiftOpen"`);
 }
+
+/** The condition that the payment of `insertWalletSale`'s statement was written: the sale's gate. */
+const WALLET_PAYMENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM payment_inserted)`;
+
+/**
+ * A pending wallet sale with its payment, in one statement (the request's whole transaction, one
+ * round trip): the idempotent response stored, the payment (`payment`, given by the payments module:
+ * an insert returning its id, gated here on the key still being owned) and the sale, gated on the
+ * payment's insert. Nothing is written when the request no longer owns its key. A client_sale_id
+ * recorded concurrently fails the statement whole (`CLIENT_SALE_ID_KEY`), and so does the payment's
+ * code when it is still live for another payment (the payments module names that failure).
+ * Prepared (planning it costs more than running it).
+ */
+export async function insertWalletSale(
+  database: Queryable,
+  recorded: {
+    sale: SaleToInsert;
+    response: ResponseToStore | null;
+    payment: (gate: FragmentSqlToken) => FragmentSqlToken;
+  },
+): Promise<boolean> {
+  const { sale, response } = recorded;
+  const owned = response === null ? sql.fragment`TRUE` : sql.fragment`EXISTS (SELECT 1 FROM stored)`;
+  const ctes = [
+    ...(response === null
+      ? []
+      : [
+          sql.fragment`stored AS (${storeResponsesStatement(sql.fragment`
+            SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
+              ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
+              ${response.status}::integer AS response_status, ${response.body}::text AS response_body`)})`,
+        ]),
+    sql.fragment`payment_inserted AS (${recorded.payment(owned)})`,
+    sql.fragment`sale_inserted AS (
+      INSERT INTO sales (${INSERTED_COLUMNS})
+      SELECT ${insertedValues(sale)}
+      WHERE ${WALLET_PAYMENT_RECORDED}
+      RETURNING id)`,
+  ];
+  return database.oneFirst(sql.prepared(`sales_insert_wallet${response === null ? "" : "_key"}`, recordedSchema)`
+    WITH ${sql.join(ctes, sql.fragment`, `)}
+    SELECT EXISTS (SELECT 1 FROM sale_inserted) AS recorded`);
+}
+
+const recordedSchema = z.object({ recorded: z.boolean() });
 
 const cashSaleOutcomeSchema = z.object({ recorded: z.boolean(), shiftOpen: z.boolean() });
 

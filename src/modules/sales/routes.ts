@@ -109,11 +109,10 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
-      handler: ({ body, tenant, config, database, logger, transaction, commitWithResponse }) => {
+      handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {
         // A hot path: the reader shares its statement with the sales of the moment.
         readProducts ??= createProductReader(database);
         return sales.createSale({ config, database, logger, ...wiring, readProducts }, tenant, body, {
-          transaction,
           commitWithResponse,
           created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
           // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.

@@ -73,26 +73,27 @@ const withReturns = async (
   returns: await returnQueries.selectReturnsOfSales(database, recorded.sale.merchant_id, [recorded.sale.id]),
 });
 
+/** How a sale's answer is committed with its effects: the idempotent route's `commitWithResponse` and presenters. */
+type SaleReply<Reply> = {
+  commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
+  created: (view: SaleView) => Reply;
+};
+
 /**
  * `POST /v1/sales`. A till's queued sale replayed after its Idempotency-Key expired (its
  * client_sale_id already recorded) answers the sale it made (`replayed`). Otherwise the sale is
- * prepared outside any transaction, then recorded with its stored answer (`created`): a cash sale in
- * one statement (`commitWithResponse`: sale, effects and answer in one round trip), a wallet sale with
- * its payment in the request's idempotent `transaction` (a payment code still live elsewhere aborts it
- * and the sale is prepared again with a fresh code). A concurrent request that recorded the same
- * client_sale_id first makes this one write nothing and answer that sale (`replayed`). A completion is
- * counted once committed (a replayed answer does not come through here).
+ * prepared outside any transaction, then recorded with its stored answer (`created`) in one statement
+ * (`commitWithResponse`: sale, effects and answer in one round trip): a cash sale completed, a wallet
+ * sale pending with its payment (a payment code still live elsewhere fails the statement and the sale
+ * is prepared again with a fresh code). A concurrent request that recorded the same client_sale_id
+ * first makes this one write nothing and answer that sale (`replayed`). A completion is counted once
+ * committed (a replayed answer does not come through here).
  */
 export async function createSale<Reply>(
   dependencies: SaleCreationDependencies,
   tenant: Tenant,
   input: CreateSaleInput,
-  reply: {
-    transaction: (effects: (transaction: Transaction) => Promise<Reply>) => Promise<Reply>;
-    commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
-    created: (view: SaleView) => Reply;
-    replayed: (view: SaleView) => Reply;
-  },
+  reply: SaleReply<Reply> & { replayed: (view: SaleView) => Reply },
 ): Promise<Reply> {
   const known = await findClientSale(dependencies, tenant, input);
   if (known !== null) {
@@ -101,12 +102,7 @@ export async function createSale<Reply>(
   try {
     return input.tender === "cash"
       ? await createCashSale(dependencies, tenant, input, reply)
-      : await withFreshCodes(dependencies.logger, async () => {
-          const prepared = await prepareSale(dependencies, tenant, input);
-          return reply.transaction(async (transaction) =>
-            reply.created(await recordWalletSale(transaction, tenant, prepared)),
-          );
-        });
+      : await createWalletSale(dependencies, tenant, input, reply);
   } catch (error) {
     if (!(error instanceof ClientSaleIdTaken)) {
       throw error;
@@ -128,10 +124,7 @@ async function createCashSale<Reply>(
   dependencies: SaleCreationDependencies,
   tenant: Tenant,
   input: CreateSaleInput,
-  reply: {
-    commitWithResponse: (reply: Reply, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>;
-    created: (view: SaleView) => Reply;
-  },
+  reply: SaleReply<Reply>,
 ): Promise<Reply> {
   const { database } = dependencies;
   const prepared = await prepareSale(dependencies, tenant, input);
@@ -178,6 +171,45 @@ async function createCashSale<Reply>(
   );
   countCompletion(sale);
   return committed;
+}
+
+/**
+ * A wallet sale: pending beside its payment, both written in one statement (`queries.insertWalletSale`)
+ * with the stored answer, which is built before it (the payment's row is known once the gateway has
+ * issued its code). A code still live for another payment fails the statement, which wrote nothing:
+ * the sale is prepared again, with a new payment and a fresh code (`withFreshCodes`). Nothing is
+ * emitted now: the sale completes or is cancelled with its payment's end (`salePaymentHook`).
+ */
+async function createWalletSale<Reply>(
+  dependencies: SaleCreationDependencies,
+  tenant: Tenant,
+  input: CreateSaleInput,
+  reply: SaleReply<Reply>,
+): Promise<Reply> {
+  return withFreshCodes(dependencies.logger, async () => {
+    const prepared = await prepareSale(dependencies, tenant, input);
+    if (prepared.payment === null) {
+      throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
+    }
+    const { payment, insertWhen } = payments.pendingPaymentInsert(tenant, prepared.payment);
+    const sale = saleToInsert(tenant, prepared, { status: "pending", paymentId: payment.id, shiftId: null });
+    return reply.commitWithResponse(reply.created({ sale, payment, returns: [] }), (response) =>
+      queries
+        .insertWalletSale(dependencies.database, {
+          sale,
+          response,
+          payment: insertWhen,
+        })
+        .catch((error: unknown) => {
+          throw (
+            payments.codeCollisionOf(error, payment) ??
+            (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.CLIENT_SALE_ID_KEY
+              ? new ClientSaleIdTaken(sale.client_sale_id ?? "")
+              : error)
+          );
+        }),
+    );
+  });
 }
 
 /**
@@ -332,7 +364,7 @@ export async function findClientSale(
   return getSale(dependencies, tenant, recorded.id);
 }
 
-/** Thrown inside the recording transaction when a concurrent request recorded the same client_sale_id first. */
+/** Thrown when a sale's statement fails because a concurrent request recorded the same client_sale_id first. */
 export class ClientSaleIdTaken extends Error {
   readonly clientSaleId: string;
   constructor(clientSaleId: string) {
@@ -369,30 +401,6 @@ export async function prepareSale(dependencies: SaleCreationDependencies, tenant
       ? null
       : { clientSaleId: input.client_sale_id, fingerprint: clientRequestFingerprint(input) };
   return { id, input, priced, payment, takenAt, clientRequest };
-}
-
-/**
- * Phase two of a wallet sale, inside the request's (idempotent) transaction: the payment (through the
- * payments service) and the pending sale. Throws `ClientSaleIdTaken` (rolling the transaction back)
- * when a concurrent request recorded the sale's client_sale_id first.
- */
-export async function recordWalletSale(
-  transaction: Transaction,
-  tenant: Tenant,
-  prepared: PreparedSale,
-): Promise<SaleView> {
-  if (prepared.payment === null) {
-    throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
-  }
-  const payment = await payments.recordPayment(transaction, tenant, prepared.payment);
-  const sale = await queries.insertPendingSale(
-    transaction,
-    saleToInsert(tenant, prepared, { status: "pending", paymentId: payment.id, shiftId: null }),
-  );
-  if (sale === null) {
-    throw new ClientSaleIdTaken(prepared.clientRequest?.clientSaleId ?? "");
-  }
-  return { sale, payment, returns: [] };
 }
 
 /**
