@@ -4,6 +4,7 @@ import { sampleValue } from "../../../tests/support/metrics.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
+import { sql } from "../../platform/db/pool.ts";
 import * as payments from "./service.ts";
 
 /** A test-world payment's states (paid, expired, failed) and exactly-once settlement. */
@@ -64,23 +65,24 @@ describe("payment states (test world)", () => {
     const unknown = await request(app).post("/checkout/pay_doesnotexist/mockpay").send({});
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("resource_missing");
-    const live = await world.db.database.transaction((transaction) =>
-      payments.recordPayment(
-        transaction,
-        { merchantId: world.shop.id, livemode: true },
-        {
-          id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
-          input: { amount_cents: 100, currency: "USD" },
-          issued: { code: "123456789", gatewayReference: "gw_1" },
-          feeCents: 2,
-          reference: "PRLIVE",
-          createdAt: new Date(),
-          expiresAt: new Date(Date.now() + 600_000),
-          firstPollAt: null,
-        },
-      ),
+    // A live payment written as a wallet sale's statement writes it (the API's test keys cannot).
+    const live = payments.pendingPaymentInsert(
+      { merchantId: world.shop.id, livemode: true },
+      {
+        id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+        input: { amount_cents: 100, currency: "USD" },
+        issued: { code: "123456789", gatewayReference: "gw_1" },
+        feeCents: 2,
+        reference: "PRLIVE",
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() + 600_000),
+        firstPollAt: null,
+      },
     );
-    const refused = await request(app).post(`/checkout/${live.id}/mockpay`).send({});
+    await world.db.database.query(
+      sql.unsafe`WITH written AS (${live.insertWhen(sql.fragment`TRUE`)}) SELECT id FROM written`,
+    );
+    const refused = await request(app).post(`/checkout/${live.payment.id}/mockpay`).send({});
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("test_mode_only");
   });

@@ -102,7 +102,7 @@ const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_
  * The insert of one pending payment that happens only if `gate` holds, returning its `id`: a common
  * table expression of another module's statement whose other effects commit with the payment (a
  * wallet sale's). The same row as `insertPayments` writes; a code still payable for another payment
- * fails the whole statement on `PENDING_CODE_KEY`.
+ * fails the whole statement on one of `PAYMENT_UNIQUE_KEYS`.
  */
 export function insertPaymentWhen(row: Omit<PaymentToInsert, "response">, gate: FragmentSqlToken): FragmentSqlToken {
   const p = row.payment;
@@ -118,8 +118,17 @@ export function insertPaymentWhen(row: Omit<PaymentToInsert, "response">, gate: 
     RETURNING id`;
 }
 
-/** The unique index of payable codes (pending payments' codes, per world): a code issued again while live. */
-export const PENDING_CODE_KEY = "payments_pending_code_key";
+/**
+ * The unique indexes a new payment's insert can fail on: payable codes (a code issued again while live
+ * for another payment of its world) and, far less likely, its random id and reference. Each means
+ * "prepare it again", as `insertPendingPayments` treats any of them.
+ */
+export const PAYMENT_UNIQUE_KEYS: ReadonlySet<string> = new Set([
+  "payments_pending_code_key",
+  "payments_pkey",
+  "payments_id_key",
+  "payments_reference_key",
+]);
 
 /** The payments as a table polled and expired in batches (`src/platform/db/due-claims.ts`). */
 export const DUE_PAYMENTS: DueTable<typeof paymentRowSchema.shape> = {

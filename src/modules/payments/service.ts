@@ -10,7 +10,7 @@ import {
 import { formatMoney } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
-import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -162,29 +162,6 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
 }
 
 /**
- * Phase two, inside the caller's transaction: the payment row, with its first poll time, commits with
- * the caller's work or not at all. A code still live for another payment throws
- * `CodeCollisionError` (the caller's transaction is aborted; it runs again with a fresh code).
- */
-export async function recordPayment(
-  transaction: Transaction,
-  tenant: World,
-  prepared: PreparedPayment,
-): Promise<PaymentRow> {
-  const payment = pendingRowOf(tenant, prepared);
-  const [written] = await insertPendingPayments(transaction, [
-    { payment, response: null, firstPollAt: prepared.firstPollAt, traceparent: currentTraceparent() },
-  ]);
-  if (written instanceof Error) {
-    throw written;
-  }
-  if (written !== true) {
-    throw new TypeError(`payment ${payment.id} was not written`);
-  }
-  return payment;
-}
-
-/**
  * Phase two for a caller whose request is one statement (a wallet sale, `POST /v1/sales`): the
  * prepared payment's row, and `insertWhen`, its insert with its first poll time and the request's
  * trace as a common table expression of the caller's statement (returning the payment's `id`) that
@@ -204,11 +181,14 @@ export function pendingPaymentInsert(
 }
 
 /**
- * The `CodeCollisionError` of a statement that failed because `payment`'s code is still payable for
- * another payment of its world (a statement with `pendingPaymentInsert`'s insert); null for any other failure.
+ * The `CodeCollisionError` of a statement with `pendingPaymentInsert`'s insert that failed because
+ * `payment`'s code is still payable for another payment of its world (or, far less likely, its
+ * random id or reference exists): the caller prepares it again, as `insertPendingPayments` does;
+ * null for any other failure.
  */
 export function codeCollisionOf(error: unknown, payment: Pick<PaymentRow, "code">): CodeCollisionError | null {
-  return error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.PENDING_CODE_KEY
+  return error instanceof UniqueIntegrityConstraintViolationError &&
+    queries.PAYMENT_UNIQUE_KEYS.has(error.constraint ?? "")
     ? new CodeCollisionError(payment.code)
     : null;
 }
