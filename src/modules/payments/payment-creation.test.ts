@@ -248,3 +248,38 @@ describe("listing", () => {
     expect((await list({ status: "settled" })).status).toBe(400);
   });
 });
+
+test("a statement with a new payment's insert that fails on its code, id or reference asks for a fresh preparation; other failures do not", async () => {
+  const tenant = { merchantId: world.shop.id, livemode: false };
+  const prepared = (code: string, reference: string) => ({
+    id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+    input: { amount_cents: 100, currency: "USD" as const },
+    issued: { code, gatewayReference: `gw_${code}` },
+    feeCents: 2,
+    reference,
+    createdAt: new Date(),
+    expiresAt: new Date(Date.now() + 600_000),
+    firstPollAt: null,
+  });
+  const write = (insert: ReturnType<typeof payments.pendingPaymentInsert>) =>
+    world.db.database
+      .query(sql.unsafe`WITH written AS (${insert.insertWhen(sql.fragment`TRUE`)}) SELECT id FROM written`)
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+  const first = payments.pendingPaymentInsert(tenant, prepared("918273645", "PRFIRST0001"));
+  expect(await write(first)).toBeNull();
+  const sameCode = payments.pendingPaymentInsert(tenant, prepared("918273645", "PRFIRST0002"));
+  const sameReference = payments.pendingPaymentInsert(tenant, prepared("918273646", "PRFIRST0001"));
+  for (const again of [sameCode, sameReference]) {
+    const failure = await write(again);
+    expect(payments.codeCollisionOf(failure, again.payment)).toBeInstanceOf(Error);
+  }
+  // A failure of another kind (here the merchants foreign key) is the caller's to answer.
+  const orphan = payments.pendingPaymentInsert(
+    { merchantId: "m_missing", livemode: false },
+    prepared("918273647", "PRFIRST0003"),
+  );
+  expect(payments.codeCollisionOf(await write(orphan), orphan.payment)).toBeNull();
+});
