@@ -20,7 +20,8 @@ export async function emit(transaction: Transaction, event: EventToEmit): Promis
 
 /**
  * `emit` as a part of the statement that makes the change the event describes (a common table
- * expression's insert): the event is recorded only if `gate` holds.
+ * expression's insert, returning the event's `id`): the event is recorded only if `gate` holds.
+ * Within a statement, a later event's gate that names this CTE orders it after this one.
  */
 export function emitWhen(event: EventToEmit, gate: FragmentSqlToken): FragmentSqlToken {
   return queries.insertEventWhen(rowOf(event), gate);

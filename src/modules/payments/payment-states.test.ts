@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
+import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
@@ -220,4 +221,29 @@ describe("exactly once", () => {
     expect(inquiries).toBeLessThanOrEqual(Math.ceil(elapsedSeconds / 0.5) + 1);
     expect(inquiries).toBeGreaterThanOrEqual(1);
   });
+});
+
+test("a settlement is one statement and no transaction block: the state, payment.paid and the ledger movement together", async () => {
+  const { app } = world.setup();
+  const created = (await world.create(app, world.shop.testKey, { amount_cents: 1000 })).body;
+  const payment = await payments.getPayment(
+    world.db.database,
+    { merchantId: world.shop.id, livemode: false },
+    created.id,
+  );
+  const counting = countingDatabase(world.db.database);
+  const ending = { database: counting.database, paymentHooks: [] };
+  const paidAt = new Date();
+  const settled = await payments.settlePayment(ending, payment, { paidAt, payerMsisdn: "263771234567" });
+  expect(counting.statements()).toBe(1);
+  expect(counting.callsOf("transaction")).toBe(0);
+  expect(settled).toMatchObject({ status: "paid", payer_msisdn: "263771234567", paid_at: paidAt });
+  expect((await world.eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
+  expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
+  expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 1000 - payment.fee_cents });
+  // Observed paid again (another poller, a GET): nothing more is written, and the payment is answered as it stands.
+  const again = await payments.settlePayment(ending, payment, { paidAt: new Date(), payerMsisdn: null });
+  expect(again).toMatchObject({ status: "paid", payer_msisdn: "263771234567" });
+  expect((await world.eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
+  expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
 });

@@ -183,15 +183,80 @@ export async function claimInquiry(
     RETURNING ${PAYMENT_COLUMNS}`);
 }
 
-/** Moves a pending payment to its final state; null when it was no longer pending (someone else won). */
+/** True in `settlePaymentStatement`'s statement once the payment's guarded update settled it. */
+export const SETTLED = sql.fragment`EXISTS (SELECT 1 FROM settled)`;
+/**
+ * True once `payment.paid` was recorded (so, settled): the effects' gate, which also orders their
+ * events after it (PostgreSQL runs a statement's unreferenced data-modifying CTEs last first).
+ */
+const PAID_EVENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM paid_event)`;
+
+const settledSchema = paymentRowSchema.extend({ effects_written: z.array(z.boolean()) });
+
+/**
+ * `pending → paid` and everything the settlement writes, in one statement: the guarded update of the
+ * payment (`settled`), then data-modifying CTEs: `payment.paid` (`event`, gated on `SETTLED`), what
+ * the hooks attach (`effects`, in order, gated on that event: their own events follow it) and the
+ * ledger movement (`ledger`, gated on `SETTLED`). Null when the
+ * payment was no longer pending: nothing is written. `effectsWritten` says, per effect, whether it
+ * was. Prepared per shape (the effects' shapes).
+ */
+export async function settlePaymentStatement(
+  database: Queryable,
+  settlement: {
+    merchantId: string;
+    id: string;
+    paidAt: Date;
+    payerMsisdn: string | null;
+    event: FragmentSqlToken;
+    effects: readonly {
+      shape: string;
+      ctes: (gate: FragmentSqlToken) => FragmentSqlToken;
+      written: FragmentSqlToken;
+    }[];
+    ledger: FragmentSqlToken;
+  },
+): Promise<{ payment: PaymentRow; effectsWritten: boolean[] } | null> {
+  const { effects } = settlement;
+  const name = ["payments_settle", ...effects.map((effect) => effect.shape)].join("_");
+  const written =
+    effects.length === 0
+      ? sql.fragment`ARRAY[]::boolean[]`
+      : sql.fragment`ARRAY[${sql.join(
+          effects.map((effect) => effect.written),
+          sql.fragment`, `,
+        )}]`;
+  const row = await database.maybeOne(sql.prepared(name, settledSchema)`
+    WITH settled AS (
+      UPDATE payments
+      SET status = 'paid', paid_at = ${settlement.paidAt.toISOString()}::timestamptz,
+        payer_msisdn = ${settlement.payerMsisdn}::text, failure_reason = NULL, updated_at = now()
+      WHERE merchant_id = ${settlement.merchantId} AND id = ${settlement.id} AND status = 'pending'
+      RETURNING ${PAYMENT_COLUMNS}),
+    paid_event AS (${settlement.event}),
+    ${sql.join(
+      [...effects.map((effect) => effect.ctes(PAID_EVENT_RECORDED)), settlement.ledger],
+      sql.fragment`,
+    `,
+    )}
+    SELECT settled.*, ${written} AS effects_written FROM settled`);
+  if (row === null) {
+    return null;
+  }
+  const { effects_written: effectsWritten, ...payment } = row;
+  return { payment, effectsWritten };
+}
+
+/**
+ * Ends a pending payment unpaid (`expired` or `failed`; a settlement is `settlePaymentStatement`);
+ * null when it was no longer pending (someone else won).
+ */
 export async function finishPayment(
   transaction: Transaction,
   payment: {
     merchantId: string;
     id: string;
-    status: Exclude<PaymentStatus, "pending">;
-    paidAt?: Date;
-    payerMsisdn?: string | null;
+    status: Exclude<PaymentStatus, "pending" | "paid">;
     failureReason?: string;
     /** Expire only once `expires_at` has passed on the database clock (not for mockpay). */
     onlyWhenDue?: boolean;
@@ -201,8 +266,6 @@ export async function finishPayment(
   return transaction.maybeOne(sql.type(paymentRowSchema)`
     UPDATE payments
     SET status = ${payment.status},
-      paid_at = ${payment.paidAt?.toISOString() ?? null}::timestamptz,
-      payer_msisdn = ${payment.payerMsisdn ?? null},
       failure_reason = ${payment.failureReason ?? null},
       updated_at = now()
     WHERE merchant_id = ${payment.merchantId} AND id = ${payment.id} AND status = 'pending' ${due}

@@ -22,7 +22,7 @@ import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { type AfterCommit, type PaymentHooks, runEndedUnpaidHooks, runSettledHooks } from "./hooks.ts";
+import { type AfterCommit, type PaymentHooks, runEndedUnpaidHooks, settlementEffects } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus, paymentRowSchema } from "./schemas.ts";
@@ -406,8 +406,12 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
 }
 
 /**
- * `pending → paid` in one transaction: the guarded state change, the `payment.paid` event, what the
- * hooks attach, and the ledger postings last. A payment already final is returned unchanged.
+ * `pending → paid` in one statement (`queries.settlePaymentStatement`): the guarded update, then,
+ * only if it won, `payment.paid`, what the hooks attach (a wallet sale completes; prepared first, as
+ * they may read) and the ledger movement (gateway clearing to the merchant's balance, less the fee
+ * to the platform). Whoever observed the payment paid (poller, GET, callback, mockpay), it settles
+ * once; the loser reads the payment as it now stands. The postings come last in the statement: they
+ * lock the merchant's balance rows until the commit, the statement's own end.
  */
 export async function settlePayment(
   ending: PaymentEnding,
@@ -415,77 +419,73 @@ export async function settlePayment(
   observation: { paidAt: Date; payerMsisdn: string | null },
 ): Promise<PaymentRow> {
   const { database } = ending;
-  let afterCommit: AfterCommit[] = [];
-  const paid = await database.transaction(async (transaction) => {
-    const settled = await queries.finishPayment(transaction, {
-      merchantId: payment.merchant_id,
-      id: payment.id,
-      status: "paid",
-      paidAt: observation.paidAt,
-      payerMsisdn: observation.payerMsisdn,
-    });
-    if (settled === null) {
-      return null;
-    }
-    await events.emit(transaction, {
-      merchantId: settled.merchant_id,
-      livemode: settled.livemode,
-      type: "payment.paid",
-      data: {
-        payment_id: settled.id,
-        amount_cents: settled.amount_cents,
-        currency: settled.currency,
-        fee_cents: settled.fee_cents,
-        merchant_ref: settled.merchant_ref,
-        reference: settled.reference,
+  const effects = await settlementEffects(ending.paymentHooks, database, payment);
+  const settlement = await queries.settlePaymentStatement(database, {
+    merchantId: payment.merchant_id,
+    id: payment.id,
+    paidAt: observation.paidAt,
+    payerMsisdn: observation.payerMsisdn,
+    event: events.emitWhen(
+      {
+        merchantId: payment.merchant_id,
+        livemode: payment.livemode,
+        type: "payment.paid",
+        data: {
+          payment_id: payment.id,
+          amount_cents: payment.amount_cents,
+          currency: payment.currency,
+          fee_cents: payment.fee_cents,
+          merchant_ref: payment.merchant_ref,
+          reference: payment.reference,
+        },
       },
-    });
-    // What other modules attach to the settlement (a wallet sale completes) commits with it.
-    afterCommit = await runSettledHooks(ending.paymentHooks, transaction, settled);
-    // The postings come last: they lock the merchant's balance rows until the commit, and the
-    // merchant's other settlements queue on those locks, so they are held for as little as possible.
-    const fee = settled.fee_cents;
-    await ledger.post(transaction, {
-      merchantId: settled.merchant_id,
-      livemode: settled.livemode,
-      postingKey: `payment:${settled.id}:settle`,
-      description: `Payment ${settled.reference}`,
-      source: { type: "payment", id: settled.id },
-      postings: [
-        {
-          account: "gateway_clearing",
-          entryType: "payment",
-          currency: settled.currency,
-          amountCents: -settled.amount_cents,
-        },
-        {
-          account: "merchant_available",
-          entryType: "payment",
-          currency: settled.currency,
-          amountCents: settled.amount_cents,
-        },
-        ...(fee > 0
-          ? [
-              {
-                account: "merchant_available",
-                entryType: "fee",
-                currency: settled.currency,
-                amountCents: -fee,
-              } as const,
-              { account: "platform_fees", entryType: "fee", currency: settled.currency, amountCents: fee } as const,
-            ]
-          : []),
-      ],
-    });
-    return settled;
+      queries.SETTLED,
+    ),
+    effects,
+    ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.SETTLED),
   });
-  if (paid !== null) {
-    paymentsTotal.inc({ event: "paid", livemode: String(paid.livemode), currency: paid.currency });
-    for (const after of afterCommit) {
-      after();
-    }
+  if (settlement === null) {
+    return current(database, payment);
   }
-  return paid ?? current(database, payment);
+  paymentsTotal.inc({ event: "paid", livemode: String(payment.livemode), currency: payment.currency });
+  effects.forEach((effect, index) => {
+    if (settlement.effectsWritten[index] === true) {
+      effect.afterCommit();
+    }
+  });
+  return settlement.payment;
+}
+
+/** A settlement's movement: the amount from gateway clearing to the merchant, the fee on to the platform. */
+function settlementPosting(payment: PaymentRow): ledger.PostingRequest {
+  const fee = payment.fee_cents;
+  return {
+    merchantId: payment.merchant_id,
+    livemode: payment.livemode,
+    postingKey: `payment:${payment.id}:settle`,
+    description: `Payment ${payment.reference}`,
+    source: { type: "payment", id: payment.id },
+    postings: [
+      {
+        account: "gateway_clearing",
+        entryType: "payment",
+        currency: payment.currency,
+        amountCents: -payment.amount_cents,
+      },
+      {
+        account: "merchant_available",
+        entryType: "payment",
+        currency: payment.currency,
+        amountCents: payment.amount_cents,
+      },
+      ...(fee > 0
+        ? [
+            { account: "merchant_available", entryType: "fee", currency: payment.currency, amountCents: -fee } as const,
+            { account: "platform_fees", entryType: "fee", currency: payment.currency, amountCents: fee } as const,
+          ]
+        : []),
+    ],
+  };
 }
 
 /** `pending → expired`: the event, no ledger movement. */

@@ -154,17 +154,68 @@ export async function selectSale(database: Queryable, world: World, saleId: stri
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${saleId}`);
 }
 
+/** The pending sale paid by `paymentId`; null when there is none (an ordinary payment) or it is final. */
+export async function selectPendingSaleOfPayment(
+  database: Queryable,
+  target: { merchantId: string; livemode: boolean; paymentId: string },
+): Promise<SaleRow | null> {
+  return database.maybeOne(sql.type(saleRowSchema)`
+    SELECT ${SALE_COLUMNS} FROM sales
+    WHERE merchant_id = ${target.merchantId} AND livemode = ${target.livemode} AND payment_id = ${target.paymentId}
+      AND status = 'pending'`);
+}
+
+/** True in a statement holding `completeSaleCtes` once the sale was completed (and its end announced). */
+export const SALE_COMPLETED = sql.fragment`EXISTS (SELECT 1 FROM sale_completed)`;
+const SALE_COMPLETION_ANNOUNCED = sql.fragment`EXISTS (SELECT 1 FROM sale_completion_announced)`;
+
 /**
- * Moves the pending sale paid by `paymentId` to its final state; null when there is none (an
+ * A pending wallet sale's completion as common table expressions of another statement (its payment's
+ * settlement): the guarded update to `completed` at `sale.completed_at` (`sale_completed`, only when
+ * `when` holds and the sale is still pending), then, gated on `SALE_COMPLETED`, its `sale.completed`
+ * (`event`) and stock moves (`stockMoves`: CTE entries), and the announcement to requests waiting on
+ * it. `written` is true in the statement once it was completed (select it: it also sends the
+ * announcement).
+ */
+export function completeSaleCtes(
+  sale: Pick<SaleRow, "merchant_id" | "livemode" | "id" | "completed_at">,
+  effects: { when: FragmentSqlToken; event: FragmentSqlToken; stockMoves: FragmentSqlToken | null },
+): { ctes: FragmentSqlToken; written: FragmentSqlToken } {
+  const ctes = [
+    sql.fragment`sale_completed AS (
+      UPDATE sales SET status = 'completed', completed_at = ${timestamp(sale.completed_at)}::timestamptz
+      WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id} AND status = 'pending'
+        AND ${effects.when}
+      RETURNING id)`,
+    sql.fragment`sale_completed_event AS (${effects.event})`,
+    ...(effects.stockMoves === null ? [] : [effects.stockMoves]),
+    sql.fragment`sale_completion_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_completed)`,
+  ];
+  return { ctes: sql.fragment`${sql.join(ctes, sql.fragment`, `)}`, written: SALE_COMPLETION_ANNOUNCED };
+}
+
+/** `completeSaleCtes` on their own: true when the sale was completed. */
+export async function completeSale(
+  database: Queryable,
+  completion: { ctes: FragmentSqlToken; written: FragmentSqlToken; livemode: boolean },
+): Promise<boolean> {
+  return database.oneFirst(sql.prepared(`sales_complete_${completion.livemode ? "live" : "test"}`, completedSchema)`
+    WITH ${completion.ctes}
+    SELECT ${completion.written} AS completed`);
+}
+
+const completedSchema = z.object({ completed: z.boolean() });
+
+/**
+ * Cancels the pending sale paid by `paymentId` (its payment ended unpaid); null when there is none (an
  * ordinary payment) or it is already final. Guarded, so whoever comes second changes nothing.
  */
-export async function finishSaleOfPayment(
+export async function cancelSaleOfPayment(
   transaction: Transaction,
-  target: { merchantId: string; livemode: boolean; paymentId: string; status: Exclude<SaleStatus, "pending"> },
+  target: { merchantId: string; livemode: boolean; paymentId: string },
 ): Promise<SaleRow | null> {
-  const stamp = target.status === "completed" ? sql.fragment`completed_at = now()` : sql.fragment`cancelled_at = now()`;
   return transaction.maybeOne(sql.type(saleRowSchema)`
-    UPDATE sales SET status = ${target.status}, ${stamp}
+    UPDATE sales SET status = 'cancelled', cancelled_at = now()
     WHERE merchant_id = ${target.merchantId} AND livemode = ${target.livemode} AND payment_id = ${target.paymentId}
       AND status = 'pending'
     RETURNING ${SALE_COLUMNS}`);

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { UniqueIntegrityConstraintViolationError } from "slonik";
+import { type FragmentSqlToken, UniqueIntegrityConstraintViolationError } from "slonik";
 import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { requireDatabaseUrl } from "../../platform/config.ts";
 import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
-import type { Queryable, Transaction } from "../../platform/db/pool.ts";
+import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -15,7 +15,7 @@ import type { Tenant } from "../../platform/tenant.ts";
 import type { ProductRow } from "../catalog/schemas.ts";
 import type * as catalog from "../catalog/service.ts";
 import * as events from "../events/service.ts";
-import type { AfterCommit, PaymentHook } from "../payments/hooks.ts";
+import type { PaymentHook, SettlementEffects } from "../payments/hooks.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import * as payments from "../payments/service.ts";
 import * as shifts from "../shifts/service.ts";
@@ -442,18 +442,6 @@ function saleToInsert(
 
 const emptyToNull = (value: string | undefined) => (value === undefined || value === "" ? null : value);
 
-/**
- * What a wallet sale's completion does, in its payment's settlement transaction: `sale.completed` and
- * the stock moves (a cash sale does the same in its one statement). The moves come last: they lock
- * the products' rows until the commit, and a popular product's sales queue on that lock, so it is
- * held for as few statements as possible.
- */
-async function completionEffects(transaction: Transaction, sale: SaleRow): Promise<AfterCommit> {
-  await events.emit(transaction, saleCompletedEvent(sale));
-  await stock.recordSale(transaction, saleMovesOf(sale));
-  return () => countCompletion(sale);
-}
-
 const saleCompletedEvent = (sale: SaleRow) => ({
   merchantId: sale.merchant_id,
   livemode: sale.livemode,
@@ -486,24 +474,49 @@ export function saleCompletedData(sale: SaleRow) {
   };
 }
 
-/** Moves the sale paid by `payment` to the state its payment's end implies; null when none is pending. */
-async function finishSaleOfPayment(
-  transaction: Transaction,
-  payment: PaymentRow,
-  status: Exclude<SaleStatus, "pending">,
-): Promise<AfterCommit | undefined> {
-  const sale = await queries.finishSaleOfPayment(transaction, {
+/**
+ * A wallet sale's completion with its payment's settlement (`SettlementEffects`): the pending sale
+ * paid by `payment` (null when none is: an ordinary payment, or one already final) completed now,
+ * its `sale.completed` and stock moves (a cash sale writes the same in its one statement), each
+ * written only if the settlement is. The stock moves lock the products' rows until the commit, the
+ * statement's own end.
+ */
+async function saleCompletion(database: Queryable, payment: PaymentRow): Promise<SettlementEffects | null> {
+  const pending = await queries.selectPendingSaleOfPayment(database, {
     merchantId: payment.merchant_id,
     livemode: payment.livemode,
     paymentId: payment.id,
-    status,
   });
-  if (sale === null) {
-    return undefined;
+  if (pending === null) {
+    return null;
   }
-  // Delivered at commit to the requests waiting on this sale (GET /v1/sales/:id?wait_seconds=).
-  await queries.notifySaleFinished(transaction, sale.id);
-  return status === "cancelled" ? undefined : completionEffects(transaction, sale);
+  const sale: SaleRow = { ...pending, status: "completed", completed_at: new Date() };
+  const completion = (when: FragmentSqlToken) =>
+    queries.completeSaleCtes(sale, {
+      when,
+      event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
+      stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
+    });
+  return {
+    shape: `sale_${sale.livemode ? "live" : "test"}`,
+    ctes: (settled) => completion(settled).ctes,
+    written: completion(sql.fragment`TRUE`).written,
+    afterCommit: () => countCompletion(sale),
+  };
+}
+
+/** Cancels the sale paid by `payment` (its payment ended unpaid), announcing its end; nothing when none is pending. */
+async function cancelSaleOfPayment(transaction: Transaction, payment: PaymentRow): Promise<undefined> {
+  const sale = await queries.cancelSaleOfPayment(transaction, {
+    merchantId: payment.merchant_id,
+    livemode: payment.livemode,
+    paymentId: payment.id,
+  });
+  if (sale !== null) {
+    // Delivered at commit to the requests waiting on this sale (GET /v1/sales/:id?wait_seconds=).
+    await queries.notifySaleFinished(transaction, sale.id);
+  }
+  return undefined;
 }
 
 /** A payment made for a sale carries the sale's id in its metadata: other payments cost no query. */
@@ -511,14 +524,13 @@ const isSalePayment = (payment: PaymentRow) => typeof payment.metadata.sale_id =
 
 /**
  * Given to payments by the composition (`src/wiring/modules.ts`, `paymentHooks`): a wallet sale
- * completes inside its payment's settlement transaction, or is cancelled inside the transaction that
- * ends the payment unpaid.
+ * completes in its payment's settlement statement, or is cancelled inside the transaction that ends
+ * the payment unpaid.
  */
 export const salePaymentHook: PaymentHook = {
-  onSettled: async (transaction, payment) =>
-    isSalePayment(payment) ? finishSaleOfPayment(transaction, payment, "completed") : undefined,
+  onSettling: async (database, payment) => (isSalePayment(payment) ? saleCompletion(database, payment) : null),
   onEndedUnpaid: async (transaction, payment) =>
-    isSalePayment(payment) ? finishSaleOfPayment(transaction, payment, "cancelled") : undefined,
+    isSalePayment(payment) ? cancelSaleOfPayment(transaction, payment) : undefined,
 };
 
 async function findSale(database: Queryable, world: World, saleId: string): Promise<SaleRow> {
@@ -558,10 +570,21 @@ export async function getSale(
       { sale_id: sale.id, payment_id: refreshed.id },
       "finishing a sale its payment left pending",
     );
-    const afterCommit = await dependencies.database.transaction((transaction) =>
-      finishSaleOfPayment(transaction, refreshed, refreshed.status === "paid" ? "completed" : "cancelled"),
-    );
-    afterCommit?.();
+    if (refreshed.status === "paid") {
+      const completion = await saleCompletion(dependencies.database, refreshed);
+      if (
+        completion !== null &&
+        (await queries.completeSale(dependencies.database, {
+          ctes: completion.ctes(sql.fragment`TRUE`),
+          written: completion.written,
+          livemode: refreshed.livemode,
+        }))
+      ) {
+        completion.afterCommit();
+      }
+    } else {
+      await dependencies.database.transaction((transaction) => cancelSaleOfPayment(transaction, refreshed));
+    }
     return { sale: await findSale(dependencies.database, world, saleId), payment: refreshed };
   }
   return { sale: finished, payment: refreshed };

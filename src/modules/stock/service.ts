@@ -104,17 +104,6 @@ export async function applyOperation(
 }
 
 /**
- * The `sale` moves of a completed sale, inside the completing transaction: one per tracked product
- * (lines of the same product summed). Live: on-hand decremented; test: journaled only.
- */
-export async function recordSale(
-  transaction: Transaction,
-  sale: World & { saleId: string; actor: Actor; lines: readonly { productId: string | null; qty: number }[] },
-): Promise<readonly StockMoveRow[]> {
-  return recordSaleLines(transaction, { ...sale, kind: "sale", note: null });
-}
-
-/**
  * The units of a return come back (same world rule as a sale: live moves change on-hand, test moves
  * only journal; untracked products and ad hoc lines never move). Moves name the sale; the note names
  * the return.
@@ -171,9 +160,11 @@ function saleMovesOf(sale: SaleLines): queries.SaleMoves | null {
 }
 
 /**
- * The `sale` moves of a completed sale as common table expressions of the statement that records the
- * sale (`stock_moves_inserted` and its helpers, `queries.saleMovesCtes`), moving nothing unless `gate`
- * holds; null when no line names a product. The same moves as `recordSale`.
+ * The `sale` moves of a completed sale as common table expressions of the statement that completes
+ * it (a cash sale's, a wallet sale's payment settlement: `stock_moves_inserted` and its helpers,
+ * `queries.saleMovesCtes`), moving nothing unless `gate` holds; null when no line names a product.
+ * One move per tracked product (lines of the same product summed); live: on-hand decremented, test:
+ * journaled only.
  */
 export function saleMovesCtes(
   sale: World & { saleId: string; actor: Actor; lines: readonly { productId: string | null; qty: number }[] },
