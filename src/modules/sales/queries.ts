@@ -175,12 +175,12 @@ const SALE_COMPLETION_ANNOUNCED = sql.fragment`EXISTS (SELECT 1 FROM sale_comple
  * `when` holds and the sale is still pending), then, gated on `SALE_COMPLETED`, its `sale.completed`
  * (`event`) and stock moves (`stockMoves`: CTE entries), and the announcement to requests waiting on
  * it. `written` is true in the statement once it was completed (select it: it also sends the
- * announcement).
+ * announcement); `shape` tells the statements of different SQL text apart (they are prepared).
  */
 export function completeSaleCtes(
   sale: Pick<SaleRow, "merchant_id" | "livemode" | "id" | "completed_at">,
   effects: { when: FragmentSqlToken; event: FragmentSqlToken; stockMoves: FragmentSqlToken | null },
-): { ctes: FragmentSqlToken; written: FragmentSqlToken } {
+): SaleCompletion {
   const ctes = [
     sql.fragment`sale_completed AS (
       UPDATE sales SET status = 'completed', completed_at = ${timestamp(sale.completed_at)}::timestamptz
@@ -191,15 +191,18 @@ export function completeSaleCtes(
     ...(effects.stockMoves === null ? [] : [effects.stockMoves]),
     sql.fragment`sale_completion_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_completed)`,
   ];
-  return { ctes: sql.fragment`${sql.join(ctes, sql.fragment`, `)}`, written: SALE_COMPLETION_ANNOUNCED };
+  return {
+    ctes: sql.fragment`${sql.join(ctes, sql.fragment`, `)}`,
+    written: SALE_COMPLETION_ANNOUNCED,
+    shape: `${sale.livemode ? "live" : "test"}${effects.stockMoves === null ? "" : "_stock"}`,
+  };
 }
 
+export type SaleCompletion = { ctes: FragmentSqlToken; written: FragmentSqlToken; shape: string };
+
 /** `completeSaleCtes` on their own: true when the sale was completed. */
-export async function completeSale(
-  database: Queryable,
-  completion: { ctes: FragmentSqlToken; written: FragmentSqlToken; livemode: boolean },
-): Promise<boolean> {
-  return database.oneFirst(sql.prepared(`sales_complete_${completion.livemode ? "live" : "test"}`, completedSchema)`
+export async function completeSale(database: Queryable, completion: SaleCompletion): Promise<boolean> {
+  return database.oneFirst(sql.prepared(`sales_complete_${completion.shape}`, completedSchema)`
     WITH ${completion.ctes}
     SELECT ${completion.written} AS completed`);
 }

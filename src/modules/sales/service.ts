@@ -479,9 +479,12 @@ export function saleCompletedData(sale: SaleRow) {
  * paid by `payment` (null when none is: an ordinary payment, or one already final) completed now,
  * its `sale.completed` and stock moves (a cash sale writes the same in its one statement), each
  * written only if the settlement is. The stock moves lock the products' rows until the commit, the
- * statement's own end.
+ * statement's own end. `completeAlone` writes the same in a statement of its own (true if it did).
  */
-async function saleCompletion(database: Queryable, payment: PaymentRow): Promise<SettlementEffects | null> {
+async function saleCompletion(
+  database: Queryable,
+  payment: PaymentRow,
+): Promise<(SettlementEffects & { completeAlone: () => Promise<boolean> }) | null> {
   const pending = await queries.selectPendingSaleOfPayment(database, {
     merchantId: payment.merchant_id,
     livemode: payment.livemode,
@@ -497,10 +500,12 @@ async function saleCompletion(database: Queryable, payment: PaymentRow): Promise
       event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
       stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
     });
+  const alone = completion(sql.fragment`TRUE`);
   return {
-    shape: `sale_${sale.livemode ? "live" : "test"}`,
+    shape: `sale_${alone.shape}`,
     ctes: (settled) => completion(settled).ctes,
-    written: completion(sql.fragment`TRUE`).written,
+    written: alone.written,
+    completeAlone: () => queries.completeSale(database, alone),
     afterCommit: () => countCompletion(sale),
   };
 }
@@ -572,14 +577,7 @@ export async function getSale(
     );
     if (refreshed.status === "paid") {
       const completion = await saleCompletion(dependencies.database, refreshed);
-      if (
-        completion !== null &&
-        (await queries.completeSale(dependencies.database, {
-          ctes: completion.ctes(sql.fragment`TRUE`),
-          written: completion.written,
-          livemode: refreshed.livemode,
-        }))
-      ) {
+      if (completion !== null && (await completion.completeAlone())) {
         completion.afterCommit();
       }
     } else {

@@ -17,8 +17,10 @@ import { salesTestWorld } from "../../../tests/support/sales.ts";
 import { manualClock } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
-import { type Database, sql } from "../../platform/db/pool.ts";
+import { createDatabase, type Database, sql } from "../../platform/db/pool.ts";
+import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as payments from "../payments/service.ts";
+import { salePaymentHook } from "./service.ts";
 
 /** Wallet sales in the test world: completed or cancelled with their payment's end, exactly once. */
 
@@ -240,6 +242,39 @@ describe("wallet sales (test world)", () => {
       expect(settlements).toBe(1);
     }
   });
+});
+
+test("wallet sales of every shape settle through one connection (each shape its own prepared statement)", async () => {
+  // One connection: every settlement below reuses its prepared statements, as a busy pool's do.
+  const oneConnection = await createDatabase({
+    url: world.db.url,
+    poolSize: 1,
+    statementTimeoutMs: 30_000,
+    logger: createLogger({ level: "silent", service: "test" }),
+    applicationName: "test",
+  });
+  try {
+    const product = await createProduct(world.live, { name: "Shaped", price_cents: 400, stock_qty: 10 });
+    const shapes = [
+      { tender: "wallet", items: [{ product_id: product.id, qty: 1 }] },
+      { tender: "wallet", items: [{ name: "Ad hoc", unit_cents: 300, qty: 1 }] },
+      { tender: "wallet", items: [{ product_id: product.id, qty: 2 }] },
+    ];
+    const ending = { database: oneConnection, paymentHooks: [salePaymentHook] };
+    for (const body of shapes) {
+      const sale = (await world.testWorld.post("/v1/sales", body)).body;
+      const pending = await payments.getPaymentById(world.db.database, sale.payment_id);
+      const paid = await payments.settlePayment(ending, pending, { paidAt: new Date(), payerMsisdn: null });
+      expect(paid.status).toBe("paid");
+      expect(
+        await world.db.database.oneFirst(
+          sql.type(z.object({ status: z.string() }))`SELECT status FROM sales WHERE id = ${sale.id}`,
+        ),
+      ).toBe("completed");
+    }
+  } finally {
+    await oneConnection.end();
+  }
 });
 
 describe("a wallet sale in one statement", () => {
