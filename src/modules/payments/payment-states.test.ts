@@ -247,3 +247,26 @@ test("a settlement is one statement and no transaction block: the state, payment
   expect((await world.eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.paid"]);
   expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
 });
+
+test("an expiry is one statement: not before expires_at on the database clock unless asked, then expired with payment.expired", async () => {
+  const { app } = world.setup();
+  const created = (await world.create(app, world.shop.testKey, { amount_cents: 700 })).body;
+  const payment = await payments.getPayment(
+    world.db.database,
+    { merchantId: world.shop.id, livemode: false },
+    created.id,
+  );
+  const counting = countingDatabase(world.db.database);
+  const ending = { database: counting.database, paymentHooks: [] };
+  // Not yet due: the guarded update finds nothing and nothing is written.
+  const early = await payments.expirePayment(ending, payment, { onlyWhenDue: true });
+  expect(early.status).toBe("pending");
+  expect(await world.eventsOf(payment.id)).toEqual([]);
+  const before = counting.statements();
+  const expired = await payments.expirePayment(ending, payment, { onlyWhenDue: false });
+  expect(counting.statements() - before).toBe(1);
+  expect(counting.callsOf("transaction")).toBe(0);
+  expect(expired).toMatchObject({ status: "expired", paid_at: null, failure_reason: null });
+  expect((await world.eventsOf(payment.id)).map((event) => event.type)).toEqual(["payment.expired"]);
+  expect(await world.ledgerTransactionsOf(payment.id)).toBe(0);
+});

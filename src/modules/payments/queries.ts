@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import type { DueTable } from "../../platform/db/due-claims.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
-import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
@@ -183,42 +183,51 @@ export async function claimInquiry(
     RETURNING ${PAYMENT_COLUMNS}`);
 }
 
-/** True in `settlePaymentStatement`'s statement once the payment's guarded update settled it. */
-export const SETTLED = sql.fragment`EXISTS (SELECT 1 FROM settled)`;
+/** True in `endPaymentStatement`'s statement once the payment's guarded update ended it. */
+export const ENDED = sql.fragment`EXISTS (SELECT 1 FROM ended)`;
 /**
- * True once `payment.paid` was recorded (so, settled): the effects' gate, which also orders their
+ * True once the end's event was recorded (so, ended): the effects' gate, which also orders their
  * events after it (PostgreSQL runs a statement's unreferenced data-modifying CTEs last first).
  */
-const PAID_EVENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM paid_event)`;
+const END_EVENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM end_event)`;
 
-const settledSchema = paymentRowSchema.extend({ effects_written: z.array(z.boolean()) });
+const endedSchema = paymentRowSchema.extend({ effects_written: z.array(z.boolean()) });
+
+/** How a pending payment ends: paid (as observed), expired (`onlyWhenDue`: once past `expires_at` on the database clock) or failed. */
+export type PaymentEnd =
+  | { status: "paid"; paidAt: Date; payerMsisdn: string | null }
+  | { status: "expired"; onlyWhenDue: boolean }
+  | { status: "failed"; failureReason: string };
 
 /**
- * `pending → paid` and everything the settlement writes, in one statement: the guarded update of the
- * payment (`settled`), then data-modifying CTEs: `payment.paid` (`event`, gated on `SETTLED`), what
- * the hooks attach (`effects`, in order, gated on that event: their own events follow it) and the
- * ledger movement (`ledger`, gated on `SETTLED`). Null when the
- * payment was no longer pending: nothing is written. `effectsWritten` says, per effect, whether it
- * was. Prepared per shape (the effects' shapes).
+ * A pending payment's end and everything it writes, in one statement: the guarded update of the
+ * payment (`ended`), then data-modifying CTEs: its event (`event`, gated on `ENDED`), what the hooks
+ * attach (`effects`, in order, gated on that event: their own events follow it) and, for a
+ * settlement, the ledger movement (`ledger`, gated on `ENDED`). Null when the payment was no longer
+ * pending (or, `onlyWhenDue`, not yet due): nothing is written. `effectsWritten` says, per effect,
+ * whether it was. Prepared per shape (the ledger's presence, the effects' shapes).
  */
-export async function settlePaymentStatement(
+export async function endPaymentStatement(
   database: Queryable,
-  settlement: {
+  end: {
     merchantId: string;
     id: string;
-    paidAt: Date;
-    payerMsisdn: string | null;
+    outcome: PaymentEnd;
     event: FragmentSqlToken;
     effects: readonly {
       shape: string;
       ctes: (gate: FragmentSqlToken) => FragmentSqlToken;
       written: FragmentSqlToken;
     }[];
-    ledger: FragmentSqlToken;
+    ledger: FragmentSqlToken | null;
   },
 ): Promise<{ payment: PaymentRow; effectsWritten: boolean[] } | null> {
-  const { effects } = settlement;
-  const name = ["payments_settle", ...effects.map((effect) => effect.shape)].join("_");
+  const { effects, outcome } = end;
+  const name = [
+    "payments_end",
+    ...(end.ledger === null ? [] : ["posted"]),
+    ...effects.map((effect) => effect.shape),
+  ].join("_");
   const written =
     effects.length === 0
       ? sql.fragment`ARRAY[]::boolean[]`
@@ -226,48 +235,29 @@ export async function settlePaymentStatement(
           effects.map((effect) => effect.written),
           sql.fragment`, `,
         )}]`;
-  const row = await database.maybeOne(sql.prepared(name, settledSchema)`
-    WITH settled AS (
+  const paid = outcome.status === "paid" ? outcome : null;
+  const row = await database.maybeOne(sql.prepared(name, endedSchema)`
+    WITH ended AS (
       UPDATE payments
-      SET status = 'paid', paid_at = ${settlement.paidAt.toISOString()}::timestamptz,
-        payer_msisdn = ${settlement.payerMsisdn}::text, failure_reason = NULL, updated_at = now()
-      WHERE merchant_id = ${settlement.merchantId} AND id = ${settlement.id} AND status = 'pending'
+      SET status = ${outcome.status}, paid_at = ${paid?.paidAt.toISOString() ?? null}::timestamptz,
+        payer_msisdn = ${paid?.payerMsisdn ?? null}::text,
+        failure_reason = ${outcome.status === "failed" ? outcome.failureReason : null}::text, updated_at = now()
+      WHERE merchant_id = ${end.merchantId} AND id = ${end.id} AND status = 'pending'
+        AND (NOT ${outcome.status === "expired" && outcome.onlyWhenDue}::boolean OR expires_at <= now())
       RETURNING ${PAYMENT_COLUMNS}),
-    paid_event AS (${settlement.event}),
     ${sql.join(
-      [...effects.map((effect) => effect.ctes(PAID_EVENT_RECORDED)), settlement.ledger],
+      [
+        sql.fragment`end_event AS (${end.event})`,
+        ...effects.map((effect) => effect.ctes(END_EVENT_RECORDED)),
+        ...(end.ledger === null ? [] : [end.ledger]),
+      ],
       sql.fragment`,
     `,
     )}
-    SELECT settled.*, ${written} AS effects_written FROM settled`);
+    SELECT ended.*, ${written} AS effects_written FROM ended`);
   if (row === null) {
     return null;
   }
   const { effects_written: effectsWritten, ...payment } = row;
   return { payment, effectsWritten };
-}
-
-/**
- * Ends a pending payment unpaid (`expired` or `failed`; a settlement is `settlePaymentStatement`);
- * null when it was no longer pending (someone else won).
- */
-export async function finishPayment(
-  transaction: Transaction,
-  payment: {
-    merchantId: string;
-    id: string;
-    status: Exclude<PaymentStatus, "pending" | "paid">;
-    failureReason?: string;
-    /** Expire only once `expires_at` has passed on the database clock (not for mockpay). */
-    onlyWhenDue?: boolean;
-  },
-): Promise<PaymentRow | null> {
-  const due = payment.onlyWhenDue === true ? sql.fragment`AND expires_at <= now()` : sql.fragment``;
-  return transaction.maybeOne(sql.type(paymentRowSchema)`
-    UPDATE payments
-    SET status = ${payment.status},
-      failure_reason = ${payment.failureReason ?? null},
-      updated_at = now()
-    WHERE merchant_id = ${payment.merchantId} AND id = ${payment.id} AND status = 'pending' ${due}
-    RETURNING ${PAYMENT_COLUMNS}`);
 }

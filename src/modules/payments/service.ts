@@ -20,9 +20,10 @@ import { type BatchRun, type DueRows, runDueRows } from "../../platform/queue/ba
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
+import type { EventType } from "../events/event-types.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { type AfterCommit, type PaymentHooks, runEndedUnpaidHooks, settlementEffects } from "./hooks.ts";
+import { endEffects, type PaymentHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus, paymentRowSchema } from "./schemas.ts";
@@ -406,54 +407,78 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
 }
 
 /**
- * `pending → paid` in one statement (`queries.settlePaymentStatement`): the guarded update, then,
- * only if it won, `payment.paid`, what the hooks attach (a wallet sale completes; prepared first, as
- * they may read) and the ledger movement (gateway clearing to the merchant's balance, less the fee
- * to the platform). Whoever observed the payment paid (poller, GET, callback, mockpay), it settles
- * once; the loser reads the payment as it now stands. The postings come last in the statement: they
- * lock the merchant's balance rows until the commit, the statement's own end.
+ * `pending → paid` in one statement (`endPayment`): the guarded update, then, only if it won,
+ * `payment.paid`, what the hooks attach (a wallet sale completes) and the ledger movement (gateway
+ * clearing to the merchant's balance, less the fee to the platform). Whoever observed the payment
+ * paid (poller, GET, callback, mockpay), it settles once; the loser reads the payment as it now
+ * stands. The postings come last in the statement: they lock the merchant's balance rows until the
+ * commit, the statement's own end.
  */
 export async function settlePayment(
   ending: PaymentEnding,
   payment: PaymentRow,
   observation: { paidAt: Date; payerMsisdn: string | null },
 ): Promise<PaymentRow> {
+  return endPayment(ending, payment, {
+    outcome: { status: "paid", ...observation },
+    eventData: {
+      payment_id: payment.id,
+      amount_cents: payment.amount_cents,
+      currency: payment.currency,
+      fee_cents: payment.fee_cents,
+      merchant_ref: payment.merchant_ref,
+      reference: payment.reference,
+    },
+    ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.ENDED),
+  });
+}
+
+const END_EVENT_TYPES = {
+  paid: "payment.paid",
+  expired: "payment.expired",
+  failed: "payment.failed",
+} as const satisfies Record<queries.PaymentEnd["status"], EventType>;
+
+/**
+ * A pending payment's end in one statement (`queries.endPaymentStatement`): the guarded update, then,
+ * only if it won, its event (`payment.<status>`), what the hooks attach (prepared first, as they may
+ * read: a wallet sale completes or is cancelled) and, for a settlement, its ledger movement. Counted
+ * once committed; a payment no longer pending is read as it now stands.
+ */
+async function endPayment(
+  ending: PaymentEnding,
+  payment: PaymentRow,
+  end: { outcome: queries.PaymentEnd; eventData: Record<string, unknown>; ledger: FragmentSqlToken | null },
+): Promise<PaymentRow> {
   const { database } = ending;
-  const effects = await settlementEffects(ending.paymentHooks, database, payment);
-  const settlement = await queries.settlePaymentStatement(database, {
+  const { status } = end.outcome;
+  const effects = await endEffects(ending.paymentHooks, database, payment, status === "paid" ? "paid" : "unpaid");
+  const ended = await queries.endPaymentStatement(database, {
     merchantId: payment.merchant_id,
     id: payment.id,
-    paidAt: observation.paidAt,
-    payerMsisdn: observation.payerMsisdn,
+    outcome: end.outcome,
     event: events.emitWhen(
       {
         merchantId: payment.merchant_id,
         livemode: payment.livemode,
-        type: "payment.paid",
-        data: {
-          payment_id: payment.id,
-          amount_cents: payment.amount_cents,
-          currency: payment.currency,
-          fee_cents: payment.fee_cents,
-          merchant_ref: payment.merchant_ref,
-          reference: payment.reference,
-        },
+        type: END_EVENT_TYPES[status],
+        data: end.eventData,
       },
-      queries.SETTLED,
+      queries.ENDED,
     ),
     effects,
-    ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.SETTLED),
+    ledger: end.ledger,
   });
-  if (settlement === null) {
+  if (ended === null) {
     return current(database, payment);
   }
-  paymentsTotal.inc({ event: "paid", livemode: String(payment.livemode), currency: payment.currency });
+  paymentsTotal.inc({ event: status, livemode: String(payment.livemode), currency: payment.currency });
   effects.forEach((effect, index) => {
-    if (settlement.effectsWritten[index] === true) {
+    if (ended.effectsWritten[index] === true) {
       effect.afterCommit();
     }
   });
-  return settlement.payment;
+  return ended.payment;
 }
 
 /** A settlement's movement: the amount from gateway clearing to the merchant, the fee on to the platform. */
@@ -502,39 +527,17 @@ async function failPayment(ending: PaymentEnding, payment: PaymentRow, reason: s
   return finishUnpaid(ending, payment, { status: "failed", failureReason: reason });
 }
 
-/** Ends a payment without money moving: the guarded state change and its event, in one transaction. */
+/** Ends a payment without money moving: the guarded state change, its event and the hooks' part, in one statement. */
 async function finishUnpaid(
   ending: PaymentEnding,
   payment: PaymentRow,
   outcome: { status: "expired"; onlyWhenDue: boolean } | { status: "failed"; failureReason: string },
 ): Promise<PaymentRow> {
-  const { database } = ending;
-  let afterCommit: AfterCommit[] = [];
-  const finished = await database.transaction(async (transaction) => {
-    const row = await queries.finishPayment(transaction, {
-      merchantId: payment.merchant_id,
-      id: payment.id,
-      ...outcome,
-    });
-    if (row !== null) {
-      await events.emit(transaction, {
-        merchantId: row.merchant_id,
-        livemode: row.livemode,
-        type: outcome.status === "expired" ? "payment.expired" : "payment.failed",
-        data: { payment_id: row.id, merchant_ref: row.merchant_ref },
-      });
-      // What other modules attach to an unpaid end (a wallet sale is cancelled) commits with it.
-      afterCommit = await runEndedUnpaidHooks(ending.paymentHooks, transaction, row);
-    }
-    return row;
+  return endPayment(ending, payment, {
+    outcome,
+    eventData: { payment_id: payment.id, merchant_ref: payment.merchant_ref },
+    ledger: null,
   });
-  if (finished !== null) {
-    paymentsTotal.inc({ event: outcome.status, livemode: String(finished.livemode), currency: finished.currency });
-    for (const after of afterCommit) {
-      after();
-    }
-  }
-  return finished ?? current(database, payment);
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
-import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type SaleRow, type SaleStatus, saleRowSchema, tenders } from "./schemas.ts";
 
@@ -180,7 +180,7 @@ const SALE_COMPLETION_ANNOUNCED = sql.fragment`EXISTS (SELECT 1 FROM sale_comple
 export function completeSaleCtes(
   sale: Pick<SaleRow, "merchant_id" | "livemode" | "id" | "completed_at">,
   effects: { when: FragmentSqlToken; event: FragmentSqlToken; stockMoves: FragmentSqlToken | null },
-): SaleCompletion {
+): SaleEnd {
   const ctes = [
     sql.fragment`sale_completed AS (
       UPDATE sales SET status = 'completed', completed_at = ${timestamp(sale.completed_at)}::timestamptz
@@ -198,31 +198,39 @@ export function completeSaleCtes(
   };
 }
 
-export type SaleCompletion = { ctes: FragmentSqlToken; written: FragmentSqlToken; shape: string };
-
-/** `completeSaleCtes` on their own: true when the sale was completed. */
-export async function completeSale(database: Queryable, completion: SaleCompletion): Promise<boolean> {
-  return database.oneFirst(sql.prepared(`sales_complete_${completion.shape}`, completedSchema)`
-    WITH ${completion.ctes}
-    SELECT ${completion.written} AS completed`);
-}
-
-const completedSchema = z.object({ completed: z.boolean() });
+/** A sale's end as common table expressions of another statement (`completeSaleCtes`, `cancelSaleCtes`). */
+export type SaleEnd = { ctes: FragmentSqlToken; written: FragmentSqlToken; shape: string };
 
 /**
- * Cancels the pending sale paid by `paymentId` (its payment ended unpaid); null when there is none (an
- * ordinary payment) or it is already final. Guarded, so whoever comes second changes nothing.
+ * A pending wallet sale's cancellation as common table expressions of another statement (its
+ * payment's unpaid end): the guarded update to `cancelled` (only when `when` holds and the sale is
+ * still pending) and the announcement to requests waiting on it; `written` as for `completeSaleCtes`.
  */
-export async function cancelSaleOfPayment(
-  transaction: Transaction,
-  target: { merchantId: string; livemode: boolean; paymentId: string },
-): Promise<SaleRow | null> {
-  return transaction.maybeOne(sql.type(saleRowSchema)`
-    UPDATE sales SET status = 'cancelled', cancelled_at = now()
-    WHERE merchant_id = ${target.merchantId} AND livemode = ${target.livemode} AND payment_id = ${target.paymentId}
-      AND status = 'pending'
-    RETURNING ${SALE_COLUMNS}`);
+export function cancelSaleCtes(
+  sale: Pick<SaleRow, "merchant_id" | "livemode" | "id">,
+  when: FragmentSqlToken,
+): SaleEnd {
+  return {
+    ctes: sql.fragment`
+      sale_cancelled AS (
+        UPDATE sales SET status = 'cancelled', cancelled_at = now()
+        WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id} AND status = 'pending'
+          AND ${when}
+        RETURNING id),
+      sale_cancellation_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_cancelled)`,
+    written: sql.fragment`EXISTS (SELECT 1 FROM sale_cancellation_announced)`,
+    shape: "cancel",
+  };
 }
+
+/** A sale's end on its own (its payment ended without it): true when it was written. */
+export async function endSale(database: Queryable, end: SaleEnd): Promise<boolean> {
+  return database.oneFirst(sql.prepared(`sales_end_${end.shape}`, endedSchema)`
+    WITH ${end.ctes}
+    SELECT ${end.written} AS ended`);
+}
+
+const endedSchema = z.object({ ended: z.boolean() });
 
 export async function selectSales(
   database: Queryable,
@@ -331,8 +339,3 @@ export async function selectTopProducts(
 
 /** The channel a sale's end is announced on (payload: the sale id), for requests waiting on it. */
 export const SALE_FINISHED_CHANNEL = "sale_finished";
-
-/** Announces, at commit, that the sale left `pending` (a NOTIFY inside the finishing transaction). */
-export async function notifySaleFinished(transaction: Transaction, saleId: string): Promise<void> {
-  await transaction.query(sql.unsafe`SELECT pg_notify(${SALE_FINISHED_CHANNEL}, ${saleId})`);
-}

@@ -6,7 +6,7 @@ import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { requireDatabaseUrl } from "../../platform/config.ts";
 import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
-import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -15,7 +15,7 @@ import type { Tenant } from "../../platform/tenant.ts";
 import type { ProductRow } from "../catalog/schemas.ts";
 import type * as catalog from "../catalog/service.ts";
 import * as events from "../events/service.ts";
-import type { PaymentHook, SettlementEffects } from "../payments/hooks.ts";
+import type { EndEffects, PaymentHook } from "../payments/hooks.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import * as payments from "../payments/service.ts";
 import * as shifts from "../shifts/service.ts";
@@ -475,16 +475,44 @@ export function saleCompletedData(sale: SaleRow) {
 }
 
 /**
- * A wallet sale's completion with its payment's settlement (`SettlementEffects`): the pending sale
- * paid by `payment` (null when none is: an ordinary payment, or one already final) completed now,
- * its `sale.completed` and stock moves (a cash sale writes the same in its one statement), each
- * written only if the settlement is. The stock moves lock the products' rows until the commit, the
- * statement's own end. `completeAlone` writes the same in a statement of its own (true if it did).
+ * A wallet sale's completion with its payment's settlement (`EndEffects`): the pending sale paid by
+ * `payment` (null when none is: an ordinary payment, or one already final) completed now, its
+ * `sale.completed` and stock moves (a cash sale writes the same in its one statement), each written
+ * only if the settlement is. The stock moves lock the products' rows until the commit, the
+ * statement's own end.
  */
-async function saleCompletion(
+function saleCompletion(database: Queryable, payment: PaymentRow): Promise<SaleEndEffects | null> {
+  return saleEnd(database, payment, (pending) => {
+    const sale: SaleRow = { ...pending, status: "completed", completed_at: new Date() };
+    return {
+      end: (when) =>
+        queries.completeSaleCtes(sale, {
+          when,
+          event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
+          stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
+        }),
+      afterCommit: () => countCompletion(sale),
+    };
+  });
+}
+
+/** A wallet sale's cancellation with its payment's unpaid end (expired or failed): nothing moves. */
+function saleCancellation(database: Queryable, payment: PaymentRow): Promise<SaleEndEffects | null> {
+  return saleEnd(database, payment, (pending) => ({
+    end: (when) => queries.cancelSaleCtes(pending, when),
+    afterCommit: () => {},
+  }));
+}
+
+/** `EndEffects`, and `endAlone`: the same written in a statement of its own (true if it was). */
+type SaleEndEffects = EndEffects & { endAlone: () => Promise<boolean> };
+
+/** The end of the pending sale paid by `payment` as `ending` makes it, or null when none is pending. */
+async function saleEnd(
   database: Queryable,
   payment: PaymentRow,
-): Promise<(SettlementEffects & { completeAlone: () => Promise<boolean> }) | null> {
+  ending: (pending: SaleRow) => { end: (when: FragmentSqlToken) => queries.SaleEnd; afterCommit: () => void },
+): Promise<SaleEndEffects | null> {
   const pending = await queries.selectPendingSaleOfPayment(database, {
     merchantId: payment.merchant_id,
     livemode: payment.livemode,
@@ -493,35 +521,15 @@ async function saleCompletion(
   if (pending === null) {
     return null;
   }
-  const sale: SaleRow = { ...pending, status: "completed", completed_at: new Date() };
-  const completion = (when: FragmentSqlToken) =>
-    queries.completeSaleCtes(sale, {
-      when,
-      event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
-      stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
-    });
-  const alone = completion(sql.fragment`TRUE`);
+  const { end, afterCommit } = ending(pending);
+  const alone = end(sql.fragment`TRUE`);
   return {
     shape: `sale_${alone.shape}`,
-    ctes: (settled) => completion(settled).ctes,
+    ctes: (ended) => end(ended).ctes,
     written: alone.written,
-    completeAlone: () => queries.completeSale(database, alone),
-    afterCommit: () => countCompletion(sale),
+    endAlone: () => queries.endSale(database, alone),
+    afterCommit,
   };
-}
-
-/** Cancels the sale paid by `payment` (its payment ended unpaid), announcing its end; nothing when none is pending. */
-async function cancelSaleOfPayment(transaction: Transaction, payment: PaymentRow): Promise<undefined> {
-  const sale = await queries.cancelSaleOfPayment(transaction, {
-    merchantId: payment.merchant_id,
-    livemode: payment.livemode,
-    paymentId: payment.id,
-  });
-  if (sale !== null) {
-    // Delivered at commit to the requests waiting on this sale (GET /v1/sales/:id?wait_seconds=).
-    await queries.notifySaleFinished(transaction, sale.id);
-  }
-  return undefined;
 }
 
 /** A payment made for a sale carries the sale's id in its metadata: other payments cost no query. */
@@ -534,8 +542,7 @@ const isSalePayment = (payment: PaymentRow) => typeof payment.metadata.sale_id =
  */
 export const salePaymentHook: PaymentHook = {
   onSettling: async (database, payment) => (isSalePayment(payment) ? saleCompletion(database, payment) : null),
-  onEndedUnpaid: async (transaction, payment) =>
-    isSalePayment(payment) ? cancelSaleOfPayment(transaction, payment) : undefined,
+  onEndingUnpaid: async (database, payment) => (isSalePayment(payment) ? saleCancellation(database, payment) : null),
 };
 
 async function findSale(database: Queryable, world: World, saleId: string): Promise<SaleRow> {
@@ -575,13 +582,12 @@ export async function getSale(
       { sale_id: sale.id, payment_id: refreshed.id },
       "finishing a sale its payment left pending",
     );
-    if (refreshed.status === "paid") {
-      const completion = await saleCompletion(dependencies.database, refreshed);
-      if (completion !== null && (await completion.completeAlone())) {
-        completion.afterCommit();
-      }
-    } else {
-      await dependencies.database.transaction((transaction) => cancelSaleOfPayment(transaction, refreshed));
+    const end = await (refreshed.status === "paid" ? saleCompletion : saleCancellation)(
+      dependencies.database,
+      refreshed,
+    );
+    if (end !== null && (await end.endAlone())) {
+      end.afterCommit();
     }
     return { sale: await findSale(dependencies.database, world, saleId), payment: refreshed };
   }
