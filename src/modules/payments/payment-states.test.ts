@@ -223,16 +223,21 @@ describe("exactly once", () => {
   });
 });
 
-test("a settlement is one statement and no transaction block: the state, payment.paid and the ledger movement together", async () => {
+/** A pending test payment created through the API, and a payment ending (no hooks) whose pool calls are counted. */
+async function pendingPaymentEndedThroughCounter(amountCents: number) {
   const { app } = world.setup();
-  const created = (await world.create(app, world.shop.testKey, { amount_cents: 1000 })).body;
+  const created = (await world.create(app, world.shop.testKey, { amount_cents: amountCents })).body;
   const payment = await payments.getPayment(
     world.db.database,
     { merchantId: world.shop.id, livemode: false },
     created.id,
   );
   const counting = countingDatabase(world.db.database);
-  const ending = { database: counting.database, paymentHooks: [] };
+  return { payment, counting, ending: { database: counting.database, paymentHooks: [] } };
+}
+
+test("a settlement is one statement and no transaction block: the state, payment.paid and the ledger movement together", async () => {
+  const { payment, counting, ending } = await pendingPaymentEndedThroughCounter(1000);
   const paidAt = new Date();
   const settled = await payments.settlePayment(ending, payment, { paidAt, payerMsisdn: "263771234567" });
   expect(counting.statements()).toBe(1);
@@ -249,15 +254,7 @@ test("a settlement is one statement and no transaction block: the state, payment
 });
 
 test("an expiry is one statement: not before expires_at on the database clock unless asked, then expired with payment.expired", async () => {
-  const { app } = world.setup();
-  const created = (await world.create(app, world.shop.testKey, { amount_cents: 700 })).body;
-  const payment = await payments.getPayment(
-    world.db.database,
-    { merchantId: world.shop.id, livemode: false },
-    created.id,
-  );
-  const counting = countingDatabase(world.db.database);
-  const ending = { database: counting.database, paymentHooks: [] };
+  const { payment, counting, ending } = await pendingPaymentEndedThroughCounter(700);
   // Not yet due: the guarded update finds nothing and nothing is written.
   const early = await payments.expirePayment(ending, payment, { onlyWhenDue: true });
   expect(early.status).toBe("pending");

@@ -165,53 +165,56 @@ export async function selectPendingSaleOfPayment(
       AND status = 'pending'`);
 }
 
-/** True in a statement holding `completeSaleCtes` once the sale was completed (and its end announced). */
+/** True in a statement holding `completeSaleCtes` once the sale was completed: its effects' gate. */
 export const SALE_COMPLETED = sql.fragment`EXISTS (SELECT 1 FROM sale_completed)`;
-const SALE_COMPLETION_ANNOUNCED = sql.fragment`EXISTS (SELECT 1 FROM sale_completion_announced)`;
 
 /**
  * A pending wallet sale's completion as common table expressions of another statement (its payment's
  * settlement): the guarded update to `completed` at `sale.completed_at` (`sale_completed`, only when
- * `when` holds and the sale is still pending), then, gated on `SALE_COMPLETED`, its `sale.completed`
- * (`event`) and stock moves (`stockMoves`: CTE entries), and the announcement to requests waiting on
- * it. `written` is true in the statement once it was completed (select it: it also sends the
- * announcement); `shape` tells the statements of different SQL text apart (they are prepared).
+ * the statement's `when` holds and the sale is still pending), then, gated on `SALE_COMPLETED`, its
+ * `sale.completed` (`event`) and stock moves (`stockMoves`: CTE entries), and the announcement to
+ * requests waiting on it.
  */
 export function completeSaleCtes(
   sale: Pick<SaleRow, "merchant_id" | "livemode" | "id" | "completed_at">,
-  effects: { when: FragmentSqlToken; event: FragmentSqlToken; stockMoves: FragmentSqlToken | null },
+  effects: { event: FragmentSqlToken; stockMoves: FragmentSqlToken | null },
 ): SaleEnd {
-  const ctes = [
-    sql.fragment`sale_completed AS (
-      UPDATE sales SET status = 'completed', completed_at = ${timestamp(sale.completed_at)}::timestamptz
-      WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id} AND status = 'pending'
-        AND ${effects.when}
-      RETURNING id)`,
-    sql.fragment`sale_completed_event AS (${effects.event})`,
-    ...(effects.stockMoves === null ? [] : [effects.stockMoves]),
-    sql.fragment`sale_completion_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_completed)`,
-  ];
   return {
-    ctes: sql.fragment`${sql.join(ctes, sql.fragment`, `)}`,
-    written: SALE_COMPLETION_ANNOUNCED,
+    ctes: (when) =>
+      sql.fragment`${sql.join(
+        [
+          sql.fragment`sale_completed AS (
+            UPDATE sales SET status = 'completed', completed_at = ${timestamp(sale.completed_at)}::timestamptz
+            WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id}
+              AND status = 'pending' AND ${when}
+            RETURNING id)`,
+          sql.fragment`sale_completed_event AS (${effects.event})`,
+          ...(effects.stockMoves === null ? [] : [effects.stockMoves]),
+          sql.fragment`sale_completion_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_completed)`,
+        ],
+        sql.fragment`, `,
+      )}`,
+    written: sql.fragment`EXISTS (SELECT 1 FROM sale_completion_announced)`,
     shape: `${sale.livemode ? "live" : "test"}${effects.stockMoves === null ? "" : "_stock"}`,
   };
 }
 
-/** A sale's end as common table expressions of another statement (`completeSaleCtes`, `cancelSaleCtes`). */
-export type SaleEnd = { ctes: FragmentSqlToken; written: FragmentSqlToken; shape: string };
+/**
+ * A sale's end as common table expressions of another statement (`completeSaleCtes`,
+ * `cancelSaleCtes`): `ctes(when)`, written only when `when` holds; `written`, true in the statement
+ * once the sale ended (select it: it also sends the announcement); `shape`, which tells statements of
+ * different SQL text apart (they are prepared).
+ */
+export type SaleEnd = { ctes: (when: FragmentSqlToken) => FragmentSqlToken; written: FragmentSqlToken; shape: string };
 
 /**
  * A pending wallet sale's cancellation as common table expressions of another statement (its
  * payment's unpaid end): the guarded update to `cancelled` (only when `when` holds and the sale is
- * still pending) and the announcement to requests waiting on it; `written` as for `completeSaleCtes`.
+ * still pending) and the announcement to requests waiting on it.
  */
-export function cancelSaleCtes(
-  sale: Pick<SaleRow, "merchant_id" | "livemode" | "id">,
-  when: FragmentSqlToken,
-): SaleEnd {
+export function cancelSaleCtes(sale: Pick<SaleRow, "merchant_id" | "livemode" | "id">): SaleEnd {
   return {
-    ctes: sql.fragment`
+    ctes: (when) => sql.fragment`
       sale_cancelled AS (
         UPDATE sales SET status = 'cancelled', cancelled_at = now()
         WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id} AND status = 'pending'
@@ -226,7 +229,7 @@ export function cancelSaleCtes(
 /** A sale's end on its own (its payment ended without it): true when it was written. */
 export async function endSale(database: Queryable, end: SaleEnd): Promise<boolean> {
   return database.oneFirst(sql.prepared(`sales_end_${end.shape}`, endedSchema)`
-    WITH ${end.ctes}
+    WITH ${end.ctes(sql.fragment`TRUE`)}
     SELECT ${end.written} AS ended`);
 }
 

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { type FragmentSqlToken, UniqueIntegrityConstraintViolationError } from "slonik";
+import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { requireDatabaseUrl } from "../../platform/config.ts";
 import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
-import { type Queryable, sql } from "../../platform/db/pool.ts";
+import type { Queryable } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -485,12 +485,10 @@ function saleCompletion(database: Queryable, payment: PaymentRow): Promise<SaleE
   return saleEnd(database, payment, (pending) => {
     const sale: SaleRow = { ...pending, status: "completed", completed_at: new Date() };
     return {
-      end: (when) =>
-        queries.completeSaleCtes(sale, {
-          when,
-          event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
-          stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
-        }),
+      end: queries.completeSaleCtes(sale, {
+        event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
+        stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
+      }),
       afterCommit: () => countCompletion(sale),
     };
   });
@@ -498,10 +496,7 @@ function saleCompletion(database: Queryable, payment: PaymentRow): Promise<SaleE
 
 /** A wallet sale's cancellation with its payment's unpaid end (expired or failed): nothing moves. */
 function saleCancellation(database: Queryable, payment: PaymentRow): Promise<SaleEndEffects | null> {
-  return saleEnd(database, payment, (pending) => ({
-    end: (when) => queries.cancelSaleCtes(pending, when),
-    afterCommit: () => {},
-  }));
+  return saleEnd(database, payment, (pending) => ({ end: queries.cancelSaleCtes(pending), afterCommit: () => {} }));
 }
 
 /** `EndEffects`, and `endAlone`: the same written in a statement of its own (true if it was). */
@@ -511,7 +506,7 @@ type SaleEndEffects = EndEffects & { endAlone: () => Promise<boolean> };
 async function saleEnd(
   database: Queryable,
   payment: PaymentRow,
-  ending: (pending: SaleRow) => { end: (when: FragmentSqlToken) => queries.SaleEnd; afterCommit: () => void },
+  ending: (pending: SaleRow) => { end: queries.SaleEnd; afterCommit: () => void },
 ): Promise<SaleEndEffects | null> {
   const pending = await queries.selectPendingSaleOfPayment(database, {
     merchantId: payment.merchant_id,
@@ -522,12 +517,11 @@ async function saleEnd(
     return null;
   }
   const { end, afterCommit } = ending(pending);
-  const alone = end(sql.fragment`TRUE`);
   return {
-    shape: `sale_${alone.shape}`,
-    ctes: (ended) => end(ended).ctes,
-    written: alone.written,
-    endAlone: () => queries.endSale(database, alone),
+    shape: `sale_${end.shape}`,
+    ctes: end.ctes,
+    written: end.written,
+    endAlone: () => queries.endSale(database, end),
     afterCommit,
   };
 }
