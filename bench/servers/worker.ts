@@ -3,7 +3,7 @@ import { Registry } from "prom-client";
 import { deliverWebhooks } from "../../src/modules/webhooks/deliver-webhooks.ts";
 import { loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase } from "../../src/platform/db/pool.ts";
-import { startPump } from "../../src/platform/queue/due-pump.ts";
+import { pumpSettingsOf, startPump } from "../../src/platform/queue/due-pump.ts";
 import { createWorkerPgPool } from "../../src/platform/queue/pg-pool.ts";
 import { workerLogger } from "../../src/platform/queue/worker-logger.ts";
 import { workerPgPoolSize } from "../../src/platform/queue/worker-pool.ts";
@@ -42,12 +42,8 @@ const runner = baseline
       definition: deliverWebhooks,
       dependencies: { config, database, logger },
       databaseUrl,
-      concurrency: config.worker.concurrency,
       registry: new Registry(),
-      idleIntervalMs: config.worker.pollIntervalMs,
-      sampleIntervalMs: config.worker.queueSampleIntervalMs,
-      stallAfterMs: config.worker.stallTimeoutMs,
-      shutdownTimeoutMs: config.worker.shutdownTimeoutMs,
+      ...pumpSettingsOf(config.worker),
     });
 process.stdout.write("listening 0\n");
 process.on("SIGTERM", () => {

@@ -98,7 +98,6 @@ const environmentSchema = z.object({
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(0).max(1000).default(0),
   WORKER_REFETCH_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  WORKER_BATCH_JOBS: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS: seconds(15),
   WORKER_SHUTDOWN_TIMEOUT_SECONDS: seconds(30),
   WORKER_STALL_TIMEOUT_SECONDS: seconds(120),
@@ -204,11 +203,6 @@ export type Config = {
      * many new jobs are announced meanwhile (other pools' jobs wake every pool); 0 fetches at once.
      */
     refetchDelayMs: number;
-    /**
-     * Jobs of each recurring batch task (payment polling, payment expiry) running side by side, over
-     * every replica of its pool: its most parallel work (each claims its own rows).
-     */
-    batchJobs: number;
     /** How often each pool samples its runnable backlog into metrics. */
     queueSampleIntervalMs: number;
     shutdownTimeoutMs: number;
@@ -323,7 +317,6 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
       refetchDelayMs: env.WORKER_REFETCH_DELAY_MS,
-      batchJobs: env.WORKER_BATCH_JOBS,
       queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
       shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
       stallTimeoutMs: toMs(env.WORKER_STALL_TIMEOUT_SECONDS),

@@ -1,8 +1,9 @@
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/pool.ts";
-import { type RunningPump, startPump } from "../platform/queue/due-pump.ts";
+import { pumpSettingsOf, startPump } from "../platform/queue/due-pump.ts";
 import { createWorkerPgPool } from "../platform/queue/pg-pool.ts";
 import type { PoolLiveness, SupervisedPool } from "../platform/queue/pool-supervisor.ts";
+import { type QueueDepth, sampleQueueDepth, startQueueDepthSampler } from "../platform/queue/queue-depth.ts";
 import type { PoolName } from "../platform/queue/task.ts";
 import { startSupervisedWorkerPool, workerPgPoolSize } from "../platform/queue/worker-pool.ts";
 import type { Logger } from "../platform/telemetry/logger.ts";
@@ -58,28 +59,45 @@ export function startPools(options: {
       onFatal: options.onFatal,
     }),
   );
-  const running: RunningPump[] = options.pools.flatMap((pool) =>
+  const running = options.pools.flatMap((pool) =>
     pumps[pool].flatMap((definition) => {
       try {
-        return [
-          startPump({
-            pool,
-            definition,
-            dependencies,
-            databaseUrl: options.databaseUrl,
-            registry: options.metrics.registry,
-            concurrency: config.worker.concurrency,
-            // As graphile-worker's own polling: how long a pool goes without looking when nothing is announced.
-            idleIntervalMs: config.worker.pollIntervalMs,
-            sampleIntervalMs: config.worker.queueSampleIntervalMs,
-            stallAfterMs: config.worker.stallTimeoutMs,
-            shutdownTimeoutMs: config.worker.shutdownTimeoutMs,
-          }),
-        ];
+        const pump = startPump({
+          pool,
+          definition,
+          dependencies,
+          databaseUrl: options.databaseUrl,
+          registry: options.metrics.registry,
+          ...pumpSettingsOf(config.worker),
+        });
+        return [{ pool, pump }];
       } catch (error) {
         options.onFatal(`${pool} cannot start ${definition.name}`, error);
         return [];
       }
+    }),
+  );
+  // One sampler per pool: its backlog is its runnable jobs and its pumps' due rows together.
+  const sampling = options.pools.map((pool) =>
+    startQueueDepthSampler({
+      pool,
+      sample: async () =>
+        sumOfDepths(
+          await Promise.all([
+            ...(tasks[pool].length > 0
+              ? [
+                  sampleQueueDepth(
+                    pgPool,
+                    tasks[pool].map((task) => task.identifier),
+                  ),
+                ]
+              : []),
+            ...running.filter((each) => each.pool === pool).map((each) => each.pump.backlog()),
+          ]),
+        ),
+      registry: options.metrics.registry,
+      intervalMs: config.worker.queueSampleIntervalMs,
+      onError: (error) => logger.warn({ pool, err: error }, "backlog sample failed"),
     }),
   );
   return {
@@ -87,7 +105,7 @@ export function startPools(options: {
     liveness: async () => {
       const statuses = [
         ...(await Promise.all(supervised.map((pool) => pool.liveness()))),
-        ...running.map((pump) => pump.liveness()),
+        ...running.map((each) => each.pump.liveness()),
       ];
       const stalled = statuses.filter((status) => !status.live);
       return stalled.length === 0
@@ -95,8 +113,19 @@ export function startPools(options: {
         : { live: false, detail: stalled.map((status) => status.detail).join("; ") };
     },
     stop: async () => {
-      await Promise.all([...supervised.map((pool) => pool.stop()), ...running.map((pump) => pump.stop())]);
+      for (const stopSampling of await Promise.all(sampling)) {
+        stopSampling();
+      }
+      await Promise.all([...supervised.map((pool) => pool.stop()), ...running.map((each) => each.pump.stop())]);
       await pgPool.end();
     },
+  };
+}
+
+/** A pool's backlog from its parts: their items added up, the oldest wait of any. */
+function sumOfDepths(depths: readonly QueueDepth[]): QueueDepth {
+  return {
+    runnableJobs: depths.reduce((sum, depth) => sum + depth.runnableJobs, 0),
+    oldestRunnableAgeSeconds: Math.max(0, ...depths.map((depth) => depth.oldestRunnableAgeSeconds)),
   };
 }

@@ -167,7 +167,7 @@ describeIfRenderer("the rendered chart", () => {
     expect(secretsOf("migrate")).toEqual({ DATABASE_URL: "WORKER_DATABASE_URL" });
   });
 
-  test("every pool with tasks fetches jobs in batches and waits a second after an empty fetch; webhook-delivery runs 40 attempts at once", () => {
+  test("the pools with tasks fetch jobs in batches and wait a second after an empty fetch; the pumps' concurrencies", () => {
     const objects = render();
     const setting = (pool: string, name: string) => {
       const workload = objects.find(
@@ -176,20 +176,31 @@ describeIfRenderer("the rendered chart", () => {
       const container = workload === undefined ? undefined : podSpec(workload).containers[0];
       return container === undefined ? undefined : envOf(container, name)?.value;
     };
-    expect(setting("webhook-delivery", "WORKER_LOCAL_QUEUE_SIZE")).toBeUndefined();
-    expect(setting("webhook-delivery", "WORKER_CONCURRENCY")).toBe("40");
-    expect(setting("webhook-delivery", "WORKER_REFETCH_DELAY_MS")).toBeUndefined();
-    for (const pool of ["gateway-poller", "code-expiry", "payout-processor"]) {
+    for (const [pool, concurrency] of [
+      ["payout-processor", "16"],
+      ["webhook-delivery", "40"],
+    ] as const) {
+      // Only pumps: no graphile-worker fetching to tune.
+      expect({
+        size: setting(pool, "WORKER_LOCAL_QUEUE_SIZE"),
+        concurrency: setting(pool, "WORKER_CONCURRENCY"),
+        refetchDelayMs: setting(pool, "WORKER_REFETCH_DELAY_MS"),
+      }).toEqual({ size: undefined, concurrency, refetchDelayMs: undefined });
+    }
+    for (const [pool, concurrency] of [
+      ["gateway-poller", "32"],
+      ["code-expiry", "16"],
+    ] as const) {
       expect({
         pool,
         size: setting(pool, "WORKER_LOCAL_QUEUE_SIZE"),
         concurrency: setting(pool, "WORKER_CONCURRENCY"),
         refetchDelayMs: setting(pool, "WORKER_REFETCH_DELAY_MS"),
-      }).toEqual({ pool, size: "5", concurrency: "5", refetchDelayMs: "1000" });
+      }).toEqual({ pool, size: "5", concurrency, refetchDelayMs: "1000" });
     }
   });
 
-  test("each pool's ScaledObject counts only that pool's task identifiers; webhook-delivery's its due deliveries", () => {
+  test("each pool's ScaledObject counts its pumps' due rows and, with tasks, only that pool's runnable jobs", () => {
     const enabled = Object.fromEntries(
       ["gatewayPoller", "codeExpiry", "payoutProcessor", "webhookDelivery"].map((pool) => [
         pool,
@@ -203,18 +214,20 @@ describeIfRenderer("the rendered chart", () => {
         return [object.metadata.name.replace("pos-pos-platform-", ""), trigger?.metadata.query ?? ""];
       }),
     );
-    const { "webhook-delivery": deliveries, ...withTasks } = queries;
     expect(
-      Object.fromEntries(Object.entries(withTasks).map(([pool, query]) => [pool, query.match(/'\{(.*)\}'/)?.[1]])),
+      Object.fromEntries(Object.entries(queries).map(([pool, query]) => [pool, query.match(/'\{(.*)\}'/)?.[1]])),
     ).toEqual(
       Object.fromEntries(
-        Object.entries(poolTasks(createGateways(loadConfig({}))))
-          .filter(([pool]) => pool !== "webhook-delivery")
-          .map(([pool, tasks]) => [pool, tasks.map((t) => t.identifier).join(",")]),
+        Object.entries(poolTasks(createGateways(loadConfig({})))).map(([pool, tasks]) => [
+          pool,
+          tasks.map((t) => t.identifier).join(","),
+        ]),
       ),
     );
-    expect(deliveries).toContain("FROM webhook_deliveries");
-    expect(deliveries).toContain("greatest(next_attempt_at, lease_expires_at) <= now()");
+    expect(queries["gateway-poller"]).toContain("next_poll_at <= now()");
+    expect(queries["code-expiry"]).toContain("expires_at <= now()");
+    expect(queries["payout-processor"]).toContain("FROM payouts");
+    expect(queries["webhook-delivery"]).toContain("greatest(next_attempt_at, lease_expires_at) <= now()");
   });
 
   test("component overrides fall back to the shared defaults; an existing Secret replaces the chart's", () => {

@@ -150,6 +150,23 @@ test("the README's values table documents every value", () => {
   expect(leaves.filter((leaf) => !documented(leaf))).toEqual([]);
 });
 
+test("each pool's due-rows KEDA query runs on the schema and counts the rows its pumps would claim", async () => {
+  const db = await createTestDatabase({ poolSize: 2 });
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const counts: Record<string, number> = {};
+    for (const pool of poolNames) {
+      const { rows } = await client.query(`SELECT (${read(`files/due-${pool}.sql`).trim()}) AS due`);
+      counts[pool] = Number(rows[0].due);
+    }
+    expect(counts).toEqual(Object.fromEntries(poolNames.map((pool) => [pool, 0])));
+  } finally {
+    await client.end();
+    await db.close();
+  }
+});
+
 test("the KEDA query counts exactly the pool's runnable jobs", async () => {
   const db = await createTestDatabase({ poolSize: 2 });
   try {

@@ -124,7 +124,7 @@ test("the connection budget fits max_connections at every component's maximum re
     spec.instances * Number(spec.pgbouncer.parameters.default_pool_size);
   const { port: _port, ...pools } = values.workers;
   // A pool process holds its slonik pool, graphile-worker's pg pool when the pool runs tasks, and one
-  // LISTEN connection per pump (src/wiring/worker-pools.ts).
+  // LISTEN connection per pump woken by announcements (src/wiring/worker-pools.ts).
   const gateways = createGateways(loadConfig({}));
   const [tasks, pumps] = [poolTasks(gateways), poolPumps(gateways)];
   const workerClients = Object.entries(workerValues.parse(pools))
@@ -139,7 +139,9 @@ test("the connection budget fits max_connections at every component's maximum re
               localQueueSize: Number(pool.env?.WORKER_LOCAL_QUEUE_SIZE ?? 0),
             });
       const perProcess =
-        (pool.databasePoolSize ?? values.defaults.databasePoolSize) + graphileWorker + pumps[name].length;
+        (pool.databasePoolSize ?? values.defaults.databasePoolSize) +
+        graphileWorker +
+        pumps[name].filter((pump) => pump.channel !== null).length;
       return replicas * perProcess;
     })
     .reduce((sum, each) => sum + each, 0);
@@ -156,8 +158,8 @@ test("the connection budget fits max_connections at every component's maximum re
   // In session mode every client holds a server connection: the pooler must admit them all.
   expect(serverConnections(pooler(objects, "pos-db-pooler-workers"))).toBeGreaterThanOrEqual(sessionClients);
   // The figures helm/pos-platform/README.md states.
-  expect(workerClients).toBe(202);
-  expect(budget).toBe(302);
+  expect(workerClients).toBe(180);
+  expect(budget).toBe(280);
 });
 
 const kubectl = (() => {

@@ -8,8 +8,8 @@ import { closeGracefully, listen } from "../../src/platform/http/server.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
-import { startDeliveryPump } from "../support/delivery-pump.ts";
 import { newMerchant } from "../support/factories.ts";
+import { startDeliveryPump } from "../support/pumps.ts";
 
 /**
  * The load scenarios, briefly, against the real API on a loopback port with the real limit (60 per

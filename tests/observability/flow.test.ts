@@ -197,18 +197,21 @@ test("payment → poll → settle → webhook: one trace across the job boundari
         : undefined;
     });
     expect(
-      sample(pollerMetrics, "worker_jobs_total", {
+      sample(pollerMetrics, "worker_pump_claims_total", {
         pool: "gateway-poller",
-        task: "poll_due_payments",
+        pump: "poll_due_payments",
         outcome: "succeeded",
       }),
     ).toBeGreaterThanOrEqual(1);
     expect(
       sample(pollerMetrics, "worker_jobs_total", {
         pool: "gateway-poller",
-        task: "poll_due_payments",
-        outcome: "failed",
+        task: "poll_payment",
+        outcome: "succeeded",
       }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(pollerMetrics, "worker_jobs_total", { pool: "gateway-poller", task: "poll_payment", outcome: "retried" }),
     ).toBeUndefined();
     expect(sample(pollerMetrics, "pos_payments_total", { event: "created" })).toBeUndefined();
     const deliveryMetrics = await waitUntil("the delivery pool's metrics", async () => {

@@ -1,18 +1,26 @@
 import { z } from "zod";
 import { type Database, sql } from "../../src/platform/db/pool.ts";
+import type { RunningPump } from "../../src/platform/queue/due-pump.ts";
+import { waitUntil } from "./time.ts";
 
 /**
- * What the tests of batch polling and expiry with replicas share (payments', withdrawal codes'):
- * running the replicas' batch runs side by side, and reading what became of each row.
+ * What the tests of polling and expiry with replicas share (payments', withdrawal codes'): running
+ * the replicas' pumps side by side, and reading what became of each row.
  */
 
 /**
- * Runs `runs()` (every replica's batch runs of both pools, all at once) round after round, as their
- * recurring jobs would, until `pending()` finds nothing left or after 20 rounds.
+ * Lets `pumps` (every replica's pumps of both pools, started by the caller) work until `pending()`
+ * finds nothing left (within `timeoutMs`), then stops them.
  */
-export async function runReplicaRounds(runs: () => Promise<unknown>[], pending: () => Promise<number>): Promise<void> {
-  for (let round = 0; round < 20 && (await pending()) > 0; round += 1) {
-    await Promise.all(runs());
+export async function runPumpsUntilDone(
+  pumps: readonly RunningPump[],
+  pending: () => Promise<number>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  try {
+    await waitUntil("every row ended", async () => (await pending()) === 0, { timeoutMs, intervalMs: 100 });
+  } finally {
+    await Promise.all(pumps.map((pump) => pump.stop()));
   }
 }
 

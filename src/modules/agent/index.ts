@@ -1,13 +1,13 @@
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { ModuleFace } from "../../platform/module.ts";
+import { expireDueWithdrawalCodesPump } from "./pumps/expire-due-withdrawal-codes.ts";
+import { pollDueWithdrawalCodesPump } from "./pumps/poll-due-withdrawal-codes.ts";
 import { agentRoutes } from "./routes.ts";
-import { expireDueWithdrawalCodesTask } from "./tasks/expire-due-withdrawal-codes.ts";
-import { pollDueWithdrawalCodesTask } from "./tasks/poll-due-withdrawal-codes.ts";
 import { reconcileBankChangeTask } from "./tasks/reconcile-bank-change.ts";
 
 /**
  * The agent module's front door: withdrawal codes (cash-out), change-to-wallet and the account lookup,
- * their routes and their tasks.
+ * their routes, their tasks and their pumps.
  */
 export * from "./account-lookup.ts";
 export * from "./bank-changes.ts";
@@ -17,8 +17,9 @@ export * from "./withdrawals.ts";
 export const agentModule: ModuleFace<{ gateways: WalletGateways }> = {
   name: "agent",
   routes: ({ gateways }) => agentRoutes(gateways),
-  tasks: ({ gateways }) => ({
-    "gateway-poller": [pollDueWithdrawalCodesTask(gateways), reconcileBankChangeTask(gateways)],
-    "code-expiry": [expireDueWithdrawalCodesTask(gateways)],
+  tasks: ({ gateways }) => ({ "gateway-poller": [reconcileBankChangeTask(gateways)] }),
+  pumps: ({ gateways }) => ({
+    "gateway-poller": [pollDueWithdrawalCodesPump(gateways)],
+    "code-expiry": [expireDueWithdrawalCodesPump(gateways)],
   }),
 };

@@ -1,16 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { Registry } from "prom-client";
 import { agentTestWorld } from "../../../tests/support/agent.ts";
 import { apiGet, apiPost, type TestApp } from "../../../tests/support/app.ts";
 import { fund } from "../../../tests/support/factories.ts";
 import { available, eventually } from "../../../tests/support/money.ts";
+import { CLAIM_LIMIT, runClaimed, startPoolPump } from "../../../tests/support/pumps.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as agent from "./index.ts";
-import { expireDueWithdrawalCodesTask } from "./tasks/expire-due-withdrawal-codes.ts";
-import { pollDueWithdrawalCodesTask } from "./tasks/poll-due-withdrawal-codes.ts";
+import { expireDueWithdrawalCodesPump } from "./pumps/expire-due-withdrawal-codes.ts";
+import { pollDueWithdrawalCodesPump } from "./pumps/poll-due-withdrawal-codes.ts";
 
 /** The live agent operations through the gateway simulator (the network as a separate service). */
 
@@ -52,9 +50,9 @@ describe("live agent operations, through the gateway simulator", () => {
     expect(
       (await simulate(`/sim/withdrawal-codes/${code.code}/claim`, { customer_msisdn: "263773000001" })).status,
     ).toBe(200);
-    // The poller's batch learns it once its poll is due (a GET would too).
+    // The poller's claim learns it once its poll is due (a GET would too).
     await world.makePollDue(code.id);
-    await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalPolls(dependencies, CLAIM_LIMIT));
     expect(
       await agent.getWithdrawal(world.db.database, { merchantId: world.shop.id, livemode: true }, code.id),
     ).toMatchObject({ status: "redeemed", customer_msisdn: "263773000001" });
@@ -79,29 +77,17 @@ describe("live agent operations, through the gateway simulator", () => {
       "expired",
     );
 
-    const pgPool = createWorkerPgPool({ url: world.db.url, size: 4, applicationName: "test", logger });
-    const runners = await Promise.all([
-      startWorkerPool({
-        pool: "code-expiry",
-        tasks: [expireDueWithdrawalCodesTask(dependencies.gateways)],
-        dependencies: { config, database: world.db.database, logger },
-        pgPool,
-        registry: new Registry(),
-      }),
-      startWorkerPool({
-        pool: "gateway-poller",
-        tasks: [pollDueWithdrawalCodesTask(dependencies.gateways)],
-        dependencies: { config, database: world.db.database, logger },
-        pgPool,
-        registry: new Registry(),
-      }),
-    ]);
+    const environment = { config, database: world.db.database, databaseUrl: world.db.url, logger };
+    const pumps = [
+      startPoolPump("code-expiry", expireDueWithdrawalCodesPump(dependencies.gateways), environment),
+      startPoolPump("gateway-poller", pollDueWithdrawalCodesPump(dependencies.gateways), environment),
+    ];
     try {
       const lastSecond = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.liveKey, { amount_cents: 400 }))
         .body;
       await simulate("/sim/wallets", { msisdn: "263773000002", currency: "USD", amount_cents: 400 });
-      // Claimed while the network's window is open; then ours closes and the code-expiry's batch job
-      // finds it due (its chains run at least once a second).
+      // Claimed while the network's window is open; then ours closes and the code-expiry's pump
+      // finds it due (it looks at least once a second).
       expect(
         (await simulate(`/sim/withdrawal-codes/${lastSecond.code}/claim`, { customer_msisdn: "263773000002" })).status,
       ).toBe(200);
@@ -117,8 +103,7 @@ describe("live agent operations, through the gateway simulator", () => {
       );
       expect(await available(world.db.database, world.shop.id, true)).toBe(400);
     } finally {
-      await Promise.all(runners.map((runner) => runner.stop()));
-      await pgPool.end();
+      await Promise.all(pumps.map((pump) => pump.stop()));
     }
   });
 

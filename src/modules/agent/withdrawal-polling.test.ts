@@ -1,9 +1,9 @@
-import { Registry } from "prom-client";
 import { z } from "zod";
 import { agentTestWorld } from "../../../tests/support/agent.ts";
 import { apiGet, apiPost } from "../../../tests/support/app.ts";
-import { expectEachEndedOnce, outcomesOf, runReplicaRounds } from "../../../tests/support/batch-replicas.ts";
+import { expectEachEndedOnce, outcomesOf, runPumpsUntilDone } from "../../../tests/support/batch-replicas.ts";
 import { available } from "../../../tests/support/money.ts";
+import { CLAIM_LIMIT, runClaimed, startPoolPump } from "../../../tests/support/pumps.ts";
 import { waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
 import {
@@ -13,12 +13,10 @@ import {
   type WithdrawalCodeStatus,
 } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as agent from "./index.ts";
-import { expireDueWithdrawalCodesTask } from "./tasks/expire-due-withdrawal-codes.ts";
-import { pollDueWithdrawalCodesTask } from "./tasks/poll-due-withdrawal-codes.ts";
+import { expireDueWithdrawalCodesPump } from "./pumps/expire-due-withdrawal-codes.ts";
+import { pollDueWithdrawalCodesPump } from "./pumps/poll-due-withdrawal-codes.ts";
 
 /** Withdrawal codes polled and expired in batches by the gateway-poller and code-expiry pools. */
 
@@ -47,13 +45,9 @@ const redeemedNow = (): WithdrawalCodeStatus => ({ state: "redeemed", redeemedAt
 const create = async (app: Parameters<typeof apiPost>[0], amountCents: number) =>
   (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: amountCents })).body;
 const statusOf = async (id: string) => (await world.pollFieldsOf(id)).status;
-/** The keys of the withdrawal tasks' chain jobs (the cron's backstop runs have none). */
-const chainKeys = async () =>
-  world.db.database.anyFirst(sql.type(z.object({ key: z.string() }))`
-    SELECT DISTINCT key FROM graphile_worker._private_jobs WHERE key LIKE '%_withdrawal_codes:%' ORDER BY key`);
 
 describe("withdrawal codes in the gateway-poller and code-expiry pools", () => {
-  test("without any client, the poller's batch job redeems a claimed code and the expiry's expires another", async () => {
+  test("without any client, the poller's pump redeems a claimed code and the expiry's expires another", async () => {
     const claimed = new Set<string>();
     const { gateways } = scriptedGateway(({ withdrawalId }) =>
       claimed.has(withdrawalId) ? redeemedNow() : { state: "pending" },
@@ -66,28 +60,12 @@ describe("withdrawal codes in the gateway-poller and code-expiry pools", () => {
       },
       gateways,
     );
-    const pgPool = createWorkerPgPool({ url: world.db.url, size: 6, applicationName: "test", logger });
-    const taskDependencies = { config, database: world.db.database, logger };
-    const runners = await Promise.all([
-      startWorkerPool({
-        pool: "gateway-poller",
-        tasks: [pollDueWithdrawalCodesTask(gateways)],
-        dependencies: taskDependencies,
-        pgPool,
-        registry: new Registry(),
-      }),
-      startWorkerPool({
-        pool: "code-expiry",
-        tasks: [expireDueWithdrawalCodesTask(gateways)],
-        dependencies: taskDependencies,
-        pgPool,
-        registry: new Registry(),
-      }),
-    ]);
+    const environment = { config, database: world.db.database, databaseUrl: world.db.url, logger };
+    const pumps = [
+      startPoolPump("gateway-poller", pollDueWithdrawalCodesPump(gateways), environment),
+      startPoolPump("code-expiry", expireDueWithdrawalCodesPump(gateways), environment),
+    ];
     try {
-      // One chain of each withdrawal task, whatever WORKER_BATCH_JOBS (4 here) gives the payments' tasks.
-      expect(config.worker.batchJobs).toBe(4);
-      expect(await chainKeys()).toEqual(["expire_due_withdrawal_codes:0", "poll_due_withdrawal_codes:0"]);
       const redeeming = await create(app, 500);
       const unclaimed = await create(app, 600);
       // The customer claims the first code at the network; the second code's window closes.
@@ -100,8 +78,7 @@ describe("withdrawal codes in the gateway-poller and code-expiry pools", () => {
       );
       expect(await available(world.db.database, world.shop.id, false)).toBe(500);
     } finally {
-      await Promise.all(runners.map((runner) => runner.stop()));
-      await pgPool.end();
+      await Promise.all(pumps.map((pump) => pump.stop()));
     }
   });
 });
@@ -117,7 +94,7 @@ describe("withdrawal codes polled and expired in batches", () => {
     for (let poll = 0; poll < 3; poll += 1) {
       await world.makePollDue(code.id);
       const started = Date.now();
-      await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+      await runClaimed(await agent.claimDueWithdrawalPolls(dependencies, CLAIM_LIMIT));
       const row = await world.pollFieldsOf(code.id);
       expect(row).toMatchObject({ status: "pending", poll_count: poll + 1 });
       // Rounded to the second: the claim's now() lies between `started` and the row's read.
@@ -130,14 +107,14 @@ describe("withdrawal codes polled and expired in batches", () => {
     // None once now + 5 s would pass the code's expiry: its expiry's last inquiry is the next.
     await world.db.database.query(sql.unsafe`
       UPDATE withdrawal_codes SET expires_at = now() + interval '4 seconds', next_poll_at = now() WHERE id = ${code.id}`);
-    await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalPolls(dependencies, CLAIM_LIMIT));
     expect((await world.pollFieldsOf(code.id)).next_poll_at).toBeNull();
     // A poll not yet due is not claimed.
     await world.db.database.query(
       sql.unsafe`UPDATE withdrawal_codes SET next_poll_at = now() + interval '1 hour' WHERE id = ${code.id}`,
     );
     const before = await world.pollFieldsOf(code.id);
-    await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalPolls(dependencies, CLAIM_LIMIT));
     expect(await world.pollFieldsOf(code.id)).toEqual(before);
     // A code whose window is shorter than the first delay gets no poll at all.
     const short = world.setup({ PAYMENT_POLL_SCHEDULE_SECONDS: "2,3,5", WITHDRAWAL_CODE_WINDOW_SECONDS: "1" });
@@ -153,7 +130,7 @@ describe("withdrawal codes polled and expired in batches", () => {
     );
     expect(inquiriesOf.get(code.id)).toBe(1);
     await world.makePollDue(code.id);
-    await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalPolls(dependencies, CLAIM_LIMIT));
     // Claimed (its next poll moved on), but not asked about again within the interval.
     expect(await world.pollFieldsOf(code.id)).toMatchObject({ poll_count: 1, inquiry_count: 1 });
     expect(inquiriesOf.get(code.id)).toBe(1);
@@ -178,7 +155,7 @@ describe("withdrawal codes polled and expired in batches", () => {
     const backoffs: number[] = [];
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const started = Date.now();
-      const run = await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+      const run = await runClaimed(await agent.claimDueWithdrawalExpiries(dependencies, CLAIM_LIMIT));
       expect(run.failed).toBeGreaterThanOrEqual(2);
       for (const code of [lastSecond, unclaimed]) {
         const row = await world.pollFieldsOf(code.id);
@@ -187,7 +164,7 @@ describe("withdrawal codes polled and expired in batches", () => {
         backoffs.push(Math.round(((row.expiry_retry_at?.getTime() ?? 0) - started) / 1000));
       }
       // Not claimed again before its backoff has passed.
-      await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+      await runClaimed(await agent.claimDueWithdrawalExpiries(dependencies, CLAIM_LIMIT));
       expect((await world.pollFieldsOf(lastSecond.id)).expiry_attempts).toBe(attempt);
       for (const code of [lastSecond, unclaimed]) {
         await world.passExpiryBackoff(code.id);
@@ -197,12 +174,12 @@ describe("withdrawal codes polled and expired in batches", () => {
     expect(backoffs).toEqual([30, 30, 60, 60]);
     // The network answers again: the code claimed in its last second is redeemed, the other expires.
     gatewayDown = false;
-    await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalExpiries(dependencies, CLAIM_LIMIT));
     expect([await statusOf(lastSecond.id), await statusOf(unclaimed.id)]).toEqual(["redeemed", "expired"]);
     expect(await available(world.db.database, world.shop.id, false)).toBe(300);
   });
 
-  test("two replicas of each batch job over 400 pending codes: each redeemed or expired exactly once", async () => {
+  test("two replicas of each pool's pump over 400 pending codes: each redeemed or expired exactly once", async () => {
     // The network reports the codes of 1000 cents claimed, the others never.
     const { gateways, inquiriesOf } = scriptedGateway(({ amountCents }) =>
       amountCents === 1000 ? redeemedNow() : { state: "pending" },
@@ -210,9 +187,11 @@ describe("withdrawal codes polled and expired in batches", () => {
     // A claim moves the code's next poll the schedule's next delay ahead: long here, so that however
     // slowly a loaded machine works through a batch, a second inquiry can only come from overlapping claims.
     const environment = { PAYMENT_POLL_SCHEDULE_SECONDS: "2,600" };
-    const replicas = [world.setup(environment, gateways), world.setup(environment, gateways)].map(
-      (replica) => replica.dependencies,
-    );
+    const replicas = [world.setup(environment, gateways), world.setup(environment, gateways)].map(({ config }) => ({
+      config,
+      database: world.db.database,
+      logger,
+    }));
     // 200 claimed at the network and due for a poll; 200 never claimed, their window closed.
     const count = 400;
     await world.db.database.query(sql.unsafe`
@@ -228,13 +207,15 @@ describe("withdrawal codes polled and expired in batches", () => {
     const pendingOfShop = () =>
       world.db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
         SELECT count(*)::int AS count FROM withdrawal_codes WHERE merchant_id = ${world.shop.id} AND status = 'pending'`);
-    // Both replicas of both pools at once, run after run, as their recurring jobs would.
-    await runReplicaRounds(
-      () =>
-        replicas.flatMap((dependencies) => [
-          agent.pollDueWithdrawals(dependencies, { batchesMax: 2 }),
-          agent.expireDueWithdrawals(dependencies, { batchesMax: 2 }),
-        ]),
+    // Two replicas of both pools at once, as pumps, until every code has ended.
+    await runPumpsUntilDone(
+      replicas.flatMap((replica) => {
+        const pumpEnvironment = { ...replica, databaseUrl: world.db.url };
+        return [
+          startPoolPump("gateway-poller", pollDueWithdrawalCodesPump(gateways), pumpEnvironment),
+          startPoolPump("code-expiry", expireDueWithdrawalCodesPump(gateways), pumpEnvironment),
+        ];
+      }),
       pendingOfShop,
     );
     const outcomes = await outcomesOf(

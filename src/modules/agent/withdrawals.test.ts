@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
-import { Registry } from "prom-client";
 import { z } from "zod";
 import { agentTestWorld } from "../../../tests/support/agent.ts";
 import { apiGet, apiPost } from "../../../tests/support/app.ts";
@@ -15,14 +14,13 @@ import {
   ledgerTransactionsOf,
   postingsOf,
 } from "../../../tests/support/money.ts";
+import { CLAIM_LIMIT, runClaimed, startPoolPump } from "../../../tests/support/pumps.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import type { WalletGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as agent from "./index.ts";
-import { expireDueWithdrawalCodesTask } from "./tasks/expire-due-withdrawal-codes.ts";
+import { expireDueWithdrawalCodesPump } from "./pumps/expire-due-withdrawal-codes.ts";
 
 /** Withdrawal codes (cash-out at an agent): issue, claim, expiry, and the races between them. */
 
@@ -157,7 +155,7 @@ describe("withdrawal codes (test world)", () => {
     const code = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 1500 })).body;
     // The sandbox never reports a claim by itself: polling leaves it pending.
     await world.makePollDue(code.id);
-    await agent.pollDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalPolls(dependencies, CLAIM_LIMIT));
     expect(await world.pollFieldsOf(code.id)).toMatchObject({ status: "pending", poll_count: 1, inquiry_count: 1 });
     const claimKey = randomUUID();
     const claimed = await apiPost(
@@ -227,10 +225,10 @@ describe("withdrawal codes (test world)", () => {
     const { app, dependencies } = world.setup();
     const code = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 700 })).body;
     // Not before its time: the code-expiry's batch does not claim it.
-    await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalExpiries(dependencies, CLAIM_LIMIT));
     expect(await world.pollFieldsOf(code.id)).toMatchObject({ status: "pending", expiry_attempts: 0 });
     await world.closeWindow(code.id);
-    await agent.expireDueWithdrawals(dependencies, { batchesMax: 1 });
+    await runClaimed(await agent.claimDueWithdrawalExpiries(dependencies, CLAIM_LIMIT));
     // After one last inquiry.
     expect(await world.pollFieldsOf(code.id)).toMatchObject({
       status: "expired",
@@ -275,8 +273,8 @@ describe("withdrawal codes (test world)", () => {
         ),
         apiPost(app, `/v1/agent/withdrawal_codes/${code.id}/claim`, world.shop.testKey, {}),
       ]),
-      agent.expireDueWithdrawals(dependencies, { batchesMax: 1 }),
-      agent.expireDueWithdrawals(replica, { batchesMax: 1 }),
+      agent.claimDueWithdrawalExpiries(dependencies, CLAIM_LIMIT).then(runClaimed),
+      agent.claimDueWithdrawalExpiries(replica, CLAIM_LIMIT).then(runClaimed),
     ]);
     let redeemed = 0;
     for (const code of codes) {
@@ -307,13 +305,11 @@ describe("withdrawal codes (test world)", () => {
       WITHDRAWAL_CODE_WINDOW_SECONDS: "0.5",
       WORKER_POLL_INTERVAL_MS: "50",
     });
-    const pgPool = createWorkerPgPool({ url: world.db.url, size: 4, applicationName: "test", logger });
-    const runner = await startWorkerPool({
-      pool: "code-expiry",
-      tasks: [expireDueWithdrawalCodesTask(dependencies.gateways)],
-      dependencies: { config, database: world.db.database, logger },
-      pgPool,
-      registry: new Registry(),
+    const pump = startPoolPump("code-expiry", expireDueWithdrawalCodesPump(dependencies.gateways), {
+      config,
+      database: world.db.database,
+      databaseUrl: world.db.url,
+      logger,
     });
     try {
       const code = (await apiPost(app, "/v1/agent/withdrawal_codes", world.shop.testKey, { amount_cents: 100 })).body;
@@ -324,8 +320,7 @@ describe("withdrawal codes (test world)", () => {
       );
       expect(await accountBalances(world.db.database, world.shop.id, false)).toEqual({});
     } finally {
-      await runner.stop();
-      await pgPool.end();
+      await pump.stop();
     }
   });
 });

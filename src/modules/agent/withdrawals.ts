@@ -13,14 +13,15 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
-import { type BatchRun, type DueRows, runDueRows } from "../../platform/queue/batch-run.ts";
+import type { PumpItem } from "../../platform/queue/due-pump.ts";
+import { claimDueRows } from "../../platform/queue/due-rows.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
 import type { AgentDependencies } from "./dependencies.ts";
 import * as queries from "./queries.ts";
-import type { CreateWithdrawalInput, WithdrawalRow, withdrawalRowSchema } from "./schemas.ts";
+import type { CreateWithdrawalInput, WithdrawalRow } from "./schemas.ts";
 
 /**
  * Withdrawal codes: the merchant as a cash-out agent. The gateway issues a code (and its QR is drawn);
@@ -33,21 +34,13 @@ import type { CreateWithdrawalInput, WithdrawalRow, withdrawalRowSchema } from "
  *   a last inquiry of the gateway, so a code claimed in its last second is redeemed;
  * - test codes are claimed only through the claim hook (the sandbox never reports a claim), which
  *   acts as the network would: not after the code's expiry;
- * - pending codes are polled and expired in batches (`pollDueWithdrawals`, `expireDueWithdrawals`),
+ * - pending codes are polled and expired by pumps (`claimDueWithdrawalPolls`, `claimDueWithdrawalExpiries`),
  *   as payments are: a code costs no job of its own, and two replicas never claim the same poll or
  *   expiry (`src/platform/db/due-claims.ts`).
  *
  * Error codes: `invalid_amount`, `invalid_currency` (400), `test_mode_only` (403), `resource_missing`
  * (404), `withdrawal_code_not_pending` (409), `gateway_error`, `code_generation_failed` (502).
  */
-
-/** Codes as rows the batch jobs claim; their turns keep the names of the per-code jobs they replaced. */
-const DUE_WITHDRAWALS: DueRows<typeof withdrawalRowSchema.shape> = {
-  ...queries.DUE_WITHDRAWALS,
-  idField: "withdrawal_id",
-  noun: "withdrawal code",
-  tasks: { poll: "poll_withdrawal_code", expiry: "expire_withdrawal_code" },
-};
 
 export function withdrawalDeepLinkOf(config: Config, code: string): string {
   return `${config.moneyOut.withdrawalDeepLinkPrefix}${code}`;
@@ -311,29 +304,30 @@ export async function claimTestWithdrawal(
 }
 
 /**
- * The gateway-poller's batch (`runDueRows`): the codes whose poll is due (on the payments' poll
- * schedule, none after a code's expiry), each asked about, a few at a time; a redeemed one is credited.
+ * The gateway-poller's claim (`claimDueRows`): up to `limit` codes whose poll is due (on the
+ * payments' poll schedule, none after a code's expiry), each an item that asks about it; a redeemed
+ * one is credited.
  */
-export async function pollDueWithdrawals(
+export async function claimDueWithdrawalPolls(
   dependencies: AgentDependencies,
-  options: { batchesMax: number },
-): Promise<BatchRun> {
-  return runDueRows(dependencies, DUE_WITHDRAWALS, "poll", options, (withdrawal) =>
+  limit: number,
+): Promise<readonly PumpItem[]> {
+  return claimDueRows(dependencies, queries.DUE_WITHDRAWALS, "poll", limit, (withdrawal) =>
     inquireClaimed(dependencies, withdrawal, {}),
   );
 }
 
 /**
- * The code-expiry pool's batch (`runDueRows`): the pending codes past their expiry. One last,
- * unthrottled inquiry decides each: claimed in the last second is redeemed; otherwise the code expires
- * with nothing moved. A gateway that cannot answer leaves the code pending, claimed again after its
- * backoff: never an expiry by guesswork.
+ * The code-expiry pool's claim (`claimDueRows`): up to `limit` pending codes past their expiry. One
+ * last, unthrottled inquiry decides each: claimed in the last second is redeemed; otherwise the code
+ * expires with nothing moved. A gateway that cannot answer leaves the code pending, claimed again
+ * after its backoff: never an expiry by guesswork.
  */
-export async function expireDueWithdrawals(
+export async function claimDueWithdrawalExpiries(
   dependencies: AgentDependencies,
-  options: { batchesMax: number },
-): Promise<BatchRun> {
-  return runDueRows(dependencies, DUE_WITHDRAWALS, "expiry", options, async (withdrawal) => {
+  limit: number,
+): Promise<readonly PumpItem[]> {
+  return claimDueRows(dependencies, queries.DUE_WITHDRAWALS, "expiry", limit, async (withdrawal) => {
     const refreshed = await inquireClaimed(dependencies, withdrawal, { force: true });
     return refreshed.status === "pending"
       ? expireWithdrawal(dependencies.database, refreshed, { onlyWhenDue: true })

@@ -1,18 +1,16 @@
-import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
-import { expectEachEndedOnce, outcomesOf, runReplicaRounds } from "../../../tests/support/batch-replicas.ts";
+import { expectEachEndedOnce, outcomesOf, runPumpsUntilDone } from "../../../tests/support/batch-replicas.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
+import { CLAIM_LIMIT, runClaimed, startPoolPump } from "../../../tests/support/pumps.ts";
 import { waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
+import { expireDuePaymentsPump } from "./pumps/expire-due-payments.ts";
+import { pollDuePaymentsPump } from "./pumps/poll-due-payments.ts";
 import * as payments from "./service.ts";
-import { expireDuePaymentsTask } from "./tasks/expire-due-payments.ts";
-import { pollDuePaymentsTask } from "./tasks/poll-due-payments.ts";
 
 /** The gateway-poller and code-expiry pools: batch polling on the spec's schedule, expiry, replicas. */
 
@@ -21,7 +19,7 @@ const world = paymentsTestWorld();
 const countSchema = z.object({ count: z.number() });
 
 describe("the gateway-poller and code-expiry pools", () => {
-  test("without any client polling, the poller's batch job settles a payment and the expiry's expires another", async () => {
+  test("without any client polling, the poller's pump settles a payment and the expiry's expires another", async () => {
     const { clock, gateways } = world.sandboxOnClock(400);
     const { app, config, dependencies } = world.setup(
       {
@@ -32,35 +30,18 @@ describe("the gateway-poller and code-expiry pools", () => {
       },
       gateways,
     );
-    // The jobs earlier tests left (their payments' polls and expiries) are not this test's to run: with
-    // this test's poll schedule they would keep the pools busy.
-    await world.db.database.query(sql.unsafe`
-      SELECT FROM graphile_worker.permanently_fail_jobs(ARRAY(SELECT id FROM graphile_worker.jobs), 'left by an earlier test')`);
-    const pgPool = createWorkerPgPool({ url: world.db.url, size: 6, applicationName: "test", logger });
-    const taskDependencies = { config, database: world.db.database, logger };
-    const runners = await Promise.all([
-      startWorkerPool({
-        pool: "gateway-poller",
-        tasks: [pollDuePaymentsTask(dependencies)],
-        dependencies: taskDependencies,
-        pgPool,
-        registry: new Registry(),
-      }),
-      startWorkerPool({
-        pool: "code-expiry",
-        tasks: [expireDuePaymentsTask(dependencies)],
-        dependencies: taskDependencies,
-        pgPool,
-        registry: new Registry(),
-      }),
-    ]);
+    const environment = { config, database: world.db.database, databaseUrl: world.db.url, logger };
+    const pumps = [
+      startPoolPump("gateway-poller", pollDuePaymentsPump(dependencies), environment),
+      startPoolPump("code-expiry", expireDuePaymentsPump(dependencies), environment),
+    ];
     try {
       const settling = (await world.create(app, world.shop.testKey, { amount_cents: 500 })).body;
       const unpaid = (await world.create(app, world.shop.testKey, { amount_cents: SANDBOX_MAGIC_AMOUNTS.neverSettles }))
         .body;
       // For the gateway, the first payment has settled by the time of the poller's first inquiry.
       clock.set(Date.parse(settling.created_at) + 400);
-      // The second payment's window closes: the code-expiry pool's recurring job finds it due.
+      // The second payment's window closes: the code-expiry pool's pump finds it due.
       await world.backdate(unpaid.id, 60);
       const statuses = async () =>
         Promise.all(
@@ -74,8 +55,7 @@ describe("the gateway-poller and code-expiry pools", () => {
       expect((await world.eventsOf(settling.id)).map((event) => event.type)).toEqual(["payment.paid"]);
       expect((await world.eventsOf(unpaid.id)).map((event) => event.type)).toEqual(["payment.expired"]);
     } finally {
-      await Promise.all(runners.map((runner) => runner.stop()));
-      await pgPool.end();
+      await Promise.all(pumps.map((pump) => pump.stop()));
     }
   });
 });
@@ -92,7 +72,7 @@ describe("polling and expiry in batches", () => {
     for (let poll = 0; poll < 4; poll += 1) {
       await world.makePollDue(payment.id);
       const started = Date.now();
-      await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+      await runClaimed(await payments.claimDuePaymentPolls(dependencies, CLAIM_LIMIT));
       const row = await world.pollFieldsOf(payment.id);
       expect(row.poll_count).toBe(poll + 1);
       // Rounded to the second: the claim's now() lies between `started` and the row's read.
@@ -104,14 +84,14 @@ describe("polling and expiry in batches", () => {
     expect(delaysMs.slice(0, 3)).toEqual([3000, 5000, 5000]);
     await world.db.database.query(sql.unsafe`
       UPDATE payments SET expires_at = now() + interval '4 seconds', next_poll_at = now() WHERE id = ${payment.id}`);
-    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    await runClaimed(await payments.claimDuePaymentPolls(dependencies, CLAIM_LIMIT));
     expect((await world.pollFieldsOf(payment.id)).next_poll_at).toBeNull();
     // A poll not yet due is not claimed.
     await world.db.database.query(
       sql.unsafe`UPDATE payments SET next_poll_at = now() + interval '1 hour' WHERE id = ${payment.id}`,
     );
     const countBefore = (await world.pollFieldsOf(payment.id)).poll_count;
-    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    await runClaimed(await payments.claimDuePaymentPolls(dependencies, CLAIM_LIMIT));
     expect((await world.pollFieldsOf(payment.id)).poll_count).toBe(countBefore);
   });
 
@@ -130,7 +110,7 @@ describe("polling and expiry in batches", () => {
     const payment = (await world.create(app, world.shop.testKey, { amount_cents: 700 })).body;
     expect((await request(app).post(`/checkout/${payment.id}/mockpay`).send({})).status).toBe(200);
     await world.makePollDue(payment.id);
-    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    await runClaimed(await payments.claimDuePaymentPolls(dependencies, CLAIM_LIMIT));
     expect(await world.pollFieldsOf(payment.id)).toMatchObject({ status: "paid", poll_count: 0 });
     expect(inquired.filter((id) => id === payment.id)).toEqual([]);
   });
@@ -154,17 +134,17 @@ describe("polling and expiry in batches", () => {
     await request(app).get(`/v1/payments/${payment.id}`).set("Authorization", `Bearer ${world.shop.testKey}`);
     expect(inquiriesOfPayment()).toBe(1);
     await world.makePollDue(payment.id);
-    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    await runClaimed(await payments.claimDuePaymentPolls(dependencies, CLAIM_LIMIT));
     expect(inquiriesOfPayment()).toBe(1);
     expect((await world.pollFieldsOf(payment.id)).poll_count).toBe(1);
     await world.passInquiryInterval(payment.id);
     await world.makePollDue(payment.id);
-    await payments.pollDuePayments(dependencies, { batchesMax: 1 });
+    await runClaimed(await payments.claimDuePaymentPolls(dependencies, CLAIM_LIMIT));
     expect(inquiriesOfPayment()).toBe(2);
     expect((await world.pollFieldsOf(payment.id)).poll_count).toBe(2);
   });
 
-  test("two replicas of each batch job over 1,000 pending payments: each settled or expired exactly once", async () => {
+  test("two replicas of each pool's pump over 1,000 pending payments: each settled or expired exactly once", async () => {
     const inquiriesOf = new Map<string, number>();
     const sandbox = createSandboxGateway({ autoSettleMs: 1000 });
     const counting: PaymentGateway = {
@@ -179,7 +159,7 @@ describe("polling and expiry in batches", () => {
     // slowly a loaded machine works through a batch, a second inquiry can only come from overlapping claims.
     const environment = { PAYMENT_POLL_SCHEDULE_SECONDS: "2,600" };
     const replicas = [world.setup(environment, gateways), world.setup(environment, gateways)].map(
-      (replica) => replica.dependencies,
+      ({ config, dependencies }) => ({ config, dependencies, database: world.db.database, logger }),
     );
     // 500 paid at the gateway and due for a poll; 500 never paid, their window closed.
     const count = 1000;
@@ -196,13 +176,15 @@ describe("polling and expiry in batches", () => {
     const pendingOfShop = () =>
       world.db.database.oneFirst(sql.type(countSchema)`
         SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${world.shop.id} AND status = 'pending'`);
-    // Both replicas of both pools at once, run after run, as their recurring jobs would.
-    await runReplicaRounds(
-      () =>
-        replicas.flatMap((dependencies) => [
-          payments.pollDuePayments(dependencies, { batchesMax: 2 }),
-          payments.expireDuePayments(dependencies, { batchesMax: 2 }),
-        ]),
+    // Two replicas of both pools at once, as pumps, until every payment has ended.
+    await runPumpsUntilDone(
+      replicas.flatMap((replica) => {
+        const pumpEnvironment = { ...replica, databaseUrl: world.db.url };
+        return [
+          startPoolPump("gateway-poller", pollDuePaymentsPump(replica.dependencies), pumpEnvironment),
+          startPoolPump("code-expiry", expireDuePaymentsPump(replica.dependencies), pumpEnvironment),
+        ];
+      }),
       pendingOfShop,
     );
     const outcomes = await outcomesOf(

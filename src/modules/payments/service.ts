@@ -16,7 +16,8 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
-import { type BatchRun, type DueRows, runDueRows } from "../../platform/queue/batch-run.ts";
+import type { PumpItem } from "../../platform/queue/due-pump.ts";
+import { claimDueRows } from "../../platform/queue/due-rows.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
@@ -26,7 +27,7 @@ import * as ledger from "../ledger/service.ts";
 import { endEffects, type PaymentHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
-import type { CreatePaymentInput, PaymentRow, PaymentStatus, paymentRowSchema } from "./schemas.ts";
+import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -542,7 +543,7 @@ async function finishUnpaid(
 
 /**
  * The poller's turn for one payment: one (throttled) inquiry. Its next turn is not this function's:
- * the claim of `pollDuePayments` set it.
+ * the claim of `claimDuePaymentPolls` set it.
  */
 export async function pollPayment(
   dependencies: PaymentDependencies,
@@ -578,38 +579,29 @@ async function expireAfterInquiry(dependencies: PaymentDependencies, refreshed: 
   return expirePayment(dependencies, refreshed, { onlyWhenDue: true });
 }
 
-/** Payments as rows the batch jobs claim; their turns keep the names of the per-payment jobs they replaced. */
-const DUE_PAYMENTS: DueRows<typeof paymentRowSchema.shape> = {
-  ...queries.DUE_PAYMENTS,
-  idField: "payment_id",
-  noun: "payment",
-  tasks: { poll: "poll_payment", expiry: "expire_payment" },
-};
-
 /**
- * The gateway-poller's batch (`runDueRows`): the payments whose poll is due, each asked about (a
- * few at a time); a paid one settles. Each payment's poll runs in a span continuing the trace of
- * the request that created it.
+ * The gateway-poller's claim (`claimDueRows`): up to `limit` payments whose poll is due, each an
+ * item that asks about it; a paid one settles.
  */
-export async function pollDuePayments(
+export async function claimDuePaymentPolls(
   dependencies: PaymentDependencies,
-  options: { batchesMax: number },
-): Promise<BatchRun> {
-  return runDueRows(dependencies, DUE_PAYMENTS, "poll", options, (payment) =>
+  limit: number,
+): Promise<readonly PumpItem[]> {
+  return claimDueRows(dependencies, queries.DUE_PAYMENTS, "poll", limit, (payment) =>
     inquireClaimed(dependencies, payment, {}),
   );
 }
 
 /**
- * The code-expiry pool's batch (`runDueRows`): the pending payments whose window has closed, each
- * expired after its last inquiry; one whose inquiry cannot decide is left pending, claimed again
- * after its backoff.
+ * The code-expiry pool's claim (`claimDueRows`): up to `limit` pending payments whose window has
+ * closed, each an item that expires it after its last inquiry; one whose inquiry cannot decide is left
+ * pending, claimed again after its backoff.
  */
-export async function expireDuePayments(
+export async function claimDuePaymentExpiries(
   dependencies: PaymentDependencies,
-  options: { batchesMax: number },
-): Promise<BatchRun> {
-  return runDueRows(dependencies, DUE_PAYMENTS, "expiry", options, async (payment) =>
+  limit: number,
+): Promise<readonly PumpItem[]> {
+  return claimDueRows(dependencies, queries.DUE_PAYMENTS, "expiry", limit, async (payment) =>
     expireAfterInquiry(dependencies, await inquireClaimed(dependencies, payment, { force: true })),
   );
 }

@@ -1,12 +1,12 @@
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { ModuleFace } from "../../platform/module.ts";
+import { processDuePayoutsPump } from "./pumps/process-due-payouts.ts";
 import { payoutAdminRoutes, payoutRoutes } from "./routes.ts";
-import { processDuePayoutsTask } from "./tasks/process-due-payouts.ts";
 
 /** Payouts to the merchant's wallet (README.md). */
 export const payoutsModule: ModuleFace<{ gateways: WalletGateways }> = {
   name: "payouts",
   routes: () => payoutRoutes(),
   adminRoutes: () => payoutAdminRoutes,
-  tasks: ({ gateways }) => ({ "payout-processor": [processDuePayoutsTask(gateways)] }),
+  pumps: ({ gateways }) => ({ "payout-processor": [processDuePayoutsPump(gateways)] }),
 };

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
-import { Registry } from "prom-client";
 import request from "supertest";
 import { z } from "zod";
 import { apiPost, apiSetup, TEST_ADMIN_TOKEN, type TestApp, testApp, testConfig } from "../../../tests/support/app.ts";
@@ -18,19 +17,18 @@ import {
   postingsOf,
   sleep,
 } from "../../../tests/support/money.ts";
+import { CLAIM_LIMIT, runClaimed, startPoolPump } from "../../../tests/support/pumps.ts";
 import { manualClock } from "../../../tests/support/time.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { WalletGateway, WalletGateways } from "../../gateway/wallet-gateway.ts";
 import { createDatabase, sql } from "../../platform/db/pool.ts";
 import { claimRequestOf } from "../../platform/idempotency/service.ts";
-import { createWorkerPgPool } from "../../platform/queue/pg-pool.ts";
-import { startWorkerPool } from "../../platform/queue/worker-pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import { createPayoutWriter } from "./payout-writer.ts";
+import { processDuePayoutsPump } from "./pumps/process-due-payouts.ts";
 import * as payouts from "./service.ts";
-import { processDuePayoutsTask } from "./tasks/process-due-payouts.ts";
 
 const logger = createLogger({ level: "silent", service: "test" });
 const admin = `Bearer ${TEST_ADMIN_TOKEN}`;
@@ -91,9 +89,9 @@ async function processUntilFinal(dependencies: payouts.PayoutDependencies, payou
   return payouts.getPayoutById(db.database, payout.id);
 }
 
-/** One run of the processor's batch task: the due payouts claimed and passed once. */
-const runDue = (dependencies: payouts.PayoutDependencies) =>
-  payouts.processDuePayouts(dependencies, { batchesMax: 10 });
+/** One step of the processor's pump: the due payouts claimed and passed once. */
+const runDue = async (dependencies: payouts.PayoutDependencies) =>
+  runClaimed(await payouts.claimDuePayoutPasses(dependencies, CLAIM_LIMIT));
 
 /**
  * As if the dying worker's lease had lapsed some time ago: moved into the past on the database clock,
@@ -639,18 +637,16 @@ describe("listing and isolation", () => {
 });
 
 describe("the payout-processor pool", () => {
-  test("without any direct call, its batch task confirms one payout and fails another (0000), each exactly once", async () => {
+  test("without any direct call, its pump confirms one payout and fails another (0000), each exactly once", async () => {
     const { app, config, dependencies } = setup({ WORKER_POLL_INTERVAL_MS: "50" });
     const rejecting = await newMerchant(db.database, { payout_msisdn: "263779990000", payout_verified: true });
     await fund(db.database, shop, 1000);
     await fund(db.database, rejecting, 1000);
-    const pgPool = createWorkerPgPool({ url: db.url, size: 4, applicationName: "test", logger });
-    const runner = await startWorkerPool({
-      pool: "payout-processor",
-      tasks: [processDuePayoutsTask(dependencies.gateways)],
-      dependencies: { config, database: db.database, logger },
-      pgPool,
-      registry: new Registry(),
+    const pump = startPoolPump("payout-processor", processDuePayoutsPump(dependencies.gateways), {
+      config,
+      database: db.database,
+      databaseUrl: db.url,
+      logger,
     });
     try {
       const confirming = (await createPayout(app, shop.testKey, { amount_cents: 600 })).body;
@@ -669,8 +665,7 @@ describe("the payout-processor pool", () => {
         "payout.failed",
       ]);
     } finally {
-      await runner.stop();
-      await pgPool.end();
+      await pump.stop();
     }
   });
 });

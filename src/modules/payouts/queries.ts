@@ -198,10 +198,20 @@ export async function claimDuePayouts(
     ${leaseOf(options.leaseMs)}`);
 }
 
-/** When the next pass of an unfinished payout falls due (null: none is unfinished): the first entry of the due index. */
-export async function nextPayoutDueAt(database: Queryable): Promise<Date | null> {
-  return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`
-    SELECT (SELECT min(next_attempt_at) FROM payouts WHERE status IN ('requested', 'submitted')) AS due_at`);
+/**
+ * How many unfinished payouts are due for a pass now (lease lapsed), and how long the oldest has
+ * waited: the payout-processor's backlog (read through the due index's range).
+ */
+export async function selectDueBacklog(
+  database: Queryable,
+): Promise<{ runnableJobs: number; oldestRunnableAgeSeconds: number }> {
+  return database.one(sql.type(z.object({ runnableJobs: z.number().int(), oldestRunnableAgeSeconds: z.number() }))`
+    SELECT count(*)::int AS "runnableJobs",
+      coalesce(extract(epoch FROM now() - min(greatest(next_attempt_at, lease_until))), 0)::float8
+        AS "oldestRunnableAgeSeconds"
+    FROM payouts
+    WHERE status IN ('requested', 'submitted') AND next_attempt_at <= now()
+      AND (lease_until IS NULL OR lease_until <= now())`);
 }
 
 /**

@@ -14,7 +14,7 @@ import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
-import { type BatchRun, runBatches } from "../../platform/queue/batch-run.ts";
+import type { PumpItem } from "../../platform/queue/due-pump.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
@@ -46,9 +46,6 @@ import type { CreatePayoutInput, PayoutRow, PayoutStatus } from "./schemas.ts";
  * Error codes: `invalid_amount`, `invalid_currency` (400), `payout_destination_unverified` (403),
  * `insufficient_funds` (402), `resource_missing` (404), `payout_not_confirmed` (409, reversal).
  */
-
-/** The payout-processor's recurring batch task: it claims due payouts and makes each one's pass. */
-export const PROCESS_DUE_PAYOUTS_TASK = "process_due_payouts";
 
 export type PayoutDependencies = {
   database: Database;
@@ -229,25 +226,24 @@ export async function processPayout(
 }
 
 /**
- * One run of the payout-processor's batch task (`process_due_payouts`): claims the payouts whose
- * next pass is due, 200 at a time with their leases (`claimDuePayouts`: safe beside any number of
- * replicas), and makes each one's pass, a few at a time. A pass that fails on our side leaves its
- * payout to a later pass (`advanceLeased`).
+ * The payout-processor's claim: up to `limit` payouts whose next pass is due, with their leases
+ * (`claimDuePayouts`: safe beside any number of replicas), each an item that makes its pass. A pass
+ * that fails on our side leaves its payout to a later pass (`advanceLeased`).
  */
-export async function processDuePayouts(
+export async function claimDuePayoutPasses(
   dependencies: PayoutDependencies,
-  options: { batchesMax: number },
-): Promise<BatchRun> {
-  const { database, config, logger } = dependencies;
-  return runBatches({
-    batchesMax: options.batchesMax,
-    claim: (limit) => queries.claimDuePayouts(database, { leaseMs: config.moneyOut.leaseMs, limit }),
-    handle: (payout) => advanceLeased(dependencies, payout),
-    span: { pool: "payout-processor", task: "process_payout" },
-    onFailure: (payout, error) =>
-      logger.warn({ payout_id: payout.id, err: error }, "payout pass failed; tried again later"),
-    nextDueAt: () => queries.nextPayoutDueAt(database),
+  limit: number,
+): Promise<readonly PumpItem[]> {
+  const leased = await queries.claimDuePayouts(dependencies.database, {
+    leaseMs: dependencies.config.moneyOut.leaseMs,
+    limit,
   });
+  return leased.map((payout) => ({
+    id: payout.id,
+    attempt: 1,
+    traceparent: payout.traceparent,
+    run: () => advanceLeased(dependencies, payout),
+  }));
 }
 
 /** The pass of a payout this worker holds the lease of. */

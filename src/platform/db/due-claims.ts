@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Queryable, sql } from "./pool.ts";
 
 /**
- * A table whose pending rows are polled and expired in batches (payments, withdrawal codes): rows
+ * A table whose pending rows are polled and expired by pumps (payments, withdrawal codes): rows
  * keyed `(merchant_id, id)` with `status`, `expires_at`, the inquiry throttle (`last_inquiry_at`,
  * `inquiry_count`), the poll schedule's state (`next_poll_at`, `poll_count`), the expiry's backoff
  * (`expiry_retry_at`, `expiry_attempts`) and `traceparent`, with partial indexes on `next_poll_at`
@@ -17,7 +17,7 @@ export type DueTable<Row extends z.ZodRawShape> = {
   row: z.ZodObject<Row>;
 };
 
-/** A row a batch job claimed, with the trace of the request that created it and whether it may ask the gateway now. */
+/** A row a pump claimed, with the trace of the request that created it and whether it may ask the gateway now. */
 export type Claimed<Row extends z.ZodRawShape> = z.infer<z.ZodObject<Row>> & {
   id: string;
   traceparent: string | null;
@@ -96,20 +96,22 @@ export async function claimDueExpiries<Row extends z.ZodRawShape>(
 }
 
 /**
- * When the next poll or expiry of a pending row falls due (null: none is waiting), read from the
- * first entry of the due index. Expiries waiting out a retry backoff are left out (the batch job
- * looks again within its longest interval anyway); a min() over their retry times would read every
- * pending row.
+ * How many pending rows are due for a poll or an expiry now, and how long the oldest has waited: the
+ * backlog of the pump that claims them (read through the due index's range).
  */
-export async function nextDueAt(
+export async function dueBacklog(
   database: Queryable,
   table: DueTable<z.ZodRawShape>["table"],
   kind: "poll" | "expiry",
-): Promise<Date | null> {
+): Promise<{ runnableJobs: number; oldestRunnableAgeSeconds: number }> {
   const rows = sql.identifier([table]);
+  const dueAt = kind === "poll" ? sql.fragment`next_poll_at` : sql.fragment`greatest(expires_at, expiry_retry_at)`;
   const due =
     kind === "poll"
-      ? sql.fragment`SELECT min(next_poll_at) FROM ${rows} WHERE status = 'pending'`
-      : sql.fragment`SELECT min(expires_at) FROM ${rows} WHERE status = 'pending' AND expiry_retry_at IS NULL`;
-  return database.oneFirst(sql.type(z.object({ due_at: z.date().nullable() }))`SELECT (${due}) AS due_at`);
+      ? sql.fragment`next_poll_at <= now()`
+      : sql.fragment`expires_at <= now() AND (expiry_retry_at IS NULL OR expiry_retry_at <= now())`;
+  return database.one(sql.type(z.object({ runnableJobs: z.number().int(), oldestRunnableAgeSeconds: z.number() }))`
+    SELECT count(*)::int AS "runnableJobs",
+      coalesce(extract(epoch FROM now() - min(${dueAt})), 0)::float8 AS "oldestRunnableAgeSeconds"
+    FROM ${rows} WHERE status = 'pending' AND ${due}`);
 }

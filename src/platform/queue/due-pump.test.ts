@@ -35,7 +35,6 @@ function pumpOver(
     registry: new Registry(),
     concurrency: options.concurrency,
     idleIntervalMs: options.idleIntervalMs,
-    sampleIntervalMs: 60_000,
     stallAfterMs: options.stallAfterMs ?? 60_000,
     shutdownTimeoutMs: 5000,
   });

@@ -1,27 +1,31 @@
 import pg from "pg";
 import type { Registry } from "prom-client";
+import type { Config } from "../config.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import { inJobSpan } from "../telemetry/trace-context.ts";
 import { jobMetrics } from "./job-metrics.ts";
 import type { PoolLiveness } from "./pool-supervisor.ts";
-import { type QueueDepth, startQueueDepthSampler } from "./queue-depth.ts";
+import type { QueueDepth } from "./queue-depth.ts";
 import type { PoolName, TaskDependencies } from "./task.ts";
 
 /**
- * Work kept as rows that fall due (webhook deliveries), done by a pool without a job per item: a
- * claim takes up to `limit` due rows in one statement (each claimed row leased, so any number of
- * pumps side by side never take a row twice, and a row whose worker died falls due again) and answers
- * each as the work to do. The pump claims when the database announces new work on `channel` (NOTIFY,
- * sent at the commit that made it due, heard only by this pool), when a claimed item ends while
- * more may be due, and at least every `idleIntervalMs` otherwise (rows that fall due by time, lapsed
- * leases, announcements missed while the listening connection was down). Each item runs in a span
- * named and counted as a job of `task` (`worker_jobs_total`), continuing its `traceparent`; the
- * pool's backlog gauges sample `backlog` (its due rows, the way a pool of jobs counts its runnable ones).
+ * Work kept as rows that fall due (webhook deliveries, payments' polls and expiries, withdrawal codes',
+ * payouts' passes), done by a pool without a job per item: a claim takes up to `limit` due rows in one
+ * statement (each claimed row leased, so any number of pumps side by side never take a row twice, and a
+ * row whose worker died falls due again) and answers each as the work to do. The pump claims when the
+ * database announces new work on `channel` (NOTIFY, sent at the commit that made it due, heard only by
+ * this pool; null for work that only falls due by time), when a claimed item ends while more may be
+ * due, and at least every `intervalMs` otherwise (rows that fall due by time, lapsed leases,
+ * announcements missed while the listening connection was down): the pool's `WORKER_POLL_INTERVAL_MS`
+ * unless the definition says how late its work may be. Each item runs in a span named and counted as
+ * a job of `task` (`worker_jobs_total`), continuing its `traceparent`; the pool's backlog gauges add
+ * up `backlog` (its due rows, the way a pool of jobs counts its runnable ones).
  */
 export type PumpDefinition = {
   name: string;
   task: string;
-  channel: string;
+  channel: string | null;
+  intervalMs?: number;
   build: (dependencies: TaskDependencies) => {
     claim: (limit: number) => Promise<readonly PumpItem[]>;
     backlog: () => Promise<QueueDepth>;
@@ -33,9 +37,24 @@ export type PumpItem = { id: string; attempt: number; traceparent: string | null
 
 export type RunningPump = {
   liveness: () => PoolLiveness;
+  /** The pump's due rows now (`PumpDefinition.build`'s `backlog`). */
+  backlog: () => Promise<QueueDepth>;
   /** Stops claiming and waits (at most `shutdownTimeoutMs`) for the items in flight. */
   stop: () => Promise<void>;
 };
+
+/** A pool's pump settings from its configuration (`WORKER_*`), as `startPools` runs it. */
+export function pumpSettingsOf(
+  worker: Config["worker"],
+): Pick<Parameters<typeof startPump>[0], "concurrency" | "idleIntervalMs" | "stallAfterMs" | "shutdownTimeoutMs"> {
+  return {
+    concurrency: worker.concurrency,
+    // As graphile-worker's own polling: how long a pool goes without looking when nothing is announced.
+    idleIntervalMs: worker.pollIntervalMs,
+    stallAfterMs: worker.stallTimeoutMs,
+    shutdownTimeoutMs: worker.shutdownTimeoutMs,
+  };
+}
 
 /** Delays between claims (and between connections of the listener) while the database is away. */
 const RETRY_DELAY_MS = { initial: 500, max: 5000 };
@@ -54,15 +73,16 @@ export function startPump(options: {
   databaseUrl: string;
   registry: Registry;
   concurrency: number;
+  /** How long the pump goes without looking when nothing is announced, unless the definition says. */
   idleIntervalMs: number;
-  sampleIntervalMs: number;
   stallAfterMs: number;
   shutdownTimeoutMs: number;
 }): RunningPump {
   const { pool, definition, dependencies } = options;
   const logger = dependencies.logger.child({ pool, pump: definition.name });
   const { claim, backlog } = definition.build(dependencies);
-  const { jobsTotal, jobDurationSeconds } = jobMetrics(options.registry);
+  const idleIntervalMs = definition.intervalMs ?? options.idleIntervalMs;
+  const { jobsTotal, jobDurationSeconds, pumpClaimsTotal } = jobMetrics(options.registry);
   const labels = { pool, task: definition.task };
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
@@ -128,7 +148,7 @@ export function startPump(options: {
     }
     claiming = true;
     lastClaimMovedAt = Date.now();
-    let delayMs = options.idleIntervalMs;
+    let delayMs = idleIntervalMs;
     try {
       do {
         claimAgain = false;
@@ -139,6 +159,7 @@ export function startPump(options: {
           break;
         }
         const items = await claim(room);
+        pumpClaimsTotal.inc({ pool, pump: definition.name, outcome: "succeeded" });
         for (const item of items) {
           run(item);
         }
@@ -149,6 +170,7 @@ export function startPump(options: {
       } while (claimAgain && !stopped);
       failures = 0;
     } catch (error) {
+      pumpClaimsTotal.inc({ pool, pump: definition.name, outcome: "failed" });
       failures += 1;
       delayMs = Math.min(RETRY_DELAY_MS.max, RETRY_DELAY_MS.initial * 2 ** (failures - 1));
       logger.warn({ err: error, failures }, `${definition.name}: claim failed; trying again`);
@@ -159,24 +181,21 @@ export function startPump(options: {
     }
   }
 
-  const listener = listen({
-    databaseUrl: options.databaseUrl,
-    channel: definition.channel,
-    applicationName: definition.name,
-    logger,
-    // Also on each (re)connection: what was announced while no one listened is claimed now.
-    onAnnounced: () => void claimDue(),
-  });
+  const listener =
+    definition.channel === null
+      ? null
+      : listen({
+          databaseUrl: options.databaseUrl,
+          channel: definition.channel,
+          applicationName: definition.name,
+          logger,
+          // Also on each (re)connection: what was announced while no one listened is claimed now.
+          onAnnounced: () => void claimDue(),
+        });
   void claimDue();
-  const sampling = startQueueDepthSampler({
-    pool,
-    sample: backlog,
-    registry: options.registry,
-    intervalMs: options.sampleIntervalMs,
-    onError: (error) => logger.warn({ err: error }, "backlog sample failed"),
-  });
 
   return {
+    backlog,
     liveness: () => {
       const quietMs = Date.now() - lastClaimMovedAt;
       return stopped || quietMs < options.stallAfterMs
@@ -189,8 +208,7 @@ export function startPump(options: {
       if (soon !== undefined) {
         clearImmediate(soon);
       }
-      await listener.close();
-      (await sampling)();
+      await listener?.close();
       let timeout: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),

@@ -22,5 +22,14 @@ export function jobMetrics(registry: Registry) {
       buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
       registers: [registry],
     });
-  return { jobsTotal, jobDurationSeconds };
+  // A pump claims at least once per interval however little is due: its claims show that it works.
+  const pumpClaimsTotal =
+    (registry.getSingleMetric("worker_pump_claims_total") as Counter<"pool" | "pump" | "outcome">) ??
+    new Counter({
+      name: "worker_pump_claims_total",
+      help: "Claims of due rows by pool, pump and outcome: succeeded (whether or not any row was due) or failed.",
+      labelNames: ["pool", "pump", "outcome"],
+      registers: [registry],
+    });
+  return { jobsTotal, jobDurationSeconds, pumpClaimsTotal };
 }

@@ -12,11 +12,6 @@ export type TaskDefinition = {
   build: (dependencies: TaskDependencies) => Task;
   /** A crontab time pattern, e.g. `0 * * * *`; the task then runs on that schedule. */
   cron?: string;
-  /**
-   * Chains of self-rescheduling jobs (`recurringTask`): the pool enqueues them at start, as many as
-   * `recurringChainCount` says.
-   */
-  recurring?: { maxAttempts: number; chainsMax: number | null };
 };
 
 export type PoolName = "gateway-poller" | "code-expiry" | "payout-processor" | "webhook-delivery";

@@ -7,8 +7,7 @@ import { inJobSpan } from "../telemetry/trace-context.ts";
 import { beatAndFreeDeadPools } from "./heartbeat.ts";
 import { jobMetrics } from "./job-metrics.ts";
 import { type SupervisedPool, superviseWorkerPool } from "./pool-supervisor.ts";
-import { sampleQueueDepth, startQueueDepthSampler } from "./queue-depth.ts";
-import { recurringChainCount, recurringJobKey } from "./recurring-task.ts";
+import { sampleQueueDepth } from "./queue-depth.ts";
 import type { PoolName, TaskDefinition, TaskDependencies } from "./task.ts";
 import { workerLogger } from "./worker-logger.ts";
 
@@ -93,29 +92,6 @@ export async function startWorkerPool(options: {
     },
     logger: workerLogger(logger.child({ pool: options.pool })),
   });
-  // Recurring jobs exist from the start (an existing one keeps its time), not from the next cron minute.
-  for (const definition of options.tasks) {
-    const chains = definition.recurring === undefined ? 0 : recurringChainCount(definition.recurring, config.worker);
-    for (let chain = 0; definition.recurring !== undefined && chain < chains; chain += 1) {
-      await options.pgPool.query(
-        `SELECT graphile_worker.add_job($1, payload => json_build_object('chain', $2::integer), job_key => $3,
-          job_key_mode => 'preserve_run_at', max_attempts => $4)`,
-        [definition.identifier, chain, recurringJobKey(definition.identifier, chain), definition.recurring.maxAttempts],
-      );
-    }
-  }
-  const stopSampling = await startQueueDepthSampler({
-    pool: options.pool,
-    sample: () => sampleQueueDepth(options.pgPool, Object.keys(taskList)),
-    registry: options.registry,
-    intervalMs: config.worker.queueSampleIntervalMs,
-    onError: (error) => logger.warn({ pool: options.pool, err: error }, "queue depth sample failed"),
-  });
-  const stopRunner = runner.stop.bind(runner);
-  runner.stop = async () => {
-    stopSampling();
-    await stopRunner();
-  };
   logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
   return runner;
 }

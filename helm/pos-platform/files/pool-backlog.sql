@@ -1,0 +1,1 @@
+SELECT (%RUNNABLE_JOBS%) + (%DUE_ROWS%) AS count
