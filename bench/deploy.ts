@@ -135,8 +135,12 @@ type Payouts = {
 };
 /** What pending payments that never settle cost while they wait, polled on the schedule. */
 type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number };
-/** What the pools cost the database while nothing happens but payments waiting. */
-type Idle = { seconds: number; transactions: number; cpu: CpuSample };
+/**
+ * What the pools cost the database while nothing happens but payments waiting. Transactions include
+ * autovacuum's (after a load it works through the tables during these seconds); statements
+ * (pg_stat_statements, null where the server lacks it) are the clients' alone.
+ */
+type Idle = { seconds: number; transactions: number; statements: number | null; cpu: CpuSample };
 
 await buildRelease();
 
@@ -405,11 +409,13 @@ try {
   async function measureIdle(apiPid: number): Promise<Idle> {
     const seconds = short ? 3 : 5;
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(apiPid, database.url);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const cpu = await cpuSince();
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-    return { seconds, transactions, cpu };
+    const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
+    return { seconds, transactions, statements, cpu };
   }
 
   /**
@@ -430,17 +436,19 @@ try {
     const inquiriesBefore = await inquiries();
     const poolCpuBefore = await sumCpu(poolPids);
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(apiPid, database.url);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const cpu = await cpuSince();
     const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
     const polls = (await inquiries()) - inquiriesBefore;
     await client.query(
       "UPDATE payments SET status = 'expired', updated_at = now() WHERE status = 'pending' AND amount_cents = $1",
       [SANDBOX_MAGIC_AMOUNTS.neverSettles],
     );
-    return { seconds, transactions, cpu, pending: waitingPayments, polls, poolCpuSeconds };
+    return { seconds, transactions, statements, cpu, pending: waitingPayments, polls, poolCpuSeconds };
   }
 
   /** `waitingPayments` payments the sandbox never reports paid, created at full speed. */
@@ -593,8 +601,8 @@ try {
           ...busiestLines(round.payouts.requests.busiest, round.payouts.requests.total, "payout"),
           "  after the load, until every payout is confirmed:",
           ...busiestLines(round.payouts.confirmBusiest, round.payouts.requests.total, "payout"),
-          `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
-          `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
+          `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s (autovacuum's included), ${perOperation(idle.statements, idle.seconds)} stmt/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
+          `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, ${perOperation(waiting.statements, waiting.seconds)} stmt/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
         ];
       }),
       `every payment paid: ${unpaid[0]?.n === "0" ? "yes" : `NO (${unpaid[0]?.n} not paid)`}; settled twice: ${doubled[0]?.n}`,
