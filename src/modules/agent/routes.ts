@@ -60,7 +60,7 @@ export function presentBankChange(change: BankChangeRow) {
 /** A withdrawal code's answer is stored without its QR image, drawn again from the code on replay. */
 const qrDrawnOnReplay: AnyRoute["derivedOnReplay"] = {
   field: "qr_png_data_url",
-  derive: (body, config) => withdrawals.withdrawalQrPngDataUrlOf(config, String(body.code)),
+  derive: (code, config) => withdrawals.withdrawalQrPngDataUrlOf(config, String(code.code)),
 };
 
 export function agentRoutes(gateways: WalletGateways): AnyRoute[] {

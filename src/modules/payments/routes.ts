@@ -53,7 +53,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       idempotent: true,
       derivedOnReplay: {
         field: "qr_png_data_url",
-        derive: (body, config) => payments.qrPngDataUrlOf(config, String(body.code)),
+        derive: (payment, config) => payments.qrPngDataUrlOf(config, String(payment.code)),
       },
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },

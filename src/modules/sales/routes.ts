@@ -4,7 +4,7 @@ import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { createProductReader, type ProductReader } from "../catalog/service.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
-import type { PaymentWiring } from "../payments/service.ts";
+import { type PaymentWiring, qrPngDataUrlOf } from "../payments/service.ts";
 import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
@@ -90,6 +90,12 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       tags: ["Sales"],
       auth: "either",
       idempotent: true,
+      // A wallet sale's stored answer holds its payment without the QR image, drawn again on replay.
+      derivedOnReplay: {
+        in: "payment",
+        field: "qr_png_data_url",
+        derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
+      },
       request: { body: createSaleBody },
       responses: {
         201: {

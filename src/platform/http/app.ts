@@ -336,10 +336,15 @@ async function handleIdempotent(
 /** A success answer as stored: its derived field emptied, in place (the keys keep their order). */
 function storedBody(route: AnyRoute, status: number, body: unknown): string | undefined {
   const derived = route.derivedOnReplay;
-  if (derived === undefined || status >= 300 || typeof body !== "object" || body === null || !(derived.field in body)) {
+  if (derived === undefined || status >= 300 || !isObject(body)) {
     return undefined;
   }
-  return JSON.stringify({ ...body, [derived.field]: "" });
+  const holder = derived.in === undefined ? body : body[derived.in];
+  if (!isObject(holder) || !(derived.field in holder)) {
+    return undefined;
+  }
+  const emptied = { ...holder, [derived.field]: "" };
+  return JSON.stringify(derived.in === undefined ? emptied : { ...body, [derived.in]: emptied });
 }
 
 /** A stored answer as first sent: its derived field drawn again. */
@@ -349,12 +354,16 @@ function replayedBody(route: AnyRoute, stored: { status: number; body: string },
     return stored.body;
   }
   const body = JSON.parse(stored.body) as Record<string, unknown>;
-  if (body[derived.field] !== "") {
+  const holder = derived.in === undefined ? body : body[derived.in];
+  if (!isObject(holder) || holder[derived.field] !== "") {
     return stored.body;
   }
-  body[derived.field] = derived.derive(body, config);
+  holder[derived.field] = derived.derive(holder, config);
   return JSON.stringify(body);
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function sendReply(response: Response, reply: Reply): void {
   response.status(reply.status ?? 200);

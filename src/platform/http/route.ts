@@ -97,9 +97,15 @@ export type RouteDefinition<
   /**
    * A field of an idempotent route's success answer that is derived from the rest of it and large (the
    * QR image of a code): its stored response keeps the field empty and a replay derives it again, so
-   * the record stays small while the replay is still the first answer, byte for byte.
+   * the record stays small while the replay is still the first answer, byte for byte. The field is the
+   * answer's own, or that of the object under its key `in` (a wallet sale's `payment`; an answer whose
+   * `in` is null has nothing to derive); `derive` reads the object that holds the field.
    */
-  derivedOnReplay?: { field: string; derive: (body: Record<string, unknown>, config: Config) => string };
+  derivedOnReplay?: {
+    in?: string;
+    field: string;
+    derive: (holder: Record<string, unknown>, config: Config) => string;
+  };
   request?: { body?: B; query?: Q; params?: P };
   responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
   handler: (context: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => Promise<Reply>;
