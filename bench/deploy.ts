@@ -17,6 +17,7 @@ import {
   busiestStatements,
   committedTransactions,
   createBenchDatabase,
+  IDLE_BACKENDS_PUBLISHED_MS,
   type LoadResult,
   load,
   percentile,
@@ -136,9 +137,8 @@ type Payouts = {
 /** What pending payments that never settle cost while they wait, polled on the schedule. */
 type Waiting = Idle & { pending: number; polls: number; poolCpuSeconds: number };
 /**
- * What the pools cost the database while nothing happens but payments waiting. Transactions include
- * autovacuum's (after a load it works through the tables during these seconds); statements
- * (pg_stat_statements, null where the server lacks it) are the clients' alone.
+ * What the pools cost the database while nothing happens but payments waiting: transactions
+ * (pg_stat_database) and statements (pg_stat_statements, null where the server lacks it).
  */
 type Idle = { seconds: number; transactions: number; statements: number | null; cpu: CpuSample };
 
@@ -278,7 +278,7 @@ try {
       const apiPeakRssMb = await peakRssMb(apiPid);
 
       const idle = await measureIdle(apiPid);
-      const waiting = await measureWaiting(apiUrl, apiPid, poolPids, idle.seconds);
+      const waiting = await measureWaiting(apiUrl, apiPid, poolPids);
       return {
         platform,
         settled,
@@ -405,43 +405,43 @@ try {
     };
   }
 
-  /** Nothing pending, nothing arriving: what the pools alone cost the database. */
+  /**
+   * Nothing pending, nothing arriving: what the pools alone cost the database. Counting starts once
+   * every backend has published what the phase before did (`IDLE_BACKENDS_PUBLISHED_MS`); from then
+   * on the pools' own counts, however late each is published, arrive at the rate they are made.
+   */
   async function measureIdle(apiPid: number): Promise<Idle> {
     const seconds = short ? 3 : 5;
-    const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
+    const transactionsBefore = await committedTransactions(database.url, { settledMs: IDLE_BACKENDS_PUBLISHED_MS });
     const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(apiPid, database.url);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const cpu = await cpuSince();
-    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    const transactions = (await committedTransactions(database.url)) - transactionsBefore;
     const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
     return { seconds, transactions, statements, cpu };
   }
 
   /**
-   * Payments the gateway never reports paid, polled on the schedule (first at 2 s), measured from just
-   * after their first poll for `seconds`; then ended by hand, out of the way of the next round (which
-   * waits for nothing pending).
+   * Payments the gateway never reports paid, polled on the schedule (2, 3, 5, 8 s apart: at 2, 5, 10
+   * and 18 s): counted from once every backend has published what their creation did
+   * (`IDLE_BACKENDS_PUBLISHED_MS`, 11 s after it) for 10 s, which holds each payment's poll at 18 s;
+   * then ended by hand, out of the way of the next round (which waits for nothing pending).
    */
-  async function measureWaiting(
-    apiUrl: string,
-    apiPid: number,
-    poolPids: readonly number[],
-    seconds: number,
-  ): Promise<Waiting> {
+  async function measureWaiting(apiUrl: string, apiPid: number, poolPids: readonly number[]): Promise<Waiting> {
+    const seconds = 10;
     await createNeverSettling(apiUrl);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const transactionsBefore = await committedTransactions(database.url, { settledMs: IDLE_BACKENDS_PUBLISHED_MS });
     const inquiries = async () =>
       Number((await client.query("SELECT coalesce(sum(inquiry_count), 0) AS n FROM payments")).rows[0].n);
     const inquiriesBefore = await inquiries();
     const poolCpuBefore = await sumCpu(poolPids);
-    const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
     const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(apiPid, database.url);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const cpu = await cpuSince();
     const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
-    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    const transactions = (await committedTransactions(database.url)) - transactionsBefore;
     const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
     const polls = (await inquiries()) - inquiriesBefore;
     await client.query(
@@ -601,7 +601,7 @@ try {
           ...busiestLines(round.payouts.requests.busiest, round.payouts.requests.total, "payout"),
           "  after the load, until every payout is confirmed:",
           ...busiestLines(round.payouts.confirmBusiest, round.payouts.requests.total, "payout"),
-          `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s (autovacuum's included), ${perOperation(idle.statements, idle.seconds)} stmt/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
+          `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, ${perOperation(idle.statements, idle.seconds)} stmt/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, ${perOperation(waiting.statements, waiting.seconds)} stmt/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
         ];
       }),

@@ -215,9 +215,16 @@ export function busiestStatements(
 
 export type BusyStatement = { query: string; calls: number; execMs: number };
 
+/**
+ * How long a backend may keep its transaction counts to itself: a busy one publishes them about once
+ * a second, one that went idle within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL), so a quiet phase's
+ * count waits this long on both sides or it takes in the busy phase before it.
+ */
+export const IDLE_BACKENDS_PUBLISHED_MS = 11_000;
+
 /** Transactions committed in a database so far: each autocommit statement is one round trip's work. */
 export async function committedTransactions(url: string, options: { settledMs?: number } = {}): Promise<number> {
-  // Other backends publish their counts at most about once a second: wait that long when they just ran.
+  // Busy backends publish their counts at most about once a second: wait that long when they just ran.
   await new Promise((resolve) => setTimeout(resolve, options.settledMs ?? 0));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
