@@ -48,15 +48,16 @@ const RUN_ENVIRONMENT: Record<string, string> = {
 };
 
 /**
- * Each pool fetches jobs as the Helm chart has it (values.yaml): a local queue, and a refetch delay,
- * here scaled to this run's 500 ms poll interval; webhook-delivery runs no job (it claims due
- * deliveries) and the chart's 40 attempts at once. A pool SIGKILLed with jobs fetched leaves them
- * locked until another pool's heartbeat frees them; a killed webhook-delivery's leases lapse.
+ * Each pool that runs jobs fetches them as the Helm chart has it (values.yaml): a local queue, and a
+ * refetch delay, here scaled to this run's 500 ms poll interval; payout-processor and webhook-delivery
+ * run no job (only pumps over their due rows), webhook-delivery with the chart's 40 attempts at once.
+ * A pool SIGKILLed with jobs fetched leaves them locked until another pool's heartbeat frees them; a
+ * killed pump's leases lapse.
  */
 const BATCHED_FETCH: Record<PoolName, Record<string, string>> = {
   "gateway-poller": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
   "code-expiry": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
-  "payout-processor": { WORKER_LOCAL_QUEUE_SIZE: "5", WORKER_REFETCH_DELAY_MS: "250" },
+  "payout-processor": {},
   "webhook-delivery": { WORKER_CONCURRENCY: "40" },
 };
 

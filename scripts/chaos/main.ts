@@ -53,8 +53,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tasksOfPool = poolTasks(createGateways(loadConfig({ NODE_ENV: "test" })));
 const taskIdentifiers = (pool: PoolName) => tasksOfPool[pool].map((definition) => definition.identifier);
 
-/** A pool process's job counters from its /metrics: attempts started and attempts finished. */
-async function jobCounters(service: ServiceProcess): Promise<{ started: number; finished: number } | undefined> {
+/**
+ * A pool process's work counters from its /metrics: attempts started and finished (jobs and pumps'
+ * items alike) and its pumps' successful claims.
+ */
+async function jobCounters(
+  service: ServiceProcess,
+): Promise<{ started: number; finished: number; claims: number } | undefined> {
   const text = await fetch(`http://127.0.0.1:${service.port}/metrics`, { signal: AbortSignal.timeout(2000) }).then(
     (response) => response.text(),
     () => undefined,
@@ -71,7 +76,11 @@ async function jobCounters(service: ServiceProcess): Promise<{ started: number; 
       finished += Number(match[2]);
     }
   }
-  return { started, finished };
+  let claims = 0;
+  for (const match of text.matchAll(/^worker_pump_claims_total\{[^}]*outcome="succeeded"[^}]*\} (\d+)/gm)) {
+    claims += Number(match[1]);
+  }
+  return { started, finished, claims };
 }
 
 /** SIGKILLs a pool process, if possible while one of its jobs runs; says whether one did. */
@@ -174,17 +183,23 @@ async function outage(deployment: Deployment, state: { databaseDown: boolean }):
     const response = await fetch(`${deployment.apiUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
     return response.status === 200;
   }, 60_000);
-  // A pool works again when it finishes a job after the return, or when none of its jobs is waiting.
-  // (A process restarted since then counts its jobs from zero.)
+  // A pool works again when its pumps have claimed after the return (they claim at least every
+  // second), and it has finished a job since or none of its jobs is waiting. (A process restarted
+  // since then counts from zero.)
   const poolsBack = pools.map(async (pool) => {
     const before = atReturn.get(pool);
     const ms = await timeUntil(async () => {
       const counters = await jobCounters(pool);
-      const finishedBefore = pool.pid() === before?.pid ? (before?.counters?.finished ?? 0) : 0;
-      if (counters !== undefined && counters.finished > finishedBefore) {
-        return true;
+      const sameProcess = pool.pid() === before?.pid;
+      const claimsBefore = sameProcess ? (before?.counters?.claims ?? 0) : 0;
+      if (counters === undefined || counters.claims <= claimsBefore) {
+        return false;
       }
-      return (await dueJobs(checks, taskIdentifiers(pool.role as PoolName))).oldestSeconds < 2;
+      const finishedBefore = sameProcess ? (before?.counters?.finished ?? 0) : 0;
+      return (
+        counters.finished > finishedBefore ||
+        (await dueJobs(checks, taskIdentifiers(pool.role as PoolName))).oldestSeconds < 2
+      );
     }, 60_000);
     return [pool.name, ms] as const;
   });
