@@ -2,7 +2,6 @@ import type { z } from "zod";
 import type { Config } from "../config.ts";
 import { type Claimed, claimDueExpiries, claimDuePolls, type DueTable, dueBacklog } from "../db/due-claims.ts";
 import type { Queryable } from "../db/pool.ts";
-import type { Logger } from "../telemetry/logger.ts";
 import type { PumpDefinition, PumpItem } from "./due-pump.ts";
 import type { TaskDependencies } from "./task.ts";
 
@@ -20,8 +19,8 @@ export const DUE_BY_TIME_INTERVAL_MS = 1000;
  */
 const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
-/** What a claim of due rows reads: the poll schedule and the inquiry throttle (`config.payment`), and where it logs. */
-export type DueRowsDependencies = { database: Queryable; config: Pick<Config, "payment">; logger: Logger };
+/** What a claim of due rows reads: the poll schedule and the inquiry throttle (`config.payment`). */
+export type DueRowsDependencies = { database: Queryable; config: Pick<Config, "payment"> };
 
 /** A claimed row as its handler sees it. */
 export type DueRow<Row extends z.ZodRawShape> = z.infer<z.ZodObject<Row>>;
