@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import pg from "pg";
 import request from "supertest";
 import { z } from "zod";
 import { apiPost, apiSetup, TEST_ADMIN_TOKEN, type TestApp, testApp, testConfig } from "../../../tests/support/app.ts";
@@ -18,7 +19,7 @@ import {
   sleep,
 } from "../../../tests/support/money.ts";
 import { CLAIM_LIMIT, runClaimed, startPoolPump } from "../../../tests/support/pumps.ts";
-import { manualClock } from "../../../tests/support/time.ts";
+import { manualClock, waitUntil } from "../../../tests/support/time.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import type { WalletGateway, WalletGateways } from "../../gateway/wallet-gateway.ts";
@@ -436,6 +437,44 @@ describe("an operator reverses a confirmed payout", () => {
     expect((await reverse("po_missing")).status).toBe(404);
     expect(await ledgerTransactionsOf(db.database, created.id)).toHaveLength(4);
     expect(await available(db.database, shop.id, false)).toBe(3000);
+  });
+
+  test("a reversal takes the balances in the order a payout request does: a request meanwhile waits, never deadlocks", async () => {
+    const { app, dependencies } = setup();
+    await fund(db.database, shop, 3000);
+    const created = (await createPayout(app, shop.testKey, { amount_cents: 1000 })).body;
+    await processUntilFinal(dependencies, created);
+    // A payout request's statement between its two balance locks: available taken, in transit next.
+    const requesting = new pg.Client({ connectionString: db.url });
+    await requesting.connect();
+    const lockBalance = (account: string, wait: "" | "NOWAIT") =>
+      requesting.query(
+        `SELECT balance_cents FROM ledger_balances
+         WHERE merchant_id = $1 AND livemode = false AND account = $2 AND currency = 'USD' FOR UPDATE ${wait}`,
+        [shop.id, account],
+      );
+    try {
+      await requesting.query("BEGIN");
+      await lockBalance("merchant_available", "");
+      const reversing = payouts.reversePayout(db.database, created.id, { reason: "recalled" });
+      await waitUntil("the reversal waits for the available balance", async () => {
+        const waiting = await db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+          SELECT count(*)::int AS count FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return waiting > 0;
+      });
+      // Free: the reversal has not touched it yet. Had it reversed the confirmation first, it would hold
+      // it (NOWAIT fails at once), and PostgreSQL would abort one of the two as a deadlock.
+      await lockBalance("payouts_in_transit", "NOWAIT");
+      await requesting.query("COMMIT");
+      expect(await reversing).toMatchObject({ status: "reversed" });
+    } finally {
+      await requesting.end();
+    }
+    expect(await accountBalances(db.database, shop.id, false)).toMatchObject({
+      merchant_available: { USD: 3000 },
+      payouts_in_transit: { USD: 0 },
+    });
   });
 
   test("through the admin CLI", async () => {

@@ -547,16 +547,16 @@ export async function reversePayout(
       return null;
     }
     const description = `Payout ${row.reference} reversed${options.reason === null ? "" : `: ${options.reason}`}`;
-    await ledger.reverse(transaction, {
-      merchantId: row.merchant_id,
-      transactionId: row.confirm_transaction_id,
-      description: description.slice(0, 500),
-    });
-    await ledger.reverse(transaction, {
-      merchantId: row.merchant_id,
-      transactionId: row.request_transaction_id,
-      description: description.slice(0, 500),
-    });
+    // The request's reversal first: its balances are locked in the order every payout movement takes
+    // them (available, in transit, then clearing), so a payout requested meanwhile waits rather than
+    // deadlocks. In transit is below zero between the two, within this transaction only.
+    for (const transactionId of [row.request_transaction_id, row.confirm_transaction_id]) {
+      await ledger.reverse(transaction, {
+        merchantId: row.merchant_id,
+        transactionId,
+        description: description.slice(0, 500),
+      });
+    }
     await events.emit(transaction, {
       merchantId: row.merchant_id,
       livemode: row.livemode,
