@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
+import { eventually } from "../../../tests/support/money.ts";
 import { createProduct, movesOf, onHandOf } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
 import { createDatabase, type Database, sql } from "../../platform/db/pool.ts";
@@ -12,7 +13,7 @@ import * as events from "../events/service.ts";
 import { createCashSaleWriter } from "./cash-sale-writer.ts";
 import type { SaleToInsert } from "./queries.ts";
 import { newReceiptToken } from "./receipt-token.ts";
-import { type CashSaleToWrite, saleCompletedData } from "./service.ts";
+import { type CashSaleToWrite, saleCompletedData, writeCashSales } from "./service.ts";
 
 /**
  * The cash sale writer: the cash sales of one event-loop turn (here: the writes started together) in
@@ -351,6 +352,42 @@ test("two sales of one batch naming the same client_sale_id: one is recorded, th
   expect(await saleMovesOf(bread.id)).toHaveLength(2);
   expect(await completedEventsOf([...twins, other])).toHaveLength(2);
 });
+
+test("a batch waits for another transaction's client_sale_id before it locks any product: no deadlock with it", async () => {
+  const cola = await newProduct({ name: "Cola", price_cents: 150, stock_qty: 10 });
+  const clientSaleId = randomUUID();
+  const first = cashSale({ lines: [{ name: "Bag", qty: 1, unit_cents: 10 }], clientSaleId });
+  const colaSale = cashSale({ lines: [{ product: cola, qty: 2 }] });
+  const twin = cashSale({ lines: [{ name: "Bag", qty: 1, unit_cents: 10 }], clientSaleId });
+  const write = createCashSaleWriter(world.db.database);
+  const steps = { inserted: Promise.withResolvers<void>(), batchWaiting: Promise.withResolvers<void>() };
+  // Another request's sale of the same client_sale_id, not yet committed; once the batch waits for
+  // it, that transaction locks the cola's row, which the waiting batch must not hold.
+  const other = world.db.database.transaction(async (transaction) => {
+    expect(await writeCashSales(transaction, [toWrite(first, null)])).toEqual([{ recorded: true, shiftOpen: true }]);
+    steps.inserted.resolve();
+    await steps.batchWaiting.promise;
+    await transaction.query(sql.unsafe`SELECT id FROM products WHERE id = ${cola.id} FOR UPDATE NOWAIT`);
+  });
+  await steps.inserted.promise;
+  const outcomes = Promise.allSettled([write(toWrite(colaSale, null)), write(toWrite(twin, null))]);
+  await eventually(async () => (await batchesWaitingForALock()) === 1);
+  steps.batchWaiting.resolve();
+  await other;
+  const [colaOutcome, twinOutcome] = await outcomes;
+  expect(colaOutcome).toEqual({ status: "fulfilled", value: { recorded: true, shiftOpen: true } });
+  expect(twinOutcome?.status === "rejected" ? twinOutcome.reason : undefined).toBeInstanceOf(
+    UniqueIntegrityConstraintViolationError,
+  );
+  expect(await salesWritten([first, colaSale, twin])).toEqual([first.id, colaSale.id].sort());
+  expect(await onHandOf(world.db, cola.id)).toBe(8);
+});
+
+/** The cash sale statements of this test's database waiting for another transaction's lock. */
+const batchesWaitingForALock = () =>
+  world.db.database.oneFirst(sql.type(z.object({ n: z.number() }))`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = ${world.db.name} AND wait_event_type = 'Lock' AND query LIKE '%WITH held_shift AS MATERIALIZED%'`);
 
 test("any other refusal of one sale (a check the database enforces) fails only that sale", async () => {
   const cola = await newProduct({ name: "Cola", price_cents: 150, stock_qty: 10 });

@@ -55,8 +55,11 @@ export type CashSaleEffects = (recorded: (sale: FragmentSqlToken) => FragmentSql
  * while the shift read before is still open (held by `held` as `lockOpenShiftOfTill` holds it);
  * otherwise nothing of it is (not its answer either). One row's failure fails the statement whole
  * (a client_sale_id recorded concurrently: `CLIENT_SALE_ID_KEY`), having written nothing. Returns the
- * ids of the sales recorded and of those whose shift had closed. One SQL text whatever the sales
- * (arrays), prepared: planning it costs more than running it.
+ * ids of the sales recorded and of those whose shift had closed. The effects are gated on the
+ * aggregate of the inserted ids (`sales_recorded`), so every sale is inserted (and every wait on
+ * another transaction's client_sale_id is over) before any product row is locked: a batch never
+ * holds a product while it waits for another's commit. One SQL text whatever the sales (arrays),
+ * prepared: planning it costs more than running it.
  */
 export async function insertCashSales(
   database: Queryable,
@@ -67,7 +70,7 @@ export async function insertCashSales(
   const sales = rows.map((row) => row.sale);
   const saleText = (pick: (sale: SaleToInsert) => string | null) => sql.array(sales.map(pick), "text");
   const { events, stockMoves, shifts } = effects(
-    (sale) => sql.fragment`EXISTS (SELECT 1 FROM sale_inserted i WHERE i.id = ${sale})`,
+    (sale) => sql.fragment`EXISTS (SELECT 1 FROM sales_recorded r WHERE ${sale} = ANY (r.ids))`,
   );
   const outcome = await database.one(sql.prepared("sales_insert_cash_batch", cashSalesOutcomeSchema)`
     WITH held_shift AS MATERIALIZED (${shifts.held}),
@@ -113,10 +116,11 @@ export async function insertCashSales(
         WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key))
       ORDER BY p.position
       RETURNING id),
+    sales_recorded AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM sale_inserted),
     sale_event AS (${events}),
     ${stockMoves},
     sale_cash AS (${shifts.cashMoves})
-    SELECT coalesce((SELECT array_agg(id) FROM sale_inserted), '{}') AS recorded,
+    SELECT (SELECT ids FROM sales_recorded) AS recorded,
       coalesce((SELECT array_agg(id) FROM pending WHERE NOT shift_open), '{}') AS "shiftClosed"`);
   return { recorded: new Set(outcome.recorded), shiftClosed: new Set(outcome.shiftClosed) };
 }
