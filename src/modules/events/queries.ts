@@ -25,6 +25,34 @@ export function insertEventWhen(event: EventToInsert, gate: FragmentSqlToken): F
   return sql.fragment`${insertOneEvent(event, gate)} RETURNING id`;
 }
 
+/**
+ * The insert of many events, in the order given, each only if `when(subject)` holds for it
+ * (`subject`: the SQL value of the text given beside the event, e.g. the id of the row it describes),
+ * returning their `id`s: for a statement that writes many changes, each deciding its own event.
+ * Fanned out as any event. Its SQL text is the same whatever the events (they are bound as arrays).
+ */
+export function insertEventsWhen(
+  events: readonly { event: EventToInsert; subject: string }[],
+  when: (subject: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
+  const text = (pick: (row: { event: EventToInsert; subject: string }) => string | null) =>
+    sql.array(events.map(pick), "text");
+  return sql.fragment`
+    INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
+    SELECT e.merchant_id, e.id, e.livemode, e.type, e.data::jsonb, e.traceparent
+    FROM unnest(
+      ${text((row) => row.event.merchant_id)}::text[], ${text((row) => row.event.id)}::text[],
+      ${sql.array(
+        events.map((row) => row.event.livemode),
+        "bool",
+      )}::bool[], ${text((row) => row.event.type)}::text[], ${text((row) => JSON.stringify(row.event.data))}::text[],
+      ${text((row) => row.event.traceparent)}::text[], ${text((row) => row.subject)}::text[])
+      WITH ORDINALITY AS e (merchant_id, id, livemode, type, data, traceparent, subject, position)
+    WHERE ${when(sql.fragment`e.subject`)}
+    ORDER BY e.position
+    RETURNING id`;
+}
+
 const insertOneEvent = (event: EventToInsert, gate: FragmentSqlToken) => sql.fragment`
     INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
     SELECT ${event.merchant_id}::text, ${event.id}::text, ${event.livemode}::boolean, ${event.type}::text,

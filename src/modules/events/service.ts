@@ -27,6 +27,25 @@ export function emitWhen(event: EventToEmit, gate: FragmentSqlToken): FragmentSq
   return queries.insertEventWhen(rowOf(event), gate);
 }
 
+/**
+ * `emitWhen` for many events of one statement (the cash sales of a moment): recorded in the order
+ * given, each only if `when(subject)` holds, `subject` being the SQL value of the text given beside
+ * it. The events are made first (`prepareEvent`, in the request that causes each: its id and trace).
+ */
+export function emitEachWhen(
+  events: readonly { event: PreparedEvent; subject: string }[],
+  when: (subject: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
+  return queries.insertEventsWhen(events, when);
+}
+
+/** An event's row as `emit` would record it now (a fresh id, the current span's trace), for `emitEachWhen`. */
+export function prepareEvent(event: EventToEmit): PreparedEvent {
+  return rowOf(event);
+}
+
+export type PreparedEvent = ReturnType<typeof rowOf>;
+
 type EventToEmit = { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> };
 
 /** The row of an event recorded now: a fresh id, and the recording span's trace for its deliveries. */

@@ -28,64 +28,101 @@ const insertedValues = (sale: SaleToInsert) => sql.fragment`
   ${timestamp(sale.taken_at)}::timestamptz, ${sale.till_id}::text, ${sale.shift_id}::text, ${sale.receipt_token}::text,
   ${sale.created_at.toISOString()}::timestamptz, ${timestamp(sale.completed_at)}::timestamptz`;
 
-/** The condition that the cash sale of `insertCashSale`'s statement was recorded: its effects' gate. */
-export const CASH_SALE_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM sale_inserted)`;
-
 /** The unique index on a till's client_sale_id: a cash sale whose id a concurrent request recorded first. */
 export const CLIENT_SALE_ID_KEY = "sales_client_sale_id_key";
 
+/** A completed cash sale to record with its request's stored answer (null: a route that stores none). */
+export type CashSaleToInsert = { sale: SaleToInsert; response: ResponseToStore | null };
+
 /**
- * A completed cash sale and everything it does, in one statement (the request's whole transaction:
- * one round trip instead of a transaction's six to eight): the idempotent response stored, the sale,
- * and its effects, each a data-modifying common table expression gated on `CASH_SALE_RECORDED`:
- * `sale.completed`, the stock moves (`stockMoves`: CTE entries) and the cash in the till's shift. The
- * sale is written only while its request still owns its Idempotency-Key and, on a till, while the
- * shift read before is still open (held by `shift.held` as `lockOpenShiftOfTill` holds it); otherwise
- * nothing is. A client_sale_id recorded concurrently fails the statement whole (`CLIENT_SALE_ID_KEY`).
- * Prepared per shape (planning it costs more than running it).
+ * What the other modules write beside the cash sales of `insertCashSales`, given the gate
+ * `recorded(sale)` (true in the statement once the sale whose id is the SQL value `sale` was recorded):
+ * `events` (`sale.completed`, an insert), `stockMoves` (CTE entries) and `shifts` (`held`: the query of
+ * the sales' shifts still open, share-locked; `cashMoves`: an insert).
  */
-export async function insertCashSale(
+export type CashSaleEffects = (recorded: (sale: FragmentSqlToken) => FragmentSqlToken) => {
+  events: FragmentSqlToken;
+  stockMoves: FragmentSqlToken;
+  shifts: { held: FragmentSqlToken; cashMoves: FragmentSqlToken };
+};
+
+/**
+ * Completed cash sales and everything each does, in one statement for all of them (the requests'
+ * whole transaction: one round trip, one commit for the sales of a moment): each request's stored
+ * answer, its sale and its effects (`effects`: `sale.completed`, its stock moves, its cash in the
+ * till's shift), as data-modifying common table expressions, each effect gated on its own sale's
+ * insert. A sale is written only while its request still owns its Idempotency-Key and, on a till,
+ * while the shift read before is still open (held by `held` as `lockOpenShiftOfTill` holds it);
+ * otherwise nothing of it is (not its answer either). One row's failure fails the statement whole
+ * (a client_sale_id recorded concurrently: `CLIENT_SALE_ID_KEY`), having written nothing. Returns the
+ * ids of the sales recorded and of those whose shift had closed. The effects are gated on the
+ * aggregate of the inserted ids (`sales_recorded`), so every sale is inserted (and every wait on
+ * another transaction's client_sale_id is over) before any product row is locked: a batch never
+ * holds a product while it waits for another's commit. One SQL text whatever the sales (arrays),
+ * prepared: planning it costs more than running it.
+ */
+export async function insertCashSales(
   database: Queryable,
-  recorded: {
-    sale: SaleToInsert;
-    response: ResponseToStore | null;
-    event: FragmentSqlToken;
-    stockMoves: FragmentSqlToken | null;
-    shift: { held: FragmentSqlToken; cashMove: FragmentSqlToken } | null;
-  },
-): Promise<{ recorded: boolean; shiftOpen: boolean }> {
-  const { sale, response, shift, stockMoves } = recorded;
-  const shiftOpen = shift === null ? sql.fragment`TRUE` : sql.fragment`EXISTS (SELECT 1 FROM held_shift)`;
-  const owned = response === null ? sql.fragment`TRUE` : sql.fragment`EXISTS (SELECT 1 FROM stored)`;
-  const shape = [
-    sale.livemode ? "live" : "test",
-    stockMoves === null ? "" : "stock",
-    shift === null ? "" : "shift",
-    response === null ? "" : "key",
-  ].join("_");
-  const ctes = [
-    ...(shift === null ? [] : [sql.fragment`held_shift AS MATERIALIZED (${shift.held})`]),
-    ...(response === null
-      ? []
-      : [
-          sql.fragment`stored AS (${storeResponsesStatement(sql.fragment`
-            SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
-              ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
-              ${response.status}::integer AS response_status, ${response.body}::text AS response_body
-            WHERE ${shiftOpen}`)})`,
-        ]),
-    sql.fragment`sale_inserted AS (
+  rows: readonly CashSaleToInsert[],
+  effects: CashSaleEffects,
+): Promise<{ recorded: ReadonlySet<string>; shiftClosed: ReadonlySet<string> }> {
+  const text = (pick: (row: CashSaleToInsert) => string | null) => sql.array(rows.map(pick), "text");
+  const sales = rows.map((row) => row.sale);
+  const saleText = (pick: (sale: SaleToInsert) => string | null) => sql.array(sales.map(pick), "text");
+  const { events, stockMoves, shifts } = effects(
+    (sale) => sql.fragment`EXISTS (SELECT 1 FROM sales_recorded r WHERE ${sale} = ANY (r.ids))`,
+  );
+  const outcome = await database.one(sql.prepared("sales_insert_cash_batch", cashSalesOutcomeSchema)`
+    WITH held_shift AS MATERIALIZED (${shifts.held}),
+    pending AS (
+      SELECT p.*, (p.shift_id IS NULL OR EXISTS (SELECT 1 FROM held_shift h
+          WHERE h.merchant_id = p.merchant_id AND h.livemode = p.livemode AND h.id = p.shift_id)) AS shift_open
+      FROM unnest(
+        ${saleText((sale) => sale.merchant_id)}::text[], ${saleText((sale) => sale.id)}::text[],
+        ${sql.array(
+          sales.map((sale) => sale.livemode),
+          "bool",
+        )}::bool[], ${saleText((sale) => sale.status)}::text[], ${saleText((sale) => sale.tender)}::text[],
+        ${saleText((sale) => sale.currency)}::text[], ${sql.array(
+          sales.map((sale) => sale.total_cents),
+          "int8",
+        )}::int8[], ${saleText((sale) => JSON.stringify(sale.items))}::text[], ${saleText((sale) => sale.cashier)}::text[],
+        ${saleText((sale) => sale.note)}::text[], ${saleText((sale) => sale.payment_id)}::text[],
+        ${saleText((sale) => sale.actor_type)}::text[], ${saleText((sale) => sale.actor_id)}::text[],
+        ${saleText((sale) => sale.client_sale_id)}::text[],
+        ${saleText((sale) => sale.client_request_fingerprint?.toString("hex") ?? null)}::text[],
+        ${saleText((sale) => timestamp(sale.taken_at))}::text[], ${saleText((sale) => sale.till_id)}::text[],
+        ${saleText((sale) => sale.shift_id)}::text[], ${saleText((sale) => sale.receipt_token)}::text[],
+        ${saleText((sale) => sale.created_at.toISOString())}::text[], ${saleText((sale) => timestamp(sale.completed_at))}::text[],
+        ${text((row) => row.response?.key ?? null)}::text[], ${text((row) => row.response?.ownerToken ?? null)}::text[],
+        ${sql.array(
+          rows.map((row) => row.response?.status ?? null),
+          "int4",
+        )}::int4[], ${text((row) => row.response?.body ?? null)}::text[])
+        WITH ORDINALITY AS p (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
+          payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
+          receipt_token, created_at, completed_at, idempotency_key, owner_token, response_status, response_body, position)),
+    stored AS (${storeResponsesStatement(sql.fragment`
+      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
+      FROM pending WHERE idempotency_key IS NOT NULL AND shift_open`)}),
+    sale_inserted AS (
       INSERT INTO sales (${INSERTED_COLUMNS})
-      SELECT ${insertedValues(sale)}
-      WHERE ${owned} AND ${shiftOpen}
-      RETURNING id)`,
-    sql.fragment`sale_event AS (${recorded.event})`,
-    ...(stockMoves === null ? [] : [stockMoves]),
-    ...(shift === null ? [] : [sql.fragment`sale_cash AS (${shift.cashMove})`]),
-  ];
-  return database.one(sql.prepared(`sales_insert_cash${shape}`, cashSaleOutcomeSchema)`
-    WITH ${sql.join(ctes, sql.fragment`, `)}
-    SELECT ${CASH_SALE_RECORDED} AS recorded, ${shiftOpen} AS "shiftOpen"`);
+      SELECT p.merchant_id, p.id, p.livemode, p.status, p.tender, p.currency, p.total_cents, p.items::jsonb, p.cashier,
+        p.note, p.payment_id, p.actor_type, p.actor_id, p.client_sale_id, decode(p.client_request_fingerprint, 'hex'),
+        p.taken_at::timestamptz, p.till_id, p.shift_id, p.receipt_token, p.created_at::timestamptz,
+        p.completed_at::timestamptz
+      FROM pending p
+      WHERE p.shift_open AND (p.idempotency_key IS NULL OR EXISTS (SELECT 1 FROM stored s
+        WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key))
+      ORDER BY p.position
+      RETURNING id),
+    sales_recorded AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM sale_inserted),
+    sale_event AS (${events}),
+    ${stockMoves},
+    sale_cash AS (${shifts.cashMoves})
+    SELECT (SELECT ids FROM sales_recorded) AS recorded,
+      coalesce((SELECT array_agg(id) FROM pending WHERE NOT shift_open), '{}') AS "shiftClosed"`);
+  return { recorded: new Set(outcome.recorded), shiftClosed: new Set(outcome.shiftClosed) };
 }
 
 /** The condition that the payment of `insertWalletSale`'s statement was written: the sale's gate. */
@@ -133,7 +170,7 @@ export async function insertWalletSale(
 
 const recordedSchema = z.object({ recorded: z.boolean() });
 
-const cashSaleOutcomeSchema = z.object({ recorded: z.boolean(), shiftOpen: z.boolean() });
+const cashSalesOutcomeSchema = z.object({ recorded: z.array(z.string()), shiftClosed: z.array(z.string()) });
 
 const clientSaleRowSchema = saleRowSchema.extend({ client_request_fingerprint: z.instanceof(Buffer) });
 

@@ -5,6 +5,7 @@ import { createProductReader, type ProductReader } from "../catalog/service.ts";
 import { presentPayment } from "../payments/routes.ts";
 import type { PaymentRow } from "../payments/schemas.ts";
 import { type PaymentWiring, qrPngDataUrlOf } from "../payments/service.ts";
+import { type CashSaleWriter, createCashSaleWriter } from "./cash-sale-writer.ts";
 import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
@@ -81,6 +82,7 @@ const presentSaleView = (config: Config, view: sales.SaleView) =>
 
 export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
   let readProducts: ProductReader | undefined;
+  let writeCashSale: CashSaleWriter | undefined;
   return [
     defineRoute({
       method: "post",
@@ -116,9 +118,10 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
       handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // A hot path: the reader shares its statement with the sales of the moment.
+        // A hot path: the reader and the cash sale writer share their statements with the sales of the moment.
         readProducts ??= createProductReader(database);
-        return sales.createSale({ config, database, logger, ...wiring, readProducts }, tenant, body, {
+        writeCashSale ??= createCashSaleWriter(database);
+        return sales.createSale({ config, database, logger, ...wiring, readProducts, writeCashSale }, tenant, body, {
           commitWithResponse,
           created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
           // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.

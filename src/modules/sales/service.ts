@@ -7,6 +7,7 @@ import type { World } from "../../kernel/world.ts";
 import { requireDatabaseUrl } from "../../platform/config.ts";
 import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
+import { statementRefused } from "../../platform/db/statement-errors.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -60,8 +61,14 @@ import {
  */
 
 export type SaleDependencies = payments.PaymentDependencies;
-/** What ringing up a sale needs besides: the process's batching product reader (`catalog.createProductReader`). */
-export type SaleCreationDependencies = SaleDependencies & { readProducts: catalog.ProductReader };
+/**
+ * What ringing up a sale needs besides: the process's batching product reader
+ * (`catalog.createProductReader`) and cash sale writer (`cash-sale-writer.ts`, over `writeCashSales`).
+ */
+export type SaleCreationDependencies = SaleDependencies & {
+  readProducts: catalog.ProductReader;
+  writeCashSale: (row: CashSaleToWrite) => Promise<CashSaleOutcome>;
+};
 /** A sale as the API shows it: with its payment (null for cash) and its returns, oldest first. */
 export type SaleView = { sale: SaleRow; payment: PaymentRow | null; returns: readonly SaleReturnRow[] };
 
@@ -116,9 +123,10 @@ export async function createSale<Reply>(
 }
 
 /**
- * A cash sale: completed at once, in one statement (`queries.insertCashSale`) with its stored answer,
- * `sale.completed`, its stock moves and, on a till, its cash in the till's open shift (read first:
- * 409 `shift_not_open` when there is none, or when it closes before the statement holds it).
+ * A cash sale: completed at once, written with its stored answer, `sale.completed`, its stock moves
+ * and, on a till, its cash in the till's open shift (read first: 409 `shift_not_open` when there is
+ * none, or when it closes before the statement holds it) by `writeCashSale`, the process's batching
+ * writer: one statement and one commit for the cash sales of an event-loop turn (`writeCashSales`).
  */
 async function createCashSale<Reply>(
   dependencies: SaleCreationDependencies,
@@ -126,37 +134,15 @@ async function createCashSale<Reply>(
   input: CreateSaleInput,
   reply: SaleReply<Reply>,
 ): Promise<Reply> {
-  const { database } = dependencies;
   const prepared = await prepareSale(dependencies, tenant, input);
   const tillId = input.till_id ?? null;
-  const shift = tillId === null ? null : await shifts.openShiftOfTill(database, tenant, tillId);
+  const shift = tillId === null ? null : await shifts.openShiftOfTill(dependencies.database, tenant, tillId);
   const sale = saleToInsert(tenant, prepared, { status: "completed", paymentId: null, shiftId: shift?.id ?? null });
-  const recorded = queries.CASH_SALE_RECORDED;
   const committed = await reply.commitWithResponse(
     reply.created({ sale, payment: null, returns: [] }),
     async (response) => {
-      const outcome = await queries
-        .insertCashSale(database, {
-          sale,
-          response,
-          event: events.emitWhen(saleCompletedEvent(sale), recorded),
-          stockMoves: stock.saleMovesCtes(saleMovesOf(sale), recorded),
-          shift:
-            shift === null
-              ? null
-              : shifts.saleCashInShift(
-                  {
-                    merchantId: sale.merchant_id,
-                    livemode: sale.livemode,
-                    shiftId: shift.id,
-                    saleId: sale.id,
-                    currency: sale.currency,
-                    amountCents: sale.total_cents,
-                    actor: { kind: sale.actor_type, id: sale.actor_id },
-                  },
-                  recorded,
-                ),
-        })
+      const outcome = await dependencies
+        .writeCashSale({ sale, response, event: events.prepareEvent(saleCompletedEvent(sale)) })
         .catch((error: unknown) => {
           throw error instanceof UniqueIntegrityConstraintViolationError &&
             error.constraint === queries.CLIENT_SALE_ID_KEY
@@ -172,6 +158,71 @@ async function createCashSale<Reply>(
   countCompletion(sale);
   return committed;
 }
+
+/** A cash sale to write (`writeCashSales`): its row, its request's answer and its `sale.completed`, made in the request. */
+export type CashSaleToWrite = queries.CashSaleToInsert & { event: events.PreparedEvent };
+
+/** What writing a cash sale did: recorded (false: its request had lost its key), or its shift had closed. */
+export type CashSaleOutcome = { recorded: boolean; shiftOpen: boolean };
+
+/**
+ * Writes cash sales in one statement (`queries.insertCashSales`): each with its stored answer,
+ * `sale.completed`, its stock moves and its cash in its shift, one round trip and one commit for all.
+ * When the statement fails, it wrote nothing: the sales are then written one statement each, so that
+ * a sale's own failure (a client_sale_id recorded concurrently, or by another sale of the batch) fails
+ * only its own request, with that error, and the others are written once. A failure without the
+ * database's answer (a lost connection: the commit's outcome unknown) fails every sale of the batch.
+ */
+export async function writeCashSales(
+  database: Queryable,
+  rows: readonly CashSaleToWrite[],
+): Promise<(CashSaleOutcome | Error)[]> {
+  try {
+    const written = await queries.insertCashSales(database, rows, cashSaleEffects(rows));
+    return rows.map((row) => ({
+      recorded: written.recorded.has(row.sale.id),
+      shiftOpen: !written.shiftClosed.has(row.sale.id),
+    }));
+  } catch (error) {
+    if (rows.length > 1 && statementRefused(error)) {
+      return (await Promise.all(rows.map((row) => writeCashSales(database, [row])))).flat();
+    }
+    const failure = error instanceof Error ? error : new Error(String(error));
+    return rows.map(() => failure);
+  }
+}
+
+/** The parts of `insertCashSales` that other modules write, for these sales. */
+const cashSaleEffects =
+  (rows: readonly CashSaleToWrite[]): queries.CashSaleEffects =>
+  (recorded) => ({
+    events: events.emitEachWhen(
+      rows.map((row) => ({ event: row.event, subject: row.sale.id })),
+      recorded,
+    ),
+    stockMoves: stock.salesMovesCtes(
+      rows.map((row) => saleMovesOf(row.sale)),
+      recorded,
+    ),
+    shifts: shifts.salesCashInShifts(
+      rows.flatMap(({ sale }) =>
+        sale.shift_id === null
+          ? []
+          : [
+              {
+                merchantId: sale.merchant_id,
+                livemode: sale.livemode,
+                shiftId: sale.shift_id,
+                saleId: sale.id,
+                currency: sale.currency,
+                amountCents: sale.total_cents,
+                actor: { kind: sale.actor_type, id: sale.actor_id },
+              },
+            ],
+      ),
+      recorded,
+    ),
+  });
 
 /**
  * A wallet sale: pending beside its payment, both written in one statement (`queries.insertWalletSale`)

@@ -42,7 +42,7 @@ export async function selectShift(database: Queryable, world: World, shiftId: st
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${shiftId}`);
 }
 
-/** The till's open shift, read without a lock (a statement that joins it holds it: `heldOpenShift`). */
+/** The till's open shift, read without a lock (a statement that joins it holds it: `heldOpenShifts`). */
 export async function selectOpenShiftOfTill(
   database: Queryable,
   world: World,
@@ -54,14 +54,21 @@ export async function selectOpenShiftOfTill(
 }
 
 /**
- * `lockOpenShift` of one shift as a query for a common table expression of the statement whose cash
- * move joins it: its id while it is open, share-locked until the transaction ends; no row once closed.
+ * `lockOpenShift` of shifts as a query for a common table expression of the statement whose cash
+ * moves join them: `merchant_id`, `livemode` and `id` of those still open, share-locked until the
+ * transaction ends; none of one closed. Its SQL text is the same whatever the shifts (bound as arrays).
  */
-export function heldOpenShift(world: World, shiftId: string): FragmentSqlToken {
+export function heldOpenShifts(shifts: readonly (World & { shiftId: string })[]): FragmentSqlToken {
+  const text = (pick: (shift: World & { shiftId: string }) => string) => sql.array(shifts.map(pick), "text");
   return sql.fragment`
-    SELECT id FROM shifts
-    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${shiftId} AND status = 'open'
-    FOR SHARE`;
+    SELECT s.merchant_id, s.livemode, s.id FROM shifts s
+    JOIN unnest(${text((shift) => shift.merchantId)}::text[], ${sql.array(
+      shifts.map((shift) => shift.livemode),
+      "bool",
+    )}::bool[], ${text((shift) => shift.shiftId)}::text[]) AS w (merchant_id, livemode, id)
+      ON s.merchant_id = w.merchant_id AND s.livemode = w.livemode AND s.id = w.id
+    WHERE s.status = 'open'
+    FOR SHARE OF s`;
 }
 
 /**
@@ -109,6 +116,36 @@ export function insertCashMoveWhen(move: CashMoveToInsert, gate: FragmentSqlToke
       ${move.amountCents}::int8, ${move.reason}::text, ${move.saleId}::text, ${move.returnId}::text,
       ${move.actor.kind}::text, ${move.actor.id}::text
     WHERE ${gate}`;
+}
+
+/**
+ * The insert of many cash moves, in the order given, each only if `when(sale)` holds for it (`sale`:
+ * the SQL value of its `saleId`). Its SQL text is the same whatever the moves (bound as arrays).
+ */
+export function insertCashMovesWhen(
+  moves: readonly (CashMoveToInsert & { saleId: string })[],
+  when: (sale: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
+  const text = (pick: (move: CashMoveToInsert) => string | null) => sql.array(moves.map(pick), "text");
+  return sql.fragment`
+    INSERT INTO shift_cash_moves (merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id, return_id,
+      actor_type, actor_id)
+    SELECT m.merchant_id, m.id, m.shift_id, m.kind, m.currency, m.amount_cents, m.reason, m.sale_id, m.return_id,
+      m.actor_type, m.actor_id
+    FROM unnest(
+      ${text((move) => move.merchantId)}::text[], ${text((move) => move.id)}::text[],
+      ${text((move) => move.shiftId)}::text[], ${text((move) => move.kind)}::text[],
+      ${text((move) => move.currency)}::text[], ${sql.array(
+        moves.map((move) => move.amountCents),
+        "int8",
+      )}::int8[], ${text((move) => move.reason)}::text[], ${text((move) => move.saleId)}::text[],
+      ${text((move) => move.returnId)}::text[], ${text((move) => move.actor.kind)}::text[],
+      ${text((move) => move.actor.id)}::text[])
+      WITH ORDINALITY AS m (merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id, return_id,
+        actor_type, actor_id, position)
+    WHERE ${when(sql.fragment`m.sale_id`)}
+    ORDER BY m.position
+    RETURNING id`;
 }
 
 /** Closes an open shift; null when it is not open (closed already, by this request's twin or another). */

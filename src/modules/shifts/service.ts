@@ -150,7 +150,7 @@ export const shiftNotOpen = (tillId: string) =>
   conflict("shift_not_open", `Till ${tillId} has no open shift: open one before taking or paying out cash.`);
 
 /**
- * The till's open shift for a statement that joins it (`saleCashInShift`), read without a lock;
+ * The till's open shift for a statement that joins it (`salesCashInShifts`), read without a lock;
  * 409 `shift_not_open` when there is none.
  */
 export async function openShiftOfTill(database: Queryable, world: World, tillId: string): Promise<ShiftRow> {
@@ -162,13 +162,14 @@ export async function openShiftOfTill(database: Queryable, world: World, tillId:
 }
 
 /**
- * A sale's cash in a shift read by `openShiftOfTill`, as parts of the statement that records the sale:
- * `held`, the shift's id while it is still open, share-locked as `lockOpenShiftOfTill` locks it (so a
- * close waits for the sale, or the sale finds the shift closed), and `cashMove`, its insert, written
- * only if `gate` holds.
+ * The cash of sales in shifts read by `openShiftOfTill`, as parts of the one statement that records
+ * the sales (a cash sales' batch): `held`, a query of the shifts still open among theirs (`merchant_id`,
+ * `livemode`, `id`), share-locked as `lockOpenShiftOfTill` locks them (so a close waits for the sales,
+ * or a sale finds its shift closed), and `cashMoves`, their inserts, each written only if `when(sale)`
+ * holds for its sale id.
  */
-export function saleCashInShift(
-  move: {
+export function salesCashInShifts(
+  moves: readonly {
     merchantId: string;
     livemode: boolean;
     shiftId: string;
@@ -176,13 +177,14 @@ export function saleCashInShift(
     currency: Currency;
     amountCents: number;
     actor: Actor;
-  },
-  gate: FragmentSqlToken,
-): { held: FragmentSqlToken; cashMove: FragmentSqlToken } {
+  }[],
+  when: (sale: FragmentSqlToken) => FragmentSqlToken,
+): { held: FragmentSqlToken; cashMoves: FragmentSqlToken } {
+  const shifts = new Map(moves.map((move) => [`${move.merchantId}\u0000${move.livemode}\u0000${move.shiftId}`, move]));
   return {
-    held: queries.heldOpenShift(move, move.shiftId),
-    cashMove: queries.insertCashMoveWhen(
-      {
+    held: queries.heldOpenShifts([...shifts.values()]),
+    cashMoves: queries.insertCashMovesWhen(
+      moves.map((move) => ({
         merchantId: move.merchantId,
         id: newId("cmv"),
         shiftId: move.shiftId,
@@ -193,8 +195,8 @@ export function saleCashInShift(
         saleId: move.saleId,
         returnId: null,
         actor: move.actor,
-      },
-      gate,
+      })),
+      when,
     ),
   };
 }

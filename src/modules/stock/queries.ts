@@ -134,6 +134,73 @@ export function saleMovesCtes(sale: SaleMoves, gate: FragmentSqlToken): Fragment
       RETURNING ${MOVE_COLUMNS})`;
 }
 
+/**
+ * `saleMovesCtes` for the sales of one statement (the cash sales of a moment), each moving only if
+ * `when(sale)` holds (`sale`: the SQL value of its sale id). Live: the rows of every product the
+ * sales name are locked at once in id order (as `saleMovesCtes` locks them, so statements sharing
+ * products never deadlock), each changed once by the sum of its moves, and each move records the
+ * on-hand after it and the moves before it in the statement (sales in the order given), as if the
+ * sales had run one after another; the moves are inserted in that order, a sale's in product id order.
+ * Test: the moves record the unchanged on-hand. Untracked products get no move. Defines
+ * `stock_batch_wanted`, `stock_batch_locked`, `stock_batch_updated` and `stock_batch_moves_inserted`.
+ * Its SQL text is the same whatever the sales (they are bound as arrays).
+ */
+export function salesMovesCtes(
+  sales: readonly SaleMoves[],
+  when: (sale: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
+  const moves = sales.flatMap((sale, position) => sale.lines.map((line) => ({ sale, position, line })));
+  const text = (pick: (move: (typeof moves)[number]) => string | null) => sql.array(moves.map(pick), "text");
+  return sql.fragment`
+    stock_batch_wanted AS (
+      SELECT * FROM unnest(
+        ${sql.array(
+          moves.map((move) => move.position),
+          "int4",
+        )}::int4[], ${text((move) => move.sale.saleId)}::text[], ${text((move) => move.sale.merchantId)}::text[],
+        ${sql.array(
+          moves.map((move) => move.sale.livemode),
+          "bool",
+        )}::bool[], ${text((move) => move.sale.kind)}::text[], ${text((move) => move.sale.note)}::text[],
+        ${text((move) => move.sale.actor.kind)}::text[], ${text((move) => move.sale.actor.id)}::text[],
+        ${text((move) => move.line.moveId)}::text[], ${text((move) => move.line.productId)}::text[],
+        ${sql.array(
+          moves.map((move) => move.line.delta),
+          "int8",
+        )}::int8[])
+        AS w (sale_position, sale_id, merchant_id, livemode, kind, note, actor_type, actor_id, move_id, product_id, delta)
+      WHERE ${when(sql.fragment`w.sale_id`)}),
+    stock_batch_locked AS MATERIALIZED (
+      SELECT p.merchant_id, p.id FROM products p
+      WHERE (p.merchant_id, p.id) IN (SELECT merchant_id, product_id FROM stock_batch_wanted WHERE livemode)
+        AND p.track_stock
+      ORDER BY p.id, p.merchant_id
+      FOR NO KEY UPDATE OF p),
+    stock_batch_updated AS (
+      UPDATE products p SET stock_qty = p.stock_qty + t.delta
+      FROM (SELECT merchant_id, product_id, sum(delta)::int8 AS delta FROM stock_batch_wanted WHERE livemode
+          GROUP BY merchant_id, product_id) t
+        JOIN stock_batch_locked l ON l.merchant_id = t.merchant_id AND l.id = t.product_id
+      WHERE p.merchant_id = t.merchant_id AND p.id = t.product_id
+      RETURNING p.merchant_id, p.id, p.stock_qty - t.delta AS stock_qty_before),
+    stock_batch_moves_inserted AS (
+      INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
+        actor_id, sale_id, note)
+      SELECT m.merchant_id, m.move_id, m.livemode, m.product_id, m.kind, m.delta, m.stock_qty_after, m.actor_type,
+        m.actor_id, m.sale_id, m.note
+      FROM (
+        SELECT w.*, u.stock_qty_before
+            + sum(w.delta) OVER (PARTITION BY w.merchant_id, w.product_id ORDER BY w.sale_position) AS stock_qty_after
+          FROM stock_batch_wanted w JOIN stock_batch_updated u ON u.merchant_id = w.merchant_id AND u.id = w.product_id
+          WHERE w.livemode
+        UNION ALL
+        SELECT w.*, p.stock_qty AS stock_qty_after
+          FROM stock_batch_wanted w JOIN products p ON p.merchant_id = w.merchant_id AND p.id = w.product_id
+          WHERE NOT w.livemode AND p.track_stock) m
+      ORDER BY m.sale_position, m.product_id
+      RETURNING id)`;
+}
+
 /** The moves of a sale or a return on their own (see `saleMovesCtes`), in product id order. */
 export async function insertSaleMoves(transaction: Transaction, sale: SaleMoves): Promise<readonly StockMoveRow[]> {
   return transaction.any(sql.type(stockMoveRowSchema)`

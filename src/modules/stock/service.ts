@@ -174,6 +174,22 @@ export function saleMovesCtes(
   return moves === null ? null : queries.saleMovesCtes(moves, gate);
 }
 
+/**
+ * `saleMovesCtes` for the sales of one statement (`queries.salesMovesCtes`: a cash sales' batch), each
+ * moving only if `when(sale)` holds for its id; sales whose lines name no product add nothing.
+ */
+export function salesMovesCtes(
+  sales: readonly (World & {
+    saleId: string;
+    actor: Actor;
+    lines: readonly { productId: string | null; qty: number }[];
+  })[],
+  when: (sale: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
+  const moves = sales.flatMap((sale) => saleMovesOf({ ...sale, kind: "sale", note: null }) ?? []);
+  return queries.salesMovesCtes(moves, when);
+}
+
 const seqCursor = z.tuple([z.number().int().positive()]);
 
 /** The key's world's journal, newest first. */
