@@ -135,3 +135,43 @@ test("deliveries made due are announced once per transaction, at its commit, on 
     await listener.end();
   }
 });
+
+test("the events of one statement fan out once: each to every active endpoint that wants it, a test event to none", async () => {
+  const shop = await newMerchant(db.database);
+  const world = { merchantId: shop.id, livemode: false };
+  const config = testConfig(db.url);
+  const { endpoint: all } = await createEndpoint(db.database, config, world, {
+    url: "http://127.0.0.1:9/all",
+    event_types: ["*"],
+  });
+  const { endpoint: sales } = await createEndpoint(db.database, config, world, {
+    url: "http://127.0.0.1:9/sales",
+    event_types: ["sale.completed"],
+  });
+  const prepared = [
+    ...(["sale.completed", "payment.paid", "sale.completed"] as const).map((type) =>
+      events.prepareEvent({ ...world, type, data: {} }),
+    ),
+    // The test-event route makes its event's one delivery itself.
+    { ...events.prepareEvent({ ...world, type: "payment.paid", data: {} }), type: "webhook.test" as const },
+  ];
+  const counting = countingDatabase(db.database);
+  await counting.database.query(sql.unsafe`
+    WITH inserted AS (${events.emitEachWhen(
+      prepared.map((event) => ({ event, subject: event.id })),
+      () => sql.fragment`TRUE`,
+    )}) SELECT 1`);
+  expect(counting.statements()).toBe(1);
+  const deliveries = await db.database.any(sql.type(z.object({ endpoint_id: z.string(), event_id: z.string() }))`
+    SELECT endpoint_id, event_id FROM webhook_deliveries WHERE merchant_id = ${shop.id} ORDER BY event_id, endpoint_id`);
+  const [firstSale, paid, secondSale] = prepared;
+  expect(deliveries).toEqual(
+    [
+      { endpoint_id: all.id, event_id: firstSale?.id },
+      { endpoint_id: sales.id, event_id: firstSale?.id },
+      { endpoint_id: all.id, event_id: paid?.id },
+      { endpoint_id: all.id, event_id: secondSale?.id },
+      { endpoint_id: sales.id, event_id: secondSale?.id },
+    ].sort((a, b) => `${a.event_id}${a.endpoint_id}`.localeCompare(`${b.event_id}${b.endpoint_id}`)),
+  );
+});
