@@ -490,21 +490,22 @@ BEGIN
   RETURN NULL;
 END;
 $function$;
-CREATE OR REPLACE FUNCTION public.fan_out_events()
+CREATE OR REPLACE FUNCTION public.fan_out_event()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 DECLARE
   v_created integer;
 BEGIN
+  IF NEW.type = 'webhook.test' THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO webhook_deliveries (merchant_id, id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at)
-    SELECT e.merchant_id, 'whd_' || replace(gen_random_uuid()::text, '-', ''), n.livemode, e.id, n.id, n.type,
+    SELECT e.merchant_id, 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.livemode, e.id, NEW.id, NEW.type,
       'pending', now()
-    FROM new_events n
-      JOIN webhook_endpoints e ON e.merchant_id = n.merchant_id AND e.livemode = n.livemode
-    WHERE n.type <> 'webhook.test' AND e.active
-      AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[n.type])
-    ORDER BY n.seq, e.id;
+    FROM webhook_endpoints e
+    WHERE e.merchant_id = NEW.merchant_id AND e.livemode = NEW.livemode AND e.active
+      AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[NEW.type]);
   GET DIAGNOSTICS v_created = ROW_COUNT;
   IF v_created > 0 THEN
     PERFORM pg_notify('webhook_deliveries_due', '');
@@ -558,7 +559,7 @@ $function$;
 CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON public.audit_log FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER events_append_only BEFORE DELETE OR UPDATE ON public.events FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER events_fan_out AFTER INSERT ON public.events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION fan_out_events();
+CREATE TRIGGER events_fan_out AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION fan_out_event();
 CREATE TRIGGER ledger_balances_guard BEFORE INSERT OR DELETE OR UPDATE ON public.ledger_balances FOR EACH ROW EXECUTE FUNCTION refuse_direct_balance_write();
 CREATE TRIGGER ledger_postings_append_only BEFORE DELETE OR UPDATE ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER ledger_postings_apply BEFORE INSERT ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION apply_ledger_posting();

@@ -16,7 +16,7 @@ const ASYNC_COMMIT = sql.fragment`set_config('synchronous_commit', 'off', true)`
 /**
  * The channel that tells the webhook-delivery pool deliveries fell due now (a new event's, a retry's
  * or a recovery's), announced at the commit of the transaction that made them due; the
- * `fan_out_events` trigger (migration 1764730000000) names it too.
+ * `fan_out_event` trigger (migration 1764710000000) names it too.
  */
 export const DELIVERIES_DUE_CHANNEL = "webhook_deliveries_due";
 /** Announces on `DELIVERIES_DUE_CHANNEL`, once per transaction however often it is called. */

@@ -27,7 +27,7 @@ import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } f
  *
  * Invariants:
  * - a delivery exists for every (event, active matching endpoint of the same world), created with the
- *   event in its transaction (the `fan_out_events` trigger, once per statement), so an event is never told to some
+ *   event in its transaction (the `fan_out_event` trigger), so an event is never told to some
  *   endpoints and lost for others;
  * - a delivery is attempted until a 2xx, at most `retryScheduleMs.length + 1` times, then parked as
  *   `dead`; every attempt is recorded;
