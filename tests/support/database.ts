@@ -41,12 +41,20 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${required("TEST_DATABASE_TEMPLATE")}"`);
   await admin.end();
   const url = urlFor(name);
-  const database = await createDatabase({
+  const database = await poolOn(url, options.poolSize ?? 10);
+  return { name, url, database, close: () => database.end() };
+}
+
+/**
+ * Another slonik pool on an existing test database, of `poolSize` connections: with one, every
+ * statement reuses what the first prepared, as a busy pool's connections do. The caller ends it.
+ */
+export function poolOn(url: string, poolSize: number): Promise<Database> {
+  return createDatabase({
     url,
-    poolSize: options.poolSize ?? 10,
+    poolSize,
     statementTimeoutMs: 30_000,
     logger: createLogger({ level: "silent", service: "test" }),
     applicationName: "test",
   });
-  return { name, url, database, close: () => database.end() };
 }

@@ -1,13 +1,10 @@
-import DataLoader from "dataloader";
+import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import type { PaymentToInsert } from "./queries.ts";
 import { insertPendingPayments } from "./service.ts";
 
 /** Writes a created payment with its idempotent response; false when its request lost its key. */
 export type PaymentWriter = (row: PaymentToInsert) => Promise<boolean>;
-
-// Bounds one statement's arrays; far above one API process's concurrent creations.
-const BATCH_SIZE_MAX = 200;
 
 /**
  * Writes the payments created in one turn of the event loop, each with its stored response, in one
@@ -17,10 +14,5 @@ const BATCH_SIZE_MAX = 200;
  * keys, so the clients' retries run again.
  */
 export function createPaymentWriter(database: Queryable): PaymentWriter {
-  const batches = new DataLoader<PaymentToInsert, boolean>((rows) => insertPendingPayments(database, rows), {
-    cache: false,
-    maxBatchSize: BATCH_SIZE_MAX,
-    batchScheduleFn: setImmediate,
-  });
-  return (row) => batches.load(row);
+  return batchPerTurn((rows) => insertPendingPayments(database, rows));
 }

@@ -1,12 +1,9 @@
-import DataLoader from "dataloader";
+import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import { type PayoutToWrite, writeRequestedPayouts } from "./service.ts";
 
 /** Writes a requested payout with its debit and its idempotent response; false when its request lost its key. */
 export type PayoutWriter = (row: PayoutToWrite) => Promise<boolean>;
-
-// Bounds one statement's arrays; far above one API process's concurrent requests.
-const BATCH_SIZE_MAX = 200;
 
 /**
  * Writes the payouts requested in one turn of the event loop, each with its debit and its stored
@@ -17,10 +14,5 @@ const BATCH_SIZE_MAX = 200;
  * requests, which answer 5xx and release their keys, so the clients' retries run again.
  */
 export function createPayoutWriter(database: Queryable): PayoutWriter {
-  const batches = new DataLoader<PayoutToWrite, boolean>((rows) => writeRequestedPayouts(database, rows), {
-    cache: false,
-    maxBatchSize: BATCH_SIZE_MAX,
-    batchScheduleFn: setImmediate,
-  });
-  return (row) => batches.load(row);
+  return batchPerTurn((rows) => writeRequestedPayouts(database, rows));
 }

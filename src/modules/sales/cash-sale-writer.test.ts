@@ -2,13 +2,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { UniqueIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
+import { poolOn } from "../../../tests/support/database.ts";
 import { eventually } from "../../../tests/support/money.ts";
 import { createProduct, movesOf, onHandOf } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
-import { createDatabase, type Database, sql } from "../../platform/db/pool.ts";
+import { type Database, sql } from "../../platform/db/pool.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
-import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as events from "../events/service.ts";
 import { createCashSaleWriter } from "./cash-sale-writer.ts";
 import type { SaleToInsert } from "./queries.ts";
@@ -433,13 +433,7 @@ test("a batch without the database's answer (a lost connection) is not written a
 
 test("sales of every shape, alone and together, share one prepared statement on one connection", async () => {
   // One connection: every write below reuses the statement prepared by the first, as a busy pool's do.
-  const oneConnection = await createDatabase({
-    url: world.db.url,
-    poolSize: 1,
-    statementTimeoutMs: 30_000,
-    logger: createLogger({ level: "silent", service: "test" }),
-    applicationName: "test",
-  });
+  const oneConnection = await poolOn(world.db.url, 1);
   try {
     const cola = await newProduct({ name: "Cola", price_cents: 150, stock_qty: 100 });
     const till = await openShift("till-D");

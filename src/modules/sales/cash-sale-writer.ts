@@ -1,12 +1,9 @@
-import DataLoader from "dataloader";
+import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import { type CashSaleOutcome, type CashSaleToWrite, writeCashSales } from "./service.ts";
 
 /** Writes a cash sale with its effects and its idempotent response (see `CashSaleOutcome`). */
 export type CashSaleWriter = (row: CashSaleToWrite) => Promise<CashSaleOutcome>;
-
-// Bounds one statement's arrays; far above one API process's concurrent sales.
-const BATCH_SIZE_MAX = 200;
 
 /**
  * Writes the cash sales rung up in one turn of the event loop, each with its stored response,
@@ -17,10 +14,5 @@ const BATCH_SIZE_MAX = 200;
  * client_sale_id recorded concurrently) fails only its own request.
  */
 export function createCashSaleWriter(database: Queryable): CashSaleWriter {
-  const batches = new DataLoader<CashSaleToWrite, CashSaleOutcome>((rows) => writeCashSales(database, rows), {
-    cache: false,
-    maxBatchSize: BATCH_SIZE_MAX,
-    batchScheduleFn: setImmediate,
-  });
-  return (row) => batches.load(row);
+  return batchPerTurn((rows) => writeCashSales(database, rows));
 }

@@ -3,6 +3,7 @@ import request from "supertest";
 import { z } from "zod";
 import { collidingCodes } from "../../../tests/support/colliding-codes.ts";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
+import { poolOn } from "../../../tests/support/database.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import {
   client,
@@ -17,8 +18,7 @@ import { salesTestWorld } from "../../../tests/support/sales.ts";
 import { manualClock } from "../../../tests/support/time.ts";
 import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandbox.ts";
 import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
-import { createDatabase, type Database, sql } from "../../platform/db/pool.ts";
-import { createLogger } from "../../platform/telemetry/logger.ts";
+import { type Database, sql } from "../../platform/db/pool.ts";
 import * as payments from "../payments/service.ts";
 import { salePaymentHook } from "./service.ts";
 
@@ -246,13 +246,7 @@ describe("wallet sales (test world)", () => {
 
 test("wallet sales of every shape settle through one connection (each shape its own prepared statement)", async () => {
   // One connection: every settlement below reuses its prepared statements, as a busy pool's do.
-  const oneConnection = await createDatabase({
-    url: world.db.url,
-    poolSize: 1,
-    statementTimeoutMs: 30_000,
-    logger: createLogger({ level: "silent", service: "test" }),
-    applicationName: "test",
-  });
+  const oneConnection = await poolOn(world.db.url, 1);
   try {
     const product = await createProduct(world.live, { name: "Shaped", price_cents: 400, stock_qty: 10 });
     const shapes = [
