@@ -20,10 +20,10 @@ export const DUE_BY_TIME_INTERVAL_MS = 1000;
 const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
 /** What a claim of due rows reads: the poll schedule and the inquiry throttle (`config.payment`). */
-export type DueRowsDependencies = { database: Queryable; config: Pick<Config, "payment"> };
+type DueRowsDependencies = { database: Queryable; config: Pick<Config, "payment"> };
 
 /** A claimed row as its handler sees it. */
-export type DueRow<Row extends z.ZodRawShape> = z.infer<z.ZodObject<Row>>;
+type DueRow<Row extends z.ZodRawShape> = z.infer<z.ZodObject<Row>>;
 
 /**
  * One claim of a table's due rows, of either kind, each answered as a pump's item (`due-pump.ts`):
