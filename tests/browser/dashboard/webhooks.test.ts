@@ -121,10 +121,17 @@ test("a delivery and its attempts in the log and the payment's timeline; a faili
     await deliverer.deliverDue(shop.id);
     expect(await deliveryStatuses(shop.id)).toEqual(["succeeded", "succeeded", "succeeded"]);
     await deliveryLogShows(app, ["succeeded", "succeeded", "succeeded"]);
-    for (const summary of await page.getByText("3 attempts").all()) {
-      await summary.click();
-    }
-    expect(await page.getByTestId("attempt").filter({ hasText: "HTTP 500" }).count()).toBe(4);
+    // Open each closed "3 attempts" (a re-render of the log closes them again) until the failures show.
+    const failedAttempts = page.getByTestId("attempt").filter({ hasText: "HTTP 500" });
+    const closed = page.locator("details.attempts:not([open]) > summary", { hasText: "3 attempts" });
+    await waitUntil("the recovered deliveries' failed attempts show", async () => {
+      // Each click opens one: the locator then names the next closed one.
+      while ((await closed.count()) > 0) {
+        await closed.first().click();
+      }
+      return (await failedAttempts.count()) >= 4;
+    });
+    expect(await failedAttempts.count()).toBe(4);
     // Each of the three events reached the receiver with a 200 exactly once.
     const acceptedEventIds = receiver
       .receivedOn("/log")
