@@ -36,8 +36,10 @@ import {
  * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them: the built release
  * (dist/services/<name>/main.js, built first), the API with the chart's NODE_OPTIONS
  * (`--api-node-options`), each pool with the chart's concurrency, connection pool and extra
- * environment (helm/pos-platform/values.yaml; `--pool-env pool:NAME=VALUE` overrides one). In each round, in
- * alternated order:
+ * environment (helm/pos-platform/values.yaml; `--pool-env pool:NAME=VALUE` overrides one). First a
+ * history (`--history` seconds of each operation below, settled, then ANALYZE: see buildHistory), so
+ * that nothing is measured against the empty tables of a new database. In each round, in alternated
+ * order:
  * - the ceiling: bare Express doing one INSERT per POST, nothing else on the database;
  * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
@@ -67,6 +69,8 @@ const { values } = parseArgs({
     seconds: { type: "string" },
     rounds: { type: "string" },
     "auto-settle": { type: "string", default: "3" },
+    // Seconds of each operation run before anything is measured (buildHistory).
+    history: { type: "string" },
     "settle-timeout": { type: "string", default: "120" },
     waiting: { type: "string" },
     // The API's NODE_OPTIONS, as the chart sets them (api.nodeOptions in values.yaml).
@@ -81,6 +85,7 @@ const connections = Number(values.connections);
 const seconds = Number(values.seconds ?? (short ? 5 : 10));
 const rounds = Number(values.rounds ?? (short ? 1 : 2));
 const warmupSeconds = short ? 1 : 2;
+const historySeconds = Number(values.history ?? (short ? 3 : 5));
 const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
 const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
 const apiNodeOptions = values["api-node-options"];
@@ -192,6 +197,13 @@ try {
     "content-type": "application/json",
   });
   const body = () => JSON.stringify({ amount_cents: 1000 + Math.floor(Math.random() * 9000) });
+  const payoutBody = () => JSON.stringify({ amount_cents: 100 });
+  /** A sale of one of the merchants' products (one per merchant, in key order). */
+  const saleBody = (products: readonly string[], tender: "cash" | "wallet") => (requestNumber: number) =>
+    JSON.stringify({
+      tender,
+      items: [{ product_id: products[requestNumber % products.length], qty: 1 + (requestNumber % 3) }],
+    });
 
   const pendingCount = async () =>
     Number((await client.query("SELECT count(*) AS n FROM payments WHERE status = 'pending'")).rows[0].n);
@@ -234,15 +246,65 @@ try {
     }
   }
 
-  async function measurePlatform(): Promise<Omit<Round, "baseline">> {
+  /** The API and the pools as the chart runs them, each a process of its own. */
+  async function startPlatform() {
     const pools: { child: ChildProcess }[] = [];
     for (const pool of poolNames) {
       pools.push(await startBuiltService(pool, { ...environment, ...poolEnvironments[pool] }, "WORKER_HTTP_PORT"));
     }
     const api = await startBuiltService("api", { ...environment, NODE_OPTIONS: apiNodeOptions }, "PORT");
-    const apiUrl = `http://127.0.0.1:${api.port}`;
-    const apiPid = api.child.pid ?? 0;
-    const poolPids = pools.map((pool) => pool.child.pid ?? 0);
+    return {
+      apiUrl: `http://127.0.0.1:${api.port}`,
+      apiPid: api.child.pid ?? 0,
+      poolPids: pools.map((pool) => pool.child.pid ?? 0),
+      stop: async () => {
+        await stopServer(api);
+        await Promise.all(pools.map(stopServer));
+      },
+    };
+  }
+
+  /**
+   * A platform with a history, before anything is measured. On a new database every table is empty
+   * when the processes first plan their statements, and the plans they cache then (the application's
+   * prepared statements, the foreign-key checks' own) scan whole tables, which soon hold thousands of
+   * rows (the settlement's checks scanned thousands of ledger transactions and events each), until
+   * autovacuum's ANALYZE, up to a minute later, has every backend plan again. So every kind of
+   * operation measured runs first for `historySeconds` and settles; then the statistics are taken and
+   * these processes stopped: the measured ones plan against tables that hold rows. The ceiling's
+   * table gets as many rows.
+   */
+  async function buildHistory(): Promise<void> {
+    const platform = await startPlatform();
+    try {
+      await registerEndpoints(platform.apiUrl);
+      const products = await createProducts(platform.apiUrl);
+      const run = (path: string, bodyFor: (requestNumber: number) => string) =>
+        load({
+          url: `${platform.apiUrl}${path}`,
+          connections,
+          durationSeconds: historySeconds,
+          method: "POST",
+          headersFor,
+          bodyFor,
+        });
+      await run("/v1/payments", body);
+      await run("/v1/sales", saleBody(products, "cash"));
+      await run("/v1/sales", saleBody(products, "wallet"));
+      await waitUntilSettled(settleTimeoutMs);
+      await run("/v1/payouts", payoutBody);
+      await waitUntilPayoutsFinished();
+    } finally {
+      await platform.stop();
+    }
+    await client.query(
+      "INSERT INTO bench_payments (amount_cents) SELECT 1000 FROM generate_series(1, (SELECT count(*) FROM payments))",
+    );
+    await client.query("ANALYZE");
+  }
+
+  async function measurePlatform(): Promise<Omit<Round, "baseline">> {
+    const { apiUrl, apiPid, poolPids, stop } = await startPlatform();
     try {
       await registerEndpoints(apiUrl);
       // Whatever earlier rounds left pending settles first: each round measures its own payments.
@@ -258,14 +320,9 @@ try {
       // Sales at the till: each merchant's one product, stock tracked; cash into the ledger at once,
       // wallet sales pending on their payment, which the sandbox then reports paid.
       const products = await createProducts(apiUrl);
-      const saleFor = (tender: "cash" | "wallet") => (requestNumber: number) =>
-        JSON.stringify({
-          tender,
-          items: [{ product_id: products[requestNumber % products.length], qty: 1 + (requestNumber % 3) }],
-        });
-      const cashSales = await measure(`${apiUrl}/v1/sales`, apiPid, saleFor("cash"));
+      const cashSales = await measure(`${apiUrl}/v1/sales`, apiPid, saleBody(products, "cash"));
       const walletSalesStartedAt = new Date();
-      const walletSales = await measure(`${apiUrl}/v1/sales`, apiPid, saleFor("wallet"));
+      const walletSales = await measure(`${apiUrl}/v1/sales`, apiPid, saleBody(products, "wallet"));
       const walletSalesSettled = await measureSettling(
         apiPid,
         poolPids,
@@ -292,8 +349,7 @@ try {
         waiting,
       };
     } finally {
-      await stopServer(api);
-      await Promise.all(pools.map(stopServer));
+      await stop();
     }
   }
 
@@ -377,20 +433,12 @@ try {
    * settles it `--auto-settle` seconds later, and confirmed on the processor's next pass (as often).
    */
   async function measurePayouts(apiUrl: string, apiPid: number, poolPids: readonly number[]): Promise<Payouts> {
-    const requests = await measure(`${apiUrl}/v1/payouts`, apiPid, () => JSON.stringify({ amount_cents: 100 }));
-    const unfinished = async () =>
-      Number(
-        (await client.query("SELECT count(*) AS n FROM payouts WHERE status IN ('requested', 'submitted')")).rows[0].n,
-      );
+    const requests = await measure(`${apiUrl}/v1/payouts`, apiPid, payoutBody);
     const poolCpuBefore = await sumCpu(poolPids);
     const transactionsBefore = await committedTransactions(database.url);
     const statementsBefore = await statementCounts(database.url);
     const started = performance.now();
-    const deadline = Date.now() + settleTimeoutMs;
-    while ((await unfinished()) > 0) {
-      if (Date.now() > deadline) throw new Error(`payouts still unfinished after ${settleTimeoutMs / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntilPayoutsFinished();
     const confirmSeconds = (performance.now() - started) / 1000;
     const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
     const confirmTransactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
@@ -506,6 +554,19 @@ try {
     endpointsRegistered = true;
   }
 
+  /** Until every payout is confirmed (or failed): none requested or submitted. */
+  async function waitUntilPayoutsFinished(): Promise<void> {
+    const unfinished = async () =>
+      Number(
+        (await client.query("SELECT count(*) AS n FROM payouts WHERE status IN ('requested', 'submitted')")).rows[0].n,
+      );
+    const deadline = Date.now() + settleTimeoutMs;
+    while ((await unfinished()) > 0) {
+      if (Date.now() > deadline) throw new Error(`payouts still unfinished after ${settleTimeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** Until no payment is pending and every payment.paid event has reached the receiver. */
   async function waitUntilSettled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -532,6 +593,7 @@ try {
     });
   }
 
+  await buildHistory();
   const results: Round[] = [];
   for (let round = 0; round < rounds; round += 1) {
     if (round % 2 === 0) {
@@ -553,6 +615,8 @@ try {
 
   const perThousandCpu = (cpu: CpuSample, operations: number) =>
     cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.databaseSeconds) / operations).toFixed(2);
+  const serverPerThousandCpu = (cpu: CpuSample, operations: number) =>
+    cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.serverSeconds) / operations).toFixed(2);
   const perOperation = (count: number | null, operations: number) =>
     count === null ? "n/a" : (count / Math.max(1, operations)).toFixed(2);
   const busiestLines = (statements: readonly BusyStatement[], operations: number, unit: string) =>
@@ -561,7 +625,7 @@ try {
         `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit} ${(statement.execMs / Math.max(1, operations)).toFixed(3).padStart(6)} ms  ${statement.query.replace(/\s+/g, " ").slice(0, 100)}`,
     );
   const line = (name: string, result: Measured) =>
-    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
+    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   server CPU ${serverPerThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
   const settlingLines = (name: string, settled: Settled) => [
     `  ${name}: ${settled.payments} payments settled and their payment.paid delivered in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s, target ≥ 1500/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
     `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms)`,
@@ -583,6 +647,7 @@ try {
           line("ceiling: bare INSERT", baseline),
           line("POST /v1/payments, pools on", platform),
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
+          ...busiestLines(platform.busiest, platform.total, "payment"),
           ...settlingLines("settling by polling", settled),
           `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  ${"POST …/mockpay (the callback)".padEnd(30)} ${round.callbacks.callback.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(round.callbacks.callback.p50Ms).padStart(3)} ms   p99 ${String(round.callbacks.callback.p99Ms).padStart(4)} ms   non-2xx ${round.callbacks.callback.non2xx}`,
