@@ -6,6 +6,9 @@ import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PayoutRow, type PayoutStatus, payoutRowSchema } from "./schemas.ts";
 
+/** Module-level, as every schema of a statement: zod compiles a schema on its first parse (~50 µs). */
+const insertedIdSchema = z.object({ id: z.string() });
+
 const PAYOUT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, destination_account,
   destination_name, reference, gateway_reference, failure_reason, reversal_reason, request_transaction_id,
   confirm_transaction_id, submit_attempts, last_submit_attempt_at, next_attempt_at, lease_until, submitted_at,
@@ -60,7 +63,7 @@ export async function insertRequestedPayouts(
       rows.map((row) => pick(row) as never),
       type,
     );
-  const inserted = await database.any(sql.prepared("payouts_request", z.object({ id: z.string() }))`
+  const inserted = await database.any(sql.prepared("payouts_request", insertedIdSchema)`
     WITH pending AS (
       SELECT * FROM unnest(
         ${column((r) => r.payout.merchant_id, "text")}::text[], ${column((r) => r.payout.id, "text")}::text[],
@@ -238,7 +241,7 @@ export async function markSubmitted(
     nextAttemptAt: Date;
   },
 ): Promise<PayoutRow | null> {
-  return database.maybeOne(sql.type(payoutRowSchema)`
+  return database.maybeOne(sql.prepared("payouts_mark_submitted", payoutRowSchema)`
     UPDATE payouts SET status = 'submitted', gateway_reference = ${payout.gatewayReference},
       destination_name = coalesce(${payout.destinationName}, destination_name),
       submitted_at = ${payout.submittedAt.toISOString()}::timestamptz,
@@ -252,7 +255,8 @@ export async function markSubmitted(
  * its submission in the same update) with its ledger transaction and its event, in one statement:
  * the guarded update of the payout, then the ledger's CTEs (`confirm`, written only if the update
  * was) and the event (`event`, written only with them), committed together. Null when the payout was
- * no longer `from` (nothing written).
+ * no longer `from` (nothing written). Prepared, as every confirmation has the same shape (two postings,
+ * one event): planned on each call it cost more than it ran (0.44 ms of the database's CPU per payout).
  */
 export async function markConfirmed(
   database: Queryable,
@@ -267,7 +271,7 @@ export async function markConfirmed(
   event: (when: FragmentSqlToken) => FragmentSqlToken,
 ): Promise<PayoutRow | null> {
   const submitting = payout.from === "requested";
-  return database.maybeOne(sql.type(payoutRowSchema)`
+  return database.maybeOne(sql.prepared("payouts_confirm", payoutRowSchema)`
     WITH confirmed AS (
       UPDATE payouts SET status = 'confirmed', confirmed_at = ${payout.confirmedAt.toISOString()}::timestamptz,
         confirm_transaction_id = ${confirm.transactionId}::text, lease_until = NULL, updated_at = now(),
