@@ -7,6 +7,9 @@ import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PaymentRow, type PaymentStatus, paymentRowSchema } from "./schemas.ts";
 
+/** Module-level, as every schema of a statement: zod compiles a schema on its first parse (~50 µs). */
+const insertedIdSchema = z.object({ id: z.string() });
+
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
   merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, expires_at,
   paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at`;
@@ -52,7 +55,7 @@ export async function insertPayments(
       rows.map((row) => (row.response === null ? null : pick(row.response)) as never),
       type,
     );
-  const inserted = await database.any(sql.prepared("payments_insert", z.object({ id: z.string() }))`
+  const inserted = await database.any(sql.prepared("payments_insert", insertedIdSchema)`
     WITH pending AS (
       SELECT * FROM unnest(
         ${column((p) => p.merchant_id, "text")}, ${column((p) => p.id, "text")}, ${column((p) => p.livemode, "bool")},

@@ -13,6 +13,7 @@ const recordSchema = z.object({
 });
 export type IdempotencyRecord = z.infer<typeof recordSchema>;
 const ownerTokenRowSchema = z.object({ owner_token: z.string() });
+const storedKeySchema = z.object({ merchant_id: z.string(), livemode: z.boolean(), key: z.string() });
 
 export type ClaimRequest = {
   key: string;
@@ -107,7 +108,7 @@ export function storeResponsesStatement(responses: FragmentSqlToken): FragmentSq
 /** Stores the response; false when this execution no longer owns the record. */
 export async function markCompleted(transaction: Transaction, response: ResponseToStore): Promise<boolean> {
   const updated = await transaction.maybeOne(
-    sql.prepared("idempotency_complete", z.object({ merchant_id: z.string(), livemode: z.boolean(), key: z.string() }))`
+    sql.prepared("idempotency_complete", storedKeySchema)`
       ${storeResponsesStatement(sql.fragment`
         SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
           ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
