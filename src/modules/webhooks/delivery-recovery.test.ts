@@ -235,6 +235,50 @@ test("rotating the encryption key: secrets are resealed under the new key and ke
   }
 });
 
+test("a secret sealed under a key no longer configured: the delivery waits without using an attempt, then goes out once the key is back", async () => {
+  const receiver = await startReceiver();
+  const poster = createWebhookPoster({ timeoutMs: 1000 });
+  try {
+    const endpoint = await request(testApp({ database: db.database, config: testConfig(db.url) }))
+      .post("/v1/webhook_endpoints")
+      .set("Authorization", `Bearer ${shop.testKey}`)
+      .send({ url: receiver.url });
+    await db.database.transaction((transaction) =>
+      events.emit(transaction, { merchantId: shop.id, livemode: false, type: "payment.paid", data: {} }),
+    );
+    const store = createDeliveryStore(db.database);
+    const wrongKeyOnly = testConfig(db.url, { WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString("base64") });
+    await expect(attemptNextDue({ store, config: wrongKeyOnly, post: poster.post }, shop.id)).rejects.toThrow(
+      /does not decrypt with the configured keys/,
+    );
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveriesOf(shop.id)).toMatchObject([{ status: "pending", attempt_count: 0 }]);
+    const waiting = await db.database.one(sql.type(
+      z.object({ waits_seconds: z.number(), leased: z.boolean(), attempts: z.number() }),
+    )`
+      SELECT extract(epoch FROM next_attempt_at - now())::float8 AS waits_seconds, lease_expires_at IS NOT NULL AS leased,
+        (SELECT count(*)::int FROM webhook_delivery_attempts WHERE merchant_id = ${shop.id}) AS attempts
+      FROM webhook_deliveries WHERE merchant_id = ${shop.id}`);
+    expect(waiting.waits_seconds).toBeGreaterThan(30);
+    expect(waiting.waits_seconds).toBeLessThanOrEqual(60);
+    expect(waiting).toMatchObject({ leased: false, attempts: 0 });
+    expect(await attemptNextDue({ store, config: testConfig(db.url), post: poster.post }, shop.id)).toBeNull();
+
+    // The key is configured again and the delivery falls due: its first attempt goes out, signed.
+    await db.database.query(sql.unsafe`
+      UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
+    const settled = await attemptNextDue({ store, config: testConfig(db.url), post: poster.post }, shop.id);
+    expect(settled).toMatchObject({ status: "succeeded", attempt_count: 1 });
+    const [received] = receiver.received;
+    expect(
+      verifyWebhook(received?.body ?? "", String(received?.headers["x-pos-signature"]), endpoint.body.secret).type,
+    ).toBe("payment.paid");
+  } finally {
+    poster.close();
+    await receiver.close();
+  }
+});
+
 test("two delivery pools over 1,000 due deliveries: each is attempted once and delivered once", async () => {
   const receiver = await startReceiver();
   const config = testConfig(db.url, { WORKER_CONCURRENCY: "20", WORKER_POLL_INTERVAL_MS: "100" });

@@ -14,6 +14,12 @@ export const webhookDeadDeliveriesTotal = new Counter({
   registers: [domainRegistry],
 });
 
+export const webhookSecretUnopenableTotal = new Counter({
+  name: "pos_webhook_secret_unopenable_total",
+  help: "Deliveries postponed without an attempt because their endpoint's secret does not decrypt with the configured keys (a key rotation gone wrong).",
+  registers: [domainRegistry],
+});
+
 export const webhookAttemptDurationSeconds = new Histogram({
   name: "pos_webhook_delivery_attempt_duration_seconds",
   help: "Time from sending a webhook to the receiver's answer (or the failure).",

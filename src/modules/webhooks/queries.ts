@@ -271,7 +271,11 @@ export async function selectDueBacklog(
     WHERE status = 'pending' AND greatest(next_attempt_at, lease_expires_at) <= now()`);
 }
 
-/** How an attempt ended and what follows it; `attempt` is null when none was made (canceled). */
+/**
+ * How an attempt ended and what follows it; `attempt` is null when none was made (canceled, or
+ * postponed). `attemptReturned`: none was made and the claim's attempt is given back, so that a
+ * delivery kept from its receiver by our own fault does not use up its attempts.
+ */
 export type AttemptRecord = {
   merchantId: string;
   deliveryId: string;
@@ -279,6 +283,7 @@ export type AttemptRecord = {
   attemptNumber: number;
   status: DeliveryStatus;
   nextAttemptInMs: number | null;
+  attemptReturned?: true;
 };
 
 /**
@@ -308,9 +313,13 @@ export async function recordAttempts(
         ${sql.array(
           records.map((record) => record.attempt?.succeeded ?? null),
           "bool",
+        )},
+        ${sql.array(
+          records.map((record) => record.attemptReturned === true),
+          "bool",
         )})
       AS i(merchant_id, delivery_id, attempt_number, status, next_attempt_in_ms, started_at, duration_ms,
-        response_status, error, response_excerpt, succeeded)),
+        response_status, error, response_excerpt, succeeded, attempt_returned)),
     target AS (
       SELECT found.row_id, input.* FROM input
         CROSS JOIN LATERAL (
@@ -326,7 +335,7 @@ export async function recordAttempts(
     settled AS (
       UPDATE webhook_deliveries d
       SET status = i.status, next_attempt_at = now() + i.next_attempt_in_ms * interval '1 millisecond',
-        lease_expires_at = NULL,
+        lease_expires_at = NULL, attempt_count = d.attempt_count - i.attempt_returned::int,
         delivered_at = CASE WHEN i.status = 'succeeded' THEN now() ELSE d.delivered_at END,
         updated_at = now()
       FROM target i

@@ -7,7 +7,12 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import { newId } from "../../platform/ids.ts";
 import * as events from "../events/service.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
-import { webhookAttemptDurationSeconds, webhookAttemptsTotal, webhookDeadDeliveriesTotal } from "./metrics.ts";
+import {
+  webhookAttemptDurationSeconds,
+  webhookAttemptsTotal,
+  webhookDeadDeliveriesTotal,
+  webhookSecretUnopenableTotal,
+} from "./metrics.ts";
 import type { AttemptOutcome } from "./post-webhook.ts";
 import * as queries from "./queries.ts";
 import {
@@ -42,6 +47,9 @@ import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } f
  * Error codes: `invalid_url` (400), `resource_missing` (404), `delivery_in_progress` (409),
  * `endpoint_inactive` (400), `parameter_invalid` (400, a recovery reaching back too far).
  */
+
+/** How long a delivery whose endpoint secret does not decrypt waits before it is tried again. */
+const SECRET_UNOPENABLE_RETRY_MS = 60_000;
 
 /** Dead deliveries one recovery call makes due (one statement); the caller repeats while `has_more`. */
 const RECOVERED_PER_CALL_MAX = 5000;
@@ -354,12 +362,31 @@ export async function attemptDelivery(
     data: claimed.event_data,
   });
   const associatedData = associatedDataOf({ merchant_id: claimed.merchant_id, id: claimed.endpoint_id });
-  const secret = openSecret(keyringOf(config), claimed.secret_ciphertext, associatedData);
-  // During a roll's overlap the previous secret signs too, so receivers still holding it accept.
-  const secrets: [string, ...string[]] =
-    claimed.previous_secret_ciphertext === null
-      ? [secret]
-      : [secret, openSecret(keyringOf(config), claimed.previous_secret_ciphertext, associatedData)];
+  let secrets: [string, ...string[]];
+  try {
+    const secret = openSecret(keyringOf(config), claimed.secret_ciphertext, associatedData);
+    // During a roll's overlap the previous secret signs too, so receivers still holding it accept.
+    secrets =
+      claimed.previous_secret_ciphertext === null
+        ? [secret]
+        : [secret, openSecret(keyringOf(config), claimed.previous_secret_ciphertext, associatedData)];
+  } catch (error) {
+    // Our keys, not the receiver: nothing is sent, the attempt is given back, and the delivery waits
+    // for the operator to configure the key it was sealed under (or the merchant to roll the secret).
+    await store.record({
+      ...delivery,
+      attempt: null,
+      attemptNumber: claimed.attempt_count,
+      status: "pending",
+      nextAttemptInMs: SECRET_UNOPENABLE_RETRY_MS,
+      attemptReturned: true,
+    });
+    webhookSecretUnopenableTotal.inc();
+    throw new Error(
+      `endpoint ${claimed.endpoint_id}'s secret does not decrypt with the configured keys; delivery ${claimed.id} waits ${SECRET_UNOPENABLE_RETRY_MS / 1000} s without using an attempt`,
+      { cause: error },
+    );
+  }
   const startedAt = new Date();
   const timestampSeconds = dependencies.nowSeconds?.() ?? Math.floor(startedAt.getTime() / 1000);
   const outcome = await dependencies.post({
