@@ -12,7 +12,11 @@ import { createGateways } from "./gateways.ts";
 import { poolPumps, poolTasks } from "./pools.ts";
 
 export type StartedPools = {
-  /** Resolves once every pool's first runner has started (after any waiting for the database). */
+  /**
+   * Resolves once every pool's first runner has started (after any waiting for the database) and its
+   * backlog gauges hold a first sample (a failed sample is logged and leaves them unset), so that
+   * /metrics has them from the first scrape.
+   */
   started: Promise<void>;
   /** Live unless a pool takes no jobs although jobs are due (see `superviseWorkerPool`). */
   liveness: () => Promise<PoolLiveness>;
@@ -101,7 +105,7 @@ export function startPools(options: {
     }),
   );
   return {
-    started: Promise.all(supervised.map((pool) => pool.started)).then(() => {}),
+    started: Promise.all([...supervised.map((pool) => pool.started), ...sampling]).then(() => {}),
     liveness: async () => {
       const statuses = [
         ...(await Promise.all(supervised.map((pool) => pool.liveness()))),
