@@ -35,6 +35,12 @@ const deliveriesOf = (merchantId: string) =>
   db.database.any(sql.type(deliveryRowSchema)`
     SELECT id, status, attempt_count FROM webhook_deliveries WHERE merchant_id = ${merchantId} ORDER BY created_at`);
 
+/** The receiver's first request verifies with `secret` and carries an event of `type`. */
+function expectFirstSignedBy(receiver: Awaited<ReturnType<typeof startReceiver>>, secret: string, type: string) {
+  const [received] = receiver.received;
+  expect(verifyWebhook(received?.body ?? "", String(received?.headers["x-pos-signature"]), secret).type).toBe(type);
+}
+
 /** Claims the merchant's next due delivery and makes its attempt (null when none is due). */
 async function attemptNextDue(dependencies: DeliveryDependencies, merchantId: string) {
   const [claimed] = await claimDueDeliveries(dependencies, { limit: 1, merchantId });
@@ -225,10 +231,7 @@ test("rotating the encryption key: secrets are resealed under the new key and ke
       shop.id,
     );
     expect(settled?.status).toBe("succeeded");
-    const [received] = receiver.received;
-    expect(
-      verifyWebhook(received?.body ?? "", String(received?.headers["x-pos-signature"]), endpoint.body.secret).type,
-    ).toBe("payment.paid");
+    expectFirstSignedBy(receiver, endpoint.body.secret, "payment.paid");
   } finally {
     poster.close();
     await receiver.close();
@@ -269,10 +272,7 @@ test("a secret sealed under a key no longer configured: the delivery waits witho
       UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 millisecond' WHERE merchant_id = ${shop.id}`);
     const settled = await attemptNextDue({ store, config: testConfig(db.url), post: poster.post }, shop.id);
     expect(settled).toMatchObject({ status: "succeeded", attempt_count: 1 });
-    const [received] = receiver.received;
-    expect(
-      verifyWebhook(received?.body ?? "", String(received?.headers["x-pos-signature"]), endpoint.body.secret).type,
-    ).toBe("payment.paid");
+    expectFirstSignedBy(receiver, endpoint.body.secret, "payment.paid");
   } finally {
     poster.close();
     await receiver.close();
