@@ -613,10 +613,12 @@ try {
   );
   await client.end();
 
-  const perThousandCpu = (cpu: CpuSample, operations: number) =>
-    cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.databaseSeconds) / operations).toFixed(2);
-  const serverPerThousandCpu = (cpu: CpuSample, operations: number) =>
-    cpu === null || operations === 0 ? "n/a" : ((1000 * cpu.serverSeconds) / operations).toFixed(2);
+  /** CPU seconds per 1,000 operations, the database's unless `of` says the server's. */
+  const perThousandCpu = (
+    cpu: CpuSample,
+    operations: number,
+    of: "databaseSeconds" | "serverSeconds" = "databaseSeconds",
+  ) => (cpu === null || operations === 0 ? "n/a" : ((1000 * cpu[of]) / operations).toFixed(2));
   const perOperation = (count: number | null, operations: number) =>
     count === null ? "n/a" : (count / Math.max(1, operations)).toFixed(2);
   const busiestLines = (statements: readonly BusyStatement[], operations: number, unit: string) =>
@@ -625,7 +627,7 @@ try {
         `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit} ${(statement.execMs / Math.max(1, operations)).toFixed(3).padStart(6)} ms  ${statement.query.replace(/\s+/g, " ").slice(0, 100)}`,
     );
   const line = (name: string, result: Measured) =>
-    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   server CPU ${serverPerThousandCpu(result.cpu, result.total)} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
+    `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   server CPU ${perThousandCpu(result.cpu, result.total, "serverSeconds")} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;
   const settlingLines = (name: string, settled: Settled) => [
     `  ${name}: ${settled.payments} payments settled and their payment.paid delivered in ${settled.seconds.toFixed(1)} s (${(settled.payments / settled.seconds).toFixed(0)}/s, target ≥ 1500/s); PostgreSQL CPU ${perThousandCpu(settled.cpu, settled.payments)} s/1000, ${perOperation(settled.transactions, settled.payments)} xact/payment, ${perOperation(settled.statements, settled.payments)} stmt/payment, pools' CPU ${((1000 * settled.poolCpuSeconds) / Math.max(1, settled.payments)).toFixed(2)} s/1000`,
     `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms)`,
