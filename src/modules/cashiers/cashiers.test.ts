@@ -4,6 +4,7 @@ import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { CURRENT_HASH_PREFIX, legacyPasswordHash } from "../../../tests/support/passwords.ts";
 import { sender, signIn, type TestSession } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { PIN_ATTEMPTS_MAX } from "./schemas.ts";
@@ -122,6 +123,24 @@ describe("cashiers", () => {
     const unlocked = await owner.send("post", `/v1/cashiers/${tendai.id}/unlock`);
     expect(unlocked.body).toMatchObject({ status: "active", failed_pin_attempts: 0 });
     expect((await switchIn(till, tendai.id, "4821")).status).toBe(200);
+  });
+
+  test("a PIN hashed with older parameters switches in and is stored again with today's; a wrong one changes nothing", async () => {
+    const tendai = await createCashier("Tendai", "4821");
+    const storedHash = () =>
+      db.database.oneFirst(sql.type(z.object({ pin_hash: z.string() }))`
+        SELECT pin_hash FROM cashiers WHERE id = ${tendai.id}`);
+    expect((await storedHash()).startsWith(CURRENT_HASH_PREFIX)).toBe(true);
+    const legacy = legacyPasswordHash("4821");
+    await db.database.query(sql.unsafe`UPDATE cashiers SET pin_hash = ${legacy} WHERE id = ${tendai.id}`);
+    expect((await switchIn(till, tendai.id, "4812")).status).toBe(401);
+    expect(await storedHash()).toBe(legacy);
+    expect((await switchIn(till, tendai.id, "4821")).status).toBe(200);
+    const upgraded = await storedHash();
+    expect(upgraded.startsWith(CURRENT_HASH_PREFIX)).toBe(true);
+    expect((await switchIn(till, tendai.id, "4821")).status).toBe(200);
+    expect(await storedHash()).toBe(upgraded);
+    expect((await switchIn(till, tendai.id, "4812")).status).toBe(401);
   });
 
   test("concurrent wrong PINs are each counted once: ten at once lock the cashier after exactly four warnings", async () => {

@@ -32,10 +32,18 @@ export async function recordWrongPin(database: Queryable, merchantId: string, id
     RETURNING ${COLUMNS}`);
 }
 
-/** A right PIN clears the count, unless the cashier was locked or disabled meanwhile (then null). */
-export async function recordRightPin(database: Queryable, merchantId: string, id: string): Promise<CashierRow | null> {
+/**
+ * A right PIN clears the count, unless the cashier was locked or disabled meanwhile (then null), and
+ * stores the PIN's upgraded hash when its stored one was made with older parameters.
+ */
+export async function recordRightPin(
+  database: Queryable,
+  merchantId: string,
+  id: string,
+  upgradedPinHash: string | null,
+): Promise<CashierRow | null> {
   return database.maybeOne(sql.type(cashierRowSchema)`
-    UPDATE cashiers SET failed_pin_attempts = 0
+    UPDATE cashiers SET failed_pin_attempts = 0, pin_hash = coalesce(${upgradedPinHash}, pin_hash)
     WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
     RETURNING ${COLUMNS}`);
 }

@@ -78,7 +78,8 @@ export async function switchCashier(
   if (cashier.locked_at !== null) {
     throw lockedError(cashier);
   }
-  if (!(await verifyPassword(input.pin, cashier.pin_hash))) {
+  const { matches, upgradedHash } = await verifyPassword(input.pin, cashier.pin_hash);
+  if (!matches) {
     const counted = await queries.recordWrongPin(database, tenant.merchantId, cashier.id);
     if (counted.locked_at !== null) {
       throw lockedError(counted);
@@ -88,7 +89,7 @@ export async function switchCashier(
       `Wrong PIN: ${PIN_ATTEMPTS_MAX - counted.failed_pin_attempts} more wrong PINs lock ${cashier.name}.`,
     );
   }
-  const switched = await queries.recordRightPin(database, tenant.merchantId, cashier.id);
+  const switched = await queries.recordRightPin(database, tenant.merchantId, cashier.id, upgradedHash);
   if (switched === null) {
     throw lockedError(cashier);
   }

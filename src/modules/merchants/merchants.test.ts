@@ -5,7 +5,6 @@ import { z } from "zod";
 import { TEST_ADMIN_TOKEN, testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { verifyDashboardCredentials } from "./service.ts";
 
 const run = promisify(execFile);
 let db: TestDatabase;
@@ -63,14 +62,6 @@ describe("operator API", () => {
 
     const me = await request(app).get("/v1/me").set("Authorization", `Bearer ${created.live_secret_key}`);
     expect(me.body).toMatchObject({ id: created.id, livemode: true, type: "agent" });
-  });
-
-  test("dashboard credentials verify with the right password only", async () => {
-    const email = `till${Math.random()}@example.com`;
-    const created = await createMerchant({ email: email.toUpperCase() });
-    expect((await verifyDashboardCredentials(db.database, { email, password: "long enough pw" }))?.id).toBe(created.id);
-    expect(await verifyDashboardCredentials(db.database, { email, password: "wrong password" })).toBeNull();
-    expect(await verifyDashboardCredentials(db.database, { email: "nobody@example.com", password: "x" })).toBeNull();
   });
 
   test("a duplicate email is 409 email_taken and creates nothing", async () => {

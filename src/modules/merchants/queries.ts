@@ -73,11 +73,6 @@ export async function insertDashboardUser(
     RETURNING merchant_id, id, email, password_hash`);
 }
 
-export async function selectDashboardUserByEmail(database: Queryable, email: string): Promise<DashboardUserRow | null> {
-  return database.maybeOne(sql.type(userRowSchema)`
-    SELECT merchant_id, id, email, password_hash FROM dashboard_users WHERE email = ${email}`);
-}
-
 const apiKeyRowSchema = z.object({
   merchant_id: z.string(),
   id: z.string(),

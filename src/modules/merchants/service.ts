@@ -7,7 +7,7 @@ import type { ApiKeyAuthenticator } from "../../platform/http/authentication.ts"
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { hashPassword } from "./passwords.ts";
 import * as queries from "./queries.ts";
 import { type CreateMerchantInput, DEFAULT_MERCHANT_TIMEZONE } from "./schemas.ts";
 
@@ -150,18 +150,6 @@ export async function rollApiKey(
       throwNotFound("No such active API key for this merchant.");
     return { previous, minted: await mintKey(transaction, merchantId, previous.livemode) };
   });
-}
-
-/** Checks dashboard credentials; the merchant when they match, null otherwise. */
-export async function verifyDashboardCredentials(
-  database: Database,
-  credentials: { email: string; password: string },
-): Promise<MerchantRow | null> {
-  const user = await queries.selectDashboardUserByEmail(database, credentials.email.toLowerCase());
-  if (user === null || !(await verifyPassword(credentials.password, user.password_hash))) {
-    return null;
-  }
-  return queries.selectMerchant(database, user.merchant_id);
 }
 
 // Bounds one statement's arrays; far above the requests one API process has in flight.

@@ -62,6 +62,16 @@ export async function updatePasswordHash(
     WHERE merchant_id = ${user.merchantId} AND id = ${user.userId}`);
 }
 
+/** Replaces a hash made with older parameters; a password changed meanwhile is left as it is. */
+export async function upgradePasswordHash(
+  database: Queryable,
+  user: { merchantId: string; userId: string; from: string; to: string },
+): Promise<void> {
+  await database.query(sql.unsafe`
+    UPDATE dashboard_users SET password_hash = ${user.to}
+    WHERE merchant_id = ${user.merchantId} AND id = ${user.userId} AND password_hash = ${user.from}`);
+}
+
 const lockoutSchema = z.object({ failures: z.number().int(), retry_after_ms: z.number().int() });
 
 /**

@@ -63,7 +63,10 @@ async function checkPassword(
       headers: { "Retry-After": String(retryAfterSeconds) },
     });
   }
-  const matches = await verifyPassword(attempt.password, attempt.user?.password_hash ?? (await dummyHash()));
+  const { matches, upgradedHash } = await verifyPassword(
+    attempt.password,
+    attempt.user?.password_hash ?? (await dummyHash()),
+  );
   if (attempt.user === null || !matches) {
     await queries.insertFailure(database, {
       subjects: subjects.map((subject) => subject.subject),
@@ -73,6 +76,14 @@ async function checkPassword(
       client: clientColumns(attempt.client),
     });
     throw invalidCredentials();
+  }
+  if (upgradedHash !== null) {
+    await queries.upgradePasswordHash(database, {
+      merchantId: attempt.user.merchant_id,
+      userId: attempt.user.user_id,
+      from: attempt.user.password_hash,
+      to: upgradedHash,
+    });
   }
   return attempt.user;
 }

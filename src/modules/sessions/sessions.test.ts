@@ -3,6 +3,7 @@ import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { CURRENT_HASH_PREFIX, legacyPasswordHash } from "../../../tests/support/passwords.ts";
 import { sender, signIn, TEST_ORIGIN } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 
@@ -85,6 +86,27 @@ describe("sign-in", () => {
         .filter((name) => name !== "date" && name !== "x-request-id")
         .sort(),
     );
+  });
+
+  test("a password hashed with older parameters signs in and is stored again with today's; a wrong one changes nothing", async () => {
+    const user = await newMerchant(db.database);
+    const legacy = legacyPasswordHash(PASSWORD);
+    await db.database.query(
+      sql.unsafe`UPDATE dashboard_users SET password_hash = ${legacy} WHERE merchant_id = ${user.id}`,
+    );
+    const storedHash = () =>
+      db.database.oneFirst(sql.type(z.object({ password_hash: z.string() }))`
+        SELECT password_hash FROM dashboard_users WHERE merchant_id = ${user.id}`);
+    await request(app).post("/v1/session").send({ email: user.email, password: "not the password" }).expect(401);
+    expect(await storedHash()).toBe(legacy);
+    // The email is matched whatever its case.
+    await signIn(app, { email: user.email.toUpperCase(), password: PASSWORD });
+    const upgraded = await storedHash();
+    expect(upgraded.startsWith(CURRENT_HASH_PREFIX)).toBe(true);
+    expect(upgraded).not.toContain(PASSWORD);
+    await signIn(app, { email: user.email, password: PASSWORD });
+    expect(await storedHash()).toBe(upgraded);
+    await request(app).post("/v1/session").send({ email: user.email, password: "not the password" }).expect(401);
   });
 
   test("a sign-in form on another origin is refused", async () => {

@@ -68,8 +68,8 @@ test("Cashiers: added with a PIN (stored hashed, never shown back), locked by 5 
 
     const stored = await cashierRow(shop.id, "Tendai Moyo");
     expect(stored.pin_hash).not.toContain("4821");
-    expect(await verifyPassword("4821", stored.pin_hash)).toBe(true);
-    expect(await verifyPassword("4812", stored.pin_hash)).toBe(false);
+    expect((await verifyPassword("4821", stored.pin_hash)).matches).toBe(true);
+    expect((await verifyPassword("4812", stored.pin_hash)).matches).toBe(false);
 
     // At a paired till: five wrong PINs lock the cashier.
     const owner = await ownerSession(platform.baseUrl, shop.email);
