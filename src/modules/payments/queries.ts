@@ -186,6 +186,54 @@ export async function claimInquiry(
     RETURNING ${PAYMENT_COLUMNS}`);
 }
 
+/** In `settlePaymentsStatement`'s statement: true once the payment `id` (SQL text) was settled by it. */
+export const SETTLED_BY_BATCH = (id: FragmentSqlToken) =>
+  sql.fragment`EXISTS (SELECT 1 FROM settled s WHERE s.id = ${id})`;
+
+/** A payment observed paid, for `settlePaymentsStatement`. */
+export type PaymentSettlement = { merchantId: string; id: string; paidAt: Date; payerMsisdn: string | null };
+
+const settledSchema = paymentRowSchema.extend({ position: z.number().int() });
+
+/**
+ * `pending → paid` for many payments in one statement (the settlements of a moment, none with hook
+ * effects): the guarded update of each (`settled`, locking the payments in the order given), then
+ * data-modifying CTEs that may gate on `SETTLED_BY_BATCH`: `ctes` (their events and ledger movements).
+ * Answers, per settlement in the order given, its payment as settled, or null when it was no longer
+ * pending (nothing is written for it). The SQL text is the same for any number of settlements.
+ */
+export async function settlePaymentsStatement(
+  database: Queryable,
+  settlements: readonly PaymentSettlement[],
+  ctes: FragmentSqlToken,
+): Promise<(PaymentRow | null)[]> {
+  const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");
+  const rows = await database.any(sql.prepared("payments_settle_batch", settledSchema)`
+    WITH observed AS (
+      SELECT * FROM unnest(
+        ${text(settlements.map((settlement) => settlement.merchantId))}::text[],
+        ${text(settlements.map((settlement) => settlement.id))}::text[],
+        ${text(settlements.map((settlement) => settlement.paidAt.toISOString()))}::timestamptz[],
+        ${text(settlements.map((settlement) => settlement.payerMsisdn))}::text[])
+        WITH ORDINALITY AS o (merchant_id, id, paid_at, payer_msisdn, position)),
+    locked AS (
+      SELECT p.merchant_id, p.id, o.paid_at, o.payer_msisdn, o.position
+      FROM observed o JOIN payments p ON p.merchant_id = o.merchant_id AND p.id = o.id
+      WHERE p.status = 'pending'
+      ORDER BY o.position
+      FOR UPDATE OF p),
+    settled AS (
+      UPDATE payments p
+      SET status = 'paid', paid_at = l.paid_at, payer_msisdn = l.payer_msisdn, failure_reason = NULL, updated_at = now()
+      FROM locked l
+      WHERE p.merchant_id = l.merchant_id AND p.id = l.id AND p.status = 'pending'
+      RETURNING ${PAYMENT_COLUMNS_OF_P}, l.position),
+    ${ctes}
+    SELECT * FROM settled`);
+  const byPosition = new Map(rows.map(({ position, ...payment }) => [position, payment]));
+  return settlements.map((_, index) => byPosition.get(index + 1) ?? null);
+}
+
 /** True in `endPaymentStatement`'s statement once the payment's guarded update ended it. */
 export const ENDED = sql.fragment`EXISTS (SELECT 1 FROM ended)`;
 /**

@@ -24,10 +24,11 @@ import type { MerchantRow } from "../../platform/tenant.ts";
 import type { EventType } from "../events/event-types.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
-import { endEffects, type PaymentHooks } from "./hooks.ts";
+import { type EndEffects, endEffects, type PaymentHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
+import { type PaymentObservedPaid, paidEventData, settlementPosting, settlementWriterOf } from "./settlements.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -408,30 +409,40 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
 }
 
 /**
- * `pending → paid` in one statement (`endPayment`): the guarded update, then, only if it won,
- * `payment.paid`, what the hooks attach (a wallet sale completes) and the ledger movement (gateway
- * clearing to the merchant's balance, less the fee to the platform). Whoever observed the payment
- * paid (poller, GET, callback, mockpay), it settles once; the loser reads the payment as it now
- * stands. The postings come last in the statement: they lock the merchant's balance rows until the
- * commit, the statement's own end.
+ * `pending → paid`, exactly once whoever observed the payment paid (poller, GET, callback, mockpay);
+ * the loser reads the payment as it now stands. With what the hooks attach (a wallet sale completes),
+ * in one statement of its own (`endPayment`); without, in one statement with the other settlements of
+ * the moment (`settlementWriterOf`). Either writes the guarded update, then, only if it won,
+ * `payment.paid` and the ledger movement (gateway clearing to the merchant's balance, less the fee to
+ * the platform), whose postings come last: they lock the merchant's balance rows until the commit,
+ * the statement's own end.
  */
 export async function settlePayment(
   ending: PaymentEnding,
   payment: PaymentRow,
-  observation: { paidAt: Date; payerMsisdn: string | null },
+  observation: PaymentObservedPaid,
 ): Promise<PaymentRow> {
-  return endPayment(ending, payment, {
-    outcome: { status: "paid", ...observation },
-    eventData: {
-      payment_id: payment.id,
-      amount_cents: payment.amount_cents,
-      currency: payment.currency,
-      fee_cents: payment.fee_cents,
-      merchant_ref: payment.merchant_ref,
-      reference: payment.reference,
-    },
-    ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.ENDED),
+  const { database } = ending;
+  const effects = await endEffects(ending.paymentHooks, database, payment, "paid");
+  const paidEvent = { merchantId: payment.merchant_id, livemode: payment.livemode, type: "payment.paid" } as const;
+  if (effects.length > 0) {
+    return endPayment(ending, payment, {
+      outcome: { status: "paid", ...observation },
+      eventData: paidEventData(payment),
+      ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.ENDED),
+      effects,
+    });
+  }
+  const settled = await settlementWriterOf(database)({
+    payment,
+    observation,
+    event: events.prepareEvent({ ...paidEvent, data: paidEventData(payment) }),
   });
+  if (settled === null) {
+    return current(database, payment);
+  }
+  paymentsTotal.inc({ event: "paid", livemode: String(payment.livemode), currency: payment.currency });
+  return settled;
 }
 
 const END_EVENT_TYPES = {
@@ -449,11 +460,16 @@ const END_EVENT_TYPES = {
 async function endPayment(
   ending: PaymentEnding,
   payment: PaymentRow,
-  end: { outcome: queries.PaymentEnd; eventData: Record<string, unknown>; ledger: FragmentSqlToken | null },
+  end: {
+    outcome: queries.PaymentEnd;
+    eventData: Record<string, unknown>;
+    ledger: FragmentSqlToken | null;
+    effects: readonly EndEffects[];
+  },
 ): Promise<PaymentRow> {
   const { database } = ending;
   const { status } = end.outcome;
-  const effects = await endEffects(ending.paymentHooks, database, payment, status === "paid" ? "paid" : "unpaid");
+  const { effects } = end;
   const ended = await queries.endPaymentStatement(database, {
     merchantId: payment.merchant_id,
     id: payment.id,
@@ -482,38 +498,6 @@ async function endPayment(
   return ended.payment;
 }
 
-/** A settlement's movement: the amount from gateway clearing to the merchant, the fee on to the platform. */
-function settlementPosting(payment: PaymentRow): ledger.PostingRequest {
-  const fee = payment.fee_cents;
-  return {
-    merchantId: payment.merchant_id,
-    livemode: payment.livemode,
-    postingKey: `payment:${payment.id}:settle`,
-    description: `Payment ${payment.reference}`,
-    source: { type: "payment", id: payment.id },
-    postings: [
-      {
-        account: "gateway_clearing",
-        entryType: "payment",
-        currency: payment.currency,
-        amountCents: -payment.amount_cents,
-      },
-      {
-        account: "merchant_available",
-        entryType: "payment",
-        currency: payment.currency,
-        amountCents: payment.amount_cents,
-      },
-      ...(fee > 0
-        ? [
-            { account: "merchant_available", entryType: "fee", currency: payment.currency, amountCents: -fee } as const,
-            { account: "platform_fees", entryType: "fee", currency: payment.currency, amountCents: fee } as const,
-          ]
-        : []),
-    ],
-  };
-}
-
 /** `pending → expired`: the event, no ledger movement. */
 export async function expirePayment(
   ending: PaymentEnding,
@@ -538,6 +522,7 @@ async function finishUnpaid(
     outcome,
     eventData: { payment_id: payment.id, merchant_ref: payment.merchant_ref },
     ledger: null,
+    effects: await endEffects(ending.paymentHooks, ending.database, payment, "unpaid"),
   });
 }
 

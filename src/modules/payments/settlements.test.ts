@@ -1,0 +1,96 @@
+import { countingDatabase } from "../../../tests/support/counting-database.ts";
+import { newMerchant } from "../../../tests/support/factories.ts";
+import { accountBalances } from "../../../tests/support/money.ts";
+import { paymentsTestWorld } from "../../../tests/support/payments.ts";
+import type { Database } from "../../platform/db/pool.ts";
+import type { PaymentRow } from "./schemas.ts";
+import * as payments from "./service.ts";
+
+/** Settlements without hook effects are written with the others of their moment (`settlements.ts`). */
+
+const world = paymentsTestWorld();
+const observation = { paidAt: new Date("2026-11-27T01:02:03.000Z"), payerMsisdn: "263771234567" };
+
+/** Pending payments of 1,000, 2,000, … cents for each merchant's test key, in order. */
+async function pendingPayments(keys: readonly string[], perMerchant: number): Promise<PaymentRow[]> {
+  const { app } = world.setup();
+  const created: PaymentRow[] = [];
+  for (const key of keys) {
+    for (let index = 1; index <= perMerchant; index += 1) {
+      const response = await world.create(app, key, { amount_cents: index * 1000 });
+      expect(response.status).toBe(201);
+      created.push(await payments.getPaymentById(world.db.database, response.body.id));
+    }
+  }
+  return created;
+}
+
+const settle = (database: Database, payment: PaymentRow) =>
+  payments.settlePayment({ database, paymentHooks: [] }, payment, observation);
+
+describe("settlements of one moment", () => {
+  test("are one statement and one transaction; each is paid, announced and moved once, a second observation changes nothing", async () => {
+    const other = await newMerchant(world.db.database, { fee_bps: 150, fee_fixed_cents: 0 });
+    // Interleaved across the merchants, so the statement has to order them itself.
+    const created = await pendingPayments([world.shop.testKey, other.testKey], 3);
+    const counted = countingDatabase(world.db.database);
+    const answers = await Promise.all([
+      ...created.map((payment) => settle(counted.database, payment)),
+      settle(counted.database, created[0] as PaymentRow),
+    ]);
+    // The settlements' one statement, and the duplicate's read of the payment as it now stands.
+    expect(counted.callsOf("any")).toBe(1);
+    expect(counted.callsOf("transaction")).toBe(0);
+    expect(counted.statements()).toBe(2);
+    for (const answer of answers) {
+      expect(answer).toMatchObject({ status: "paid", paid_at: observation.paidAt, payer_msisdn: "263771234567" });
+    }
+    expect(answers.map((answer) => answer.id)).toEqual([...created.map((payment) => payment.id), created[0]?.id]);
+    for (const payment of created) {
+      expect(await world.eventsOf(payment.id)).toEqual([
+        {
+          type: "payment.paid",
+          data: {
+            payment_id: payment.id,
+            amount_cents: payment.amount_cents,
+            currency: "USD",
+            fee_cents: payment.fee_cents,
+            merchant_ref: null,
+            reference: payment.reference,
+          },
+        },
+      ]);
+      expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
+    }
+    // 1,000 + 2,000 + 3,000 less 1.5 % each, on each merchant's own accounts.
+    for (const merchantId of [world.shop.id, other.id]) {
+      expect(await accountBalances(world.db.database, merchantId, false)).toEqual({
+        gateway_clearing: { USD: -6000 },
+        merchant_available: { USD: 5910 },
+        platform_fees: { USD: 90 },
+      });
+    }
+  });
+
+  test("a statement the database refuses is written again one settlement per statement: only the one at fault fails", async () => {
+    const [first, second, third] = await pendingPayments([world.shop.testKey], 3);
+    if (first === undefined || second === undefined || third === undefined) throw new Error("three payments");
+    // A fee above what the merchant would hold: its posting overdraws merchant_available, refused by the database.
+    const overdrawing = { ...second, fee_cents: second.amount_cents + 500_000 };
+    const counted = countingDatabase(world.db.database);
+    const [paidFirst, refused, paidThird] = await Promise.allSettled([
+      settle(counted.database, first),
+      settle(counted.database, overdrawing),
+      settle(counted.database, third),
+    ]);
+    // The three together, then each alone.
+    expect(counted.callsOf("any")).toBe(4);
+    expect(paidFirst).toMatchObject({ status: "fulfilled", value: { status: "paid" } });
+    expect(paidThird).toMatchObject({ status: "fulfilled", value: { status: "paid" } });
+    expect(refused.status).toBe("rejected");
+    expect(await payments.getPaymentById(world.db.database, second.id)).toMatchObject({ status: "pending" });
+    expect(await world.eventsOf(second.id)).toEqual([]);
+    expect(await world.ledgerTransactionsOf(second.id)).toBe(0);
+    expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 985 + 2955 });
+  });
+});

@@ -1,0 +1,160 @@
+import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
+import { type Database, sql } from "../../platform/db/pool.ts";
+import * as events from "../events/service.ts";
+import * as ledger from "../ledger/service.ts";
+import * as queries from "./queries.ts";
+import type { PaymentRow } from "./schemas.ts";
+
+/**
+ * What a settlement writes besides the payment's change, whether it is written alone (with a hook's
+ * effects, `endPayment`) or with the other settlements of its moment (`settlementWriterOf`): the
+ * `payment.paid` event's data, and the movement from gateway clearing to the merchant, less the fee to
+ * the platform.
+ */
+
+export type PaymentObservedPaid = { paidAt: Date; payerMsisdn: string | null };
+
+export function paidEventData(payment: PaymentRow): Record<string, unknown> {
+  return {
+    payment_id: payment.id,
+    amount_cents: payment.amount_cents,
+    currency: payment.currency,
+    fee_cents: payment.fee_cents,
+    merchant_ref: payment.merchant_ref,
+    reference: payment.reference,
+  };
+}
+
+/** A settlement's movement: the amount from gateway clearing to the merchant, the fee on to the platform. */
+export function settlementPosting(payment: PaymentRow): ledger.PostingRequest {
+  const fee = payment.fee_cents;
+  return {
+    merchantId: payment.merchant_id,
+    livemode: payment.livemode,
+    postingKey: `payment:${payment.id}:settle`,
+    description: `Payment ${payment.reference}`,
+    source: { type: "payment", id: payment.id },
+    postings: [
+      {
+        account: "gateway_clearing",
+        entryType: "payment",
+        currency: payment.currency,
+        amountCents: -payment.amount_cents,
+      },
+      {
+        account: "merchant_available",
+        entryType: "payment",
+        currency: payment.currency,
+        amountCents: payment.amount_cents,
+      },
+      ...(fee > 0
+        ? [
+            { account: "merchant_available", entryType: "fee", currency: payment.currency, amountCents: -fee } as const,
+            { account: "platform_fees", entryType: "fee", currency: payment.currency, amountCents: fee } as const,
+          ]
+        : []),
+    ],
+  };
+}
+
+/** A settlement without hook effects, its event made in the span of whoever observed the payment paid. */
+export type SettlementToWrite = { payment: PaymentRow; observation: PaymentObservedPaid; event: events.PreparedEvent };
+
+/** Settles a payment with the others of its moment; its row as settled, or null if it was no longer pending. */
+export type SettlementWriter = (settlement: SettlementToWrite) => Promise<PaymentRow | null>;
+
+const writers = new WeakMap<Database, SettlementWriter>();
+
+/**
+ * The process's settlement writer on `database`: the settlements of one turn of the event loop (a
+ * poller's answers, callbacks) in one statement, one commit and one WAL flush
+ * (`queries.settlePaymentsStatement`), each still guarded, so that whoever observed a payment paid
+ * first settles it and the others change nothing. A statement the database refuses is written again
+ * one settlement per statement, so only the settlement at fault fails.
+ */
+export function settlementWriterOf(database: Database): SettlementWriter {
+  let writer = writers.get(database);
+  if (writer === undefined) {
+    writer = batchPerTurn((settlements) => writeSettlements(database, settlements));
+    writers.set(database, writer);
+  }
+  return writer;
+}
+
+async function writeSettlements(
+  database: Database,
+  settlements: readonly SettlementToWrite[],
+): Promise<(PaymentRow | null | Error)[]> {
+  // A payment observed paid twice in one moment is settled by the first observation; the second lost.
+  const firstIndexOf = new Map<string, number>();
+  settlements.forEach((settlement, index) => {
+    if (!firstIndexOf.has(settlement.payment.id)) firstIndexOf.set(settlement.payment.id, index);
+  });
+  const firsts = [...firstIndexOf.values()];
+  try {
+    const settled = await settleTogether(
+      database,
+      firsts.map((index) => settlements[index] as SettlementToWrite),
+    );
+    const outcomes: (PaymentRow | null)[] = settlements.map(() => null);
+    firsts.forEach((index, position) => {
+      outcomes[index] = settled[position] ?? null;
+    });
+    return outcomes;
+  } catch (error) {
+    if (settlements.length === 1) throw error;
+    return Promise.all(
+      settlements.map((settlement, index) =>
+        firstIndexOf.get(settlement.payment.id) === index
+          ? settleTogether(database, [settlement]).then(
+              ([settled]) => settled ?? null,
+              (failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure))),
+            )
+          : null,
+      ),
+    );
+  }
+}
+
+/**
+ * One statement for distinct payments: locked, and their postings applied, in the order of merchant
+ * and id, so that statements running side by side take the rows they share in the same order.
+ */
+async function settleTogether(
+  database: Database,
+  settlements: readonly SettlementToWrite[],
+): Promise<(PaymentRow | null)[]> {
+  const order = settlements
+    .map((settlement, index) => ({ settlement, index }))
+    .sort(
+      (a, b) =>
+        compare(a.settlement.payment.merchant_id, b.settlement.payment.merchant_id) ||
+        compare(a.settlement.payment.id, b.settlement.payment.id),
+    );
+  const ordered = order.map(({ settlement }) => settlement);
+  const settled = await queries.settlePaymentsStatement(
+    database,
+    ordered.map(({ payment, observation }) => ({
+      merchantId: payment.merchant_id,
+      id: payment.id,
+      paidAt: observation.paidAt,
+      payerMsisdn: observation.payerMsisdn,
+    })),
+    sql.fragment`
+      settled_events AS (${events.emitEachWhen(
+        ordered.map(({ payment, event }) => ({ event, subject: payment.id })),
+        queries.SETTLED_BY_BATCH,
+      )}),
+      ${ledger.postingCtes(
+        ordered.map(({ payment }) => ledger.preparePosting(settlementPosting(payment))),
+        queries.SETTLED_BY_BATCH(sql.fragment`c.source_id`),
+      )}`,
+  );
+  const outcomes: (PaymentRow | null)[] = settlements.map(() => null);
+  order.forEach(({ index }, position) => {
+    outcomes[index] = settled[position] ?? null;
+  });
+  return outcomes;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
