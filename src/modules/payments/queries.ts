@@ -197,7 +197,7 @@ const settledSchema = paymentRowSchema.extend({ position: z.number().int() });
 
 /**
  * `pending → paid` for many payments in one statement (the settlements of a moment, none with hook
- * effects): the guarded update of each (`settled`, locking the payments in the order given), then
+ * effects): the guarded update of each (`settled`, the payments locked first in the order given), then
  * data-modifying CTEs that may gate on `SETTLED_BY_BATCH`: `ctes` (their events and ledger movements).
  * Answers, per settlement in the order given, its payment as settled, or null when it was no longer
  * pending (nothing is written for it). The SQL text is the same for any number of settlements.
@@ -216,17 +216,19 @@ export async function settlePaymentsStatement(
         ${text(settlements.map((settlement) => settlement.paidAt.toISOString()))}::timestamptz[],
         ${text(settlements.map((settlement) => settlement.payerMsisdn))}::text[])
         WITH ORDINALITY AS o (merchant_id, id, paid_at, payer_msisdn, position)),
+    -- Each payment is locked through its key in turn and its status read under that lock, which
+    -- guards the update: a status condition on the scanned rows let the planner read every pending
+    -- payment through their partial index to find a few (on statistics that counted few pending).
     locked AS (
-      SELECT p.merchant_id, p.id, o.paid_at, o.payer_msisdn, o.position
-      FROM observed o JOIN payments p ON p.merchant_id = o.merchant_id AND p.id = o.id
-      WHERE p.status = 'pending'
-      ORDER BY o.position
-      FOR UPDATE OF p),
+      SELECT p.merchant_id, p.id, p.status, o.paid_at, o.payer_msisdn, o.position
+      FROM observed o
+      CROSS JOIN LATERAL (
+        SELECT merchant_id, id, status FROM payments WHERE merchant_id = o.merchant_id AND id = o.id FOR UPDATE) p),
     settled AS (
       UPDATE payments p
       SET status = 'paid', paid_at = l.paid_at, payer_msisdn = l.payer_msisdn, failure_reason = NULL, updated_at = now()
       FROM locked l
-      WHERE p.merchant_id = l.merchant_id AND p.id = l.id AND p.status = 'pending'
+      WHERE l.status = 'pending' AND p.merchant_id = l.merchant_id AND p.id = l.id
       RETURNING ${PAYMENT_COLUMNS_OF_P}, l.position),
     ${ctes}
     SELECT * FROM settled`);
