@@ -424,7 +424,6 @@ export async function settlePayment(
 ): Promise<PaymentRow> {
   const { database } = ending;
   const effects = await endEffects(ending.paymentHooks, database, payment, "paid");
-  const paidEvent = { merchantId: payment.merchant_id, livemode: payment.livemode, type: "payment.paid" } as const;
   if (effects.length > 0) {
     return endPayment(ending, payment, {
       outcome: { status: "paid", ...observation },
@@ -436,7 +435,12 @@ export async function settlePayment(
   const settled = await settlementWriterOf(database)({
     payment,
     observation,
-    event: events.prepareEvent({ ...paidEvent, data: paidEventData(payment) }),
+    event: events.prepareEvent({
+      merchantId: payment.merchant_id,
+      livemode: payment.livemode,
+      type: "payment.paid",
+      data: paidEventData(payment),
+    }),
   });
   if (settled === null) {
     return current(database, payment);
