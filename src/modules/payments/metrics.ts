@@ -1,4 +1,4 @@
-import { Counter } from "prom-client";
+import { Counter, Histogram } from "prom-client";
 import { domainRegistry } from "../../platform/telemetry/domain-registry.ts";
 
 /** The payments funnel: created, then paid, expired or failed, by world and currency. */
@@ -6,5 +6,13 @@ export const paymentsTotal = new Counter({
   name: "pos_payments_total",
   help: "Payments by event (created, paid, expired, failed), world and currency.",
   labelNames: ["event", "livemode", "currency"],
+  registers: [domainRegistry],
+});
+
+/** How many settlements each statement wrote (`settlements.ts`): 1 when they come one at a time. */
+export const settlementsPerStatement = new Histogram({
+  name: "pos_payment_settlements_per_statement",
+  help: "Settlements written together by one statement (those of one turn of a process's event loop).",
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 200],
   registers: [domainRegistry],
 });

@@ -1,6 +1,7 @@
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { poolOn } from "../../../tests/support/database.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
+import { sampleValue } from "../../../tests/support/metrics.ts";
 import { accountBalances } from "../../../tests/support/money.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
 import type { Database } from "../../platform/db/pool.ts";
@@ -35,10 +36,12 @@ describe("settlements of one moment", () => {
     // Interleaved across the merchants, so the statement has to order them itself.
     const created = await pendingPayments([world.shop.testKey, other.testKey], 3);
     const counted = countingDatabase(world.db.database);
+    const statementsBefore = await sampleValue("pos_payment_settlements_per_statement");
     const answers = await Promise.all([
       ...created.map((payment) => settle(counted.database, payment)),
       settle(counted.database, created[0] as PaymentRow),
     ]);
+    expect(await sampleValue("pos_payment_settlements_per_statement")).toBe(statementsBefore + 1);
     // The settlements' one statement, and the duplicate's read of the payment as it now stands.
     expect(counted.callsOf("any")).toBe(1);
     expect(counted.callsOf("transaction")).toBe(0);
@@ -109,14 +112,16 @@ describe("settlements of one moment", () => {
     // A fee above what the merchant would hold: its posting overdraws merchant_available, refused by the database.
     const overdrawing = { ...second, fee_cents: second.amount_cents + 500_000 };
     const counted = countingDatabase(world.db.database);
+    const statementsBefore = await sampleValue("pos_payment_settlements_per_statement");
     const [paidFirst, refused, paidThird] = await Promise.allSettled([
       settle(counted.database, first),
       settle(counted.database, overdrawing),
       settle(counted.database, third),
     ]);
-    // The three together, then each alone.
+    // The three together, then each alone (counted as four statements).
     expect(counted.callsOf("any")).toBe(1);
     expect(counted.statements()).toBe(4);
+    expect(await sampleValue("pos_payment_settlements_per_statement")).toBe(statementsBefore + 4);
     expect(paidFirst).toMatchObject({ status: "fulfilled", value: { status: "paid" } });
     expect(paidThird).toMatchObject({ status: "fulfilled", value: { status: "paid" } });
     expect(refused.status).toBe("rejected");

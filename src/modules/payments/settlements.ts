@@ -2,6 +2,7 @@ import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
+import { settlementsPerStatement } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { PaymentRow } from "./schemas.ts";
 
@@ -127,6 +128,7 @@ async function settleTogether(
   database: Database,
   settlements: readonly SettlementToWrite[],
 ): Promise<(PaymentRow | null)[]> {
+  settlementsPerStatement.observe(settlements.length);
   const [alone] = settlements;
   if (settlements.length === 1 && alone !== undefined) {
     return [await settleAlone(database, alone)];
