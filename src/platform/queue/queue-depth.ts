@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { Gauge, type Registry } from "prom-client";
+import { metricOnce } from "../telemetry/metrics.ts";
 
 /**
  * A pool's backlog: how many of its jobs are runnable now, and how long the oldest has waited. It is
@@ -33,22 +34,28 @@ export async function startQueueDepthSampler(options: {
   intervalMs: number;
   onError: (error: unknown) => void;
 }): Promise<() => void> {
-  const runnable =
-    (options.registry.getSingleMetric("worker_queue_runnable_jobs") as Gauge<"pool">) ??
-    new Gauge({
-      name: "worker_queue_runnable_jobs",
-      help: "Jobs of the pool that could run now (sampled).",
-      labelNames: ["pool"],
-      registers: [options.registry],
-    });
-  const oldest =
-    (options.registry.getSingleMetric("worker_queue_oldest_runnable_job_age_seconds") as Gauge<"pool">) ??
-    new Gauge({
-      name: "worker_queue_oldest_runnable_job_age_seconds",
-      help: "How long the pool's oldest runnable job has waited (sampled; 0 when none).",
-      labelNames: ["pool"],
-      registers: [options.registry],
-    });
+  const runnable = metricOnce(
+    options.registry,
+    "worker_queue_runnable_jobs",
+    () =>
+      new Gauge({
+        name: "worker_queue_runnable_jobs",
+        help: "Jobs of the pool that could run now (sampled).",
+        labelNames: ["pool"],
+        registers: [options.registry],
+      }),
+  );
+  const oldest = metricOnce(
+    options.registry,
+    "worker_queue_oldest_runnable_job_age_seconds",
+    () =>
+      new Gauge({
+        name: "worker_queue_oldest_runnable_job_age_seconds",
+        help: "How long the pool's oldest runnable job has waited (sampled; 0 when none).",
+        labelNames: ["pool"],
+        registers: [options.registry],
+      }),
+  );
   const sample = () =>
     options.sample().then((depth) => {
       runnable.set({ pool: options.pool }, depth.runnableJobs);

@@ -40,3 +40,11 @@ export function createMetrics(options: { service: string }): Metrics {
     }),
   };
 }
+
+/**
+ * The metric named `name` in `registry`, made by `create` (which registers it there) the first time:
+ * several pools may share one process and registry (the dev entry point), and a metric is created once.
+ */
+export function metricOnce<M>(registry: Registry, name: string, create: () => M): M {
+  return (registry.getSingleMetric(name) as M | undefined) ?? create();
+}
