@@ -91,35 +91,38 @@ async function writeSettlements(
   settlements.forEach((settlement, index) => {
     if (!firstIndexOf.has(settlement.payment.id)) firstIndexOf.set(settlement.payment.id, index);
   });
-  const firsts = [...firstIndexOf.values()];
-  try {
-    const settled = await settleTogether(
-      database,
-      firsts.map((index) => settlements[index] as SettlementToWrite),
+  // In the order of merchant and id, so that statements running side by side take the rows they
+  // share (payments, balances) in the same order.
+  const distinct = [...firstIndexOf.values()]
+    .map((index) => settlements[index] as SettlementToWrite)
+    .sort((a, b) => compare(a.payment.merchant_id, b.payment.merchant_id) || compare(a.payment.id, b.payment.id));
+  const outcomesOf = (settled: ReadonlyMap<string, PaymentRow | null | Error>) =>
+    settlements.map((settlement, index) =>
+      firstIndexOf.get(settlement.payment.id) === index ? (settled.get(settlement.payment.id) ?? null) : null,
     );
-    const outcomes: (PaymentRow | null)[] = settlements.map(() => null);
-    firsts.forEach((index, position) => {
-      outcomes[index] = settled[position] ?? null;
-    });
-    return outcomes;
+  try {
+    const settled = await settleTogether(database, distinct);
+    return outcomesOf(
+      new Map(distinct.map((settlement, position) => [settlement.payment.id, settled[position] ?? null])),
+    );
   } catch (error) {
-    if (settlements.length === 1) throw error;
-    return Promise.all(
-      settlements.map((settlement, index) =>
-        firstIndexOf.get(settlement.payment.id) === index
-          ? settleTogether(database, [settlement]).then(
-              ([settled]) => settled ?? null,
-              (failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure))),
-            )
-          : null,
+    if (distinct.length === 1) throw error;
+    const alone = await Promise.all(
+      distinct.map((settlement) =>
+        settleTogether(database, [settlement]).then(
+          ([settled]) => settled ?? null,
+          (failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure))),
+        ),
       ),
+    );
+    return outcomesOf(
+      new Map(distinct.map((settlement, position) => [settlement.payment.id, alone[position] ?? null])),
     );
   }
 }
 
 /**
- * One statement for distinct payments: locked, and their postings applied, in the order of merchant
- * and id, so that statements running side by side take the rows they share in the same order. A
+ * One statement for distinct payments, in the order given (`writeSettlements` orders them). A
  * settlement alone is written by the statement of one payment's end, which costs the database about
  * 2 ms of CPU against 2.5 ms for the batch's statement with one payment (and 0.7–1.0 ms per payment
  * with sixteen), measured on one connection.
@@ -133,17 +136,9 @@ async function settleTogether(
   if (settlements.length === 1 && alone !== undefined) {
     return [await settleAlone(database, alone)];
   }
-  const order = settlements
-    .map((settlement, index) => ({ settlement, index }))
-    .sort(
-      (a, b) =>
-        compare(a.settlement.payment.merchant_id, b.settlement.payment.merchant_id) ||
-        compare(a.settlement.payment.id, b.settlement.payment.id),
-    );
-  const ordered = order.map(({ settlement }) => settlement);
-  const settled = await queries.settlePaymentsStatement(
+  return queries.settlePaymentsStatement(
     database,
-    ordered.map(({ payment, observation }) => ({
+    settlements.map(({ payment, observation }) => ({
       merchantId: payment.merchant_id,
       id: payment.id,
       paidAt: observation.paidAt,
@@ -151,19 +146,14 @@ async function settleTogether(
     })),
     sql.fragment`
       settled_events AS (${events.emitEachWhen(
-        ordered.map(({ payment, event }) => ({ event, subject: payment.id })),
+        settlements.map(({ payment, event }) => ({ event, subject: payment.id })),
         queries.SETTLED_BY_BATCH,
       )}),
       ${ledger.postingCtes(
-        ordered.map(({ payment }) => ledger.preparePosting(settlementPosting(payment))),
+        settlements.map(({ payment }) => ledger.preparePosting(settlementPosting(payment))),
         queries.SETTLED_BY_BATCH(sql.fragment`c.source_id`),
       )}`,
   );
-  const outcomes: (PaymentRow | null)[] = settlements.map(() => null);
-  order.forEach(({ index }, position) => {
-    outcomes[index] = settled[position] ?? null;
-  });
-  return outcomes;
 }
 
 async function settleAlone(database: Database, { payment, observation, event }: SettlementToWrite) {
