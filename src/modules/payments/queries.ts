@@ -196,19 +196,22 @@ export type PaymentSettlement = { merchantId: string; id: string; paidAt: Date; 
 const settledSchema = paymentRowSchema.extend({ position: z.number().int() });
 
 /**
- * `pending → paid` for many payments in one statement (the settlements of a moment, none with hook
- * effects): the guarded update of each (`settled`, the payments locked first in the order given), then
- * data-modifying CTEs that may gate on `SETTLED_BY_BATCH`: `ctes` (their events and ledger movements).
- * Answers, per settlement in the order given, its payment as settled, or null when it was no longer
- * pending (nothing is written for it). The SQL text is the same for any number of settlements.
+ * `pending → paid` for many payments in one statement (the settlements of a moment): the guarded
+ * update of each (`settled`, the payments locked first in the order given), then data-modifying CTEs
+ * that may gate on `SETTLED_BY_BATCH`: `writes.ctes` (their events, ledger movements and what the
+ * hooks attach). Answers, per settlement in the order given, its payment as settled, or null when it
+ * was no longer pending (nothing is written for it). The SQL text is the same for any number of
+ * settlements; `writes.shape` names what else would change it (the hooks' effects), as the
+ * statement is prepared.
  */
 export async function settlePaymentsStatement(
   database: Queryable,
   settlements: readonly PaymentSettlement[],
-  ctes: FragmentSqlToken,
+  writes: { shape: string; ctes: FragmentSqlToken },
 ): Promise<(PaymentRow | null)[]> {
   const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");
-  const rows = await database.any(sql.prepared("payments_settle_batch", settledSchema)`
+  const name = ["payments_settle_batch", ...(writes.shape === "" ? [] : [writes.shape])].join("_");
+  const rows = await database.any(sql.prepared(name, settledSchema)`
     WITH observed AS (
       SELECT * FROM unnest(
         ${text(settlements.map((settlement) => settlement.merchantId))}::text[],
@@ -230,7 +233,7 @@ export async function settlePaymentsStatement(
       FROM locked l
       WHERE l.status = 'pending' AND p.merchant_id = l.merchant_id AND p.id = l.id
       RETURNING ${PAYMENT_COLUMNS_OF_P}, l.position),
-    ${ctes}
+    ${writes.ctes}
     SELECT * FROM settled`);
   const byPosition = new Map(rows.map(({ position, ...payment }) => [position, payment]));
   return settlements.map((_, index) => byPosition.get(index + 1) ?? null);
@@ -244,21 +247,25 @@ export const ENDED = sql.fragment`EXISTS (SELECT 1 FROM ended)`;
  */
 const END_EVENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM end_event)`;
 
-const endedSchema = paymentRowSchema.extend({ effects_written: z.array(z.boolean()) });
-
 /** How a pending payment ends: paid (as observed), expired (`onlyWhenDue`: once past `expires_at` on the database clock) or failed. */
 export type PaymentEnd =
   | { status: "paid"; paidAt: Date; payerMsisdn: string | null }
   | { status: "expired"; onlyWhenDue: boolean }
   | { status: "failed"; failureReason: string };
 
+/** What other modules write with payments' ends (`hooks.ts`'s `EndEffects`), as this module's statements take it. */
+export type EffectCtes = {
+  shape: string;
+  ctes: (ended: (paymentId: FragmentSqlToken) => FragmentSqlToken) => FragmentSqlToken;
+};
+
 /**
  * A pending payment's end and everything it writes, in one statement: the guarded update of the
  * payment (`ended`), then data-modifying CTEs: its event (`event`, gated on `ENDED`), what the hooks
  * attach (`effects`, in order, gated on that event: their own events follow it) and, for a
  * settlement, the ledger movement (`ledger`, gated on `ENDED`). Null when the payment was no longer
- * pending (or, `onlyWhenDue`, not yet due): nothing is written. `effectsWritten` says, per effect,
- * whether it was. Prepared per shape (the ledger's presence, the effects' shapes).
+ * pending (or, `onlyWhenDue`, not yet due): nothing is written. Prepared per shape (the ledger's
+ * presence, the effects' shapes).
  */
 export async function endPaymentStatement(
   database: Queryable,
@@ -267,29 +274,18 @@ export async function endPaymentStatement(
     id: string;
     outcome: PaymentEnd;
     event: FragmentSqlToken;
-    effects: readonly {
-      shape: string;
-      ctes: (gate: FragmentSqlToken) => FragmentSqlToken;
-      written: FragmentSqlToken;
-    }[];
+    effects: readonly EffectCtes[];
     ledger: FragmentSqlToken | null;
   },
-): Promise<{ payment: PaymentRow; effectsWritten: boolean[] } | null> {
+): Promise<PaymentRow | null> {
   const { effects, outcome } = end;
   const name = [
     "payments_end",
     ...(end.ledger === null ? [] : ["posted"]),
     ...effects.map((effect) => effect.shape),
   ].join("_");
-  const written =
-    effects.length === 0
-      ? sql.fragment`ARRAY[]::boolean[]`
-      : sql.fragment`ARRAY[${sql.join(
-          effects.map((effect) => effect.written),
-          sql.fragment`, `,
-        )}]`;
   const paid = outcome.status === "paid" ? outcome : null;
-  const row = await database.maybeOne(sql.prepared(name, endedSchema)`
+  return database.maybeOne(sql.prepared(name, paymentRowSchema)`
     WITH ended AS (
       UPDATE payments
       SET status = ${outcome.status}, paid_at = ${paid?.paidAt.toISOString() ?? null}::timestamptz,
@@ -301,16 +297,11 @@ export async function endPaymentStatement(
     ${sql.join(
       [
         sql.fragment`end_event AS (${end.event})`,
-        ...effects.map((effect) => effect.ctes(END_EVENT_RECORDED)),
+        ...effects.map((effect) => effect.ctes(() => END_EVENT_RECORDED)),
         ...(end.ledger === null ? [] : [end.ledger]),
       ],
       sql.fragment`,
     `,
     )}
-    SELECT ended.*, ${written} AS effects_written FROM ended`);
-  if (row === null) {
-    return null;
-  }
-  const { effects_written: effectsWritten, ...payment } = row;
-  return { payment, effectsWritten };
+    SELECT * FROM ended`);
 }

@@ -23,12 +23,11 @@ import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import type { EventType } from "../events/event-types.ts";
 import * as events from "../events/service.ts";
-import * as ledger from "../ledger/service.ts";
-import { type EndEffects, endEffects, type PaymentHooks } from "./hooks.ts";
+import { afterEndsCommitted, endEffects, type PaymentHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
-import { type PaymentObservedPaid, paidEventData, settlementPosting, settlementWriterOf } from "./settlements.ts";
+import { type PaymentObservedPaid, paidEventData, settlementWriterOf } from "./settlements.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -410,12 +409,11 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
 
 /**
  * `pending → paid`, exactly once whoever observed the payment paid (poller, GET, callback, mockpay);
- * the loser reads the payment as it now stands. With what the hooks attach (a wallet sale completes),
- * in one statement of its own (`endPayment`); without, in one statement with the other settlements of
- * the moment (`settlementWriterOf`). Either writes the guarded update, then, only if it won,
- * `payment.paid` and the ledger movement (gateway clearing to the merchant's balance, less the fee to
- * the platform), whose postings come last: they lock the merchant's balance rows until the commit,
- * the statement's own end.
+ * the loser reads the payment as it now stands. Written with the other settlements of the moment
+ * (`settlementWriterOf`): the guarded update, then, only if it won, `payment.paid`, what the hooks
+ * attach (a wallet sale completes) and the ledger movement (gateway clearing to the merchant's
+ * balance, less the fee to the platform), whose postings come last: they lock the merchant's balance
+ * rows until the commit, the statement's own end.
  */
 export async function settlePayment(
   ending: PaymentEnding,
@@ -423,16 +421,10 @@ export async function settlePayment(
   observation: PaymentObservedPaid,
 ): Promise<PaymentRow> {
   const { database } = ending;
-  const effects = await endEffects(ending.paymentHooks, database, payment, "paid");
-  if (effects.length > 0) {
-    return endPayment(ending, payment, {
-      outcome: { status: "paid", ...observation },
-      eventData: paidEventData(payment),
-      ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.ENDED),
-      effects,
-    });
-  }
-  const settled = await settlementWriterOf(database)({
+  const settled = await settlementWriterOf(
+    database,
+    ending.paymentHooks,
+  )({
     payment,
     observation,
     event: events.prepareEvent({
@@ -450,56 +442,44 @@ export async function settlePayment(
 }
 
 const END_EVENT_TYPES = {
-  paid: "payment.paid",
   expired: "payment.expired",
   failed: "payment.failed",
-} as const satisfies Record<queries.PaymentEnd["status"], EventType>;
+} as const satisfies Record<UnpaidEnd["status"], EventType>;
+
+/** How a payment ends unpaid. */
+type UnpaidEnd = Exclude<queries.PaymentEnd, { status: "paid" }>;
 
 /**
- * A pending payment's end in one statement (`queries.endPaymentStatement`): the guarded update, then,
- * only if it won, its event (`payment.<status>`), what the hooks attach (prepared first, as they may
- * read: a wallet sale completes or is cancelled) and, for a settlement, its ledger movement. Counted
- * once committed; a payment no longer pending is read as it now stands.
+ * A pending payment's unpaid end in one statement (`queries.endPaymentStatement`): the guarded
+ * update, then, only if it won, its event (`payment.<status>`) and what the hooks attach (prepared
+ * first, as they may read: a wallet sale is cancelled). Counted once committed; a payment no longer
+ * pending (or not yet due) is read as it now stands.
  */
-async function endPayment(
-  ending: PaymentEnding,
-  payment: PaymentRow,
-  end: {
-    outcome: queries.PaymentEnd;
-    eventData: Record<string, unknown>;
-    ledger: FragmentSqlToken | null;
-    effects: readonly EndEffects[];
-  },
-): Promise<PaymentRow> {
+async function finishUnpaid(ending: PaymentEnding, payment: PaymentRow, outcome: UnpaidEnd): Promise<PaymentRow> {
   const { database } = ending;
-  const { status } = end.outcome;
-  const { effects } = end;
+  const effects = await endEffects(ending.paymentHooks, database, [payment], "unpaid");
   const ended = await queries.endPaymentStatement(database, {
     merchantId: payment.merchant_id,
     id: payment.id,
-    outcome: end.outcome,
+    outcome,
     event: events.emitWhen(
       {
         merchantId: payment.merchant_id,
         livemode: payment.livemode,
-        type: END_EVENT_TYPES[status],
-        data: end.eventData,
+        type: END_EVENT_TYPES[outcome.status],
+        data: { payment_id: payment.id, merchant_ref: payment.merchant_ref },
       },
       queries.ENDED,
     ),
     effects,
-    ledger: end.ledger,
+    ledger: null,
   });
   if (ended === null) {
     return current(database, payment);
   }
-  paymentsTotal.inc({ event: status, livemode: String(payment.livemode), currency: payment.currency });
-  effects.forEach((effect, index) => {
-    if (ended.effectsWritten[index] === true) {
-      effect.afterCommit();
-    }
-  });
-  return ended.payment;
+  paymentsTotal.inc({ event: outcome.status, livemode: String(payment.livemode), currency: payment.currency });
+  afterEndsCommitted(effects, new Set([payment.id]));
+  return ended;
 }
 
 /** `pending → expired`: the event, no ledger movement. */
@@ -514,20 +494,6 @@ export async function expirePayment(
 /** `pending → failed` when the gateway reports the code unusable. */
 async function failPayment(ending: PaymentEnding, payment: PaymentRow, reason: string): Promise<PaymentRow> {
   return finishUnpaid(ending, payment, { status: "failed", failureReason: reason });
-}
-
-/** Ends a payment without money moving: the guarded state change, its event and the hooks' part, in one statement. */
-async function finishUnpaid(
-  ending: PaymentEnding,
-  payment: PaymentRow,
-  outcome: { status: "expired"; onlyWhenDue: boolean } | { status: "failed"; failureReason: string },
-): Promise<PaymentRow> {
-  return endPayment(ending, payment, {
-    outcome,
-    eventData: { payment_id: payment.id, merchant_ref: payment.merchant_ref },
-    ledger: null,
-    effects: await endEffects(ending.paymentHooks, ending.database, payment, "unpaid"),
-  });
 }
 
 /**

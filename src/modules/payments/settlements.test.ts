@@ -5,10 +5,11 @@ import { sampleValue } from "../../../tests/support/metrics.ts";
 import { accountBalances } from "../../../tests/support/money.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
 import type { Database } from "../../platform/db/pool.ts";
+import type { PaymentHooks } from "./hooks.ts";
 import type { PaymentRow } from "./schemas.ts";
 import * as payments from "./service.ts";
 
-/** Settlements without hook effects are written with the others of their moment (`settlements.ts`). */
+/** Settlements are written with the others of their moment (`settlements.ts`). */
 
 const world = paymentsTestWorld();
 const observation = { paidAt: new Date("2026-11-27T01:02:03.000Z"), payerMsisdn: "263771234567" };
@@ -27,8 +28,10 @@ async function pendingPayments(keys: readonly string[], perMerchant: number): Pr
   return created;
 }
 
+// One list for every settlement: a process's writer is per database and list of hooks.
+const noHooks: PaymentHooks = [];
 const settle = (database: Database, payment: PaymentRow) =>
-  payments.settlePayment({ database, paymentHooks: [] }, payment, observation);
+  payments.settlePayment({ database, paymentHooks: noHooks }, payment, observation);
 
 describe("settlements of one moment", () => {
   test("are one statement and one transaction; each is paid, announced and moved once, a second observation changes nothing", async () => {

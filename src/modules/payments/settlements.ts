@@ -1,14 +1,16 @@
+import type { FragmentSqlToken } from "slonik";
 import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
+import { afterEndsCommitted, type EndEffects, endEffects, type PaymentHooks } from "./hooks.ts";
 import { settlementsPerStatement } from "./metrics.ts";
 import * as queries from "./queries.ts";
 import type { PaymentRow } from "./schemas.ts";
 
 /**
- * What a settlement writes besides the payment's change, whether it is written alone (with a hook's
- * effects, `endPayment`) or with the other settlements of its moment (`settlementWriterOf`): the
+ * What a settlement writes besides the payment's change and what the hooks attach, whether it is
+ * written alone or with the other settlements of its moment (`settlementWriterOf`): the
  * `payment.paid` event's data, and the movement from gateway clearing to the merchant, less the fee to
  * the platform.
  */
@@ -58,32 +60,39 @@ export function settlementPosting(payment: PaymentRow): ledger.PostingRequest {
   };
 }
 
-/** A settlement without hook effects, its event made in the span of whoever observed the payment paid. */
+/** A settlement, its event made in the span of whoever observed the payment paid. */
 export type SettlementToWrite = { payment: PaymentRow; observation: PaymentObservedPaid; event: events.PreparedEvent };
 
 /** Settles a payment with the others of its moment; its row as settled, or null if it was no longer pending. */
 export type SettlementWriter = (settlement: SettlementToWrite) => Promise<PaymentRow | null>;
 
-const writers = new WeakMap<Database, SettlementWriter>();
+const writers = new WeakMap<Database, WeakMap<PaymentHooks, SettlementWriter>>();
 
 /**
- * The process's settlement writer on `database`: the settlements of one turn of the event loop (a
- * poller's answers, callbacks) in one statement, one commit and one WAL flush
- * (`queries.settlePaymentsStatement`), each still guarded, so that whoever observed a payment paid
- * first settles it and the others change nothing. A statement the database refuses is written again
- * one settlement per statement, so only the settlement at fault fails.
+ * The process's settlement writer on `database` with `hooks`: the settlements of one turn of the
+ * event loop (a poller's answers, callbacks) in one statement, one commit and one WAL flush
+ * (`queries.settlePaymentsStatement`), with what the hooks attach to them (a wallet sale's
+ * completion), each still guarded, so that whoever observed a payment paid first settles it and the
+ * others change nothing. A statement the database refuses is written again one settlement per
+ * statement, so only the settlement at fault fails.
  */
-export function settlementWriterOf(database: Database): SettlementWriter {
-  let writer = writers.get(database);
+export function settlementWriterOf(database: Database, hooks: PaymentHooks): SettlementWriter {
+  let ofDatabase = writers.get(database);
+  if (ofDatabase === undefined) {
+    ofDatabase = new WeakMap();
+    writers.set(database, ofDatabase);
+  }
+  let writer = ofDatabase.get(hooks);
   if (writer === undefined) {
-    writer = batchPerTurn((settlements) => writeSettlements(database, settlements));
-    writers.set(database, writer);
+    writer = batchPerTurn((settlements) => writeSettlements(database, hooks, settlements));
+    ofDatabase.set(hooks, writer);
   }
   return writer;
 }
 
 async function writeSettlements(
   database: Database,
+  hooks: PaymentHooks,
   settlements: readonly SettlementToWrite[],
 ): Promise<(PaymentRow | null | Error)[]> {
   // A payment observed paid twice in one moment is settled by the first observation; the second lost.
@@ -101,7 +110,7 @@ async function writeSettlements(
       firstIndexOf.get(settlement.payment.id) === index ? (settled.get(settlement.payment.id) ?? null) : null,
     );
   try {
-    const settled = await settleTogether(database, distinct);
+    const settled = await settleTogether(database, hooks, distinct);
     return outcomesOf(
       new Map(distinct.map((settlement, position) => [settlement.payment.id, settled[position] ?? null])),
     );
@@ -109,7 +118,7 @@ async function writeSettlements(
     if (distinct.length === 1) throw error;
     const alone = await Promise.all(
       distinct.map((settlement) =>
-        settleTogether(database, [settlement]).then(
+        settleTogether(database, hooks, [settlement]).then(
           ([settled]) => settled ?? null,
           (failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure))),
         ),
@@ -122,50 +131,79 @@ async function writeSettlements(
 }
 
 /**
- * One statement for distinct payments, in the order given (`writeSettlements` orders them). A
- * settlement alone is written by the statement of one payment's end, which costs the database about
- * 2 ms of CPU against 2.5 ms for the batch's statement with one payment (and 0.7–1.0 ms per payment
- * with sixteen), measured on one connection.
+ * A hook's gate in the batch statement: the payment `paymentId` settled in it, and every settlement's
+ * event was recorded before (counting them runs their insert to its end), so that a hook's events
+ * follow their payment's.
+ */
+const SETTLED_AND_ITS_EVENT_RECORDED = (paymentId: FragmentSqlToken) =>
+  sql.fragment`${queries.SETTLED_BY_BATCH(paymentId)} AND (SELECT count(*) FROM settled_events) > 0`;
+
+/**
+ * One statement for distinct payments, in the order given (`writeSettlements` orders them), with what
+ * the hooks attach (read once for all of them). A settlement alone is written by the statement of
+ * one payment's end, which costs the database about 2 ms of CPU against 2.5 ms for the batch's
+ * statement with one payment (and 0.7–1.0 ms per payment with sixteen), measured on one connection.
  */
 async function settleTogether(
   database: Database,
+  hooks: PaymentHooks,
   settlements: readonly SettlementToWrite[],
 ): Promise<(PaymentRow | null)[]> {
   settlementsPerStatement.observe(settlements.length);
-  const [alone] = settlements;
-  if (settlements.length === 1 && alone !== undefined) {
-    return [await settleAlone(database, alone)];
-  }
-  return queries.settlePaymentsStatement(
+  const effects = await endEffects(
+    hooks,
     database,
-    settlements.map(({ payment, observation }) => ({
-      merchantId: payment.merchant_id,
-      id: payment.id,
-      paidAt: observation.paidAt,
-      payerMsisdn: observation.payerMsisdn,
-    })),
-    sql.fragment`
-      settled_events AS (${events.emitEachWhen(
-        settlements.map(({ payment, event }) => ({ event, subject: payment.id })),
-        queries.SETTLED_BY_BATCH,
-      )}),
-      ${ledger.postingCtes(
-        settlements.map(({ payment }) => ledger.preparePosting(settlementPosting(payment))),
-        queries.SETTLED_BY_BATCH(sql.fragment`c.source_id`),
-      )}`,
+    settlements.map(({ payment }) => payment),
+    "paid",
   );
+  const [alone] = settlements;
+  const settled =
+    settlements.length === 1 && alone !== undefined
+      ? [await settleAlone(database, alone, effects)]
+      : await queries.settlePaymentsStatement(
+          database,
+          settlements.map(({ payment, observation }) => ({
+            merchantId: payment.merchant_id,
+            id: payment.id,
+            paidAt: observation.paidAt,
+            payerMsisdn: observation.payerMsisdn,
+          })),
+          {
+            shape: effects.map((effect) => effect.shape).join("_"),
+            ctes: sql.fragment`${sql.join(
+              [
+                sql.fragment`settled_events AS (${events.emitEachWhen(
+                  settlements.map(({ payment, event }) => ({ event, subject: payment.id })),
+                  queries.SETTLED_BY_BATCH,
+                )})`,
+                ...effects.map((effect) => effect.ctes(SETTLED_AND_ITS_EVENT_RECORDED)),
+                ledger.postingCtes(
+                  settlements.map(({ payment }) => ledger.preparePosting(settlementPosting(payment))),
+                  queries.SETTLED_BY_BATCH(sql.fragment`c.source_id`),
+                ),
+              ],
+              sql.fragment`,
+      `,
+            )}`,
+          },
+        );
+  afterEndsCommitted(effects, new Set(settled.flatMap((payment) => (payment === null ? [] : [payment.id]))));
+  return settled;
 }
 
-async function settleAlone(database: Database, { payment, observation, event }: SettlementToWrite) {
-  const ended = await queries.endPaymentStatement(database, {
+async function settleAlone(
+  database: Database,
+  { payment, observation, event }: SettlementToWrite,
+  effects: readonly EndEffects[],
+): Promise<PaymentRow | null> {
+  return queries.endPaymentStatement(database, {
     merchantId: payment.merchant_id,
     id: payment.id,
     outcome: { status: "paid", ...observation },
     event: events.emitEachWhen([{ event, subject: payment.id }], () => queries.ENDED),
-    effects: [],
+    effects,
     ledger: ledger.postingCtes([ledger.preparePosting(settlementPosting(payment))], queries.ENDED),
   });
-  return ended?.payment ?? null;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

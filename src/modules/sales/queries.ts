@@ -191,86 +191,106 @@ export async function selectSale(database: Queryable, world: World, saleId: stri
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${saleId}`);
 }
 
-/** The pending sale paid by `paymentId`; null when there is none (an ordinary payment) or it is final. */
-export async function selectPendingSaleOfPayment(
+/** The pending sales paid by `payments` (none for an ordinary payment, or one whose sale is final), in no order. */
+export async function selectPendingSalesOfPayments(
   database: Queryable,
-  target: { merchantId: string; livemode: boolean; paymentId: string },
-): Promise<SaleRow | null> {
-  return database.maybeOne(sql.type(saleRowSchema)`
+  payments: readonly { merchantId: string; livemode: boolean; paymentId: string }[],
+): Promise<readonly SaleRow[]> {
+  return database.any(sql.type(saleRowSchema)`
     SELECT ${SALE_COLUMNS} FROM sales
-    WHERE merchant_id = ${target.merchantId} AND livemode = ${target.livemode} AND payment_id = ${target.paymentId}
+    WHERE (merchant_id, livemode, payment_id) IN (
+        SELECT * FROM unnest(
+          ${sql.array(
+            payments.map((payment) => payment.merchantId),
+            "text",
+          )}::text[],
+          ${sql.array(
+            payments.map((payment) => payment.livemode),
+            "bool",
+          )}::bool[],
+          ${sql.array(
+            payments.map((payment) => payment.paymentId),
+            "text",
+          )}::text[]))
       AND status = 'pending'`);
 }
 
-/** True in a statement holding `completeSaleCtes` once the sale was completed: its effects' gate. */
-export const SALE_COMPLETED = sql.fragment`EXISTS (SELECT 1 FROM sale_completed)`;
+/**
+ * Wallet sales' ends as common table expressions of another statement, the one that ends their
+ * payments (`completeSalesCtes`, `cancelSalesCtes`): `ctes(ended)`, each sale written only when
+ * `ended(paymentId)` holds for its payment; `finished`, the number of sales it ended; `shape`, which
+ * tells statements of different SQL text apart (they are prepared). Each sale ended is announced to
+ * the requests waiting on it (`SALE_FINISHED_CHANNEL`) by its update's own row.
+ */
+export type SalesEnd = {
+  ctes: (ended: (paymentId: FragmentSqlToken) => FragmentSqlToken) => FragmentSqlToken;
+  finished: FragmentSqlToken;
+  shape: string;
+};
 
 /**
- * A pending wallet sale's completion as common table expressions of another statement (its payment's
- * settlement): the guarded update to `completed` at `sale.completed_at` (`sale_completed`, only when
- * the statement's `when` holds and the sale is still pending), then, gated on `SALE_COMPLETED`, its
- * `sale.completed` (`event`) and stock moves (`stockMoves`: CTE entries), and the announcement to
- * requests waiting on it.
+ * Pending wallet sales' completion (`SalesEnd`): the guarded update to `completed` at each sale's
+ * `completed_at` (`sales_completed`: only while the sale is pending and its payment ended), then,
+ * each gated on its own sale's update (`completed(saleId)`), their `sale.completed` (`effects.events`,
+ * an insert) and stock moves (`effects.stockMoves`, CTE entries). Its SQL text is the same whatever
+ * the sales (arrays).
  */
-export function completeSaleCtes(
-  sale: Pick<SaleRow, "merchant_id" | "livemode" | "id" | "completed_at">,
-  effects: { event: FragmentSqlToken; stockMoves: FragmentSqlToken | null },
-): SaleEnd {
+export function completeSalesCtes(
+  sales: readonly (Pick<SaleRow, "merchant_id" | "id" | "payment_id"> & { completed_at: Date })[],
+  effects: {
+    events: (completed: (saleId: FragmentSqlToken) => FragmentSqlToken) => FragmentSqlToken;
+    stockMoves: (completed: (saleId: FragmentSqlToken) => FragmentSqlToken) => FragmentSqlToken;
+  },
+): SalesEnd {
+  const completed = (saleId: FragmentSqlToken) => sql.fragment`${saleId} IN (SELECT id FROM sales_completed)`;
   return {
-    ctes: (when) =>
-      sql.fragment`${sql.join(
-        [
-          sql.fragment`sale_completed AS (
-            UPDATE sales SET status = 'completed', completed_at = ${timestamp(sale.completed_at)}::timestamptz
-            WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id}
-              AND status = 'pending' AND ${when}
-            RETURNING id)`,
-          sql.fragment`sale_completed_event AS (${effects.event})`,
-          ...(effects.stockMoves === null ? [] : [effects.stockMoves]),
-          sql.fragment`sale_completion_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_completed)`,
-        ],
-        sql.fragment`, `,
-      )}`,
-    written: sql.fragment`EXISTS (SELECT 1 FROM sale_completion_announced)`,
-    shape: `${sale.livemode ? "live" : "test"}${effects.stockMoves === null ? "" : "_stock"}`,
+    ctes: (ended) => sql.fragment`
+      sales_completed AS (
+        UPDATE sales sl SET status = 'completed', completed_at = c.completed_at
+        FROM unnest(
+          ${text(sales.map((sale) => sale.merchant_id))}::text[], ${text(sales.map((sale) => sale.id))}::text[],
+          ${text(sales.map((sale) => sale.payment_id))}::text[],
+          ${text(sales.map((sale) => sale.completed_at.toISOString()))}::timestamptz[])
+          AS c (merchant_id, id, payment_id, completed_at)
+        WHERE sl.merchant_id = c.merchant_id AND sl.id = c.id AND sl.status = 'pending'
+          AND ${ended(sql.fragment`c.payment_id`)}
+        RETURNING sl.id, pg_notify(${SALE_FINISHED_CHANNEL}, sl.id)),
+      sales_completed_events AS (${effects.events(completed)}),
+      ${effects.stockMoves(completed)}`,
+    finished: sql.fragment`(SELECT count(*)::int FROM sales_completed)`,
+    shape: "sales_completed",
   };
 }
 
-/**
- * A sale's end as common table expressions of another statement (`completeSaleCtes`,
- * `cancelSaleCtes`): `ctes(when)`, written only when `when` holds; `written`, true in the statement
- * once the sale ended (select it: it also sends the announcement); `shape`, which tells statements of
- * different SQL text apart (they are prepared).
- */
-export type SaleEnd = { ctes: (when: FragmentSqlToken) => FragmentSqlToken; written: FragmentSqlToken; shape: string };
-
-/**
- * A pending wallet sale's cancellation as common table expressions of another statement (its
- * payment's unpaid end): the guarded update to `cancelled` (only when `when` holds and the sale is
- * still pending) and the announcement to requests waiting on it.
- */
-export function cancelSaleCtes(sale: Pick<SaleRow, "merchant_id" | "livemode" | "id">): SaleEnd {
+/** Pending wallet sales' cancellation (`SalesEnd`), with their payments' unpaid end: nothing moves. */
+export function cancelSalesCtes(sales: readonly Pick<SaleRow, "merchant_id" | "id" | "payment_id">[]): SalesEnd {
   return {
-    ctes: (when) => sql.fragment`
-      sale_cancelled AS (
-        UPDATE sales SET status = 'cancelled', cancelled_at = now()
-        WHERE merchant_id = ${sale.merchant_id} AND livemode = ${sale.livemode} AND id = ${sale.id} AND status = 'pending'
-          AND ${when}
-        RETURNING id),
-      sale_cancellation_announced AS (SELECT pg_notify(${SALE_FINISHED_CHANNEL}, id) FROM sale_cancelled)`,
-    written: sql.fragment`EXISTS (SELECT 1 FROM sale_cancellation_announced)`,
-    shape: "cancel",
+    ctes: (ended) => sql.fragment`
+      sales_cancelled AS (
+        UPDATE sales sl SET status = 'cancelled', cancelled_at = now()
+        FROM unnest(
+          ${text(sales.map((sale) => sale.merchant_id))}::text[], ${text(sales.map((sale) => sale.id))}::text[],
+          ${text(sales.map((sale) => sale.payment_id))}::text[])
+          AS c (merchant_id, id, payment_id)
+        WHERE sl.merchant_id = c.merchant_id AND sl.id = c.id AND sl.status = 'pending'
+          AND ${ended(sql.fragment`c.payment_id`)}
+        RETURNING sl.id, pg_notify(${SALE_FINISHED_CHANNEL}, sl.id))`,
+    finished: sql.fragment`(SELECT count(*)::int FROM sales_cancelled)`,
+    shape: "sales_cancelled",
   };
 }
 
-/** A sale's end on its own (its payment ended without it): true when it was written. */
-export async function endSale(database: Queryable, end: SaleEnd): Promise<boolean> {
-  return database.oneFirst(sql.prepared(`sales_end_${end.shape}`, endedSchema)`
-    WITH ${end.ctes(sql.fragment`TRUE`)}
-    SELECT ${end.written} AS ended`);
+const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");
+
+/** Sales' end on its own (their payments ended without it): true when any sale was ended. */
+export async function endSales(database: Queryable, end: SalesEnd): Promise<boolean> {
+  const finished = await database.oneFirst(sql.prepared(`sales_end_${end.shape}`, finishedSchema)`
+    WITH ${end.ctes(() => sql.fragment`TRUE`)}
+    SELECT ${end.finished} AS finished`);
+  return finished > 0;
 }
 
-const endedSchema = z.object({ ended: z.boolean() });
+const finishedSchema = z.object({ finished: z.number().int() });
 
 export async function selectSales(
   database: Queryable,

@@ -526,68 +526,81 @@ export function saleCompletedData(sale: SaleRow) {
 }
 
 /**
- * A wallet sale's completion with its payment's settlement (`EndEffects`): the pending sale paid by
- * `payment` (null when none is: an ordinary payment, or one already final) completed now, its
- * `sale.completed` and stock moves (a cash sale writes the same in its one statement), each written
- * only if the settlement is. The stock moves lock the products' rows until the commit, the
- * statement's own end.
+ * Wallet sales' completion with their payments' settlements (`EndEffects`): the pending sales paid by
+ * `payments` (null when none is: ordinary payments, or sales already final) completed now, each with
+ * its `sale.completed` and stock moves (a cash sale writes the same in its one statement), each
+ * written only if its payment's settlement is. The stock moves lock the products' rows until the
+ * commit, the statement's own end.
  */
-function saleCompletion(database: Queryable, payment: PaymentRow): Promise<SaleEndEffects | null> {
-  return saleEnd(database, payment, (pending) => {
-    const sale: SaleRow = { ...pending, status: "completed", completed_at: new Date() };
+function saleCompletions(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
+  return salesEnd(database, payments, (pending) => {
+    const completedAt = new Date();
+    const sales: SaleRow[] = pending.map((sale) => ({ ...sale, status: "completed", completed_at: completedAt }));
     return {
-      end: queries.completeSaleCtes(sale, {
-        event: events.emitWhen(saleCompletedEvent(sale), queries.SALE_COMPLETED),
-        stockMoves: stock.saleMovesCtes(saleMovesOf(sale), queries.SALE_COMPLETED),
-      }),
-      afterCommit: () => countCompletion(sale),
+      end: queries.completeSalesCtes(
+        sales.map((sale) => ({ ...sale, completed_at: completedAt })),
+        {
+          events: (completed) =>
+            events.emitEachWhen(
+              sales.map((sale) => ({ event: events.prepareEvent(saleCompletedEvent(sale)), subject: sale.id })),
+              completed,
+            ),
+          stockMoves: (completed) => stock.salesMovesCtes(sales.map(saleMovesOf), completed),
+        },
+      ),
+      afterCommit: (paidPaymentIds) => {
+        for (const sale of sales) {
+          if (sale.payment_id !== null && paidPaymentIds.has(sale.payment_id)) countCompletion(sale);
+        }
+      },
     };
   });
 }
 
-/** A wallet sale's cancellation with its payment's unpaid end (expired or failed): nothing moves. */
-function saleCancellation(database: Queryable, payment: PaymentRow): Promise<SaleEndEffects | null> {
-  return saleEnd(database, payment, (pending) => ({ end: queries.cancelSaleCtes(pending), afterCommit: () => {} }));
+/** Wallet sales' cancellation with their payments' unpaid end (expired or failed): nothing moves. */
+function saleCancellations(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
+  return salesEnd(database, payments, (pending) => ({ end: queries.cancelSalesCtes(pending), afterCommit: () => {} }));
 }
 
-/** `EndEffects`, and `endAlone`: the same written in a statement of its own (true if it was). */
-type SaleEndEffects = EndEffects & { endAlone: () => Promise<boolean> };
+/** `EndEffects`, and `endAlone`: the same written in a statement of its own (true if any sale ended). */
+type SalesEndEffects = EndEffects & { endAlone: () => Promise<boolean> };
 
-/** The end of the pending sale paid by `payment` as `ending` makes it, or null when none is pending. */
-async function saleEnd(
+/**
+ * The end of the pending sales paid by `payments` as `ending` makes it, or null when none is pending.
+ * A payment made for a sale carries the sale's id in its metadata: other payments cost no query.
+ */
+async function salesEnd(
   database: Queryable,
-  payment: PaymentRow,
-  ending: (pending: SaleRow) => { end: queries.SaleEnd; afterCommit: () => void },
-): Promise<SaleEndEffects | null> {
-  const pending = await queries.selectPendingSaleOfPayment(database, {
-    merchantId: payment.merchant_id,
-    livemode: payment.livemode,
-    paymentId: payment.id,
-  });
-  if (pending === null) {
+  payments: readonly PaymentRow[],
+  ending: (pending: readonly SaleRow[]) => { end: queries.SalesEnd; afterCommit: EndEffects["afterCommit"] },
+): Promise<SalesEndEffects | null> {
+  const salePayments = payments.filter((payment) => typeof payment.metadata.sale_id === "string");
+  if (salePayments.length === 0) {
+    return null;
+  }
+  const pending = await queries.selectPendingSalesOfPayments(
+    database,
+    salePayments.map((payment) => ({
+      merchantId: payment.merchant_id,
+      livemode: payment.livemode,
+      paymentId: payment.id,
+    })),
+  );
+  if (pending.length === 0) {
     return null;
   }
   const { end, afterCommit } = ending(pending);
-  return {
-    shape: `sale_${end.shape}`,
-    ctes: end.ctes,
-    written: end.written,
-    endAlone: () => queries.endSale(database, end),
-    afterCommit,
-  };
+  return { shape: end.shape, ctes: end.ctes, endAlone: () => queries.endSales(database, end), afterCommit };
 }
 
-/** A payment made for a sale carries the sale's id in its metadata: other payments cost no query. */
-const isSalePayment = (payment: PaymentRow) => typeof payment.metadata.sale_id === "string";
-
 /**
- * Given to payments by the composition (`src/wiring/modules.ts`, `paymentHooks`): a wallet sale
- * completes in its payment's settlement statement, or is cancelled inside the transaction that ends
- * the payment unpaid.
+ * Given to payments by the composition (`src/wiring/modules.ts`, `paymentHooks`): wallet sales
+ * complete in their payments' settlement statement, or are cancelled in the statement that ends
+ * their payment unpaid.
  */
 export const salePaymentHook: PaymentHook = {
-  onSettling: async (database, payment) => (isSalePayment(payment) ? saleCompletion(database, payment) : null),
-  onEndingUnpaid: async (database, payment) => (isSalePayment(payment) ? saleCancellation(database, payment) : null),
+  onSettling: saleCompletions,
+  onEndingUnpaid: saleCancellations,
 };
 
 async function findSale(database: Queryable, world: World, saleId: string): Promise<SaleRow> {
@@ -627,12 +640,11 @@ export async function getSale(
       { sale_id: sale.id, payment_id: refreshed.id },
       "finishing a sale its payment left pending",
     );
-    const end = await (refreshed.status === "paid" ? saleCompletion : saleCancellation)(
-      dependencies.database,
+    const end = await (refreshed.status === "paid" ? saleCompletions : saleCancellations)(dependencies.database, [
       refreshed,
-    );
+    ]);
     if (end !== null && (await end.endAlone())) {
-      end.afterCommit();
+      end.afterCommit(new Set([refreshed.id]));
     }
     return { sale: await findSale(dependencies.database, world, saleId), payment: refreshed };
   }

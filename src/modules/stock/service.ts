@@ -160,23 +160,11 @@ function saleMovesOf(sale: SaleLines): queries.SaleMoves | null {
 }
 
 /**
- * The `sale` moves of a completed sale as common table expressions of the statement that completes
- * it (a cash sale's, a wallet sale's payment settlement: `stock_moves_inserted` and its helpers,
- * `queries.saleMovesCtes`), moving nothing unless `gate` holds; null when no line names a product.
- * One move per tracked product (lines of the same product summed); live: on-hand decremented, test:
- * journaled only.
- */
-export function saleMovesCtes(
-  sale: World & { saleId: string; actor: Actor; lines: readonly { productId: string | null; qty: number }[] },
-  gate: FragmentSqlToken,
-): FragmentSqlToken | null {
-  const moves = saleMovesOf({ ...sale, kind: "sale", note: null });
-  return moves === null ? null : queries.saleMovesCtes(moves, gate);
-}
-
-/**
- * `saleMovesCtes` for the sales of one statement (`queries.salesMovesCtes`: a cash sales' batch), each
- * moving only if `when(sale)` holds for its id; sales whose lines name no product add nothing.
+ * The `sale` moves of completed sales as common table expressions of the statement that completes
+ * them (a moment's cash sales, wallet sales with their payments' settlements: `queries.salesMovesCtes`),
+ * each sale moving only if `when(sale)` holds for its id; sales whose lines name no product add
+ * nothing. One move per tracked product and sale (lines of the same product summed); live: on-hand
+ * decremented, test: journaled only.
  */
 export function salesMovesCtes(
   sales: readonly (World & {
