@@ -7,8 +7,9 @@ import type { PaymentRow } from "./schemas.ts";
  * import the modules built on it, such as sales). A hook prepares what it writes with the ends of the
  * payments given (it may read first, once for all of them), and the statement that ends them writes
  * it, for each payment only if that payment's guarded state change wins: exactly once per transition,
- * whoever observed it (poller, GET refresh, mockpay, expiry job). Settlements come many at a time
- * (the settlements of a moment share one statement: `settlements.ts`), unpaid ends one at a time.
+ * whoever observed it (poller, GET refresh, mockpay, expiry job). The ends of a moment share one
+ * statement (`payment-ends.ts`), so a hook is given the settlements of the moment together, and the
+ * unpaid ends together.
  *
  * The hooks are not registered anywhere: the composition (`src/wiring/modules.ts`) lists them and
  * passes the list to every module that can end a payment (`PaymentDependencies.paymentHooks`), so

@@ -9,10 +9,10 @@ export const paymentsTotal = new Counter({
   registers: [domainRegistry],
 });
 
-/** How many settlements each statement wrote (`settlements.ts`): 1 when they come one at a time. */
-export const settlementsPerStatement = new Histogram({
-  name: "pos_payment_settlements_per_statement",
-  help: "Settlements written together by one statement (those of one turn of a process's event loop).",
+/** How many payments' ends each statement wrote (`payment-ends.ts`): 1 when they come one at a time. */
+export const endsPerStatement = new Histogram({
+  name: "pos_payment_ends_per_statement",
+  help: "Payments' ends (paid, expired, failed) written together by one statement (those of one turn of a process's event loop).",
   buckets: [1, 2, 4, 8, 16, 32, 64, 128, 200],
   registers: [domainRegistry],
 });

@@ -186,57 +186,68 @@ export async function claimInquiry(
     RETURNING ${PAYMENT_COLUMNS}`);
 }
 
-/** In `settlePaymentsStatement`'s statement: true once the payment `id` (SQL text) was settled by it. */
-export const SETTLED_BY_BATCH = (id: FragmentSqlToken) =>
-  sql.fragment`EXISTS (SELECT 1 FROM settled s WHERE s.id = ${id})`;
+/** In `endPaymentsStatement`'s statement: true once the payment `id` (SQL text) was ended by it. */
+export const ENDED_IN_BATCH = (id: FragmentSqlToken) =>
+  sql.fragment`EXISTS (SELECT 1 FROM ended_in_batch ended_row WHERE ended_row.id = ${id})`;
 
-/** A payment observed paid, for `settlePaymentsStatement`. */
-export type PaymentSettlement = { merchantId: string; id: string; paidAt: Date; payerMsisdn: string | null };
+/** A pending payment's end as observed, for `endPaymentsStatement`. */
+export type PaymentEndToWrite = { merchantId: string; id: string; outcome: PaymentEnd };
 
-const settledSchema = paymentRowSchema.extend({ position: z.number().int() });
+const endedInBatchSchema = paymentRowSchema.extend({ position: z.number().int() });
 
 /**
- * `pending → paid` for many payments in one statement (the settlements of a moment): the guarded
- * update of each (`settled`, the payments locked first in the order given), then data-modifying CTEs
- * that may gate on `SETTLED_BY_BATCH`: `writes.ctes` (their events, ledger movements and what the
- * hooks attach). Answers, per settlement in the order given, its payment as settled, or null when it
- * was no longer pending (nothing is written for it). The SQL text is the same for any number of
- * settlements; `writes.shape` names what else would change it (the hooks' effects), as the
- * statement is prepared.
+ * Many pending payments' ends in one statement (the ends of a moment: settlements, expiries,
+ * failures): the guarded update of each (`ended_in_batch`, the payments locked first in the order
+ * given, each updated only if still pending and, for an expiry `onlyWhenDue`, past `expires_at` on
+ * the database clock), then data-modifying CTEs that may gate on `ENDED_IN_BATCH`: `writes.ctes`
+ * (their events, ledger movements and what the hooks attach). Answers, per end in the order given,
+ * its payment as ended, or null when it was no longer pending or not yet due (nothing is written for
+ * it). The SQL text is the same for any number and mix of ends; `writes.shape` names what else would
+ * change it (the hooks' effects), as the statement is prepared.
  */
-export async function settlePaymentsStatement(
+export async function endPaymentsStatement(
   database: Queryable,
-  settlements: readonly PaymentSettlement[],
+  ends: readonly PaymentEndToWrite[],
   writes: { shape: string; ctes: FragmentSqlToken },
 ): Promise<(PaymentRow | null)[]> {
-  const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");
-  const name = ["payments_settle_batch", ...(writes.shape === "" ? [] : [writes.shape])].join("_");
-  const rows = await database.any(sql.prepared(name, settledSchema)`
+  const text = (pick: (end: PaymentEndToWrite) => string | null) => sql.array(ends.map(pick) as string[], "text");
+  const paid = (end: PaymentEndToWrite) => (end.outcome.status === "paid" ? end.outcome : null);
+  const name = ["payments_end_batch", ...(writes.shape === "" ? [] : [writes.shape])].join("_");
+  const rows = await database.any(sql.prepared(name, endedInBatchSchema)`
     WITH observed AS (
       SELECT * FROM unnest(
-        ${text(settlements.map((settlement) => settlement.merchantId))}::text[],
-        ${text(settlements.map((settlement) => settlement.id))}::text[],
-        ${text(settlements.map((settlement) => settlement.paidAt.toISOString()))}::timestamptz[],
-        ${text(settlements.map((settlement) => settlement.payerMsisdn))}::text[])
-        WITH ORDINALITY AS o (merchant_id, id, paid_at, payer_msisdn, position)),
+        ${text((end) => end.merchantId)}::text[], ${text((end) => end.id)}::text[],
+        ${text((end) => end.outcome.status)}::text[],
+        ${sql.array(
+          ends.map((end) => end.outcome.status === "expired" && end.outcome.onlyWhenDue),
+          "bool",
+        )}::bool[],
+        ${text((end) => paid(end)?.paidAt.toISOString() ?? null)}::timestamptz[],
+        ${text((end) => paid(end)?.payerMsisdn ?? null)}::text[],
+        ${text((end) => (end.outcome.status === "failed" ? end.outcome.failureReason : null))}::text[])
+        WITH ORDINALITY AS o (merchant_id, id, status, only_when_due, paid_at, payer_msisdn, failure_reason, position)),
     -- Each payment is locked through its key in turn and its status read under that lock, which
     -- guards the update: a status condition on the scanned rows let the planner read every pending
     -- payment through their partial index to find a few (on statistics that counted few pending).
     locked AS (
-      SELECT p.merchant_id, p.id, p.status, o.paid_at, o.payer_msisdn, o.position
+      SELECT p.merchant_id, p.id, p.status AS status_before, p.expires_at, o.status, o.only_when_due, o.paid_at,
+        o.payer_msisdn, o.failure_reason, o.position
       FROM observed o
       CROSS JOIN LATERAL (
-        SELECT merchant_id, id, status FROM payments WHERE merchant_id = o.merchant_id AND id = o.id FOR UPDATE) p),
-    settled AS (
+        SELECT merchant_id, id, status, expires_at FROM payments WHERE merchant_id = o.merchant_id AND id = o.id
+        FOR UPDATE) p),
+    ended_in_batch AS (
       UPDATE payments p
-      SET status = 'paid', paid_at = l.paid_at, payer_msisdn = l.payer_msisdn, failure_reason = NULL, updated_at = now()
+      SET status = l.status, paid_at = l.paid_at, payer_msisdn = l.payer_msisdn, failure_reason = l.failure_reason,
+        updated_at = now()
       FROM locked l
-      WHERE l.status = 'pending' AND p.merchant_id = l.merchant_id AND p.id = l.id
+      WHERE l.status_before = 'pending' AND (NOT l.only_when_due OR l.expires_at <= now())
+        AND p.merchant_id = l.merchant_id AND p.id = l.id
       RETURNING ${PAYMENT_COLUMNS_OF_P}, l.position),
     ${writes.ctes}
-    SELECT * FROM settled`);
+    SELECT * FROM ended_in_batch`);
   const byPosition = new Map(rows.map(({ position, ...payment }) => [position, payment]));
-  return settlements.map((_, index) => byPosition.get(index + 1) ?? null);
+  return ends.map((_, index) => byPosition.get(index + 1) ?? null);
 }
 
 /** True in `endPaymentStatement`'s statement once the payment's guarded update ended it. */

@@ -23,11 +23,11 @@ import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import type { EventType } from "../events/event-types.ts";
 import * as events from "../events/service.ts";
-import { afterEndsCommitted, endEffects, type PaymentHooks } from "./hooks.ts";
+import type { PaymentHooks } from "./hooks.ts";
 import { paymentsTotal } from "./metrics.ts";
+import { type PaymentObservedPaid, paidEventData, paymentEndWriterOf } from "./payment-ends.ts";
 import * as queries from "./queries.ts";
 import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
-import { type PaymentObservedPaid, paidEventData, settlementWriterOf } from "./settlements.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -409,8 +409,8 @@ async function current(database: Queryable, payment: PaymentRow): Promise<Paymen
 
 /**
  * `pending → paid`, exactly once whoever observed the payment paid (poller, GET, callback, mockpay);
- * the loser reads the payment as it now stands. Written with the other settlements of the moment
- * (`settlementWriterOf`): the guarded update, then, only if it won, `payment.paid`, what the hooks
+ * the loser reads the payment as it now stands. Written with the other ends of the moment
+ * (`paymentEndWriterOf`): the guarded update, then, only if it won, `payment.paid`, what the hooks
  * attach (a wallet sale completes) and the ledger movement (gateway clearing to the merchant's
  * balance, less the fee to the platform), whose postings come last: they lock the merchant's balance
  * rows until the commit, the statement's own end.
@@ -420,65 +420,45 @@ export async function settlePayment(
   payment: PaymentRow,
   observation: PaymentObservedPaid,
 ): Promise<PaymentRow> {
+  return endPayment(ending, payment, { status: "paid", ...observation }, paidEventData(payment));
+}
+
+const END_EVENT_TYPES = {
+  paid: "payment.paid",
+  expired: "payment.expired",
+  failed: "payment.failed",
+} as const satisfies Record<queries.PaymentEnd["status"], EventType>;
+
+/**
+ * A pending payment's end (`outcome`), exactly once whoever observed it, written with the other ends
+ * of the moment (`paymentEndWriterOf`): the guarded update, then, only if it won, its event
+ * (`payment.<status>`, with `eventData`) and what the hooks attach. Counted once committed; a payment
+ * no longer pending (or, an expiry, not yet due) is read as it now stands.
+ */
+async function endPayment(
+  ending: PaymentEnding,
+  payment: PaymentRow,
+  outcome: queries.PaymentEnd,
+  eventData: Record<string, unknown>,
+): Promise<PaymentRow> {
   const { database } = ending;
-  const settled = await settlementWriterOf(
+  const ended = await paymentEndWriterOf(
     database,
     ending.paymentHooks,
   )({
     payment,
-    observation,
+    outcome,
     event: events.prepareEvent({
       merchantId: payment.merchant_id,
       livemode: payment.livemode,
-      type: "payment.paid",
-      data: paidEventData(payment),
+      type: END_EVENT_TYPES[outcome.status],
+      data: eventData,
     }),
-  });
-  if (settled === null) {
-    return current(database, payment);
-  }
-  paymentsTotal.inc({ event: "paid", livemode: String(payment.livemode), currency: payment.currency });
-  return settled;
-}
-
-const END_EVENT_TYPES = {
-  expired: "payment.expired",
-  failed: "payment.failed",
-} as const satisfies Record<UnpaidEnd["status"], EventType>;
-
-/** How a payment ends unpaid. */
-type UnpaidEnd = Exclude<queries.PaymentEnd, { status: "paid" }>;
-
-/**
- * A pending payment's unpaid end in one statement (`queries.endPaymentStatement`): the guarded
- * update, then, only if it won, its event (`payment.<status>`) and what the hooks attach (prepared
- * first, as they may read: a wallet sale is cancelled). Counted once committed; a payment no longer
- * pending (or not yet due) is read as it now stands.
- */
-async function finishUnpaid(ending: PaymentEnding, payment: PaymentRow, outcome: UnpaidEnd): Promise<PaymentRow> {
-  const { database } = ending;
-  const effects = await endEffects(ending.paymentHooks, database, [payment], "unpaid");
-  const ended = await queries.endPaymentStatement(database, {
-    merchantId: payment.merchant_id,
-    id: payment.id,
-    outcome,
-    event: events.emitWhen(
-      {
-        merchantId: payment.merchant_id,
-        livemode: payment.livemode,
-        type: END_EVENT_TYPES[outcome.status],
-        data: { payment_id: payment.id, merchant_ref: payment.merchant_ref },
-      },
-      queries.ENDED,
-    ),
-    effects,
-    ledger: null,
   });
   if (ended === null) {
     return current(database, payment);
   }
   paymentsTotal.inc({ event: outcome.status, livemode: String(payment.livemode), currency: payment.currency });
-  afterEndsCommitted(effects, new Set([payment.id]));
   return ended;
 }
 
@@ -488,13 +468,15 @@ export async function expirePayment(
   payment: PaymentRow,
   options: { onlyWhenDue: boolean },
 ): Promise<PaymentRow> {
-  return finishUnpaid(ending, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue });
+  return endPayment(ending, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue }, unpaidEventData(payment));
 }
 
 /** `pending → failed` when the gateway reports the code unusable. */
 async function failPayment(ending: PaymentEnding, payment: PaymentRow, reason: string): Promise<PaymentRow> {
-  return finishUnpaid(ending, payment, { status: "failed", failureReason: reason });
+  return endPayment(ending, payment, { status: "failed", failureReason: reason }, unpaidEventData(payment));
 }
+
+const unpaidEventData = (payment: PaymentRow) => ({ payment_id: payment.id, merchant_ref: payment.merchant_ref });
 
 /**
  * The poller's turn for one payment: one (throttled) inquiry. Its next turn is not this function's:

@@ -110,12 +110,12 @@ describe("wallet sales (live world, through the gateway simulator)", () => {
       const counted = countingDatabase(world.db.database);
       // One list of hooks for the moment: a process's writer is per database and list of hooks.
       const ending = { database: counted.database, paymentHooks: [salePaymentHook] as PaymentHooks };
-      const statementsBefore = await sampleValue("pos_payment_settlements_per_statement");
+      const statementsBefore = await sampleValue("pos_payment_ends_per_statement");
       const observation = { paidAt: new Date(), payerMsisdn: "263772000009" };
       const settled = await Promise.all(pending.map((payment) => payments.settlePayment(ending, payment, observation)));
       expect(settled.map((payment) => payment.status)).toEqual(["paid", "paid", "paid", "paid", "paid"]);
       // The hook's one read of the pending sales, then the settlements' one statement.
-      expect(await sampleValue("pos_payment_settlements_per_statement")).toBe(statementsBefore + 1);
+      expect(await sampleValue("pos_payment_ends_per_statement")).toBe(statementsBefore + 1);
       expect([counted.statements(), counted.callsOf("any"), counted.callsOf("transaction")]).toEqual([2, 2, 0]);
       await waitUntil("every sale is announced", async () => announced.length >= sales.length);
       // A round trip on the listening connection: anything else sent to it before would have arrived first.

@@ -271,6 +271,46 @@ test("wallet sales of every shape settle through one connection (each shape its 
   }
 });
 
+test("a wallet sale cancelled and another completed in one moment: one statement ends both payments, each sale once", async () => {
+  const product = await createProduct(world.live, { name: "Mixed", price_cents: 400, stock_qty: 10 });
+  const sold = (
+    await world.testWorld.post("/v1/sales", { tender: "wallet", items: [{ product_id: product.id, qty: 1 }] })
+  ).body;
+  const abandoned = (
+    await world.testWorld.post("/v1/sales", { tender: "wallet", items: [{ product_id: product.id, qty: 2 }] })
+  ).body;
+  const [soldPayment, abandonedPayment] = await Promise.all(
+    [sold.payment_id, abandoned.payment_id].map((id) => payments.getPaymentById(world.db.database, id)),
+  );
+  if (soldPayment === undefined || abandonedPayment === undefined) throw new Error("two payments");
+  const counted = countingDatabase(world.db.database);
+  // One list of hooks for the moment: a process's writer is per database and list of hooks.
+  const ending = { database: counted.database, paymentHooks: [salePaymentHook] };
+  const statementsBefore = await sampleValue("pos_payment_ends_per_statement");
+  const [paid, expired] = await Promise.all([
+    payments.settlePayment(ending, soldPayment, { paidAt: new Date(), payerMsisdn: null }),
+    payments.expirePayment(ending, abandonedPayment, { onlyWhenDue: false }),
+  ]);
+  expect([paid.status, expired.status]).toEqual(["paid", "expired"]);
+  // The sales hook's reads (the settled payments' sales, the expired ones'), then the one statement.
+  expect(await sampleValue("pos_payment_ends_per_statement")).toBe(statementsBefore + 1);
+  expect([counted.statements(), counted.callsOf("any")]).toEqual([3, 3]);
+  const statusOf = (saleId: string) =>
+    world.db.database.oneFirst(
+      sql.type(z.object({ status: z.string() }))`SELECT status FROM sales WHERE id = ${saleId}`,
+    );
+  expect([await statusOf(sold.id), await statusOf(abandoned.id)]).toEqual(["completed", "cancelled"]);
+  expect(
+    (await movesOf(world.db, product.id))
+      .filter((move) => move.kind === "sale")
+      .map((move) => [move.qty_delta, move.sale_id]),
+  ).toEqual([[-1, sold.id]]);
+  expect((await eventsOfType(world.db, world.shop.id, "sale.completed")).map((event) => event.data.sale_id)).toEqual([
+    sold.id,
+  ]);
+  expect(await ledgerTransactionCount(world.db, world.shop.id)).toBe(1);
+});
+
 describe("a wallet sale in one statement", () => {
   const paymentRowsOf = (merchantId: string) =>
     world.db.database.any(sql.type(

@@ -4,12 +4,12 @@ import { newMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import { accountBalances } from "../../../tests/support/money.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
-import type { Database } from "../../platform/db/pool.ts";
+import { type Database, sql } from "../../platform/db/pool.ts";
 import type { PaymentHooks } from "./hooks.ts";
 import type { PaymentRow } from "./schemas.ts";
 import * as payments from "./service.ts";
 
-/** Settlements are written with the others of their moment (`settlements.ts`). */
+/** Payments' ends are written with the others of their moment (`payment-ends.ts`). */
 
 const world = paymentsTestWorld();
 const observation = { paidAt: new Date("2026-11-27T01:02:03.000Z"), payerMsisdn: "263771234567" };
@@ -39,12 +39,12 @@ describe("settlements of one moment", () => {
     // Interleaved across the merchants, so the statement has to order them itself.
     const created = await pendingPayments([world.shop.testKey, other.testKey], 3);
     const counted = countingDatabase(world.db.database);
-    const statementsBefore = await sampleValue("pos_payment_settlements_per_statement");
+    const statementsBefore = await sampleValue("pos_payment_ends_per_statement");
     const answers = await Promise.all([
       ...created.map((payment) => settle(counted.database, payment)),
       settle(counted.database, created[0] as PaymentRow),
     ]);
-    expect(await sampleValue("pos_payment_settlements_per_statement")).toBe(statementsBefore + 1);
+    expect(await sampleValue("pos_payment_ends_per_statement")).toBe(statementsBefore + 1);
     // The settlements' one statement, and the duplicate's read of the payment as it now stands.
     expect(counted.callsOf("any")).toBe(1);
     expect(counted.callsOf("transaction")).toBe(0);
@@ -115,7 +115,7 @@ describe("settlements of one moment", () => {
     // A fee above what the merchant would hold: its posting overdraws merchant_available, refused by the database.
     const overdrawing = { ...second, fee_cents: second.amount_cents + 500_000 };
     const counted = countingDatabase(world.db.database);
-    const statementsBefore = await sampleValue("pos_payment_settlements_per_statement");
+    const statementsBefore = await sampleValue("pos_payment_ends_per_statement");
     const [paidFirst, refused, paidThird] = await Promise.allSettled([
       settle(counted.database, first),
       settle(counted.database, overdrawing),
@@ -124,7 +124,7 @@ describe("settlements of one moment", () => {
     // The three together, then each alone (counted as four statements).
     expect(counted.callsOf("any")).toBe(1);
     expect(counted.statements()).toBe(4);
-    expect(await sampleValue("pos_payment_settlements_per_statement")).toBe(statementsBefore + 4);
+    expect(await sampleValue("pos_payment_ends_per_statement")).toBe(statementsBefore + 4);
     expect(paidFirst).toMatchObject({ status: "fulfilled", value: { status: "paid" } });
     expect(paidThird).toMatchObject({ status: "fulfilled", value: { status: "paid" } });
     expect(refused.status).toBe("rejected");
@@ -132,5 +132,54 @@ describe("settlements of one moment", () => {
     expect(await world.eventsOf(second.id)).toEqual([]);
     expect(await world.ledgerTransactionsOf(second.id)).toBe(0);
     expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 985 + 2955 });
+  });
+
+  test("expiries and settlements of one moment share the statement: each ends once as observed, a window still open stays pending, paid wins over expired", async () => {
+    const [due, notDue, forced, settled, contested] = await pendingPayments([world.shop.testKey], 5);
+    if (
+      due === undefined ||
+      notDue === undefined ||
+      forced === undefined ||
+      settled === undefined ||
+      contested === undefined
+    )
+      throw new Error("five payments");
+    await world.db.database.query(sql.unsafe`
+      UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = ${due.id}`);
+    const counted = countingDatabase(world.db.database);
+    const ending = { database: counted.database, paymentHooks: noHooks };
+    const statementsBefore = await sampleValue("pos_payment_ends_per_statement");
+    const answers = await Promise.all([
+      payments.expirePayment(ending, due, { onlyWhenDue: true }),
+      payments.expirePayment(ending, notDue, { onlyWhenDue: true }),
+      payments.expirePayment(ending, forced, { onlyWhenDue: false }),
+      settle(counted.database, settled),
+      // Observed expired and paid in the same moment: the money moved, so paid.
+      payments.expirePayment(ending, contested, { onlyWhenDue: false }),
+      settle(counted.database, contested),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(["expired", "pending", "expired", "paid", "paid", "paid"]);
+    // The ends' one statement, and the reads of the payments it did not end (the window still open,
+    // the contested payment's expiry).
+    expect(await sampleValue("pos_payment_ends_per_statement")).toBe(statementsBefore + 1);
+    expect([counted.callsOf("any"), counted.callsOf("maybeOne"), counted.callsOf("transaction")]).toEqual([1, 2, 0]);
+    const typesOf = async (payment: PaymentRow) =>
+      (await world.eventsOf(payment.id)).map((event) => [event.type, event.data.merchant_ref ?? null]);
+    expect(await typesOf(due)).toEqual([["payment.expired", null]]);
+    expect(await typesOf(notDue)).toEqual([]);
+    expect(await typesOf(forced)).toEqual([["payment.expired", null]]);
+    expect(await typesOf(settled)).toEqual([["payment.paid", null]]);
+    expect(await typesOf(contested)).toEqual([["payment.paid", null]]);
+    for (const payment of [due, notDue, forced]) {
+      expect(await world.ledgerTransactionsOf(payment.id)).toBe(0);
+    }
+    // 4,000 and 5,000 less 1.5 %.
+    expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 3940 + 4925 });
+    expect(await payments.getPaymentById(world.db.database, due.id)).toMatchObject({
+      status: "expired",
+      paid_at: null,
+      payer_msisdn: null,
+      failure_reason: null,
+    });
   });
 });
