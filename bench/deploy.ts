@@ -53,7 +53,8 @@ import {
  * - payouts: POST /v1/payouts (1.00 to the merchant's verified wallet) at full speed, then the
  *   payout-processor's work until every one is confirmed (the sandbox settles payouts and the
  *   processor passes again `--auto-settle` seconds later, where the defaults say 20 and 60);
- * - idle pools, and pools with `--waiting` payments pending that never settle.
+ * - idle pools, and pools with `--waiting` payments pending that never settle; then their windows
+ *   closed at once, and the code-expiry pool's work until each is expired.
  * Printed per measurement: requests/s, p50/p99, PostgreSQL CPU seconds per 1,000 operations (the
  * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
  * operation (pg_stat_database.xact_commit deltas), statements per operation and, for settlements, the
@@ -131,6 +132,8 @@ type Round = {
   apiPeakRssMb: number;
   idle: Idle;
   waiting: Waiting;
+  /** The waiting payments' windows closed at once, then expired by the code-expiry pool. */
+  expired: Expired;
 };
 /** POST /v1/payouts, then the payout-processor's work until each is confirmed. */
 type Payouts = {
@@ -140,6 +143,16 @@ type Payouts = {
   /** Statements run from the end of the load until every payout was confirmed (null: not counted). */
   confirmStatements: number | null;
   confirmBusiest: BusyStatement[];
+  poolCpuSeconds: number;
+};
+/** The code-expiry pool's work on pending payments whose window closed, each expired after its last inquiry. */
+type Expired = {
+  payments: number;
+  seconds: number;
+  cpu: CpuSample;
+  transactions: number;
+  statements: number | null;
+  busiest: BusyStatement[];
   poolCpuSeconds: number;
 };
 /** What pending payments that never settle cost while they wait, polled on the schedule. */
@@ -339,6 +352,7 @@ try {
 
       const idle = await measureIdle(apiPid);
       const waiting = await measureWaiting(apiUrl, apiPid, poolPids);
+      const expired = await measureExpiry(apiPid, poolPids);
       return {
         platform,
         settled,
@@ -350,6 +364,7 @@ try {
         apiPeakRssMb,
         idle,
         waiting,
+        expired,
       };
     } finally {
       await stop();
@@ -497,11 +512,53 @@ try {
     const transactions = (await committedTransactions(database.url)) - transactionsBefore;
     const statements = statementsBetween(statementsBefore, await statementCounts(database.url));
     const polls = (await inquiries()) - inquiriesBefore;
-    await client.query(
-      "UPDATE payments SET status = 'expired', updated_at = now() WHERE status = 'pending' AND amount_cents = $1",
-      [SANDBOX_MAGIC_AMOUNTS.neverSettles],
-    );
     return { seconds, transactions, statements, cpu, pending: waitingPayments, polls, poolCpuSeconds };
+  }
+
+  /**
+   * The waiting payments' windows closed at once (their `expires_at` moved to now), then the
+   * code-expiry pool's passes until none is pending, out of the way of the next round: each expired
+   * after its last inquiry (the sandbox answers pending). The time includes the wait for the pool's
+   * next pass (at most a second); the costs are per expiry.
+   */
+  async function measureExpiry(apiPid: number, poolPids: readonly number[]): Promise<Expired> {
+    const waitingLeft = async () =>
+      Number(
+        (
+          await client.query("SELECT count(*) AS n FROM payments WHERE status = 'pending' AND amount_cents = $1", [
+            SANDBOX_MAGIC_AMOUNTS.neverSettles,
+          ])
+        ).rows[0].n,
+      );
+    const payments = await waitingLeft();
+    const poolCpuBefore = await sumCpu(poolPids);
+    const transactionsBefore = await committedTransactions(database.url);
+    const statementsBefore = await statementCounts(database.url);
+    const cpuSince = await startCpuSample(apiPid, database.url);
+    const started = performance.now();
+    await client.query("UPDATE payments SET expires_at = now() WHERE status = 'pending' AND amount_cents = $1", [
+      SANDBOX_MAGIC_AMOUNTS.neverSettles,
+    ]);
+    const deadline = Date.now() + settleTimeoutMs;
+    while ((await waitingLeft()) > 0) {
+      if (Date.now() > deadline)
+        throw new Error(`payments still pending ${settleTimeoutMs / 1000} s after their window closed`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = await cpuSince();
+    const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
+    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
+    const statementsAfter = await statementCounts(database.url);
+    return {
+      payments,
+      seconds,
+      cpu,
+      transactions,
+      statements: statementsBetween(statementsBefore, statementsAfter),
+      busiest: busiestStatements(statementsBefore, statementsAfter, 6),
+      poolCpuSeconds,
+    };
   }
 
   /** `waitingPayments` payments the sandbox never reports paid, created at full speed. */
@@ -657,7 +714,7 @@ try {
       "",
       `bench:deploy${short ? " --short" : ""} — API + ${poolNames.length} pools as separate processes, ${merchantCount} merchants, ${connections} connections, ${seconds} s per measurement, sandbox settles ${values["auto-settle"]} s after issue; ${os.cpus().length} cores, load average ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1 / 5 min) at the end`,
       ...results.flatMap((round, index) => {
-        const { baseline, platform, settled, idle, waiting } = round;
+        const { baseline, platform, settled, idle, waiting, expired } = round;
         const lifecycleCpu =
           platform.cpu === null || settled.cpu === null
             ? null
@@ -688,6 +745,8 @@ try {
           ...busiestLines(round.payouts.confirmBusiest, round.payouts.requests.total, "payout"),
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, ${perOperation(idle.statements, idle.seconds)} stmt/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, ${perOperation(waiting.statements, waiting.seconds)} stmt/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
+          `  their windows closed: ${expired.payments} expired in ${expired.seconds.toFixed(1)} s (${(expired.payments / expired.seconds).toFixed(0)}/s, the pool's next pass included); PostgreSQL CPU ${perThousandCpu(expired.cpu, expired.payments)} s/1000, ${perOperation(expired.transactions, expired.payments)} xact/expiry, ${perOperation(expired.statements, expired.payments)} stmt/expiry, pools' CPU ${((1000 * expired.poolCpuSeconds) / Math.max(1, expired.payments)).toFixed(2)} s/1000`,
+          ...busiestLines(expired.busiest, expired.payments, "expiry"),
         ];
       }),
       `every payment paid: ${unpaid[0]?.n === "0" ? "yes" : `NO (${unpaid[0]?.n} not paid)`}; settled twice: ${doubled[0]?.n}`,
