@@ -34,28 +34,16 @@ export async function startQueueDepthSampler(options: {
   intervalMs: number;
   onError: (error: unknown) => void;
 }): Promise<() => void> {
-  const runnable = metricOnce(
-    options.registry,
-    "worker_queue_runnable_jobs",
-    () =>
-      new Gauge({
-        name: "worker_queue_runnable_jobs",
-        help: "Jobs of the pool that could run now (sampled).",
-        labelNames: ["pool"],
-        registers: [options.registry],
-      }),
-  );
-  const oldest = metricOnce(
-    options.registry,
-    "worker_queue_oldest_runnable_job_age_seconds",
-    () =>
-      new Gauge({
-        name: "worker_queue_oldest_runnable_job_age_seconds",
-        help: "How long the pool's oldest runnable job has waited (sampled; 0 when none).",
-        labelNames: ["pool"],
-        registers: [options.registry],
-      }),
-  );
+  const runnable = metricOnce(options.registry, Gauge, {
+    name: "worker_queue_runnable_jobs",
+    help: "Jobs of the pool that could run now (sampled).",
+    labelNames: ["pool"],
+  });
+  const oldest = metricOnce(options.registry, Gauge, {
+    name: "worker_queue_oldest_runnable_job_age_seconds",
+    help: "How long the pool's oldest runnable job has waited (sampled; 0 when none).",
+    labelNames: ["pool"],
+  });
   const sample = () =>
     options.sample().then((depth) => {
       runnable.set({ pool: options.pool }, depth.runnableJobs);

@@ -42,9 +42,17 @@ export function createMetrics(options: { service: string }): Metrics {
 }
 
 /**
- * The metric named `name` in `registry`, made by `create` (which registers it there) the first time:
- * several pools may share one process and registry (the dev entry point), and a metric is created once.
+ * The metric `configuration.name` of `registry`, made by `Kind` (a prom-client metric class) with
+ * `configuration` and registered there the first time: several pools may share one process and
+ * registry (the dev entry point), and a metric is created once.
  */
-export function metricOnce<M>(registry: Registry, name: string, create: () => M): M {
-  return (registry.getSingleMetric(name) as M | undefined) ?? create();
+export function metricOnce<C extends { name: string }, M>(
+  registry: Registry,
+  Kind: new (configuration: C & { registers: Registry[] }) => M,
+  configuration: C,
+): M {
+  return (
+    (registry.getSingleMetric(configuration.name) as M | undefined) ??
+    new Kind({ ...configuration, registers: [registry] })
+  );
 }
