@@ -101,7 +101,8 @@ type Measured = LoadResult & {
   /** The statements that took most of the database's time meanwhile. */
   busiest: BusyStatement[];
 };
-type Settled = {
+/** What the pools' work on `payments` payments cost, from its start until it was done. */
+type PoolsWork = {
   payments: number;
   seconds: number;
   cpu: CpuSample;
@@ -109,6 +110,8 @@ type Settled = {
   statements: number | null;
   busiest: BusyStatement[];
   poolCpuSeconds: number;
+};
+type Settled = PoolsWork & {
   /** From each payment.paid event's settlement transaction to its arrival at the merchant's endpoint. */
   webhookP50Ms: number;
   webhookP99Ms: number;
@@ -132,8 +135,8 @@ type Round = {
   apiPeakRssMb: number;
   idle: Idle;
   waiting: Waiting;
-  /** The waiting payments' windows closed at once, then expired by the code-expiry pool. */
-  expired: Expired;
+  /** The waiting payments' windows closed at once, then each expired by the code-expiry pool after its last inquiry. */
+  expired: PoolsWork;
 };
 /** POST /v1/payouts, then the payout-processor's work until each is confirmed. */
 type Payouts = {
@@ -143,16 +146,6 @@ type Payouts = {
   /** Statements run from the end of the load until every payout was confirmed (null: not counted). */
   confirmStatements: number | null;
   confirmBusiest: BusyStatement[];
-  poolCpuSeconds: number;
-};
-/** The code-expiry pool's work on pending payments whose window closed, each expired after its last inquiry. */
-type Expired = {
-  payments: number;
-  seconds: number;
-  cpu: CpuSample;
-  transactions: number;
-  statements: number | null;
-  busiest: BusyStatement[];
   poolCpuSeconds: number;
 };
 /** What pending payments that never settle cost while they wait, polled on the schedule. */
@@ -521,7 +514,7 @@ try {
    * after its last inquiry (the sandbox answers pending). The time includes the wait for the pool's
    * next pass (at most a second); the costs are per expiry.
    */
-  async function measureExpiry(apiPid: number, poolPids: readonly number[]): Promise<Expired> {
+  async function measureExpiry(apiPid: number, poolPids: readonly number[]): Promise<PoolsWork> {
     const waitingLeft = async () =>
       Number(
         (
