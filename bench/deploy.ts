@@ -365,29 +365,26 @@ try {
   }
 
   /**
-   * What settling costs, from now until `settle` resolves: the payments' count and rate, the database's
-   * and the pools' CPU, transactions and statements per payment, and the webhook latency of the
-   * payment.paid events of payments created since `since`.
+   * What the pools' work on `payments` payments costs, from now until `work` resolves: the time, the
+   * database's and the pools' CPU, transactions and statements, and the busiest statements.
    */
-  async function measureSettling(
+  async function measurePoolsWork(
     apiPid: number,
     poolPids: readonly number[],
     payments: number,
-    since: Date,
-    settle: () => Promise<void>,
-  ): Promise<Settled> {
+    work: () => Promise<void>,
+  ): Promise<PoolsWork> {
     const poolCpuBefore = await sumCpu(poolPids);
     const transactionsBefore = await committedTransactions(database.url);
     const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(apiPid, database.url);
     const started = performance.now();
-    await settle();
+    await work();
     const seconds = (performance.now() - started) / 1000;
     const cpu = await cpuSince();
     const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
     const statementsAfter = await statementCounts(database.url);
-    const webhookLatencies = await webhookLatenciesMs(since);
     return {
       payments,
       seconds,
@@ -396,6 +393,24 @@ try {
       statements: statementsBetween(statementsBefore, statementsAfter),
       busiest: busiestStatements(statementsBefore, statementsAfter, 12),
       poolCpuSeconds,
+    };
+  }
+
+  /**
+   * What settling costs, from now until `settle` resolves (`measurePoolsWork`), and the webhook
+   * latency of the payment.paid events of payments created since `since`.
+   */
+  async function measureSettling(
+    apiPid: number,
+    poolPids: readonly number[],
+    payments: number,
+    since: Date,
+    settle: () => Promise<void>,
+  ): Promise<Settled> {
+    const work = await measurePoolsWork(apiPid, poolPids, payments, settle);
+    const webhookLatencies = await webhookLatenciesMs(since);
+    return {
+      ...work,
       webhookP50Ms: percentile(webhookLatencies.toReceipt, 0.5),
       webhookP99Ms: percentile(webhookLatencies.toReceipt, 0.99),
       toFirstAttemptP50Ms: percentile(webhookLatencies.toFirstAttempt, 0.5),
@@ -523,35 +538,18 @@ try {
           ])
         ).rows[0].n,
       );
-    const payments = await waitingLeft();
-    const poolCpuBefore = await sumCpu(poolPids);
-    const transactionsBefore = await committedTransactions(database.url);
-    const statementsBefore = await statementCounts(database.url);
-    const cpuSince = await startCpuSample(apiPid, database.url);
-    const started = performance.now();
-    await client.query("UPDATE payments SET expires_at = now() WHERE status = 'pending' AND amount_cents = $1", [
-      SANDBOX_MAGIC_AMOUNTS.neverSettles,
-    ]);
-    const deadline = Date.now() + settleTimeoutMs;
-    while ((await waitingLeft()) > 0) {
-      if (Date.now() > deadline)
-        throw new Error(`payments still pending ${settleTimeoutMs / 1000} s after their window closed`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = await cpuSince();
-    const poolCpuSeconds = (await sumCpu(poolPids)) - poolCpuBefore;
-    const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
-    const statementsAfter = await statementCounts(database.url);
-    return {
-      payments,
-      seconds,
-      cpu,
-      transactions,
-      statements: statementsBetween(statementsBefore, statementsAfter),
-      busiest: busiestStatements(statementsBefore, statementsAfter, 6),
-      poolCpuSeconds,
-    };
+    return measurePoolsWork(apiPid, poolPids, await waitingLeft(), async () => {
+      await client.query("UPDATE payments SET expires_at = now() WHERE status = 'pending' AND amount_cents = $1", [
+        SANDBOX_MAGIC_AMOUNTS.neverSettles,
+      ]);
+      const deadline = Date.now() + settleTimeoutMs;
+      while ((await waitingLeft()) > 0) {
+        if (Date.now() > deadline) {
+          throw new Error(`payments still pending ${settleTimeoutMs / 1000} s after their window closed`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    });
   }
 
   /** `waitingPayments` payments the sandbox never reports paid, created at full speed. */
@@ -739,7 +737,7 @@ try {
           `  idle pools: ${(idle.transactions / idle.seconds).toFixed(1)} xact/s, ${perOperation(idle.statements, idle.seconds)} stmt/s, PostgreSQL CPU ${idle.cpu === null ? "n/a" : (idle.cpu.databaseSeconds / idle.seconds).toFixed(3)} s/s`,
           `  ${waiting.pending} payments waiting (never paid): ${(waiting.polls / waiting.seconds).toFixed(0)} polls/s cost ${(waiting.transactions / waiting.seconds).toFixed(1)} xact/s, ${perOperation(waiting.statements, waiting.seconds)} stmt/s, PostgreSQL CPU ${waiting.cpu === null ? "n/a" : (waiting.cpu.databaseSeconds / waiting.seconds).toFixed(3)} s/s, pools' CPU ${(waiting.poolCpuSeconds / waiting.seconds).toFixed(3)} s/s`,
           `  their windows closed: ${expired.payments} expired in ${expired.seconds.toFixed(1)} s (${(expired.payments / expired.seconds).toFixed(0)}/s, the pool's next pass included); PostgreSQL CPU ${perThousandCpu(expired.cpu, expired.payments)} s/1000, ${perOperation(expired.transactions, expired.payments)} xact/expiry, ${perOperation(expired.statements, expired.payments)} stmt/expiry, pools' CPU ${((1000 * expired.poolCpuSeconds) / Math.max(1, expired.payments)).toFixed(2)} s/1000`,
-          ...busiestLines(expired.busiest, expired.payments, "expiry"),
+          ...busiestLines(expired.busiest.slice(0, 6), expired.payments, "expiry"),
         ];
       }),
       `every payment paid: ${unpaid[0]?.n === "0" ? "yes" : `NO (${unpaid[0]?.n} not paid)`}; settled twice: ${doubled[0]?.n}`,
