@@ -261,23 +261,25 @@ test("a statement with a new payment's insert that fails on its code, id or refe
     expiresAt: new Date(Date.now() + 600_000),
     firstPollAt: null,
   });
-  const write = (insert: ReturnType<typeof payments.pendingPaymentInsert>) =>
+  const write = (insert: ReturnType<typeof payments.pendingPaymentOf>) =>
     world.db.database
-      .query(sql.unsafe`WITH written AS (${insert.insertWhen(sql.fragment`TRUE`)}) SELECT id FROM written`)
+      .query(
+        sql.unsafe`WITH written AS (${payments.pendingPaymentsInsert([insert], () => sql.fragment`TRUE`)}) SELECT id FROM written`,
+      )
       .then(
         () => null,
         (error: unknown) => error,
       );
-  const first = payments.pendingPaymentInsert(tenant, prepared("918273645", "PRFIRST0001"));
+  const first = payments.pendingPaymentOf(tenant, prepared("918273645", "PRFIRST0001"));
   expect(await write(first)).toBeNull();
-  const sameCode = payments.pendingPaymentInsert(tenant, prepared("918273645", "PRFIRST0002"));
-  const sameReference = payments.pendingPaymentInsert(tenant, prepared("918273646", "PRFIRST0001"));
+  const sameCode = payments.pendingPaymentOf(tenant, prepared("918273645", "PRFIRST0002"));
+  const sameReference = payments.pendingPaymentOf(tenant, prepared("918273646", "PRFIRST0001"));
   for (const again of [sameCode, sameReference]) {
     const failure = await write(again);
     expect(payments.codeCollisionOf(failure, again.payment)).toBeInstanceOf(Error);
   }
   // A failure of another kind (here the merchants foreign key) is the caller's to answer.
-  const orphan = payments.pendingPaymentInsert(
+  const orphan = payments.pendingPaymentOf(
     { merchantId: "m_missing", livemode: false },
     prepared("918273647", "PRFIRST0003"),
   );

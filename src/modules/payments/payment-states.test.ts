@@ -67,7 +67,7 @@ describe("payment states (test world)", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("resource_missing");
     // A live payment written as a wallet sale's statement writes it (the API's test keys cannot).
-    const live = payments.pendingPaymentInsert(
+    const live = payments.pendingPaymentOf(
       { merchantId: world.shop.id, livemode: true },
       {
         id: `pay_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
@@ -81,7 +81,7 @@ describe("payment states (test world)", () => {
       },
     );
     await world.db.database.query(
-      sql.unsafe`WITH written AS (${live.insertWhen(sql.fragment`TRUE`)}) SELECT id FROM written`,
+      sql.unsafe`WITH written AS (${payments.pendingPaymentsInsert([live], () => sql.fragment`TRUE`)}) SELECT id FROM written`,
     );
     const refused = await request(app).post(`/checkout/${live.payment.id}/mockpay`).send({});
     expect(refused.status).toBe(403);

@@ -45,11 +45,6 @@ export async function insertPayments(
   database: Queryable,
   rows: readonly PaymentToInsert[],
 ): Promise<ReadonlySet<string>> {
-  const column = <T>(pick: (payment: PaymentRow) => T, type: "text" | "int8" | "bool") =>
-    sql.array(
-      rows.map((row) => pick(row.payment) as never),
-      type,
-    );
   const responseColumn = <T>(pick: (response: ResponseToStore) => T, type: "text" | "int4") =>
     sql.array(
       rows.map((row) => (row.response === null ? null : pick(row.response)) as never),
@@ -58,36 +53,16 @@ export async function insertPayments(
   const inserted = await database.any(sql.prepared("payments_insert", insertedIdSchema)`
     WITH pending AS (
       SELECT * FROM unnest(
-        ${column((p) => p.merchant_id, "text")}, ${column((p) => p.id, "text")}, ${column((p) => p.livemode, "bool")},
-        ${column((p) => p.amount_cents, "int8")}, ${column((p) => p.currency, "text")},
-        ${column((p) => p.fee_cents, "int8")}, ${column((p) => p.narration, "text")},
-        ${column((p) => p.merchant_ref, "text")}, ${column((p) => JSON.stringify(p.metadata), "text")},
-        ${column((p) => p.success_url, "text")}, ${column((p) => p.cancel_url, "text")},
-        ${column((p) => p.reference, "text")}, ${column((p) => p.code, "text")},
-        ${column((p) => p.gateway_reference, "text")},
-        ${column((p) => p.expires_at.toISOString(), "text")}, ${column((p) => p.created_at.toISOString(), "text")},
-        ${sql.array(
-          rows.map((row) => row.firstPollAt?.toISOString() ?? null),
-          "text",
-        )},
+        ${pendingPaymentArrays(rows)},
         ${responseColumn((r) => r.key, "text")}, ${responseColumn((r) => r.ownerToken, "text")},
-        ${responseColumn((r) => r.status, "int4")}, ${responseColumn((r) => r.body, "text")},
-        ${sql.array(
-          rows.map((row) => row.traceparent),
-          "text",
-        )})
-      AS p(merchant_id, id, livemode, amount_cents, currency, fee_cents, narration, merchant_ref, metadata, success_url,
-        cancel_url, reference, code, gateway_reference, expires_at, created_at, next_poll_at,
-        idempotency_key, owner_token, response_status, response_body, traceparent)),
+        ${responseColumn((r) => r.status, "int4")}, ${responseColumn((r) => r.body, "text")})
+      AS p(${PENDING_PAYMENT_NAMES}, idempotency_key, owner_token, response_status, response_body)),
     stored AS (${storeResponsesStatement(sql.fragment`
       SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
       FROM pending WHERE idempotency_key IS NOT NULL`)}),
     inserted AS (
       INSERT INTO payments (${INSERTED_COLUMNS})
-      SELECT p.merchant_id, p.id, p.livemode, 'pending', p.amount_cents, p.currency, p.fee_cents, p.narration,
-        p.merchant_ref, p.metadata::jsonb, p.success_url, p.cancel_url, p.reference, p.code, p.gateway_reference,
-        '', p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz,
-        p.next_poll_at::timestamptz, p.traceparent
+      SELECT ${PENDING_PAYMENT_VALUES_OF_P}
       FROM pending p
       WHERE p.idempotency_key IS NULL
         OR EXISTS (SELECT 1 FROM stored s
@@ -101,23 +76,61 @@ const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_
   merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, qr_png_data_url, expires_at,
   created_at, updated_at, next_poll_at, traceparent`;
 
+/** A pending payment to insert as part of another module's statement: no response of its own. */
+export type PendingPaymentToInsert = Omit<PaymentToInsert, "response">;
+
+/** Pending payments' columns as arrays for `unnest`, named by `PENDING_PAYMENT_NAMES`. */
+function pendingPaymentArrays(rows: readonly PendingPaymentToInsert[]): FragmentSqlToken {
+  const column = <T>(pick: (payment: PaymentRow) => T, type: "text" | "int8" | "bool") =>
+    sql.array(
+      rows.map((row) => pick(row.payment) as never),
+      type,
+    );
+  return sql.fragment`
+    ${column((p) => p.merchant_id, "text")}, ${column((p) => p.id, "text")}, ${column((p) => p.livemode, "bool")},
+    ${column((p) => p.amount_cents, "int8")}, ${column((p) => p.currency, "text")},
+    ${column((p) => p.fee_cents, "int8")}, ${column((p) => p.narration, "text")},
+    ${column((p) => p.merchant_ref, "text")}, ${column((p) => JSON.stringify(p.metadata), "text")},
+    ${column((p) => p.success_url, "text")}, ${column((p) => p.cancel_url, "text")},
+    ${column((p) => p.reference, "text")}, ${column((p) => p.code, "text")},
+    ${column((p) => p.gateway_reference, "text")},
+    ${column((p) => p.expires_at.toISOString(), "text")}, ${column((p) => p.created_at.toISOString(), "text")},
+    ${sql.array(
+      rows.map((row) => row.firstPollAt?.toISOString() ?? null),
+      "text",
+    )},
+    ${sql.array(
+      rows.map((row) => row.traceparent),
+      "text",
+    )}`;
+}
+
+const PENDING_PAYMENT_NAMES = sql.fragment`merchant_id, id, livemode, amount_cents, currency, fee_cents, narration,
+  merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, expires_at, created_at,
+  next_poll_at, traceparent`;
+
+/** `INSERTED_COLUMNS`' values from a row `p` of `PENDING_PAYMENT_NAMES`. */
+const PENDING_PAYMENT_VALUES_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, 'pending', p.amount_cents,
+  p.currency, p.fee_cents, p.narration, p.merchant_ref, p.metadata::jsonb, p.success_url, p.cancel_url, p.reference,
+  p.code, p.gateway_reference, '', p.expires_at::timestamptz, p.created_at::timestamptz, p.created_at::timestamptz,
+  p.next_poll_at::timestamptz, p.traceparent`;
+
 /**
- * The insert of one pending payment that happens only if `gate` holds, returning its `id`: a common
- * table expression of another module's statement whose other effects commit with the payment (a
- * wallet sale's). The same row as `insertPayments` writes; a code still payable for another payment
- * fails the whole statement on one of `PAYMENT_UNIQUE_KEYS`.
+ * The insert of pending payments, each only when `when(id)` holds (`id`: the SQL value of its id),
+ * returning their `id`s: a common table expression of another module's statement whose other effects
+ * commit with them (wallet sales'). The same rows as `insertPayments` writes, and the same SQL text for
+ * any number of them; a code still payable for another payment fails the whole statement on one of
+ * `PAYMENT_UNIQUE_KEYS`.
  */
-export function insertPaymentWhen(row: Omit<PaymentToInsert, "response">, gate: FragmentSqlToken): FragmentSqlToken {
-  const p = row.payment;
+export function insertPaymentsWhen(
+  rows: readonly PendingPaymentToInsert[],
+  when: (paymentId: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
   return sql.fragment`
     INSERT INTO payments (${INSERTED_COLUMNS})
-    SELECT ${p.merchant_id}::text, ${p.id}::text, ${p.livemode}::boolean, 'pending', ${p.amount_cents}::int8,
-      ${p.currency}::text, ${p.fee_cents}::int8, ${p.narration}::text, ${p.merchant_ref}::text,
-      ${JSON.stringify(p.metadata)}::jsonb, ${p.success_url}::text, ${p.cancel_url}::text, ${p.reference}::text,
-      ${p.code}::text, ${p.gateway_reference}::text, '', ${p.expires_at.toISOString()}::timestamptz,
-      ${p.created_at.toISOString()}::timestamptz, ${p.created_at.toISOString()}::timestamptz,
-      ${row.firstPollAt?.toISOString() ?? null}::timestamptz, ${row.traceparent}::text
-    WHERE ${gate}
+    SELECT ${PENDING_PAYMENT_VALUES_OF_P}
+    FROM unnest(${pendingPaymentArrays(rows)}) AS p(${PENDING_PAYMENT_NAMES})
+    WHERE ${when(sql.fragment`p.id`)}
     RETURNING id`;
 }
 

@@ -163,27 +163,36 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
   };
 }
 
+/** A pending payment to insert in another module's statement (`pendingPaymentsInsert`). */
+export type PendingPaymentToInsert = queries.PendingPaymentToInsert;
+
 /**
  * Phase two for a caller whose request is one statement (a wallet sale, `POST /v1/sales`): the
- * prepared payment's row, and `insertWhen`, its insert with its first poll time and the request's
- * trace as a common table expression of the caller's statement (returning the payment's `id`) that
- * writes only when `gate` holds. A code still live for another payment fails that whole statement:
+ * prepared payment's row to insert, with its first poll time and the request's trace, for
+ * `pendingPaymentsInsert`. A code still live for another payment fails the caller's statement:
  * `codeCollisionOf` tells the caller, which prepares again with a fresh code (`withFreshCodes`).
  */
-export function pendingPaymentInsert(
-  tenant: World,
-  prepared: PreparedPayment,
-): { payment: PaymentRow; insertWhen: (gate: FragmentSqlToken) => FragmentSqlToken } {
-  const payment = pendingRowOf(tenant, prepared);
-  const traceparent = currentTraceparent();
+export function pendingPaymentOf(tenant: World, prepared: PreparedPayment): PendingPaymentToInsert {
   return {
-    payment,
-    insertWhen: (gate) => queries.insertPaymentWhen({ payment, firstPollAt: prepared.firstPollAt, traceparent }, gate),
+    payment: pendingRowOf(tenant, prepared),
+    firstPollAt: prepared.firstPollAt,
+    traceparent: currentTraceparent(),
   };
 }
 
 /**
- * The `CodeCollisionError` of a statement with `pendingPaymentInsert`'s insert that failed because
+ * Pending payments' insert as a common table expression of the caller's statement (wallet sales'),
+ * each written only when `when(paymentId)` holds, returning the ids written.
+ */
+export function pendingPaymentsInsert(
+  rows: readonly PendingPaymentToInsert[],
+  when: (paymentId: FragmentSqlToken) => FragmentSqlToken,
+): FragmentSqlToken {
+  return queries.insertPaymentsWhen(rows, when);
+}
+
+/**
+ * The `CodeCollisionError` of a statement with `pendingPaymentsInsert`'s insert that failed because
  * `payment`'s code is still payable for another payment of its world (or, far less likely, its
  * random id or reference exists): the caller prepares it again, as `insertPendingPayments` does;
  * null for any other failure.

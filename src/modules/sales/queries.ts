@@ -19,20 +19,11 @@ const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender,
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
 
-const insertedValues = (sale: SaleToInsert) => sql.fragment`
-  ${sale.merchant_id}::text, ${sale.id}::text, ${sale.livemode}::boolean, ${sale.status}::text, ${sale.tender}::text,
-  ${sale.currency}::text, ${sale.total_cents}::int8, ${sql.jsonb(sale.items)}, ${sale.cashier}::text,
-  ${sale.note}::text, ${sale.payment_id}::text, ${sale.actor_type}::text, ${sale.actor_id}::text,
-  ${sale.client_sale_id}::text,
-  ${sale.client_request_fingerprint === null ? null : sql.binary(sale.client_request_fingerprint)}::bytea,
-  ${timestamp(sale.taken_at)}::timestamptz, ${sale.till_id}::text, ${sale.shift_id}::text, ${sale.receipt_token}::text,
-  ${sale.created_at.toISOString()}::timestamptz, ${timestamp(sale.completed_at)}::timestamptz`;
-
 /** The unique index on a till's client_sale_id: a cash sale whose id a concurrent request recorded first. */
 export const CLIENT_SALE_ID_KEY = "sales_client_sale_id_key";
 
 /** A completed cash sale to record with its request's stored answer (null: a route that stores none). */
-export type CashSaleToInsert = { sale: SaleToInsert; response: ResponseToStore | null };
+export type CashSaleToInsert = SaleWithResponse;
 
 /**
  * What the other modules write beside the cash sales of `insertCashSales`, given the gate
@@ -66,9 +57,6 @@ export async function insertCashSales(
   rows: readonly CashSaleToInsert[],
   effects: CashSaleEffects,
 ): Promise<{ recorded: ReadonlySet<string>; shiftClosed: ReadonlySet<string> }> {
-  const text = (pick: (row: CashSaleToInsert) => string | null) => sql.array(rows.map(pick), "text");
-  const sales = rows.map((row) => row.sale);
-  const saleText = (pick: (sale: SaleToInsert) => string | null) => sql.array(sales.map(pick), "text");
   const { events, stockMoves, shifts } = effects(
     (sale) => sql.fragment`EXISTS (SELECT 1 FROM sales_recorded r WHERE ${sale} = ANY (r.ids))`,
   );
@@ -77,7 +65,40 @@ export async function insertCashSales(
     pending AS (
       SELECT p.*, (p.shift_id IS NULL OR EXISTS (SELECT 1 FROM held_shift h
           WHERE h.merchant_id = p.merchant_id AND h.livemode = p.livemode AND h.id = p.shift_id)) AS shift_open
-      FROM unnest(
+      FROM ${salesWithResponses(rows)}),
+    stored AS (${storeResponsesStatement(sql.fragment`
+      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
+      FROM pending WHERE idempotency_key IS NOT NULL AND shift_open`)}),
+    sale_inserted AS (
+      INSERT INTO sales (${INSERTED_COLUMNS})
+      SELECT ${INSERTED_VALUES_OF_P}
+      FROM pending p
+      WHERE p.shift_open AND (p.idempotency_key IS NULL OR EXISTS (SELECT 1 FROM stored s
+        WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key))
+      ORDER BY p.position
+      RETURNING id),
+    sales_recorded AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM sale_inserted),
+    sale_event AS (${events}),
+    ${stockMoves},
+    sale_cash AS (${shifts.cashMoves})
+    SELECT (SELECT ids FROM sales_recorded) AS recorded,
+      coalesce((SELECT array_agg(id) FROM pending WHERE NOT shift_open), '{}') AS "shiftClosed"`);
+  return { recorded: new Set(outcome.recorded), shiftClosed: new Set(outcome.shiftClosed) };
+}
+
+/** A sale and its request's response to store (null: nothing to store), as `salesWithResponses` lists them. */
+type SaleWithResponse = { sale: SaleToInsert; response: ResponseToStore | null };
+
+/**
+ * Sales and their responses as a table `p`, in the order given (`p.position`): `FROM` this in a
+ * statement that writes them (`INSERTED_VALUES_OF_P` are a row's sale columns). Bound as arrays: the
+ * SQL text is the same for any number of sales.
+ */
+function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken {
+  const text = (pick: (row: SaleWithResponse) => string | null) => sql.array(rows.map(pick), "text");
+  const sales = rows.map((row) => row.sale);
+  const saleText = (pick: (sale: SaleToInsert) => string | null) => sql.array(sales.map(pick), "text");
+  return sql.fragment`unnest(
         ${saleText((sale) => sale.merchant_id)}::text[], ${saleText((sale) => sale.id)}::text[],
         ${sql.array(
           sales.map((sale) => sale.livemode),
@@ -101,74 +122,56 @@ export async function insertCashSales(
         )}::int4[], ${text((row) => row.response?.body ?? null)}::text[])
         WITH ORDINALITY AS p (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
           payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
-          receipt_token, created_at, completed_at, idempotency_key, owner_token, response_status, response_body, position)),
-    stored AS (${storeResponsesStatement(sql.fragment`
-      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
-      FROM pending WHERE idempotency_key IS NOT NULL AND shift_open`)}),
-    sale_inserted AS (
-      INSERT INTO sales (${INSERTED_COLUMNS})
-      SELECT p.merchant_id, p.id, p.livemode, p.status, p.tender, p.currency, p.total_cents, p.items::jsonb, p.cashier,
-        p.note, p.payment_id, p.actor_type, p.actor_id, p.client_sale_id, decode(p.client_request_fingerprint, 'hex'),
-        p.taken_at::timestamptz, p.till_id, p.shift_id, p.receipt_token, p.created_at::timestamptz,
-        p.completed_at::timestamptz
-      FROM pending p
-      WHERE p.shift_open AND (p.idempotency_key IS NULL OR EXISTS (SELECT 1 FROM stored s
-        WHERE s.merchant_id = p.merchant_id AND s.livemode = p.livemode AND s.key = p.idempotency_key))
-      ORDER BY p.position
-      RETURNING id),
-    sales_recorded AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM sale_inserted),
-    sale_event AS (${events}),
-    ${stockMoves},
-    sale_cash AS (${shifts.cashMoves})
-    SELECT (SELECT ids FROM sales_recorded) AS recorded,
-      coalesce((SELECT array_agg(id) FROM pending WHERE NOT shift_open), '{}') AS "shiftClosed"`);
-  return { recorded: new Set(outcome.recorded), shiftClosed: new Set(outcome.shiftClosed) };
+          receipt_token, created_at, completed_at, idempotency_key, owner_token, response_status, response_body, position)`;
 }
 
-/** The condition that the payment of `insertWalletSale`'s statement was written: the sale's gate. */
-const WALLET_PAYMENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM payment_inserted)`;
+/** `INSERTED_COLUMNS`' values from a row `p` of `salesWithResponses`. */
+const INSERTED_VALUES_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.tender, p.currency,
+  p.total_cents, p.items::jsonb, p.cashier, p.note, p.payment_id, p.actor_type, p.actor_id, p.client_sale_id,
+  decode(p.client_request_fingerprint, 'hex'), p.taken_at::timestamptz, p.till_id, p.shift_id, p.receipt_token,
+  p.created_at::timestamptz, p.completed_at::timestamptz`;
+
+/** A pending wallet sale to record with its request's stored answer (null: a route that stores none). */
+export type WalletSaleToInsert = SaleWithResponse;
 
 /**
- * A pending wallet sale with its payment, in one statement (the request's whole transaction, one
- * round trip): the idempotent response stored, the payment (`payment`, given by the payments module:
- * an insert returning its id, gated here on the key still being owned) and the sale, gated on the
- * payment's insert. Nothing is written when the request no longer owns its key. A client_sale_id
- * recorded concurrently fails the statement whole (`CLIENT_SALE_ID_KEY`), and so does the payment's
- * code when it is still live for another payment (the payments module names that failure).
- * Prepared (planning it costs more than running it).
+ * Pending wallet sales with their payments, in one statement for all of them (the requests' whole
+ * transaction: one round trip, one commit for the wallet sales of a moment): each request's stored
+ * answer, its payment (`payments`, given by the payments module: an insert of all of them returning
+ * their ids, each gated on `owned(paymentId)`, true while its sale's request still owns its
+ * Idempotency-Key) and its sale, gated on its payment's insert. Nothing of a sale is written when its
+ * request no longer owns its key. A client_sale_id recorded concurrently fails the statement whole
+ * (`CLIENT_SALE_ID_KEY`), and so does a payment's code still live for another payment (the payments
+ * module names that failure), having written nothing. Returns the ids of the sales recorded. One SQL
+ * text whatever the sales, prepared (planning it costs more than running it).
  */
-export async function insertWalletSale(
+export async function insertWalletSales(
   database: Queryable,
-  recorded: {
-    sale: SaleToInsert;
-    response: ResponseToStore | null;
-    payment: (gate: FragmentSqlToken) => FragmentSqlToken;
-  },
-): Promise<boolean> {
-  const { sale, response } = recorded;
-  const owned = response === null ? sql.fragment`TRUE` : sql.fragment`EXISTS (SELECT 1 FROM stored)`;
-  const ctes = [
-    ...(response === null
-      ? []
-      : [
-          sql.fragment`stored AS (${storeResponsesStatement(sql.fragment`
-            SELECT ${response.merchantId}::text AS merchant_id, ${response.livemode}::boolean AS livemode,
-              ${response.key}::text AS key, ${response.ownerToken}::text AS owner_token,
-              ${response.status}::integer AS response_status, ${response.body}::text AS response_body`)})`,
-        ]),
-    sql.fragment`payment_inserted AS (${recorded.payment(owned)})`,
-    sql.fragment`sale_inserted AS (
+  rows: readonly WalletSaleToInsert[],
+  payments: (owned: (paymentId: FragmentSqlToken) => FragmentSqlToken) => FragmentSqlToken,
+): Promise<ReadonlySet<string>> {
+  const recorded = await database.oneFirst(sql.prepared("sales_insert_wallet_batch", walletSalesRecordedSchema)`
+    WITH pending AS (SELECT * FROM ${salesWithResponses(rows)}),
+    stored AS (${storeResponsesStatement(sql.fragment`
+      SELECT merchant_id, livemode, idempotency_key AS key, owner_token, response_status, response_body
+      FROM pending WHERE idempotency_key IS NOT NULL`)}),
+    payment_inserted AS (${payments(
+      (paymentId) => sql.fragment`EXISTS (SELECT 1 FROM pending w WHERE w.payment_id = ${paymentId}
+        AND (w.idempotency_key IS NULL OR EXISTS (SELECT 1 FROM stored s
+          WHERE s.merchant_id = w.merchant_id AND s.livemode = w.livemode AND s.key = w.idempotency_key)))`,
+    )}),
+    sale_inserted AS (
       INSERT INTO sales (${INSERTED_COLUMNS})
-      SELECT ${insertedValues(sale)}
-      WHERE ${WALLET_PAYMENT_RECORDED}
-      RETURNING id)`,
-  ];
-  return database.oneFirst(sql.prepared(`sales_insert_wallet${response === null ? "" : "_key"}`, recordedSchema)`
-    WITH ${sql.join(ctes, sql.fragment`, `)}
-    SELECT EXISTS (SELECT 1 FROM sale_inserted) AS recorded`);
+      SELECT ${INSERTED_VALUES_OF_P}
+      FROM pending p
+      WHERE p.payment_id IN (SELECT id FROM payment_inserted)
+      ORDER BY p.position
+      RETURNING id)
+    SELECT coalesce((SELECT array_agg(id) FROM sale_inserted), '{}') AS recorded`);
+  return new Set(recorded);
 }
 
-const recordedSchema = z.object({ recorded: z.boolean() });
+const walletSalesRecordedSchema = z.object({ recorded: z.array(z.string()) });
 
 const cashSalesOutcomeSchema = z.object({ recorded: z.array(z.string()), shiftClosed: z.array(z.string()) });
 

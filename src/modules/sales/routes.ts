@@ -23,6 +23,7 @@ import {
   salesReportSchema,
 } from "./schemas.ts";
 import * as sales from "./service.ts";
+import { createWalletSaleWriter, type WalletSaleWriter } from "./wallet-sale-writer.ts";
 
 export function presentReturn(config: Config, saleReturn: SaleReturnRow) {
   return {
@@ -83,6 +84,7 @@ const presentSaleView = (config: Config, view: sales.SaleView) =>
 export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
   let readProducts: ProductReader | undefined;
   let writeCashSale: CashSaleWriter | undefined;
+  let writeWalletSale: WalletSaleWriter | undefined;
   return [
     defineRoute({
       method: "post",
@@ -118,10 +120,12 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
       handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // A hot path: the reader and the cash sale writer share their statements with the sales of the moment.
+        // A hot path: the reader and the sale writers share their statements with the sales of the moment.
         readProducts ??= createProductReader(database);
         writeCashSale ??= createCashSaleWriter(database);
-        return sales.createSale({ config, database, logger, ...wiring, readProducts, writeCashSale }, tenant, body, {
+        writeWalletSale ??= createWalletSaleWriter(database);
+        const dependencies = { config, database, logger, ...wiring, readProducts, writeCashSale, writeWalletSale };
+        return sales.createSale(dependencies, tenant, body, {
           commitWithResponse,
           created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
           // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.

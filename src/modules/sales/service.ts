@@ -63,11 +63,13 @@ import {
 export type SaleDependencies = payments.PaymentDependencies;
 /**
  * What ringing up a sale needs besides: the process's batching product reader
- * (`catalog.createProductReader`) and cash sale writer (`cash-sale-writer.ts`, over `writeCashSales`).
+ * (`catalog.createProductReader`) and sale writers (`cash-sale-writer.ts` over `writeCashSales`,
+ * `wallet-sale-writer.ts` over `writeWalletSales`).
  */
 export type SaleCreationDependencies = SaleDependencies & {
   readProducts: catalog.ProductReader;
   writeCashSale: (row: CashSaleToWrite) => Promise<CashSaleOutcome>;
+  writeWalletSale: (row: WalletSaleToWrite) => Promise<boolean>;
 };
 /** A sale as the API shows it: with its payment (null for cash) and its returns, oldest first. */
 export type SaleView = { sale: SaleRow; payment: PaymentRow | null; returns: readonly SaleReturnRow[] };
@@ -225,11 +227,12 @@ const cashSaleEffects =
   });
 
 /**
- * A wallet sale: pending beside its payment, both written in one statement (`queries.insertWalletSale`)
- * with the stored answer, which is built before it (the payment's row is known once the gateway has
- * issued its code). A code still live for another payment fails the statement, which wrote nothing:
- * the sale is prepared again, with a new payment and a fresh code (`withFreshCodes`). Nothing is
- * emitted now: the sale completes or is cancelled with its payment's end (`salePaymentHook`).
+ * A wallet sale: pending beside its payment, both written with the stored answer, which is built
+ * before them (the payment's row is known once the gateway has issued its code), by `writeWalletSale`
+ * (the process's batching writer: the wallet sales of a moment in one statement, `writeWalletSales`).
+ * A code still live for another payment fails the sale's statement, which wrote nothing of it: the
+ * sale is prepared again, with a new payment and a fresh code (`withFreshCodes`). Nothing is emitted
+ * now: the sale completes or is cancelled with its payment's end (`salePaymentHook`).
  */
 async function createWalletSale<Reply>(
   dependencies: SaleCreationDependencies,
@@ -242,25 +245,51 @@ async function createWalletSale<Reply>(
     if (prepared.payment === null) {
       throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
     }
-    const { payment, insertWhen } = payments.pendingPaymentInsert(tenant, prepared.payment);
+    const pendingPayment = payments.pendingPaymentOf(tenant, prepared.payment);
+    const { payment } = pendingPayment;
     const sale = saleToInsert(tenant, prepared, { status: "pending", paymentId: payment.id, shiftId: null });
     return reply.commitWithResponse(reply.created({ sale, payment, returns: [] }), (response) =>
-      queries
-        .insertWalletSale(dependencies.database, {
-          sale,
-          response,
-          payment: insertWhen,
-        })
-        .catch((error: unknown) => {
-          throw (
-            payments.codeCollisionOf(error, payment) ??
-            (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.CLIENT_SALE_ID_KEY
-              ? new ClientSaleIdTaken(sale.client_sale_id ?? "")
-              : error)
-          );
-        }),
+      dependencies.writeWalletSale({ sale, response, payment: pendingPayment }).catch((error: unknown) => {
+        throw (
+          payments.codeCollisionOf(error, payment) ??
+          (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.CLIENT_SALE_ID_KEY
+            ? new ClientSaleIdTaken(sale.client_sale_id ?? "")
+            : error)
+        );
+      }),
     );
   });
+}
+
+/** A pending wallet sale to write with its payment's row and its request's stored answer (null: none). */
+export type WalletSaleToWrite = queries.WalletSaleToInsert & { payment: payments.PendingPaymentToInsert };
+
+/**
+ * Wallet sales with their payments and stored answers in one statement (`queries.insertWalletSales`),
+ * answering per sale whether it was recorded (false: its request no longer owns its key). A statement
+ * the database refused is written again sale by sale, so that one sale's failure (its payment's code
+ * live elsewhere, its client_sale_id recorded concurrently) fails only its own request, with that
+ * failure; any other failure fails every sale of the batch.
+ */
+export async function writeWalletSales(
+  database: Queryable,
+  rows: readonly WalletSaleToWrite[],
+): Promise<(boolean | Error)[]> {
+  try {
+    const recorded = await queries.insertWalletSales(database, rows, (owned) =>
+      payments.pendingPaymentsInsert(
+        rows.map((row) => row.payment),
+        owned,
+      ),
+    );
+    return rows.map((row) => recorded.has(row.sale.id));
+  } catch (error) {
+    if (rows.length > 1 && statementRefused(error)) {
+      return (await Promise.all(rows.map((row) => writeWalletSales(database, [row])))).flat();
+    }
+    const failure = error instanceof Error ? error : new Error(String(error));
+    return rows.map(() => failure);
+  }
 }
 
 /**
