@@ -1,5 +1,5 @@
 import type { FragmentSqlToken } from "slonik";
-import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
+import { batchPerTurn, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
@@ -74,7 +74,7 @@ const writers = new WeakMap<Database, WeakMap<PaymentHooks, PaymentEndWriter>>()
  * flush (`queries.endPaymentsStatement`), with what the hooks attach to them (a wallet sale completed
  * or cancelled), each still guarded, so that whoever observed a payment's end first writes it and the
  * others change nothing. A statement the database refuses is written again one end per statement, so
- * only the end at fault fails.
+ * only the end at fault fails (`writeTogetherOrAlone`).
  */
 export function paymentEndWriterOf(database: Database, hooks: PaymentHooks): PaymentEndWriter {
   let ofDatabase = writers.get(database);
@@ -109,25 +109,11 @@ async function writeEnds(
   const distinct = [...chosenIndexOf.values()]
     .map((index) => ends[index] as EndToWrite)
     .sort((a, b) => compare(a.payment.merchant_id, b.payment.merchant_id) || compare(a.payment.id, b.payment.id));
-  const outcomesOf = (ended: ReadonlyMap<string, PaymentRow | null | Error>) =>
-    ends.map((end, index) =>
-      chosenIndexOf.get(end.payment.id) === index ? (ended.get(end.payment.id) ?? null) : null,
-    );
-  try {
-    const ended = await endTogether(database, hooks, distinct);
-    return outcomesOf(new Map(distinct.map((end, position) => [end.payment.id, ended[position] ?? null])));
-  } catch (error) {
-    if (distinct.length === 1) throw error;
-    const alone = await Promise.all(
-      distinct.map((end) =>
-        endTogether(database, hooks, [end]).then(
-          ([ended]) => ended ?? null,
-          (failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure))),
-        ),
-      ),
-    );
-    return outcomesOf(new Map(distinct.map((end, position) => [end.payment.id, alone[position] ?? null])));
-  }
+  const ended = await writeTogetherOrAlone(distinct, (some) => endTogether(database, hooks, some));
+  const endedOf = new Map(distinct.map((end, position) => [end.payment.id, ended[position] ?? null]));
+  return ends.map((end, index) =>
+    chosenIndexOf.get(end.payment.id) === index ? (endedOf.get(end.payment.id) ?? null) : null,
+  );
 }
 
 /**

@@ -5,9 +5,9 @@ import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { requireDatabaseUrl } from "../../platform/config.ts";
+import { writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
-import { statementRefused } from "../../platform/db/statement-errors.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -179,19 +179,13 @@ export async function writeCashSales(
   database: Queryable,
   rows: readonly CashSaleToWrite[],
 ): Promise<(CashSaleOutcome | Error)[]> {
-  try {
-    const written = await queries.insertCashSales(database, rows, cashSaleEffects(rows));
-    return rows.map((row) => ({
+  return writeTogetherOrAlone(rows, async (some) => {
+    const written = await queries.insertCashSales(database, some, cashSaleEffects(some));
+    return some.map((row) => ({
       recorded: written.recorded.has(row.sale.id),
       shiftOpen: !written.shiftClosed.has(row.sale.id),
     }));
-  } catch (error) {
-    if (rows.length > 1 && statementRefused(error)) {
-      return (await Promise.all(rows.map((row) => writeCashSales(database, [row])))).flat();
-    }
-    const failure = error instanceof Error ? error : new Error(String(error));
-    return rows.map(() => failure);
-  }
+  });
 }
 
 /** The parts of `insertCashSales` that other modules write, for these sales. */
@@ -275,21 +269,15 @@ export async function writeWalletSales(
   database: Queryable,
   rows: readonly WalletSaleToWrite[],
 ): Promise<(boolean | Error)[]> {
-  try {
-    const recorded = await queries.insertWalletSales(database, rows, (owned) =>
+  return writeTogetherOrAlone(rows, async (some) => {
+    const recorded = await queries.insertWalletSales(database, some, (owned) =>
       payments.pendingPaymentsInsert(
-        rows.map((row) => row.payment),
+        some.map((row) => row.payment),
         owned,
       ),
     );
-    return rows.map((row) => recorded.has(row.sale.id));
-  } catch (error) {
-    if (rows.length > 1 && statementRefused(error)) {
-      return (await Promise.all(rows.map((row) => writeWalletSales(database, [row])))).flat();
-    }
-    const failure = error instanceof Error ? error : new Error(String(error));
-    return rows.map(() => failure);
-  }
+    return some.map((row) => recorded.has(row.sale.id));
+  });
 }
 
 /**
