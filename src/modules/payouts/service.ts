@@ -9,6 +9,7 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
+import { writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
@@ -137,30 +138,34 @@ export async function requestPayout<Reply>(
 /**
  * Writes requested payouts in one statement (`queries.insertRequestedPayouts`), ordered by merchant so
  * that concurrent statements take balance locks in one order; per row, whether it was written (false:
- * its request had lost its key) or why it failed. When the statement fails (a debit beyond its
- * balance fails it whole), each payout is written alone, so that only the one that overdraws answers
- * 402 (`insufficient_funds`) and the others are written as they would have been alone.
+ * its request had lost its key) or why it failed. When the database refuses the statement (a debit
+ * beyond its balance fails it whole), each payout is written alone (`writeTogetherOrAlone`), so that
+ * only the one that overdraws answers 402 (`insufficient_funds`) and the others are written as they
+ * would have been alone.
  */
 export async function writeRequestedPayouts(
   database: Queryable,
   rows: readonly PayoutToWrite[],
 ): Promise<(boolean | Error)[]> {
   const ordered = [...rows].sort((left, right) => lockOrder(left).localeCompare(lockOrder(right)));
-  try {
-    const written = await queries.insertRequestedPayouts(database, ordered, (when) =>
+  const outcomes = await writeTogetherOrAlone(ordered, async (some) => {
+    const written = await queries.insertRequestedPayouts(database, some, (when) =>
       ledger.postingCtes(
-        ordered.map((row) => row.debit),
+        some.map((row) => row.debit),
         when,
       ),
     );
-    return rows.map((row) => written.has(row.payout.id));
-  } catch (error) {
-    if (rows.length === 1) {
-      const refused = ledger.insufficientFundsOf(error);
-      return [refused instanceof Error ? refused : new Error(String(refused))];
+    return some.map((row) => written.has(row.payout.id));
+  });
+  const outcomeOf = new Map(ordered.map((row, position) => [row.payout.id, outcomes[position] as boolean | Error]));
+  return rows.map((row) => {
+    const outcome = outcomeOf.get(row.payout.id) as boolean | Error;
+    if (!(outcome instanceof Error)) {
+      return outcome;
     }
-    return (await Promise.all(rows.map((row) => writeRequestedPayouts(database, [row])))).flat();
-  }
+    const refused = ledger.insufficientFundsOf(outcome);
+    return refused instanceof Error ? refused : outcome;
+  });
 }
 
 const lockOrder = (row: PayoutToWrite) =>
