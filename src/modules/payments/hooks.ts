@@ -59,9 +59,6 @@ export async function endEffects(
 
 /** Tells each effect, after the commit, which payments ended. */
 export function afterEndsCommitted(effects: readonly EndEffects[], endedPaymentIds: ReadonlySet<string>): void {
-  if (endedPaymentIds.size === 0) {
-    return;
-  }
   for (const effect of effects) {
     effect.afterCommit(endedPaymentIds);
   }

@@ -19,6 +19,9 @@ const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender,
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
 
+/** Text values bound as one array parameter (`::text[]`). */
+const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");
+
 /** The unique index on a till's client_sale_id: a cash sale whose id a concurrent request recorded first. */
 export const CLIENT_SALE_ID_KEY = "sales_client_sale_id_key";
 
@@ -95,9 +98,10 @@ type SaleWithResponse = { sale: SaleToInsert; response: ResponseToStore | null }
  * SQL text is the same for any number of sales.
  */
 function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken {
-  const text = (pick: (row: SaleWithResponse) => string | null) => sql.array(rows.map(pick), "text");
   const sales = rows.map((row) => row.sale);
-  const saleText = (pick: (sale: SaleToInsert) => string | null) => sql.array(sales.map(pick), "text");
+  const responseText = (pick: (response: ResponseToStore) => string) =>
+    text(rows.map((row) => (row.response === null ? null : pick(row.response))));
+  const saleText = (pick: (sale: SaleToInsert) => string | null) => text(sales.map(pick));
   return sql.fragment`unnest(
         ${saleText((sale) => sale.merchant_id)}::text[], ${saleText((sale) => sale.id)}::text[],
         ${sql.array(
@@ -115,11 +119,11 @@ function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken
         ${saleText((sale) => timestamp(sale.taken_at))}::text[], ${saleText((sale) => sale.till_id)}::text[],
         ${saleText((sale) => sale.shift_id)}::text[], ${saleText((sale) => sale.receipt_token)}::text[],
         ${saleText((sale) => sale.created_at.toISOString())}::text[], ${saleText((sale) => timestamp(sale.completed_at))}::text[],
-        ${text((row) => row.response?.key ?? null)}::text[], ${text((row) => row.response?.ownerToken ?? null)}::text[],
+        ${responseText((response) => response.key)}::text[], ${responseText((response) => response.ownerToken)}::text[],
         ${sql.array(
           rows.map((row) => row.response?.status ?? null),
           "int4",
-        )}::int4[], ${text((row) => row.response?.body ?? null)}::text[])
+        )}::int4[], ${responseText((response) => response.body)}::text[])
         WITH ORDINALITY AS p (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
           payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
           receipt_token, created_at, completed_at, idempotency_key, owner_token, response_status, response_body, position)`;
@@ -203,18 +207,12 @@ export async function selectPendingSalesOfPayments(
     SELECT ${SALE_COLUMNS} FROM sales
     WHERE (merchant_id, livemode, payment_id) IN (
         SELECT * FROM unnest(
-          ${sql.array(
-            payments.map((payment) => payment.merchantId),
-            "text",
-          )}::text[],
+          ${text(payments.map((payment) => payment.merchantId))}::text[],
           ${sql.array(
             payments.map((payment) => payment.livemode),
             "bool",
           )}::bool[],
-          ${sql.array(
-            payments.map((payment) => payment.paymentId),
-            "text",
-          )}::text[]))
+          ${text(payments.map((payment) => payment.paymentId))}::text[]))
       AND status = 'pending'`);
 }
 
@@ -282,8 +280,6 @@ export function cancelSalesCtes(sales: readonly Pick<SaleRow, "merchant_id" | "i
     shape: "sales_cancelled",
   };
 }
-
-const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");
 
 /** Sales' end on its own (their payments ended without it): true when any sale was ended. */
 export async function endSales(database: Queryable, end: SalesEnd): Promise<boolean> {

@@ -552,19 +552,16 @@ export function saleCompletedData(sale: SaleRow) {
 function saleCompletions(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
   return salesEnd(database, payments, (pending) => {
     const completedAt = new Date();
-    const sales: SaleRow[] = pending.map((sale) => ({ ...sale, status: "completed", completed_at: completedAt }));
+    const sales = pending.map((sale) => ({ ...sale, status: "completed" as const, completed_at: completedAt }));
     return {
-      end: queries.completeSalesCtes(
-        sales.map((sale) => ({ ...sale, completed_at: completedAt })),
-        {
-          events: (completed) =>
-            events.emitEachWhen(
-              sales.map((sale) => ({ event: events.prepareEvent(saleCompletedEvent(sale)), subject: sale.id })),
-              completed,
-            ),
-          stockMoves: (completed) => stock.salesMovesCtes(sales.map(saleMovesOf), completed),
-        },
-      ),
+      end: queries.completeSalesCtes(sales, {
+        events: (completed) =>
+          events.emitEachWhen(
+            sales.map((sale) => ({ event: events.prepareEvent(saleCompletedEvent(sale)), subject: sale.id })),
+            completed,
+          ),
+        stockMoves: (completed) => stock.salesMovesCtes(sales.map(saleMovesOf), completed),
+      }),
       afterCommit: (paidPaymentIds) => {
         for (const sale of sales) {
           if (sale.payment_id !== null && paidPaymentIds.has(sale.payment_id)) countCompletion(sale);
