@@ -706,7 +706,7 @@ try {
   const busiestLines = (statements: readonly BusyStatement[], operations: number, unit: string) =>
     statements.map(
       (statement) =>
-        `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit} ${(statement.execMs / Math.max(1, operations)).toFixed(3).padStart(6)} ms  ${statement.query.replace(/\s+/g, " ").slice(0, 100)}`,
+        `    ${perOperation(statement.calls, operations).padStart(6)} per ${unit} ${(statement.execMs / Math.max(1, operations)).toFixed(3).padStart(6)} ms + plan ${(statement.planMs / Math.max(1, operations)).toFixed(3).padStart(6)} ms  ${statement.query.replace(/\s+/g, " ").slice(0, 100)}`,
     );
   const line = (name: string, result: Measured) =>
     `  ${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}   PostgreSQL CPU ${perThousandCpu(result.cpu, result.total)} s/1000   server CPU ${perThousandCpu(result.cpu, result.total, "serverSeconds")} s/1000   ${perOperation(result.transactions, result.total)} xact/op   ${perOperation(result.statements, result.total)} stmt/op`;

@@ -24,6 +24,9 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
+  // Planning time too (pg_stat_statements' total_plan_time), where the server has the module loaded:
+  // a statement prepared once may still be planned at every execution.
+  await admin.query(`ALTER DATABASE "${name}" SET pg_stat_statements.track_planning = on`).catch(() => {});
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   await migrate({ databaseUrl: url.toString(), logger: createLogger({ level: "warn", service: "bench" }) });
@@ -160,7 +163,7 @@ export async function load(options: {
  * Each statement's text, how many times the database's backends have run it and for how long in all
  * (pg_stat_statements; a trigger's statements count too, their time also inside their caller's).
  */
-export type StatementCounts = Map<string, { query: string; calls: number; execMs: number }>;
+export type StatementCounts = Map<string, { query: string; calls: number; execMs: number; planMs: number }>;
 
 /** The statements run so far, by pg_stat_statements' queryid, or null when the server has not loaded it. */
 export async function statementCounts(url: string): Promise<StatementCounts | null> {
@@ -168,13 +171,23 @@ export async function statementCounts(url: string): Promise<StatementCounts | nu
   await client.connect();
   try {
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    const { rows } = await client.query<{ queryid: string; query: string; calls: string; exec_ms: string }>(
-      `SELECT queryid::text, min(query) AS query, sum(calls) AS calls, sum(total_exec_time) AS exec_ms
+    const { rows } = await client.query<{
+      queryid: string;
+      query: string;
+      calls: string;
+      exec_ms: string;
+      plan_ms: string;
+    }>(
+      `SELECT queryid::text, min(query) AS query, sum(calls) AS calls, sum(total_exec_time) AS exec_ms,
+        sum(total_plan_time) AS plan_ms
       FROM pg_stat_statements
       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY queryid`,
     );
     return new Map(
-      rows.map((row) => [row.queryid, { query: row.query, calls: Number(row.calls), execMs: Number(row.exec_ms) }]),
+      rows.map((row) => [
+        row.queryid,
+        { query: row.query, calls: Number(row.calls), execMs: Number(row.exec_ms), planMs: Number(row.plan_ms) },
+      ]),
     );
   } catch {
     // Not loaded at the server's start (shared_preload_libraries), or not installable here.
@@ -203,17 +216,18 @@ export function busiestStatements(
 ): BusyStatement[] {
   if (before === null || after === null) return [];
   return [...after]
-    .map(([id, { query, calls, execMs }]) => ({
+    .map(([id, { query, calls, execMs, planMs }]) => ({
       query,
       calls: calls - (before.get(id)?.calls ?? 0),
       execMs: execMs - (before.get(id)?.execMs ?? 0),
+      planMs: planMs - (before.get(id)?.planMs ?? 0),
     }))
     .filter((statement) => statement.calls > 0)
-    .sort((a, b) => b.execMs - a.execMs)
+    .sort((a, b) => b.execMs + b.planMs - (a.execMs + a.planMs))
     .slice(0, limit);
 }
 
-export type BusyStatement = { query: string; calls: number; execMs: number };
+export type BusyStatement = { query: string; calls: number; execMs: number; planMs: number };
 
 /**
  * How long a backend may keep its transaction counts to itself: a busy one publishes them about once
