@@ -58,7 +58,8 @@ import {
  * Printed per measurement: requests/s, p50/p99, PostgreSQL CPU seconds per 1,000 operations (the
  * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
  * operation (pg_stat_database.xact_commit deltas), statements per operation and, for settlements, the
- * busiest statements (pg_stat_statements, where the server loads it), the webhook latency from the
+ * busiest statements with their execution and planning time per operation (pg_stat_statements,
+ * where the server loads it), the webhook latency from the
  * settlement's commit to the receiver (p50/p99), and the API's peak RSS. Ratios compare figures of
  * the same run only: the machine is shared and its speed drifts.
  */
