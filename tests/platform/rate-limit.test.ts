@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { sql } from "../../src/platform/db/pool.ts";
 import { serve, testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -83,6 +84,23 @@ test("the window slides: slots free up one by one as their requests age out, nev
   // The first half has left the window, the second half has not: exactly half the slots are free.
   // A fixed window would free all of them at its boundary (or none).
   expect(accepted(await burst(shop.testKey, LIMIT))).toBe(half);
+});
+
+test("the log keeps only the window's requests: its size follows the traffic, not the limit", async () => {
+  const shop = await newMerchant(db.database);
+  const logSize = () =>
+    db.database.oneFirst(sql.type(z.object({ size: z.number() }))`
+      SELECT cardinality(accepted_at) AS size FROM rate_limit_windows WHERE merchant_id = ${shop.id}`);
+  expect(accepted(await burst(shop.testKey, LIMIT - 2))).toBe(LIMIT - 2);
+  expect(await logSize()).toBe(LIMIT - 2);
+  await age(shop.id, WINDOW_MS + 1000);
+  // The earlier requests have left the window: the next write drops them.
+  expect(accepted(await burst(shop.testKey, 3))).toBe(3);
+  expect(await logSize()).toBe(3);
+  await age(shop.id, 0.5 * WINDOW_MS);
+  // Still in the window, so still counted: the limit holds across writes.
+  expect(accepted(await burst(shop.testKey, LIMIT))).toBe(LIMIT - 3);
+  expect(await logSize()).toBe(LIMIT);
 });
 
 test("merchants are limited independently; test and live keys share their merchant's limit", async () => {

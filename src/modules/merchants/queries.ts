@@ -210,13 +210,18 @@ export function takeRateLimitSlots(rateLimit: RateLimit) {
         FROM eligible e GROUP BY e.merchant_id ORDER BY e.merchant_id
       ON CONFLICT (merchant_id) DO UPDATE
         SET (accepted_at, last_granted) = (
-          SELECT (w.accepted_at || array_fill(now_.t, ARRAY[free.granted]))
-              [greatest(1, cardinality(w.accepted_at) + free.granted - ${limit}::integer + 1):],
+          SELECT (kept.log || array_fill(now_.t, ARRAY[free.granted]))
+              [greatest(1, cardinality(kept.log) + free.granted - ${limit}::integer + 1):],
             free.granted
           FROM (SELECT clock_timestamp() AS t) AS now_
+          -- Only the times still in the window are kept: the log's size follows the merchant's
+          -- traffic, not its limit (an operator's limit of thousands would otherwise be counted and
+          -- rewritten whole at every request).
           CROSS JOIN LATERAL (
-            SELECT least(excluded.last_granted, ${limit}::integer - count(*))::integer AS granted
-            FROM unnest(w.accepted_at) AS a WHERE a > now_.t - ${window}) AS free)
+            SELECT coalesce(array_agg(a ORDER BY n), '{}') AS log
+            FROM unnest(w.accepted_at) WITH ORDINALITY AS kept_time (a, n) WHERE a > now_.t - ${window}) AS kept
+          CROSS JOIN LATERAL (
+            SELECT least(excluded.last_granted, ${limit}::integer - cardinality(kept.log))::integer AS granted) AS free)
         WHERE cardinality(w.accepted_at) < ${limit}::integer
           OR w.accepted_at[cardinality(w.accepted_at) - ${limit}::integer + 1] <= clock_timestamp() - ${window}
       RETURNING w.merchant_id, w.accepted_at, w.last_granted`;
@@ -247,8 +252,9 @@ export function rateLimitLog(
  * planning it costs more than executing it). The answers come in the order of the requests, null for
  * an unknown key.
  *
- * The limiter keeps, per merchant, the times of its last `limit` accepted requests, oldest first, in
- * an unlogged table (its commit writes no WAL and waits for no flush). A merchant's requests in the
+ * The limiter keeps, per merchant, the times of its accepted requests still in the window (at most
+ * `limit`; older ones are dropped at its next write), oldest first, in an unlogged table (its commit
+ * writes no WAL and waits for no flush). A merchant's requests in the
  * batch are granted the free slots of its window in the batch's order: the slots are counted on the
  * latest row version once the row is locked, and the appended time is read after the lock, so the log
  * stays ordered across replicas and no window of `windowMs` ever holds more than `limit` accepted
