@@ -5,6 +5,7 @@ import pg from "pg";
 import request from "supertest";
 import { z } from "zod";
 import { apiPost, apiSetup, TEST_ADMIN_TOKEN, type TestApp, testApp, testConfig } from "../../../tests/support/app.ts";
+import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { fund, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
@@ -705,6 +706,46 @@ describe("the payout-processor pool", () => {
       ]);
     } finally {
       await pump.stop();
+    }
+  });
+});
+
+describe("the payout-processor's writes", () => {
+  test("the submissions a claim's payouts get back together are written in one statement, each guarded", async () => {
+    // A database of its own: the claim takes every due payout, and other tests leave some.
+    const own = await createTestDatabase();
+    try {
+      const { gateways, submissions } = countingSandbox();
+      const { app, config } = apiSetup(own, FAST, gateways);
+      const payer = await newMerchant(own.database, { payout_msisdn: WALLET, payout_verified: true });
+      await fund(own.database, payer, 10_000);
+      const created: string[] = [];
+      for (const amount of [100, 200, 300]) {
+        const response = await createPayout(app, payer.testKey, { amount_cents: amount });
+        expect(response.status).toBe(201);
+        created.push(response.body.id);
+      }
+      const counted = countingDatabase(own.database);
+      const run = await runDue({ config, database: counted.database, logger, gateways });
+      expect(run).toEqual({ claimed: 3, failed: 0 });
+      // The claim, then the three accepted submissions together.
+      expect(counted.statements()).toBe(2);
+      const stored = await own.database.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
+        SELECT id, status FROM payouts WHERE submit_attempts = 1 AND gateway_reference IS NOT NULL ORDER BY amount_cents`);
+      expect(stored).toEqual(created.map((id) => ({ id, status: "submitted" })));
+      for (const id of created) {
+        expect(submissions.get(id)).toBe(1);
+      }
+      // Each is guarded: a payout no longer requested is not submitted again, and answers as it stands.
+      const [first] = created as [string];
+      const again = await payouts.processPayout(
+        { config, database: own.database, logger, gateways },
+        { merchantId: payer.id, payoutId: first },
+      );
+      expect(again).toMatchObject({ id: first, status: "submitted" });
+      expect(submissions.get(first)).toBe(1);
+    } finally {
+      await own.close();
     }
   });
 });

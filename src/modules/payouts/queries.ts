@@ -228,26 +228,43 @@ export async function recordSubmitAttempt(database: Queryable, key: PayoutKey): 
     RETURNING ${PAYOUT_COLUMNS}`);
 }
 
+/** A requested payout the gateway accepted, and when its next pass is due (`markSubmitted`). */
+export type SubmittedPayout = PayoutKey & {
+  gatewayReference: string;
+  destinationName: string | null;
+  submittedAt: Date;
+  nextAttemptAt: Date;
+};
+
+const submittedRowSchema = payoutRowSchema.extend({ position: z.number().int() });
+
 /**
- * `requested → submitted`: the gateway accepted it, and its next pass (when the processor should ask
- * how it stands), which ends this worker's lease. Null when it was no longer requested.
+ * `requested → submitted` for the payouts the gateway accepted, in one statement: each with its
+ * gateway reference and its next pass (when the processor should ask how it stands), which ends this
+ * worker's lease. Answers, per payout in the order given, its row as submitted, or null when it was
+ * no longer requested (nothing written for it). The same SQL text for any number of payouts.
  */
 export async function markSubmitted(
   database: Queryable,
-  payout: PayoutKey & {
-    gatewayReference: string;
-    destinationName: string | null;
-    submittedAt: Date;
-    nextAttemptAt: Date;
-  },
-): Promise<PayoutRow | null> {
-  return database.maybeOne(sql.prepared("payouts_mark_submitted", payoutRowSchema)`
-    UPDATE payouts SET status = 'submitted', gateway_reference = ${payout.gatewayReference},
-      destination_name = coalesce(${payout.destinationName}, destination_name),
-      submitted_at = ${payout.submittedAt.toISOString()}::timestamptz,
-      next_attempt_at = ${payout.nextAttemptAt.toISOString()}::timestamptz, lease_until = NULL, updated_at = now()
-    WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = 'requested'
-    RETURNING ${PAYOUT_COLUMNS}`);
+  payouts: readonly SubmittedPayout[],
+): Promise<(PayoutRow | null)[]> {
+  const text = (pick: (payout: SubmittedPayout) => string | null) => sql.array(payouts.map(pick) as string[], "text");
+  const rows = await database.any(sql.prepared("payouts_mark_submitted", submittedRowSchema)`
+    WITH accepted AS (
+      SELECT * FROM unnest(
+        ${text((payout) => payout.merchantId)}::text[], ${text((payout) => payout.id)}::text[],
+        ${text((payout) => payout.gatewayReference)}::text[], ${text((payout) => payout.destinationName)}::text[],
+        ${text((payout) => payout.submittedAt.toISOString())}::timestamptz[],
+        ${text((payout) => payout.nextAttemptAt.toISOString())}::timestamptz[])
+        WITH ORDINALITY AS a (merchant_id, id, gateway_reference, destination_name, submitted_at, next_attempt_at, position))
+    UPDATE payouts p SET status = 'submitted', gateway_reference = a.gateway_reference,
+      destination_name = coalesce(a.destination_name, p.destination_name), submitted_at = a.submitted_at,
+      next_attempt_at = a.next_attempt_at, lease_until = NULL, updated_at = now()
+    FROM accepted a
+    WHERE p.merchant_id = a.merchant_id AND p.id = a.id AND p.status = 'requested'
+    RETURNING ${PAYOUT_COLUMNS_OF_P}, a.position`);
+  const byPosition = new Map(rows.map(({ position, ...payout }) => [position, payout]));
+  return payouts.map((_, index) => byPosition.get(index + 1) ?? null);
 }
 
 /**

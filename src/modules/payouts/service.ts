@@ -9,7 +9,7 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
-import { writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
+import { batchPerTurn, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
@@ -391,7 +391,8 @@ async function apply(
 
 /**
  * `requested → submitted` and the next pass (`delayMs` from now, when the processor asks how it
- * stands) in one guarded update, which ends this worker's lease.
+ * stands) in one guarded update, which ends this worker's lease; written with the other submissions
+ * of its moment (`submissionWriterOf`).
  */
 async function submit(
   database: Database,
@@ -399,7 +400,7 @@ async function submit(
   accepted: { gatewayReference: string; destinationName: string | null; acceptedAt: Date },
   delayMs: number,
 ): Promise<PayoutRow> {
-  const submitted = await queries.markSubmitted(database, {
+  const submitted = await submissionWriterOf(database)({
     merchantId: payout.merchant_id,
     id: payout.id,
     gatewayReference: accepted.gatewayReference,
@@ -413,6 +414,27 @@ async function submit(
   }
   countTransition(submitted);
   return submitted;
+}
+
+type SubmissionWriter = (payout: queries.SubmittedPayout) => Promise<PayoutRow | null>;
+const submissionWriters = new WeakMap<Database, SubmissionWriter>();
+
+/**
+ * The process's writer of accepted submissions on `database`: those of one turn of the event loop
+ * (the payouts of a claim, which the gateway answers together) in one statement, one commit and one
+ * WAL flush (`queries.markSubmitted`) instead of one each. Each is still guarded by its payout being
+ * requested. The rows are the worker's own (leased), so no other statement takes them meanwhile. A
+ * statement the database refuses is written again payout by payout (`writeTogetherOrAlone`).
+ */
+function submissionWriterOf(database: Database): SubmissionWriter {
+  let writer = submissionWriters.get(database);
+  if (writer === undefined) {
+    writer = batchPerTurn((payouts: readonly queries.SubmittedPayout[]) =>
+      writeTogetherOrAlone(payouts, (some) => queries.markSubmitted(database, some)),
+    );
+    submissionWriters.set(database, writer);
+  }
+  return writer;
 }
 
 /**
