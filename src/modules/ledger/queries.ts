@@ -91,9 +91,6 @@ export async function insertPostings(
     RETURNING ${POSTING_COLUMNS}`);
 }
 
-/** True in a statement holding `postingCtes` once one of its ledger transactions was written. */
-export const POSTED = sql.fragment`EXISTS (SELECT 1 FROM ledger_posted)`;
-
 /** A ledger transaction and its postings (in the order they are applied), for `postingCtes`. */
 export type TransactionToPost = {
   row: Omit<TransactionRow, "created_at">;

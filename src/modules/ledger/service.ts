@@ -136,20 +136,6 @@ export function postingCtes(postings: readonly PreparedPosting[], when: Fragment
   return queries.postingCtes(postings, when);
 }
 
-/** `preparePosting` of one movement, with its CTEs (`ctes(when)`) and the condition that it was written (`posted`). */
-export function postingStatement(input: PostingRequest): {
-  transactionId: string;
-  ctes: (when: FragmentSqlToken) => FragmentSqlToken;
-  posted: FragmentSqlToken;
-} {
-  const prepared = preparePosting(input);
-  return {
-    transactionId: prepared.transactionId,
-    ctes: (when) => queries.postingCtes([prepared], when),
-    posted: queries.POSTED,
-  };
-}
-
 /**
  * Reverses a transaction with a new one that references it and posts the opposite amounts. A
  * transaction is reversed at most once: reversing it again returns the first reversal.

@@ -711,39 +711,80 @@ describe("the payout-processor pool", () => {
 });
 
 describe("the payout-processor's writes", () => {
-  test("the submissions a claim's payouts get back together are written in one statement, each guarded", async () => {
+  test("the submissions and then the confirmations a claim's payouts get back together are each written in one statement, each guarded", async () => {
     // A database of its own: the claim takes every due payout, and other tests leave some.
     const own = await createTestDatabase();
     try {
-      const { gateways, submissions } = countingSandbox();
+      const clock = manualClock();
+      const { gateways, submissions } = countingSandbox(clock);
       const { app, config } = apiSetup(own, FAST, gateways);
-      const payer = await newMerchant(own.database, { payout_msisdn: WALLET, payout_verified: true });
-      await fund(own.database, payer, 10_000);
+      const payers = await Promise.all(
+        [1, 2].map(() => newMerchant(own.database, { payout_msisdn: WALLET, payout_verified: true })),
+      );
+      await Promise.all(payers.map((payer) => fund(own.database, payer, 10_000)));
       const created: string[] = [];
-      for (const amount of [100, 200, 300]) {
+      // Interleaved across the merchants: the writer orders the statement's rows itself.
+      for (const amount of [100, 200, 300, 400]) {
+        const payer = payers[(amount / 100) % 2] as TestMerchant;
         const response = await createPayout(app, payer.testKey, { amount_cents: amount });
         expect(response.status).toBe(201);
         created.push(response.body.id);
       }
-      const counted = countingDatabase(own.database);
-      const run = await runDue({ config, database: counted.database, logger, gateways });
-      expect(run).toEqual({ claimed: 3, failed: 0 });
-      // The claim, then the three accepted submissions together.
-      expect(counted.statements()).toBe(2);
-      const stored = await own.database.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
-        SELECT id, status FROM payouts WHERE submit_attempts = 1 AND gateway_reference IS NOT NULL ORDER BY amount_cents`);
-      expect(stored).toEqual(created.map((id) => ({ id, status: "submitted" })));
-      for (const id of created) {
-        expect(submissions.get(id)).toBe(1);
-      }
-      // Each is guarded: a payout no longer requested is not submitted again, and answers as it stands.
+      const processor = (database: typeof own.database) => ({ config, database, logger, gateways });
+      const statuses = () =>
+        own.database.anyFirst(sql.type(z.object({ status: z.string() }))`
+          SELECT status FROM payouts ORDER BY amount_cents`);
+
+      const submitting = countingDatabase(own.database);
+      expect(await runDue(processor(submitting.database))).toEqual({ claimed: 4, failed: 0 });
+      // The claim, then the four accepted submissions together.
+      expect(submitting.statements()).toBe(2);
+      expect(await statuses()).toEqual(["submitted", "submitted", "submitted", "submitted"]);
+      // Guarded: a payout no longer requested is not submitted again; it answers as it stands.
       const [first] = created as [string];
-      const again = await payouts.processPayout(
-        { config, database: own.database, logger, gateways },
-        { merchantId: payer.id, payoutId: first },
-      );
+      const again = await payouts.processPayout(processor(own.database), {
+        merchantId: (payers[1] as TestMerchant).id,
+        payoutId: first,
+      });
       expect(again).toMatchObject({ id: first, status: "submitted" });
-      expect(submissions.get(first)).toBe(1);
+      expect(created.map((id) => submissions.get(id))).toEqual([1, 1, 1, 1]);
+
+      // The gateway completes them; their next passes are due.
+      clock.advance(400);
+      await own.database.query(sql.unsafe`UPDATE payouts SET next_attempt_at = now() - interval '1 second'`);
+      const confirming = countingDatabase(own.database);
+      expect(await runDue(processor(confirming.database))).toEqual({ claimed: 4, failed: 0 });
+      // The claim, then the four confirmations with their movements and events together.
+      expect(confirming.statements()).toBe(2);
+      expect(await statuses()).toEqual(["confirmed", "confirmed", "confirmed", "confirmed"]);
+      for (const id of created) {
+        // The request's debit and the confirmation's movement, once each.
+        expect(await ledgerTransactionsOf(own.database, id)).toHaveLength(2);
+        expect((await eventsAbout(own.database, "payout_id", id)).map((event) => event.type)).toEqual([
+          "payout.confirmed",
+        ]);
+      }
+      // 400 + 200 from one merchant, 100 + 300 from the other, each now out of transit.
+      for (const [payer, paidOut] of [
+        [payers[0], 600],
+        [payers[1], 400],
+      ] as const) {
+        expect(await accountBalances(own.database, (payer as TestMerchant).id, false)).toMatchObject({
+          merchant_available: { USD: 10_000 - paidOut },
+          payouts_in_transit: { USD: 0 },
+          gateway_clearing: { USD: -10_000 + paidOut },
+        });
+      }
+      // A confirmation observed again changes nothing.
+      await own.database.query(sql.unsafe`UPDATE payouts SET next_attempt_at = now() - interval '1 second'`);
+      expect(await runDue(processor(own.database))).toEqual({ claimed: 0, failed: 0 });
+      expect(
+        await payouts.processPayout(processor(own.database), {
+          merchantId: (payers[1] as TestMerchant).id,
+          payoutId: first,
+        }),
+      ).toMatchObject({ status: "confirmed" });
+      expect(await ledgerTransactionsOf(own.database, first)).toHaveLength(2);
     } finally {
       await own.close();
     }

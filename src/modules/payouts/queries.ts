@@ -267,42 +267,68 @@ export async function markSubmitted(
   return payouts.map((_, index) => byPosition.get(index + 1) ?? null);
 }
 
+/** A payout the gateway completed, as observed (`from`: its status when its pass read it), for `markConfirmed`. */
+export type CompletedPayout = PayoutKey & {
+  from: "requested" | "submitted";
+  gatewayReference: string;
+  destinationName: string | null;
+  submittedAt: Date;
+  confirmedAt: Date;
+  /** The ledger transaction that moves it (written by the caller's CTEs, gated on `CONFIRMED_IN_BATCH`). */
+  confirmTransactionId: string;
+};
+
+/** In `markConfirmed`'s statement: true once the payout `id` (SQL text) was confirmed by it. */
+export const CONFIRMED_IN_BATCH = (id: FragmentSqlToken) =>
+  sql.fragment`EXISTS (SELECT 1 FROM confirmed_in_batch confirmed_row WHERE confirmed_row.id = ${id})`;
+
+const confirmedRowSchema = payoutRowSchema.extend({ position: z.number().int() });
+
 /**
- * `submitted → confirmed` (`from`: `requested` when the gateway completed it at once, which records
- * its submission in the same update) with its ledger transaction and its event, in one statement:
- * the guarded update of the payout, then the ledger's CTEs (`confirm`, written only if the update
- * was) and the event (`event`, written only with them), committed together. Null when the payout was
- * no longer `from` (nothing written). Prepared, as every confirmation has the same shape (two postings,
- * one event): planned on each call it cost more than it ran (0.44 ms of the database's CPU per payout).
+ * `submitted → confirmed` for many payouts in one statement (`from`: `requested` when the gateway
+ * completed one at once, which records its submission in the same update): each payout locked in
+ * the order given and updated only if still `from` (`confirmed_in_batch`), then the caller's
+ * data-modifying CTEs (`effects`: the ledger movements and events, gated on `CONFIRMED_IN_BATCH`),
+ * committed together. Answers, per payout in the order given, its row as confirmed, or null when it
+ * was no longer `from` (nothing written for it). The same SQL text for any number of payouts.
  */
 export async function markConfirmed(
   database: Queryable,
-  payout: PayoutKey & {
-    from: "requested" | "submitted";
-    gatewayReference: string;
-    destinationName: string | null;
-    submittedAt: Date;
-    confirmedAt: Date;
-  },
-  confirm: { transactionId: string; ctes: (when: FragmentSqlToken) => FragmentSqlToken; posted: FragmentSqlToken },
-  event: (when: FragmentSqlToken) => FragmentSqlToken,
-): Promise<PayoutRow | null> {
-  const submitting = payout.from === "requested";
-  return database.maybeOne(sql.prepared("payouts_confirm", payoutRowSchema)`
-    WITH confirmed AS (
-      UPDATE payouts SET status = 'confirmed', confirmed_at = ${payout.confirmedAt.toISOString()}::timestamptz,
-        confirm_transaction_id = ${confirm.transactionId}::text, lease_until = NULL, updated_at = now(),
-        gateway_reference = CASE WHEN ${submitting}::boolean THEN ${payout.gatewayReference}::text
-          ELSE gateway_reference END,
-        destination_name = CASE WHEN ${submitting}::boolean THEN coalesce(${payout.destinationName}::text, destination_name)
-          ELSE destination_name END,
-        submitted_at = CASE WHEN ${submitting}::boolean THEN ${payout.submittedAt.toISOString()}::timestamptz
-          ELSE submitted_at END
-      WHERE merchant_id = ${payout.merchantId} AND id = ${payout.id} AND status = ${payout.from}
-      RETURNING ${PAYOUT_COLUMNS}),
-    ${confirm.ctes(sql.fragment`EXISTS (SELECT 1 FROM confirmed)`)},
-    confirmed_event AS (${event(confirm.posted)})
-    SELECT ${PAYOUT_COLUMNS} FROM confirmed`);
+  payouts: readonly CompletedPayout[],
+  effects: FragmentSqlToken,
+): Promise<(PayoutRow | null)[]> {
+  const text = (pick: (payout: CompletedPayout) => string | null) => sql.array(payouts.map(pick) as string[], "text");
+  const rows = await database.any(sql.prepared("payouts_confirm", confirmedRowSchema)`
+    WITH observed AS (
+      SELECT * FROM unnest(
+        ${text((payout) => payout.merchantId)}::text[], ${text((payout) => payout.id)}::text[],
+        ${text((payout) => payout.from)}::text[], ${text((payout) => payout.gatewayReference)}::text[],
+        ${text((payout) => payout.destinationName)}::text[],
+        ${text((payout) => payout.submittedAt.toISOString())}::timestamptz[],
+        ${text((payout) => payout.confirmedAt.toISOString())}::timestamptz[],
+        ${text((payout) => payout.confirmTransactionId)}::text[])
+        WITH ORDINALITY AS o (merchant_id, id, from_status, gateway_reference, destination_name, submitted_at,
+          confirmed_at, confirm_transaction_id, position)),
+    -- Each payout locked through its key in turn, in the order given, its status read under the lock.
+    locked AS (
+      SELECT o.*, p.status AS status_before
+      FROM observed o
+      CROSS JOIN LATERAL (
+        SELECT status FROM payouts WHERE merchant_id = o.merchant_id AND id = o.id FOR UPDATE) p),
+    confirmed_in_batch AS (
+      UPDATE payouts p SET status = 'confirmed', confirmed_at = l.confirmed_at,
+        confirm_transaction_id = l.confirm_transaction_id, lease_until = NULL, updated_at = now(),
+        gateway_reference = CASE WHEN l.from_status = 'requested' THEN l.gateway_reference ELSE p.gateway_reference END,
+        destination_name = CASE WHEN l.from_status = 'requested' THEN coalesce(l.destination_name, p.destination_name)
+          ELSE p.destination_name END,
+        submitted_at = CASE WHEN l.from_status = 'requested' THEN l.submitted_at ELSE p.submitted_at END
+      FROM locked l
+      WHERE l.status_before = l.from_status AND p.merchant_id = l.merchant_id AND p.id = l.id
+      RETURNING ${PAYOUT_COLUMNS_OF_P}, l.position),
+    ${effects}
+    SELECT * FROM confirmed_in_batch`);
+  const byPosition = new Map(rows.map(({ position, ...payout }) => [position, payout]));
+  return payouts.map((_, index) => byPosition.get(index + 1) ?? null);
 }
 
 /** `requested | submitted → failed`. Null when it was already final. */

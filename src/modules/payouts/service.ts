@@ -1,4 +1,3 @@
-import type { FragmentSqlToken } from "slonik";
 import {
   type PayoutStatus as GatewayPayoutStatus,
   type Gateways,
@@ -10,7 +9,7 @@ import {
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
 import { batchPerTurn, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
-import type { Database, Queryable } from "../../platform/db/pool.ts";
+import { type Database, type Queryable, sql } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { ResponseToStore } from "../../platform/idempotency/service.ts";
@@ -440,7 +439,8 @@ function submissionWriterOf(database: Database): SubmissionWriter {
 /**
  * `submitted → confirmed` (from `requested` when the gateway completed it at once, its submission
  * recorded in the same update): payouts in transit to gateway clearing and `payout.confirmed`, with
- * the guarded update of the payout, in one statement (`queries.markConfirmed`).
+ * the guarded update of the payout, in one statement shared with the other confirmations of its
+ * moment (`confirmationWriterOf`).
  */
 async function confirm(
   database: Database,
@@ -450,7 +450,7 @@ async function confirm(
   if (payout.status !== "requested" && payout.status !== "submitted") {
     return current(database, payout);
   }
-  const movement = ledger.postingStatement({
+  const posting = ledger.preparePosting({
     merchantId: payout.merchant_id,
     livemode: payout.livemode,
     postingKey: `payout:${payout.id}:confirm`,
@@ -471,24 +471,8 @@ async function confirm(
       },
     ],
   });
-  const event = (when: FragmentSqlToken) =>
-    events.emitWhen(
-      {
-        merchantId: payout.merchant_id,
-        livemode: payout.livemode,
-        type: "payout.confirmed",
-        data: {
-          payout_id: payout.id,
-          amount_cents: payout.amount_cents,
-          currency: payout.currency,
-          reference: payout.reference,
-        },
-      },
-      when,
-    );
-  const confirmed = await queries.markConfirmed(
-    database,
-    {
+  const confirmed = await confirmationWriterOf(database)({
+    completed: {
       merchantId: payout.merchant_id,
       id: payout.id,
       from: payout.status,
@@ -496,10 +480,22 @@ async function confirm(
       destinationName: completed.destinationName,
       submittedAt: completed.acceptedAt,
       confirmedAt: completed.completedAt,
+      confirmTransactionId: posting.transactionId,
     },
-    movement,
-    event,
-  );
+    posting,
+    // Made here, in this payout's pass, so that its deliveries carry the pass's trace.
+    event: events.prepareEvent({
+      merchantId: payout.merchant_id,
+      livemode: payout.livemode,
+      type: "payout.confirmed",
+      data: {
+        payout_id: payout.id,
+        amount_cents: payout.amount_cents,
+        currency: payout.currency,
+        reference: payout.reference,
+      },
+    }),
+  });
   if (confirmed === null) {
     return current(database, payout);
   }
@@ -508,6 +504,57 @@ async function confirm(
   }
   countTransition(confirmed);
   return confirmed;
+}
+
+type Confirmation = {
+  completed: queries.CompletedPayout;
+  posting: ledger.PreparedPosting;
+  event: events.PreparedEvent;
+};
+type ConfirmationWriter = (confirmation: Confirmation) => Promise<PayoutRow | null>;
+const confirmationWriters = new WeakMap<Database, ConfirmationWriter>();
+
+/**
+ * The process's writer of confirmations on `database`: those of one turn of the event loop (the
+ * payouts of a claim the gateway reports completed together) in one statement, one commit and one WAL
+ * flush (`queries.markConfirmed`), each payout's update guarded and its movement and event written
+ * only if it won. In merchant and id order, so that statements running side by side (two replicas,
+ * the API's payout requests) take the balance rows they share in the same order. A statement the
+ * database refuses is written again payout by payout (`writeTogetherOrAlone`).
+ */
+function confirmationWriterOf(database: Database): ConfirmationWriter {
+  let writer = confirmationWriters.get(database);
+  if (writer === undefined) {
+    writer = batchPerTurn(async (confirmations: readonly Confirmation[]) => {
+      const order = confirmations
+        .map((_, index) => index)
+        .sort((a, b) => compareKeys(confirmations[a] as Confirmation, confirmations[b] as Confirmation));
+      const ordered = order.map((index) => confirmations[index] as Confirmation);
+      const outcomes = await writeTogetherOrAlone(ordered, (some) => confirmTogether(database, some));
+      const byIndex = new Map(order.map((index, position) => [index, outcomes[position] ?? null]));
+      return confirmations.map((_, index) => byIndex.get(index) ?? null);
+    });
+    confirmationWriters.set(database, writer);
+  }
+  return writer;
+}
+
+const compareKeys = ({ completed: a }: Confirmation, { completed: b }: Confirmation) =>
+  a.merchantId < b.merchantId ? -1 : a.merchantId > b.merchantId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+function confirmTogether(database: Database, confirmations: readonly Confirmation[]): Promise<(PayoutRow | null)[]> {
+  return queries.markConfirmed(
+    database,
+    confirmations.map((confirmation) => confirmation.completed),
+    sql.fragment`${ledger.postingCtes(
+      confirmations.map((confirmation) => confirmation.posting),
+      queries.CONFIRMED_IN_BATCH(sql.fragment`c.source_id`),
+    )},
+    confirmed_events AS (${events.emitEachWhen(
+      confirmations.map(({ event, completed }) => ({ event, subject: completed.id })),
+      queries.CONFIRMED_IN_BATCH,
+    )})`,
+  );
 }
 
 /** `requested | submitted → failed`: the request's debit reversed, `payout.failed`, in one transaction. */
