@@ -236,7 +236,14 @@ export type SubmittedPayout = PayoutKey & {
   nextAttemptAt: Date;
 };
 
-const submittedRowSchema = payoutRowSchema.extend({ position: z.number().int() });
+/** A payout a batch statement changed, with the `position` (from 1) of its input among the batch's. */
+const payoutAtPositionSchema = payoutRowSchema.extend({ position: z.number().int() });
+
+/** One answer per input of a batch statement, in the inputs' order: its payout, or null where none came back. */
+function inInputOrder(rows: readonly z.infer<typeof payoutAtPositionSchema>[], inputs: number): (PayoutRow | null)[] {
+  const byPosition = new Map(rows.map(({ position, ...payout }) => [position, payout]));
+  return Array.from({ length: inputs }, (_, index) => byPosition.get(index + 1) ?? null);
+}
 
 /**
  * `requested → submitted` for the payouts the gateway accepted, in one statement: each with its
@@ -249,7 +256,7 @@ export async function markSubmitted(
   payouts: readonly SubmittedPayout[],
 ): Promise<(PayoutRow | null)[]> {
   const text = (pick: (payout: SubmittedPayout) => string | null) => sql.array(payouts.map(pick) as string[], "text");
-  const rows = await database.any(sql.prepared("payouts_mark_submitted", submittedRowSchema)`
+  const rows = await database.any(sql.prepared("payouts_mark_submitted", payoutAtPositionSchema)`
     WITH accepted AS (
       SELECT * FROM unnest(
         ${text((payout) => payout.merchantId)}::text[], ${text((payout) => payout.id)}::text[],
@@ -263,8 +270,7 @@ export async function markSubmitted(
     FROM accepted a
     WHERE p.merchant_id = a.merchant_id AND p.id = a.id AND p.status = 'requested'
     RETURNING ${PAYOUT_COLUMNS_OF_P}, a.position`);
-  const byPosition = new Map(rows.map(({ position, ...payout }) => [position, payout]));
-  return payouts.map((_, index) => byPosition.get(index + 1) ?? null);
+  return inInputOrder(rows, payouts.length);
 }
 
 /** A payout the gateway completed, as observed (`from`: its status when its pass read it), for `markConfirmed`. */
@@ -282,8 +288,6 @@ export type CompletedPayout = PayoutKey & {
 export const CONFIRMED_IN_BATCH = (id: FragmentSqlToken) =>
   sql.fragment`EXISTS (SELECT 1 FROM confirmed_in_batch confirmed_row WHERE confirmed_row.id = ${id})`;
 
-const confirmedRowSchema = payoutRowSchema.extend({ position: z.number().int() });
-
 /**
  * `submitted → confirmed` for many payouts in one statement (`from`: `requested` when the gateway
  * completed one at once, which records its submission in the same update): each payout locked in
@@ -298,7 +302,7 @@ export async function markConfirmed(
   effects: FragmentSqlToken,
 ): Promise<(PayoutRow | null)[]> {
   const text = (pick: (payout: CompletedPayout) => string | null) => sql.array(payouts.map(pick) as string[], "text");
-  const rows = await database.any(sql.prepared("payouts_confirm", confirmedRowSchema)`
+  const rows = await database.any(sql.prepared("payouts_confirm", payoutAtPositionSchema)`
     WITH observed AS (
       SELECT * FROM unnest(
         ${text((payout) => payout.merchantId)}::text[], ${text((payout) => payout.id)}::text[],
@@ -327,8 +331,7 @@ export async function markConfirmed(
       RETURNING ${PAYOUT_COLUMNS_OF_P}, l.position),
     ${effects}
     SELECT * FROM confirmed_in_batch`);
-  const byPosition = new Map(rows.map(({ position, ...payout }) => [position, payout]));
-  return payouts.map((_, index) => byPosition.get(index + 1) ?? null);
+  return inInputOrder(rows, payouts.length);
 }
 
 /** `requested | submitted → failed`. Null when it was already final. */
