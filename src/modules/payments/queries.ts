@@ -153,15 +153,20 @@ export const DUE_PAYMENTS: DueTable<typeof paymentRowSchema.shape> = {
   row: paymentRowSchema,
 };
 
+/**
+ * A payment as a merchant names it. Prepared, as the one by id alone: pages and integrations poll
+ * them, and planning one took the database three to four times as long as running it (0.2 against
+ * 0.05 ms).
+ */
 export async function selectPayment(database: Queryable, world: World, paymentId: string): Promise<PaymentRow | null> {
-  return database.maybeOne(sql.type(paymentRowSchema)`
+  return database.maybeOne(sql.prepared("payments_select", paymentRowSchema)`
     SELECT ${PAYMENT_COLUMNS} FROM payments
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${paymentId}`);
 }
 
-/** By id alone: the hosted checkout knows only the id (its capability). */
+/** By id alone: the hosted checkout knows only the id (its capability). Prepared (see `selectPayment`). */
 export async function selectPaymentById(database: Queryable, paymentId: string): Promise<PaymentRow | null> {
-  return database.maybeOne(sql.type(paymentRowSchema)`
+  return database.maybeOne(sql.prepared("payments_select_by_id", paymentRowSchema)`
     SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ${paymentId}`);
 }
 
