@@ -12,17 +12,10 @@ type EventToInsert = Pick<EventRow, "merchant_id" | "id" | "livemode" | "type" |
 /** Inserts an event; the database fans it out to matching webhook endpoints in the same transaction. */
 export async function insertEvent(transaction: Transaction, event: EventToInsert): Promise<EventRow> {
   return transaction.one(sql.type(eventRowSchema)`
-    ${insertOneEvent(event, sql.fragment`TRUE`)}
+    INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
+    VALUES (${event.merchant_id}, ${event.id}, ${event.livemode}, ${event.type}, ${sql.jsonb(event.data as never)},
+      ${event.traceparent})
     RETURNING ${EVENT_COLUMNS}`);
-}
-
-/**
- * The insert of one event that happens only if `gate` holds, returning its `id`: for a statement
- * whose other effects decide whether the event happened (a common table expression beside them).
- * Fanned out as any event.
- */
-export function insertEventWhen(event: EventToInsert, gate: FragmentSqlToken): FragmentSqlToken {
-  return sql.fragment`${insertOneEvent(event, gate)} RETURNING id`;
 }
 
 /**
@@ -52,12 +45,6 @@ export function insertEventsWhen(
     ORDER BY e.position
     RETURNING id`;
 }
-
-const insertOneEvent = (event: EventToInsert, gate: FragmentSqlToken) => sql.fragment`
-    INSERT INTO events (merchant_id, id, livemode, type, data, traceparent)
-    SELECT ${event.merchant_id}::text, ${event.id}::text, ${event.livemode}::boolean, ${event.type}::text,
-      ${sql.jsonb(event.data as never)}, ${event.traceparent}::text
-    WHERE ${gate}`;
 
 export async function selectEvent(
   database: Queryable,

@@ -19,18 +19,11 @@ export async function emit(transaction: Transaction, event: EventToEmit): Promis
 }
 
 /**
- * `emit` as a part of the statement that makes the change the event describes (a common table
- * expression's insert, returning the event's `id`): the event is recorded only if `gate` holds.
- * Within a statement, a later event's gate that names this CTE orders it after this one.
- */
-export function emitWhen(event: EventToEmit, gate: FragmentSqlToken): FragmentSqlToken {
-  return queries.insertEventWhen(rowOf(event), gate);
-}
-
-/**
- * `emitWhen` for many events of one statement (the cash sales of a moment): recorded in the order
- * given, each only if `when(subject)` holds, `subject` being the SQL value of the text given beside
- * it. The events are made first (`prepareEvent`, in the request that causes each: its id and trace).
+ * `emit` as a part of the statement that makes the changes the events describe (a common table
+ * expression's insert, returning the events' `id`s): many events, recorded in the order given, each
+ * only if `when(subject)` holds, `subject` being the SQL value of the text given beside it. The
+ * events are made first (`prepareEvent`, in the request or pass that causes each: its id and
+ * trace). Within a statement, a later CTE whose gate counts these events orders it after them.
  */
 export function emitEachWhen(
   events: readonly { event: PreparedEvent; subject: string }[],
