@@ -320,7 +320,10 @@ export async function recordAttempts(
         )})
       AS i(merchant_id, delivery_id, attempt_number, status, next_attempt_in_ms, started_at, duration_ms,
         response_status, error, response_excerpt, succeeded, attempt_returned)),
-    target AS (
+    -- Materialized: each delivery found by its key first. Inlined, the planner joined the update to
+    -- every pending delivery (their partial index, on statistics that counted few) and looked each
+    -- up once per record: pending deliveries × records lookups per statement.
+    target AS MATERIALIZED (
       SELECT found.row_id, input.* FROM input
         CROSS JOIN LATERAL (
           SELECT ctid AS row_id FROM webhook_deliveries
