@@ -263,13 +263,21 @@ export async function markSubmitted(
         ${text((payout) => payout.gatewayReference)}::text[], ${text((payout) => payout.destinationName)}::text[],
         ${text((payout) => payout.submittedAt.toISOString())}::timestamptz[],
         ${text((payout) => payout.nextAttemptAt.toISOString())}::timestamptz[])
-        WITH ORDINALITY AS a (merchant_id, id, gateway_reference, destination_name, submitted_at, next_attempt_at, position))
-    UPDATE payouts p SET status = 'submitted', gateway_reference = a.gateway_reference,
-      destination_name = coalesce(a.destination_name, p.destination_name), submitted_at = a.submitted_at,
-      next_attempt_at = a.next_attempt_at, lease_until = NULL, updated_at = now()
-    FROM accepted a
-    WHERE p.merchant_id = a.merchant_id AND p.id = a.id AND p.status = 'requested'
-    RETURNING ${PAYOUT_COLUMNS_OF_P}, a.position`);
+        WITH ORDINALITY AS a (merchant_id, id, gateway_reference, destination_name, submitted_at, next_attempt_at, position)),
+    -- Each payout locked through its key, its status read under the lock, which guards the update: a
+    -- status condition on the updated rows let the planner read every unfinished payout through their
+    -- partial index and join the batch to each (on statistics that counted few).
+    locked AS (
+      SELECT a.*, p.status AS status_before
+      FROM accepted a
+      CROSS JOIN LATERAL (
+        SELECT status FROM payouts WHERE merchant_id = a.merchant_id AND id = a.id FOR UPDATE) p)
+    UPDATE payouts p SET status = 'submitted', gateway_reference = l.gateway_reference,
+      destination_name = coalesce(l.destination_name, p.destination_name), submitted_at = l.submitted_at,
+      next_attempt_at = l.next_attempt_at, lease_until = NULL, updated_at = now()
+    FROM locked l
+    WHERE l.status_before = 'requested' AND p.merchant_id = l.merchant_id AND p.id = l.id
+    RETURNING ${PAYOUT_COLUMNS_OF_P}, l.position`);
   return inInputOrder(rows, payouts.length);
 }
 
@@ -313,7 +321,8 @@ export async function markConfirmed(
         ${text((payout) => payout.confirmTransactionId)}::text[])
         WITH ORDINALITY AS o (merchant_id, id, from_status, gateway_reference, destination_name, submitted_at,
           confirmed_at, confirm_transaction_id, position)),
-    -- Each payout locked through its key in turn, in the order given, its status read under the lock.
+    -- Each payout locked through its key in turn, in the order given, its status read under the lock
+    -- (not a status condition on the updated rows: see markSubmitted).
     locked AS (
       SELECT o.*, p.status AS status_before
       FROM observed o

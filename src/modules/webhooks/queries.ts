@@ -291,8 +291,7 @@ export type AttemptRecord = {
  * `canceled`, or back to `pending` with the next attempt's time (the claim finds it then). Guarded by the attempt
  * number, so an attempt whose lease lapsed and was taken over cannot overwrite the newer one (absent
  * from the result then). Asynchronous commit, as for the claim: a record lost in a crash leaves a
- * lapsed lease, and the delivery falls due again. Rows are found as in
- * `claimDeliveries`.
+ * lapsed lease, and the delivery falls due again.
  */
 export async function recordAttempts(
   database: Queryable,
@@ -320,14 +319,15 @@ export async function recordAttempts(
         )})
       AS i(merchant_id, delivery_id, attempt_number, status, next_attempt_in_ms, started_at, duration_ms,
         response_status, error, response_excerpt, succeeded, attempt_returned)),
-    -- Materialized: each delivery found by its key first. Inlined, the planner joined the update to
-    -- every pending delivery (their partial index, on statistics that counted few) and looked each
-    -- up once per record: pending deliveries × records lookups per statement.
-    target AS MATERIALIZED (
-      SELECT found.row_id, input.* FROM input
+    -- Each delivery locked through its key in turn, its status and attempt read under the lock, which
+    -- guard the update: a status condition on the updated rows let the planner read every pending
+    -- delivery through their partial index (on statistics that counted few) and join the batch to
+    -- each, per statement.
+    target AS (
+      SELECT input.*, found.status AS status_now, found.attempt_count AS attempt_count_now FROM input
         CROSS JOIN LATERAL (
-          SELECT ctid AS row_id FROM webhook_deliveries
-          WHERE merchant_id = input.merchant_id AND id = input.delivery_id OFFSET 0) AS found),
+          SELECT status, attempt_count FROM webhook_deliveries
+          WHERE merchant_id = input.merchant_id AND id = input.delivery_id FOR UPDATE) AS found),
     recorded AS (
       INSERT INTO webhook_delivery_attempts
         (merchant_id, delivery_id, attempt, started_at, duration_ms, response_status, error, response_excerpt, succeeded)
@@ -342,7 +342,8 @@ export async function recordAttempts(
         delivered_at = CASE WHEN i.status = 'succeeded' THEN now() ELSE d.delivered_at END,
         updated_at = now()
       FROM target i
-      WHERE d.ctid = i.row_id AND d.status = 'pending' AND d.attempt_count = i.attempt_number
+      WHERE i.status_now = 'pending' AND i.attempt_count_now = i.attempt_number
+        AND d.merchant_id = i.merchant_id AND d.id = i.delivery_id
       RETURNING d.*),
     commit_mode AS (SELECT ${ASYNC_COMMIT})
     SELECT ${DELIVERY_COLUMNS} FROM settled CROSS JOIN commit_mode`);
