@@ -1,5 +1,5 @@
 import type { FragmentSqlToken } from "slonik";
-import { batchPerTurn, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
+import { batchPerTurn, writeInKeyOrder, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import * as events from "../events/service.ts";
 import * as ledger from "../ledger/service.ts";
@@ -104,12 +104,14 @@ async function writeEnds(
       chosenIndexOf.set(end.payment.id, index);
     }
   });
-  // In the order of merchant and id, so that statements running side by side take the rows they
-  // share (payments, balances) in the same order.
-  const distinct = [...chosenIndexOf.values()]
-    .map((index) => ends[index] as EndToWrite)
-    .sort((a, b) => compare(a.payment.merchant_id, b.payment.merchant_id) || compare(a.payment.id, b.payment.id));
-  const ended = await writeTogetherOrAlone(distinct, (some) => endTogether(database, hooks, some));
+  // In key order, so that statements running side by side take the rows they share (payments,
+  // balances) in the same order.
+  const distinct = [...chosenIndexOf.values()].map((index) => ends[index] as EndToWrite);
+  const ended = await writeInKeyOrder(
+    distinct,
+    ({ payment }) => ({ merchantId: payment.merchant_id, id: payment.id }),
+    (ordered) => writeTogetherOrAlone(ordered, (some) => endTogether(database, hooks, some)),
+  );
   const endedOf = new Map(distinct.map((end, position) => [end.payment.id, ended[position] ?? null]));
   return ends.map((end, index) =>
     chosenIndexOf.get(end.payment.id) === index ? (endedOf.get(end.payment.id) ?? null) : null,
@@ -190,5 +192,3 @@ async function endAlone(
         : null,
   });
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,6 +1,7 @@
 import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
+import { inInputOrder } from "../../platform/db/batch-per-turn.ts";
 import type { DueTable } from "../../platform/db/due-claims.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql } from "../../platform/db/pool.ts";
@@ -264,8 +265,7 @@ export async function endPaymentsStatement(
       RETURNING ${PAYMENT_COLUMNS_OF_P}, l.position),
     ${writes.ctes}
     SELECT * FROM ended_in_batch`);
-  const byPosition = new Map(rows.map(({ position, ...payment }) => [position, payment]));
-  return ends.map((_, index) => byPosition.get(index + 1) ?? null);
+  return inInputOrder(rows, ends.length);
 }
 
 /** True in `endPaymentStatement`'s statement once the payment's guarded update ended it. */

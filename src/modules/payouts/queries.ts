@@ -1,6 +1,7 @@
 import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
+import { inInputOrder } from "../../platform/db/batch-per-turn.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
@@ -238,12 +239,6 @@ export type SubmittedPayout = PayoutKey & {
 
 /** A payout a batch statement changed, with the `position` (from 1) of its input among the batch's. */
 const payoutAtPositionSchema = payoutRowSchema.extend({ position: z.number().int() });
-
-/** One answer per input of a batch statement, in the inputs' order: its payout, or null where none came back. */
-function inInputOrder(rows: readonly z.infer<typeof payoutAtPositionSchema>[], inputs: number): (PayoutRow | null)[] {
-  const byPosition = new Map(rows.map(({ position, ...payout }) => [position, payout]));
-  return Array.from({ length: inputs }, (_, index) => byPosition.get(index + 1) ?? null);
-}
 
 /**
  * `requested → submitted` for the payouts the gateway accepted, in one statement: each with its

@@ -8,7 +8,7 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Config } from "../../platform/config.ts";
-import { batchPerTurn, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
+import { batchPerTurnOn, writeInKeyOrder, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import { type Database, type Queryable, sql } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
@@ -415,26 +415,16 @@ async function submit(
   return submitted;
 }
 
-type SubmissionWriter = (payout: queries.SubmittedPayout) => Promise<PayoutRow | null>;
-const submissionWriters = new WeakMap<Database, SubmissionWriter>();
-
 /**
- * The process's writer of accepted submissions on `database`: those of one turn of the event loop
+ * The process's writer of accepted submissions on a database: those of one turn of the event loop
  * (the payouts of a claim, which the gateway answers together) in one statement, one commit and one
  * WAL flush (`queries.markSubmitted`) instead of one each. Each is still guarded by its payout being
  * requested. The rows are the worker's own (leased), so no other statement takes them meanwhile. A
  * statement the database refuses is written again payout by payout (`writeTogetherOrAlone`).
  */
-function submissionWriterOf(database: Database): SubmissionWriter {
-  let writer = submissionWriters.get(database);
-  if (writer === undefined) {
-    writer = batchPerTurn((payouts: readonly queries.SubmittedPayout[]) =>
-      writeTogetherOrAlone(payouts, (some) => queries.markSubmitted(database, some)),
-    );
-    submissionWriters.set(database, writer);
-  }
-  return writer;
-}
+const submissionWriterOf = batchPerTurnOn((database, payouts: readonly queries.SubmittedPayout[]) =>
+  writeTogetherOrAlone(payouts, (some) => queries.markSubmitted(database, some)),
+);
 
 /**
  * `submitted → confirmed` (from `requested` when the gateway completed it at once, its submission
@@ -511,36 +501,22 @@ type Confirmation = {
   posting: ledger.PreparedPosting;
   event: events.PreparedEvent;
 };
-type ConfirmationWriter = (confirmation: Confirmation) => Promise<PayoutRow | null>;
-const confirmationWriters = new WeakMap<Database, ConfirmationWriter>();
 
 /**
- * The process's writer of confirmations on `database`: those of one turn of the event loop (the
+ * The process's writer of confirmations on a database: those of one turn of the event loop (the
  * payouts of a claim the gateway reports completed together) in one statement, one commit and one WAL
  * flush (`queries.markConfirmed`), each payout's update guarded and its movement and event written
- * only if it won. In merchant and id order, so that statements running side by side (two replicas,
- * the API's payout requests) take the balance rows they share in the same order. A statement the
- * database refuses is written again payout by payout (`writeTogetherOrAlone`).
+ * only if it won. In key order (`writeInKeyOrder`), so that statements running side by side (two
+ * replicas, the API's payout requests) take the balance rows they share in the same order. A statement
+ * the database refuses is written again payout by payout (`writeTogetherOrAlone`).
  */
-function confirmationWriterOf(database: Database): ConfirmationWriter {
-  let writer = confirmationWriters.get(database);
-  if (writer === undefined) {
-    writer = batchPerTurn(async (confirmations: readonly Confirmation[]) => {
-      const order = confirmations
-        .map((_, index) => index)
-        .sort((a, b) => compareKeys(confirmations[a] as Confirmation, confirmations[b] as Confirmation));
-      const ordered = order.map((index) => confirmations[index] as Confirmation);
-      const outcomes = await writeTogetherOrAlone(ordered, (some) => confirmTogether(database, some));
-      const byIndex = new Map(order.map((index, position) => [index, outcomes[position] ?? null]));
-      return confirmations.map((_, index) => byIndex.get(index) ?? null);
-    });
-    confirmationWriters.set(database, writer);
-  }
-  return writer;
-}
-
-const compareKeys = ({ completed: a }: Confirmation, { completed: b }: Confirmation) =>
-  a.merchantId < b.merchantId ? -1 : a.merchantId > b.merchantId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+const confirmationWriterOf = batchPerTurnOn((database, confirmations: readonly Confirmation[]) =>
+  writeInKeyOrder(
+    confirmations,
+    ({ completed }) => completed,
+    (ordered) => writeTogetherOrAlone(ordered, (some) => confirmTogether(database, some)),
+  ),
+);
 
 function confirmTogether(database: Database, confirmations: readonly Confirmation[]): Promise<(PayoutRow | null)[]> {
   return queries.markConfirmed(

@@ -1,4 +1,5 @@
 import DataLoader from "dataloader";
+import type { Database } from "./pool.ts";
 import { statementRefused } from "./statement-errors.ts";
 
 // Bounds one statement's arrays; far above one API process's concurrent writes.
@@ -19,6 +20,59 @@ export function batchPerTurn<Row, Outcome>(
     batchScheduleFn: setImmediate,
   });
   return (row) => batches.load(row);
+}
+
+/**
+ * `batchPerTurn` on each database: the process's one writer there, made at its first row, so that
+ * every caller's rows of a turn share it.
+ */
+export function batchPerTurnOn<Row, Outcome>(
+  write: (database: Database, rows: readonly Row[]) => Promise<readonly (Outcome | Error)[]>,
+): (database: Database) => (row: Row) => Promise<Outcome> {
+  const writers = new WeakMap<Database, (row: Row) => Promise<Outcome>>();
+  return (database) => {
+    let writer = writers.get(database);
+    if (writer === undefined) {
+      writer = batchPerTurn((rows: readonly Row[]) => write(database, rows));
+      writers.set(database, writer);
+    }
+    return writer;
+  };
+}
+
+/**
+ * `write` over `rows` in the order of their keys (merchant, then id), so that statements running
+ * side by side take the rows they share (balances, the rows themselves) in one order; its outcomes
+ * answered in the rows' own order.
+ */
+export async function writeInKeyOrder<Row, Outcome>(
+  rows: readonly Row[],
+  keyOf: (row: Row) => { merchantId: string; id: string },
+  write: (ordered: readonly Row[]) => Promise<readonly Outcome[]>,
+): Promise<Outcome[]> {
+  const keys = rows.map(keyOf);
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const order = rows
+    .map((_, index) => index)
+    .sort(
+      (a, b) =>
+        compare(keys[a]?.merchantId ?? "", keys[b]?.merchantId ?? "") || compare(keys[a]?.id ?? "", keys[b]?.id ?? ""),
+    );
+  const outcomes = await write(order.map((index) => rows[index] as Row));
+  const outcomeOf = new Map(order.map((index, position) => [index, outcomes[position] as Outcome]));
+  return rows.map((_, index) => outcomeOf.get(index) as Outcome);
+}
+
+/**
+ * A batch statement's rows, each carrying the `position` (from 1) of its input, as one answer per
+ * input in the inputs' order: its row, or null where none came back (nothing written for it).
+ */
+export function inInputOrder<Row extends { position: number }>(
+  rows: readonly Row[],
+  inputs: number,
+): (Omit<Row, "position"> | null)[] {
+  const byPosition = new Map(rows.map(({ position, ...row }) => [position, row]));
+  return Array.from({ length: inputs }, (_, index) => byPosition.get(index + 1) ?? null);
 }
 
 /**
