@@ -1,7 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -44,7 +42,7 @@ import {
  * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
  *   `--auto-settle` seconds after its code was issued), timed until every `payment.paid` has reached
- *   its merchant's webhook endpoint (each merchant has one, a receiver in this process).
+ *   its merchant's webhook endpoint (each merchant has one: a receiver process, bench/servers/receiver.ts).
  * - settled by callback: payments the sandbox never reports paid, each then paid through mockpay (the
  *   sandbox's callback), timed until every `payment.paid` has arrived; the polls made for them first;
  * - cash sales: POST /v1/sales (cash, one tracked product of the merchant's) at full speed, pools
@@ -59,8 +57,9 @@ import {
  * backends of the bench database, from /proc; n/a when the server is elsewhere), transactions per
  * operation (pg_stat_database.xact_commit deltas), statements per operation and, for settlements, the
  * busiest statements with their execution and planning time per operation (pg_stat_statements,
- * where the server loads it), the webhook latency from the
- * settlement's commit to the receiver (p50/p99), and the API's peak RSS. Ratios compare figures of
+ * where the server loads it), the webhook latency from the settlement (its transaction's start, when
+ * the event is stamped) to the receiver (p50/p99), for the settling phases and for the payments settled
+ * while the creation load ran, and the API's peak RSS. Ratios compare figures of
  * the same run only: the machine is shared and its speed drifts.
  */
 const { values } = parseArgs({
@@ -101,6 +100,9 @@ type Measured = LoadResult & {
   statements: number | null;
   /** The statements that took most of the database's time meanwhile. */
   busiest: BusyStatement[];
+  /** When the measured load began and ended (after the warm-up). */
+  startedAt: Date;
+  endedAt: Date;
 };
 /** What the pools' work on `payments` payments cost, from its start until it was done. */
 type PoolsWork = {
@@ -128,6 +130,8 @@ type Round = {
   platform: Measured;
   /** The platform's payments, settled by polling. */
   settled: Settled;
+  /** The webhook latencies (ms) of the payment.paid events settled while the creation load ran. */
+  settledDuringCreation: WebhookLatencies;
   /** Payments settled through mockpay, the sandbox's callback, rather than by polling. */
   callbacks: Settled & { callback: LoadResult; polls: number };
   /** POST /v1/sales, cash, one tracked product per sale, with the pools running and nothing pending. */
@@ -142,6 +146,8 @@ type Round = {
   /** The waiting payments' windows closed at once, then each expired by the code-expiry pool after its last inquiry. */
   expired: PoolsWork;
 };
+/** Of each payment.paid event, ms from its settlement to the receiver, and to its first attempt; that attempt's own ms. */
+type WebhookLatencies = { toReceipt: number[]; toFirstAttempt: number[]; firstAttemptDuration: number[] };
 /** POST /v1/payouts, then the payout-processor's work until each is confirmed. */
 type Payouts = {
   requests: Measured;
@@ -162,18 +168,15 @@ type Idle = { seconds: number; transactions: number; statements: number | null; 
 
 await buildRelease();
 
-// The merchants' webhook receiver: answers 200 at once and notes when each event first arrived.
-const arrivedAtMs = new Map<string, number>();
-const receiver = http.createServer((request, response) => {
-  request.resume();
-  request.on("end", () => {
-    const eventId = String(request.headers["x-pos-event-id"]);
-    if (!arrivedAtMs.has(eventId)) arrivedAtMs.set(eventId, Date.now());
-    response.writeHead(200).end();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+// The merchants' webhook endpoint, a process of its own (bench/servers/receiver.ts).
+const receiver = await startServer("bench/servers/receiver.ts", {});
+const receiverBase = `http://127.0.0.1:${receiver.port}`;
+const receiverUrl = `${receiverBase}/hooks`;
+/** When each event first reached the receiver, ms since the epoch by event id. */
+async function arrivals(): Promise<Map<string, number>> {
+  const response = await fetch(`${receiverBase}/arrivals`);
+  return new Map(Object.entries((await response.json()) as Record<string, number>));
+}
 
 const database = await createBenchDatabase(loadConfig().databaseUrl);
 try {
@@ -230,6 +233,7 @@ try {
     const transactionsBefore = await committedTransactions(database.url, { settledMs: 1000 });
     const statementsBefore = await statementCounts(database.url);
     const cpuSince = await startCpuSample(serverPid, database.url);
+    const startedAt = new Date();
     const result = await load({
       url,
       connections,
@@ -238,6 +242,7 @@ try {
       headersFor,
       bodyFor,
     });
+    const endedAt = new Date();
     const cpu = await cpuSince();
     const transactions = (await committedTransactions(database.url, { settledMs: 1000 })) - transactionsBefore;
     const statementsAfter = await statementCounts(database.url);
@@ -247,6 +252,8 @@ try {
       transactions,
       statements: statementsBetween(statementsBefore, statementsAfter),
       busiest: busiestStatements(statementsBefore, statementsAfter, 12),
+      startedAt,
+      endedAt,
     };
   }
 
@@ -328,6 +335,9 @@ try {
       const settled = await measureSettling(apiPid, poolPids, await pendingCount(), roundStartedAt, () =>
         waitUntilSettled(settleTimeoutMs),
       );
+      // The issue's webhook target holds "while the payments benchmark runs": the payments the pools
+      // settled during the measured creation load, whose deliveries have all arrived by now.
+      const settledDuringCreation = await webhookLatenciesMs(platform.startedAt, platform.endedAt);
       const callbacks = await measureCallbackSettlement(apiUrl, apiPid, poolPids);
 
       // Sales at the till: each merchant's one product, stock tracked; cash into the ledger at once,
@@ -353,6 +363,7 @@ try {
       return {
         platform,
         settled,
+        settledDuringCreation,
         callbacks,
         cashSales,
         walletSales,
@@ -631,7 +642,7 @@ try {
     const deadline = Date.now() + timeoutMs;
     const paidEvents = async () =>
       Number((await client.query("SELECT count(*) AS n FROM events WHERE type = 'payment.paid'")).rows[0].n);
-    while ((await pendingCount()) > 0 || (await paidEvents()) > arrivedAtMs.size) {
+    while ((await pendingCount()) > 0 || (await paidEvents()) > (await arrivals()).size) {
       if (Date.now() > deadline) {
         throw new Error(`payments still pending or undelivered after ${timeoutMs / 1000} s`);
       }
@@ -641,11 +652,9 @@ try {
 
   /**
    * Settlement (the event's transaction) to arrival, and to the first attempt's start, for the
-   * payment.paid events of payments created since `since`.
+   * payment.paid events settled since `since` (and before `until`, when given).
    */
-  async function webhookLatenciesMs(
-    since: Date,
-  ): Promise<{ toReceipt: number[]; toFirstAttempt: number[]; firstAttemptDuration: number[] }> {
+  async function webhookLatenciesMs(since: Date, until?: Date): Promise<WebhookLatencies> {
     const { rows } = await client.query<{
       id: string;
       created_ms: string;
@@ -658,10 +667,11 @@ try {
        FROM events e
        LEFT JOIN webhook_deliveries d ON d.merchant_id = e.merchant_id AND d.event_id = e.id
        LEFT JOIN webhook_delivery_attempts a ON a.merchant_id = d.merchant_id AND a.delivery_id = d.id
-       WHERE e.type = 'payment.paid' AND e.created_at >= $1
+       WHERE e.type = 'payment.paid' AND e.created_at >= $1 AND ($2::timestamptz IS NULL OR e.created_at < $2)
        GROUP BY e.id, e.created_at`,
-      [since],
+      [since, until ?? null],
     );
+    const arrivedAtMs = await arrivals();
     return {
       toReceipt: rows.flatMap((row) => {
         const arrived = arrivedAtMs.get(row.id);
@@ -716,6 +726,10 @@ try {
     `  webhook payment.paid, settlement → receipt: p50 ${settled.webhookP50Ms.toFixed(0)} ms, p99 ${settled.webhookP99Ms.toFixed(0)} ms (target p99 ≤ 20 ms); settlement → first attempt: p50 ${settled.toFirstAttemptP50Ms.toFixed(0)} ms, p99 ${settled.toFirstAttemptP99Ms.toFixed(0)} ms; the attempt itself: p50 ${settled.firstAttemptDurationP50Ms.toFixed(0)} ms, p99 ${settled.firstAttemptDurationP99Ms.toFixed(0)} ms`,
     ...busiestLines(settled.busiest, settled.payments, "settlement"),
   ];
+  const duringCreationLine = ({ toReceipt, toFirstAttempt, firstAttemptDuration }: WebhookLatencies) =>
+    toReceipt.length === 0
+      ? "  webhook payment.paid while the creation load ran: none settled during it"
+      : `  webhook payment.paid while the creation load ran (${toReceipt.length} settled during it), settlement → receipt: p50 ${percentile(toReceipt, 0.5).toFixed(0)} ms, p99 ${percentile(toReceipt, 0.99).toFixed(0)} ms (target p99 ≤ 20 ms); settlement → first attempt: p50 ${percentile(toFirstAttempt, 0.5).toFixed(0)} ms, p99 ${percentile(toFirstAttempt, 0.99).toFixed(0)} ms; the attempt itself: p50 ${percentile(firstAttemptDuration, 0.5).toFixed(0)} ms, p99 ${percentile(firstAttemptDuration, 0.99).toFixed(0)} ms`;
   const [load1, load5] = os.loadavg();
   process.stdout.write(
     [
@@ -734,6 +748,7 @@ try {
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
           ...busiestLines(platform.busiest, platform.total, "payment"),
           ...settlingLines("settling by polling", settled),
+          duringCreationLine(round.settledDuringCreation),
           `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  ${"POST …/mockpay (the callback)".padEnd(30)} ${round.callbacks.callback.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(round.callbacks.callback.p50Ms).padStart(3)} ms   p99 ${String(round.callbacks.callback.p99Ms).padStart(4)} ms   non-2xx ${round.callbacks.callback.non2xx}`,
           ...settlingLines("settling by callback", round.callbacks),
@@ -762,6 +777,6 @@ try {
     ].join("\n"),
   );
 } finally {
-  receiver.close();
+  await stopServer(receiver);
   await database.dispose();
 }
