@@ -43,6 +43,8 @@ import {
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
  *   `--auto-settle` seconds after its code was issued), timed until every `payment.paid` has reached
  *   its merchant's webhook endpoint (each merchant has one: a receiver process, bench/servers/receiver.ts).
+ * - the same creations paced at half the rate reached, then settled: the webhook latency of a busy
+ *   machine that is not saturated;
  * - settled by callback: payments the sandbox never reports paid, each then paid through mockpay (the
  *   sandbox's callback), timed until every `payment.paid` has arrived; the polls made for them first;
  * - cash sales: POST /v1/sales (cash, one tracked product of the merchant's) at full speed, pools
@@ -132,6 +134,8 @@ type Round = {
   settled: Settled;
   /** The webhook latencies (ms) of the payment.paid events settled while the creation load ran. */
   settledDuringCreation: WebhookLatencies;
+  /** Payments created at half the full-speed rate, and their payment.paid deliveries. */
+  halfRate: HalfRate;
   /** Payments settled through mockpay, the sandbox's callback, rather than by polling. */
   callbacks: Settled & { callback: LoadResult; polls: number };
   /** POST /v1/sales, cash, one tracked product per sale, with the pools running and nothing pending. */
@@ -148,6 +152,8 @@ type Round = {
 };
 /** Of each payment.paid event, ms from its settlement to the receiver, and to its first attempt; that attempt's own ms. */
 type WebhookLatencies = { toReceipt: number[]; toFirstAttempt: number[]; firstAttemptDuration: number[] };
+/** POST /v1/payments paced at `ratePerSecond`, and the webhook latencies of their settlements. */
+type HalfRate = { ratePerSecond: number; created: LoadResult; latencies: WebhookLatencies };
 /** POST /v1/payouts, then the payout-processor's work until each is confirmed. */
 type Payouts = {
   requests: Measured;
@@ -342,6 +348,7 @@ try {
       // The issue's webhook target holds "while the payments benchmark runs": the payments the pools
       // settled during the measured creation load, whose deliveries have all arrived by now.
       const settledDuringCreation = await webhookLatenciesMs(platform.startedAt, platform.endedAt);
+      const halfRate = await measureHalfRate(apiUrl, platform.requestsPerSecond);
       const callbacks = await measureCallbackSettlement(apiUrl, apiPid, poolPids);
 
       // Sales at the till: each merchant's one product, stock tracked; cash into the ledger at once,
@@ -368,6 +375,7 @@ try {
         platform,
         settled,
         settledDuringCreation,
+        halfRate,
         callbacks,
         cashSales,
         walletSales,
@@ -437,6 +445,28 @@ try {
       firstAttemptDurationP50Ms: percentile(webhookLatencies.firstAttemptDuration, 0.5),
       firstAttemptDurationP99Ms: percentile(webhookLatencies.firstAttemptDuration, 0.99),
     };
+  }
+
+  /**
+   * The same creations paced at half the rate the full-speed load reached, for `seconds` and at least
+   * 10 s (a payment settles at its poll 5 s after creation, so most settle while creations still
+   * arrive), then left to settle: the webhook latency of a busy machine that is not saturated.
+   */
+  async function measureHalfRate(apiUrl: string, fullRatePerSecond: number): Promise<HalfRate> {
+    const ratePerSecond = Math.max(1, Math.round(fullRatePerSecond / 2));
+    const startedAt = new Date();
+    const created = await load({
+      url: `${apiUrl}/v1/payments`,
+      // autocannon paces each connection on its own: fewer connections send a steadier stream.
+      connections: Math.min(connections, 10),
+      durationSeconds: Math.max(10, seconds),
+      ratePerSecond,
+      method: "POST",
+      headersFor,
+      bodyFor: body,
+    });
+    await waitUntilSettled(settleTimeoutMs);
+    return { ratePerSecond, created, latencies: await webhookLatenciesMs(startedAt) };
   }
 
   /**
@@ -734,6 +764,8 @@ try {
     toReceipt.length === 0
       ? "  webhook payment.paid while the creation load ran: none settled during it"
       : `  webhook payment.paid while the creation load ran (${toReceipt.length} settled during it), settlement → receipt: p50 ${percentile(toReceipt, 0.5).toFixed(0)} ms, p99 ${percentile(toReceipt, 0.99).toFixed(0)} ms (target p99 ≤ 20 ms); settlement → first attempt: p50 ${percentile(toFirstAttempt, 0.5).toFixed(0)} ms, p99 ${percentile(toFirstAttempt, 0.99).toFixed(0)} ms; the attempt itself: p50 ${percentile(firstAttemptDuration, 0.5).toFixed(0)} ms, p99 ${percentile(firstAttemptDuration, 0.99).toFixed(0)} ms`;
+  const halfRateLine = ({ ratePerSecond, created, latencies }: HalfRate) =>
+    `  at half that rate (${ratePerSecond} payments/s paced, ${created.total} made: p50 ${created.p50Ms} ms, p99 ${created.p99Ms} ms, non-2xx ${created.non2xx}), webhook payment.paid settlement → receipt: p50 ${percentile(latencies.toReceipt, 0.5).toFixed(0)} ms, p99 ${percentile(latencies.toReceipt, 0.99).toFixed(0)} ms; settlement → first attempt: p50 ${percentile(latencies.toFirstAttempt, 0.5).toFixed(0)} ms, p99 ${percentile(latencies.toFirstAttempt, 0.99).toFixed(0)} ms; the attempt itself: p50 ${percentile(latencies.firstAttemptDuration, 0.5).toFixed(0)} ms, p99 ${percentile(latencies.firstAttemptDuration, 0.99).toFixed(0)} ms`;
   const [load1, load5] = os.loadavg();
   process.stdout.write(
     [
@@ -753,6 +785,7 @@ try {
           ...busiestLines(platform.busiest, platform.total, "payment"),
           ...settlingLines("settling by polling", settled),
           duringCreationLine(round.settledDuringCreation),
+          halfRateLine(round.halfRate),
           `  lifecycle (created → polled → paid → delivered): PostgreSQL CPU ${perThousandCpu(lifecycleCpu, platform.total)} s/1000 payments = ${lifecycleCpu === null || baseline.cpu === null ? "n/a" : ((lifecycleCpu.databaseSeconds / platform.total / (baseline.cpu.databaseSeconds / baseline.total)) as number).toFixed(1)} × a bare INSERT's`,
           `  ${"POST …/mockpay (the callback)".padEnd(30)} ${round.callbacks.callback.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(round.callbacks.callback.p50Ms).padStart(3)} ms   p99 ${String(round.callbacks.callback.p99Ms).padStart(4)} ms   non-2xx ${round.callbacks.callback.non2xx}`,
           ...settlingLines("settling by callback", round.callbacks),
