@@ -2,8 +2,9 @@ import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import { inInputOrder } from "../../platform/db/batch-per-turn.ts";
+import { claimInDueOrder } from "../../platform/db/due-order.ts";
 import { type NewestFirstFilter, newestFirstConditions } from "../../platform/db/newest-first.ts";
-import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type Database, type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ResponseToStore, storeResponsesStatement } from "../../platform/idempotency/service.ts";
 import { type PayoutRow, type PayoutStatus, payoutRowSchema } from "./schemas.ts";
 
@@ -188,10 +189,11 @@ export async function claimLease(
  * died mid-pass falls due again when its lease lapses.
  */
 export async function claimDuePayouts(
-  database: Queryable,
+  database: Database,
   options: { leaseMs: number; limit: number },
 ): Promise<readonly LeasedPayout[]> {
-  return database.any(sql.prepared("payouts_claim_due", leasedPayoutSchema)`
+  return claimInDueOrder(database, (transaction) =>
+    transaction.any(sql.prepared("payouts_claim_due", leasedPayoutSchema)`
     WITH due AS (
       SELECT merchant_id, id, (status = 'requested' AND submit_attempts = 0) AS first_submission FROM payouts
       WHERE status IN ('requested', 'submitted') AND next_attempt_at <= now()
@@ -199,7 +201,8 @@ export async function claimDuePayouts(
       ORDER BY next_attempt_at
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED)
-    ${leaseOf(options.leaseMs)}`);
+    ${leaseOf(options.leaseMs)}`),
+  );
 }
 
 /**

@@ -32,7 +32,8 @@ test("a claim takes due deliveries in one statement, and concurrent records go t
   const counting = countingDatabase(db.database);
   const store = createDeliveryStore(counting.database);
 
-  // Two claims side by side take disjoint deliveries (SKIP LOCKED), together all twelve, in one statement each.
+  // Two claims side by side take disjoint deliveries (SKIP LOCKED), together all twelve, in one transaction
+  // each (the claim statement, planned in due order: claimInDueOrder).
   const [first, second] = await Promise.all([
     store.claimDue({ limit: 8, leaseMs: 60_000, merchantId: shop.id }),
     store.claimDue({ limit: 8, leaseMs: 60_000, merchantId: shop.id }),

@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import type { Queryable } from "../../platform/db/pool.ts";
+import type { Database } from "../../platform/db/pool.ts";
 import * as queries from "./queries.ts";
 import type { DeliveryRow } from "./schemas.ts";
 
@@ -24,7 +24,7 @@ const BATCH_SIZE_MAX = 200;
  * throughput is then bounded by posting, not by round trips. A batch that fails rejects each of its
  * callers, whose deliveries fall due again when their leases lapse.
  */
-export function createDeliveryStore(database: Queryable): DeliveryStore {
+export function createDeliveryStore(database: Database): DeliveryStore {
   const records = new DataLoader<queries.AttemptRecord, DeliveryRow | null>(
     async (batch) => matchRows(batch, await queries.recordAttempts(database, batch)),
     { cache: false, maxBatchSize: BATCH_SIZE_MAX, batchScheduleFn: setImmediate },

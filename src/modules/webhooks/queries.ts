@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
+import { claimInDueOrder } from "../../platform/db/due-order.ts";
 import { afterPreviousRow } from "../../platform/db/newest-first.ts";
-import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type Database, type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import {
   type AttemptRow,
   attemptRowSchema,
@@ -225,10 +226,11 @@ export type ClaimedDelivery = z.infer<typeof claimedDeliverySchema>;
  * the event id).
  */
 export async function claimDueDeliveries(
-  database: Queryable,
+  database: Database,
   claim: { limit: number; leaseMs: number; merchantId: string | null },
 ): Promise<readonly ClaimedDelivery[]> {
-  return database.any(sql.prepared("webhook_claim_due_deliveries", claimedDeliverySchema)`
+  return claimInDueOrder(database, (transaction) =>
+    transaction.any(sql.prepared("webhook_claim_due_deliveries", claimedDeliverySchema)`
     WITH due AS (
       SELECT ctid AS row_id FROM webhook_deliveries
       WHERE status = 'pending' AND greatest(next_attempt_at, lease_expires_at) <= now()
@@ -256,7 +258,8 @@ export async function claimDueDeliveries(
         WHERE merchant_id = c.merchant_id AND id = c.endpoint_id OFFSET 0) AS e
       CROSS JOIN LATERAL (
         SELECT id, type, data, created_at, traceparent FROM events
-        WHERE merchant_id = c.merchant_id AND id = c.event_id OFFSET 0) AS ev`);
+        WHERE merchant_id = c.merchant_id AND id = c.event_id OFFSET 0) AS ev`),
+  );
 }
 
 /** How many deliveries are due now and how long the oldest has been (the delivery pool's backlog gauges). */

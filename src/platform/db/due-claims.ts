@@ -1,6 +1,7 @@
 import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import { type Queryable, sql } from "./pool.ts";
+import { claimInDueOrder } from "./due-order.ts";
+import { type Database, type Queryable, sql } from "./pool.ts";
 
 /**
  * A table whose pending rows are polled and expired by pumps (payments, withdrawal codes): rows
@@ -50,12 +51,13 @@ function claimedSchemaOf<Row extends z.ZodRawShape>(due: DueTable<Row>): ReturnT
  * that dies mid-inquiry leaves the row to its next scheduled poll.
  */
 export async function claimDuePolls<Row extends z.ZodRawShape>(
-  database: Queryable,
+  database: Database,
   due: DueTable<Row>,
   options: { limit: number; scheduleMs: readonly number[]; inquiryMinIntervalMs: number },
 ): Promise<readonly Claimed<Row>[]> {
   const table = sql.identifier([due.table]);
-  const rows = await database.any(sql.prepared(`${due.table}_claim_due_polls`, claimedSchemaOf(due))`
+  const rows = await claimInDueOrder(database, (transaction) =>
+    transaction.any(sql.prepared(`${due.table}_claim_due_polls`, claimedSchemaOf(due))`
     WITH due AS (
       SELECT merchant_id, id, (last_inquiry_at IS NULL
           OR last_inquiry_at <= now() - ${options.inquiryMinIntervalMs} * interval '1 millisecond') AS inquire
@@ -74,7 +76,8 @@ export async function claimDuePolls<Row extends z.ZodRawShape>(
           AS next_at FROM schedule) AS next)
     FROM due
     WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${due.columnsOfP}, p.traceparent, due.inquire`);
+    RETURNING ${due.columnsOfP}, p.traceparent, due.inquire`),
+  );
   return rows as readonly Claimed<Row>[];
 }
 
@@ -86,12 +89,13 @@ export async function claimDuePolls<Row extends z.ZodRawShape>(
  * last inquiry is not throttled: the claim records it (`inquire` is always true).
  */
 export async function claimDueExpiries<Row extends z.ZodRawShape>(
-  database: Queryable,
+  database: Database,
   due: DueTable<Row>,
   options: { limit: number; retryMs: number; retryMaxMs: number },
 ): Promise<readonly Claimed<Row>[]> {
   const table = sql.identifier([due.table]);
-  const rows = await database.any(sql.prepared(`${due.table}_claim_due_expiries`, claimedSchemaOf(due))`
+  const rows = await claimInDueOrder(database, (transaction) =>
+    transaction.any(sql.prepared(`${due.table}_claim_due_expiries`, claimedSchemaOf(due))`
     WITH due AS (
       SELECT merchant_id, id FROM ${table}
       WHERE status = 'pending' AND expires_at <= now() AND (expiry_retry_at IS NULL OR expiry_retry_at <= now())
@@ -104,7 +108,8 @@ export async function claimDueExpiries<Row extends z.ZodRawShape>(
         ${options.retryMs}::float8 * power(2, least(p.expiry_attempts, 30))) * interval '1 millisecond'
     FROM due
     WHERE p.merchant_id = due.merchant_id AND p.id = due.id
-    RETURNING ${due.columnsOfP}, p.traceparent, true AS inquire`);
+    RETURNING ${due.columnsOfP}, p.traceparent, true AS inquire`),
+  );
   return rows as readonly Claimed<Row>[];
 }
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import { type Claimed, claimDueExpiries, claimDuePolls, type DueTable, dueBacklog } from "../db/due-claims.ts";
-import type { Queryable } from "../db/pool.ts";
+import type { Database } from "../db/pool.ts";
 import type { PumpDefinition, PumpItem } from "./due-pump.ts";
 import type { TaskDependencies } from "./task.ts";
 
@@ -20,7 +20,7 @@ export const DUE_BY_TIME_INTERVAL_MS = 1000;
 const EXPIRY_RETRY_MS = { initial: 30_000, max: 3_600_000 };
 
 /** What a claim of due rows reads: the poll schedule and the inquiry throttle (`config.payment`). */
-type DueRowsDependencies = { database: Queryable; config: Pick<Config, "payment"> };
+type DueRowsDependencies = { database: Database; config: Pick<Config, "payment"> };
 
 /** A claimed row as its handler sees it. */
 type DueRow<Row extends z.ZodRawShape> = z.infer<z.ZodObject<Row>>;
