@@ -1,7 +1,11 @@
 import { z } from "zod";
+import * as events from "../../src/modules/events/service.ts";
 import { DUE_PAYMENTS } from "../../src/modules/payments/queries.ts";
+import { claimDueDeliveries } from "../../src/modules/webhooks/queries.ts";
+import { createEndpoint } from "../../src/modules/webhooks/service.ts";
 import { claimDueExpiries, claimDuePolls } from "../../src/platform/db/due-claims.ts";
 import { sql } from "../../src/platform/db/pool.ts";
+import { testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant } from "../support/factories.ts";
 
@@ -87,4 +91,50 @@ test("an expiry claim reads the expiry index for its batch only, not every pendi
   expect(reads.payments_due_poll_idx).toBe(0);
   expect(reads.payments_due_expiry_idx).toBeGreaterThanOrEqual(7 * LIMIT);
   expect(reads.payments_due_expiry_idx).toBeLessThan(PENDING_DUE / 2);
+});
+
+const tableReadsSchema = z.object({ sequential: z.number(), due: z.number() });
+
+/** The rows `webhook_deliveries` has given to sequential scans, and its due index, so far. */
+async function deliveryReads(): Promise<z.infer<typeof tableReadsSchema>> {
+  await db.database.query(sql.unsafe`SELECT pg_stat_force_next_flush()`);
+  return db.database.one(sql.type(tableReadsSchema)`
+    SELECT t.seq_tup_read::int AS sequential, i.idx_tup_read::int AS due
+    FROM pg_stat_user_tables t JOIN pg_stat_user_indexes i ON i.relid = t.relid
+    WHERE t.relname = 'webhook_deliveries' AND i.indexrelname = 'webhook_deliveries_due_idx'`);
+}
+
+test("a delivery claim reads the due index for its batch only, also when first planned while the table was small", async () => {
+  const shop = await newMerchant(db.database);
+  const world = { merchantId: shop.id, livemode: false };
+  await createEndpoint(db.database, testConfig(db.url), world, { url: "http://127.0.0.1:9/hooks", event_types: ["*"] });
+  const emit = (count: number) =>
+    db.database.transaction(async (transaction) => {
+      for (let index = 0; index < count; index += 1) {
+        await events.emit(transaction, { ...world, type: "payment.paid", data: { index } });
+      }
+    });
+  const claimSeven = async () => {
+    // Beyond the five custom plans, as in readsDuring.
+    for (let round = 0; round < 7; round += 1) {
+      expect(await claimDueDeliveries(db.database, { limit: LIMIT, leaseMs: 60_000, merchantId: null })).toHaveLength(
+        LIMIT,
+      );
+    }
+  };
+  // A few deliveries, delivered, analyzed, and the claim planned while the table is that small; then
+  // many due at once.
+  await emit(20);
+  await db.database.query(sql.unsafe`
+    UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, delivered_at = now()`);
+  await db.database.query(sql.unsafe`ANALYZE webhook_deliveries`);
+  await emit(7 * LIMIT);
+  await claimSeven();
+  await emit(1200);
+  const before = await deliveryReads();
+  await claimSeven();
+  const after = await deliveryReads();
+  expect(after.sequential - before.sequential).toBe(0);
+  expect(after.due - before.due).toBeGreaterThanOrEqual(7 * LIMIT);
+  expect(after.due - before.due).toBeLessThan(600);
 });
