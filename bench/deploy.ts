@@ -8,7 +8,7 @@ import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
 import { poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, startCpuSample } from "./cpu-usage.ts";
-import { chartPoolEnvironments, peakRssMb, sumCpu } from "./deployment.ts";
+import { chartApiProcess, chartPoolEnvironments, peakRssMb, sumCpu } from "./deployment.ts";
 import {
   type BusyStatement,
   buildRelease,
@@ -32,9 +32,10 @@ import {
  *
  * The deployment shape: the API and the four worker pools as separate processes on one PostgreSQL
  * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them: the built release
- * (dist/services/<name>/main.js, built first), the API with the chart's NODE_OPTIONS
- * (`--api-node-options`), each pool with the chart's concurrency, connection pool and extra
- * environment (helm/pos-platform/values.yaml; `--pool-env pool:NAME=VALUE` overrides one). First a
+ * (dist/services/<name>/main.js, built first), the API with the chart's node options (`--api-args`
+ * replaces them) and extra environment (`--api-env NAME=VALUE` overrides one), each pool with the chart's concurrency,
+ * connection pool and extra environment (helm/pos-platform/values.yaml; `--pool-env pool:NAME=VALUE`
+ * overrides one). First a
  * history (`--history` seconds of each operation below, settled, then ANALYZE: see buildHistory), so
  * that nothing is measured against the empty tables of a new database. In each round, in alternated
  * order:
@@ -76,10 +77,12 @@ const { values } = parseArgs({
     history: { type: "string" },
     "settle-timeout": { type: "string", default: "120" },
     waiting: { type: "string" },
-    // The API's NODE_OPTIONS, as the chart sets them (api.nodeOptions in values.yaml).
-    "api-node-options": { type: "string", default: "--max-old-space-size=96 --max-semi-space-size=8" },
     // pool:NAME=VALUE, for example webhook-delivery:WORKER_LOCAL_QUEUE_SIZE=0; repeatable.
     "pool-env": { type: "string", multiple: true, default: [] },
+    // Node's options for the API in place of the chart's api.nodeArgs, space-separated (--api-args=...).
+    "api-args": { type: "string" },
+    // NAME=VALUE over the API's environment from the chart, for example MALLOC_ARENA_MAX=2; repeatable.
+    "api-env": { type: "string", multiple: true, default: [] },
   },
 });
 const short = values.short;
@@ -91,8 +94,8 @@ const warmupSeconds = short ? 1 : 2;
 const historySeconds = Number(values.history ?? (short ? 3 : 5));
 const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
 const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
-const apiNodeOptions = values["api-node-options"];
 const poolEnvironments = await chartPoolEnvironments(values["pool-env"]);
+const apiProcess = await chartApiProcess(values["api-args"], values["api-env"]);
 
 type Measured = LoadResult & {
   cpu: CpuSample;
@@ -282,7 +285,7 @@ try {
     for (const pool of poolNames) {
       pools.push(await startBuiltService(pool, { ...environment, ...poolEnvironments[pool] }, "WORKER_HTTP_PORT"));
     }
-    const api = await startBuiltService("api", { ...environment, NODE_OPTIONS: apiNodeOptions }, "PORT");
+    const api = await startBuiltService("api", { ...environment, ...apiProcess.env }, "PORT", apiProcess.nodeArgs);
     return {
       apiUrl: `http://127.0.0.1:${api.port}`,
       apiPid: api.child.pid ?? 0,

@@ -5,18 +5,27 @@ import { cpuSecondsOf } from "./cpu-usage.ts";
 
 /** The deployment shape's settings and processes, for bench:deploy: the chart's pool values, RSS, CPU. */
 
+type Environment = Record<string, unknown> | undefined;
+type ChartValues = {
+  defaults: { databasePoolSize: number; env?: Environment };
+  api: { nodeArgs?: string[]; env?: Environment };
+  workers: Record<string, { concurrency: number; databasePoolSize?: number; env?: Environment }>;
+};
+
+const chartValues = async () => parseYaml(await readFile("helm/pos-platform/values.yaml", "utf8")) as ChartValues;
+
+/** A values `env` map as the container receives it: every value a string. */
+const stringValues = (environment: Environment): Record<string, string> =>
+  Object.fromEntries(Object.entries(environment ?? {}).map(([name, value]) => [name, String(value)]));
+
 /**
  * Each pool's environment as the chart sets it: WORKER_CONCURRENCY, DATABASE_POOL_SIZE (the pool's, or
- * the defaults') and the pool's extra `env`, then the `--pool-env` overrides.
+ * the defaults'), the extra `env` of `defaults` and of the pool, then the `--pool-env` overrides.
  */
 export async function chartPoolEnvironments(
   overrides: readonly string[],
 ): Promise<Record<PoolName, Record<string, string>>> {
-  type PoolValues = { concurrency: number; databasePoolSize?: number; env?: Record<string, unknown> };
-  const chart = parseYaml(await readFile("helm/pos-platform/values.yaml", "utf8")) as {
-    defaults: { databasePoolSize: number };
-    workers: Record<string, PoolValues>;
-  };
+  const chart = await chartValues();
   const environments = Object.fromEntries(
     poolNames.map((pool) => {
       const key = pool.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
@@ -25,7 +34,8 @@ export async function chartPoolEnvironments(
       const environment: Record<string, string> = {
         WORKER_CONCURRENCY: String(settings.concurrency),
         DATABASE_POOL_SIZE: String(settings.databasePoolSize ?? chart.defaults.databasePoolSize),
-        ...Object.fromEntries(Object.entries(settings.env ?? {}).map(([name, value]) => [name, String(value)])),
+        ...stringValues(chart.defaults.env),
+        ...stringValues(settings.env),
       };
       return [pool, environment];
     }),
@@ -39,6 +49,26 @@ export async function chartPoolEnvironments(
     environments[pool][match[2] as string] = match[3] as string;
   }
   return environments;
+}
+
+/**
+ * The API's process as the chart runs it: node's options before the script (`api.nodeArgs`, or the
+ * `--api-args` given instead) and the extra `env` of `defaults` and `api`, then the `--api-env
+ * NAME=VALUE` overrides.
+ */
+export async function chartApiProcess(
+  argsOverride: string | undefined,
+  envOverrides: readonly string[],
+): Promise<{ nodeArgs: string[]; env: Record<string, string> }> {
+  const { defaults, api } = await chartValues();
+  const env = { ...stringValues(defaults.env), ...stringValues(api.env) };
+  for (const override of envOverrides) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(override);
+    if (match === null) throw new Error(`--api-env ${override}: expected NAME=VALUE`);
+    env[match[1] as string] = match[2] as string;
+  }
+  const nodeArgs = argsOverride === undefined ? (api.nodeArgs ?? []) : argsOverride.split(" ").filter(Boolean);
+  return { nodeArgs, env };
 }
 
 export async function peakRssMb(pid: number): Promise<number> {

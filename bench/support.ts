@@ -81,9 +81,10 @@ export async function startBuiltService(
   name: string,
   env: Record<string, string>,
   portVariable: "PORT" | "WORKER_HTTP_PORT",
+  nodeArgs: readonly string[] = [],
 ): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [`dist/services/${name}/main.js`], {
+  const child = spawn(process.execPath, [...nodeArgs, `dist/services/${name}/main.js`], {
     env: { PATH: process.env.PATH ?? "", ...env, [portVariable]: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });

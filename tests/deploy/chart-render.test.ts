@@ -24,6 +24,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 type Container = {
   name: string;
+  command?: string[];
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
   securityContext?: Record<string, unknown>;
   readinessProbe?: { httpGet: { path: string } };
@@ -255,12 +256,17 @@ describeIfRenderer("the rendered chart", () => {
     expect(deployment("pos-pos-platform-code-expiry")).toBeUndefined();
     const apiSecret = envOf(api.spec.template.spec.containers[0] as Container, "DATABASE_URL");
     expect(apiSecret?.valueFrom?.secretKeyRef?.name).toBe("pos-secrets");
-    // The API's heap bounds; the pools keep Node's defaults.
-    expect(envOf(api.spec.template.spec.containers[0] as Container, "NODE_OPTIONS")?.value).toBe(
-      "--max-old-space-size=96 --max-semi-space-size=8",
-    );
+    // The API's heap bounds and main-thread optimizing compiles, on node's command line; the pools keep
+    // Node's defaults.
+    expect(api.spec.template.spec.containers[0]?.command).toEqual([
+      "node",
+      "--max-old-space-size=96",
+      "--max-semi-space-size=8",
+      "--no-concurrent-recompilation",
+      "dist/services/api/main.js",
+    ]);
     const pool = deployment("pos-pos-platform-payout-processor").spec.template.spec.containers[0] as Container;
-    expect(envOf(pool, "NODE_OPTIONS")).toBeUndefined();
+    expect(pool.command).toEqual(["node", "dist/services/payout-processor/main.js"]);
   });
 
   test("the chart refuses an install without credentials and a grace period shorter than the drain", () => {

@@ -113,8 +113,7 @@ test("the chart's pools and their task identifiers are the code's", () => {
 test("the environment the chart sets is the configuration the services read", () => {
   const configSource = readFileSync(path.resolve(import.meta.dirname, "../../src/platform/config.ts"), "utf8");
   const read = new Set([...configSource.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]));
-  // Read by Node itself, not by the configuration module.
-  const announced = ["WEBHOOK_SECRET_ENCRYPTION_KEY", "GATEWAY_URL", "GATEWAY_API_KEY", "NODE_OPTIONS"];
+  const announced = ["WEBHOOK_SECRET_ENCRYPTION_KEY", "GATEWAY_URL", "GATEWAY_API_KEY"];
   const set = new Set<string>([
     ...Object.keys(values.config as object),
     ...templates.flatMap((template) =>
