@@ -8,7 +8,7 @@ import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
 import { poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, startCpuSample } from "./cpu-usage.ts";
-import { chartApiProcess, chartPoolEnvironments, peakRssMb, sumCpu } from "./deployment.ts";
+import { chartApiProcess, chartPoolProcesses, peakRssMb, sumCpu } from "./deployment.ts";
 import {
   type BusyStatement,
   buildRelease,
@@ -32,13 +32,12 @@ import {
  *
  * The deployment shape: the API and the four worker pools as separate processes on one PostgreSQL
  * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them: the built release
- * (dist/services/<name>/main.js, built first), the API with the chart's node options (`--api-args`
- * replaces them) and extra environment (`--api-env NAME=VALUE` overrides one), each pool with the chart's concurrency,
- * connection pool and extra environment (helm/pos-platform/values.yaml; `--pool-env pool:NAME=VALUE`
- * overrides one). First a
- * history (`--history` seconds of each operation below, settled, then ANALYZE: see buildHistory), so
- * that nothing is measured against the empty tables of a new database. In each round, in alternated
- * order:
+ * (dist/services/<name>/main.js, built first), each process with the chart's node options
+ * (`--api-args`, `--pool-args` replace them) and extra environment (`--api-env NAME=VALUE`,
+ * `--pool-env pool:NAME=VALUE` override one), each pool with the chart's concurrency and connection
+ * pool (helm/pos-platform/values.yaml). First a history (`--history` seconds of each operation below,
+ * settled, then ANALYZE: see buildHistory), so that nothing is measured against the empty tables of a
+ * new database. In each round, in alternated order:
  * - the ceiling: bare Express doing one INSERT per POST, nothing else on the database;
  * - the platform: POST /v1/payments at full speed while the pools run, the payments then left to
  *   settle by the gateway-poller's polling through the sandbox gateway (which reports a payment paid
@@ -79,6 +78,8 @@ const { values } = parseArgs({
     waiting: { type: "string" },
     // pool:NAME=VALUE, for example webhook-delivery:WORKER_LOCAL_QUEUE_SIZE=0; repeatable.
     "pool-env": { type: "string", multiple: true, default: [] },
+    // Node's options for every pool in place of the chart's nodeArgs, space-separated (--pool-args=...).
+    "pool-args": { type: "string" },
     // Node's options for the API in place of the chart's api.nodeArgs, space-separated (--api-args=...).
     "api-args": { type: "string" },
     // NAME=VALUE over the API's environment from the chart, for example MALLOC_ARENA_MAX=2; repeatable.
@@ -94,7 +95,7 @@ const warmupSeconds = short ? 1 : 2;
 const historySeconds = Number(values.history ?? (short ? 3 : 5));
 const settleTimeoutMs = Number(values["settle-timeout"]) * 1000;
 const waitingPayments = Number(values.waiting ?? (short ? 1000 : 2000));
-const poolEnvironments = await chartPoolEnvironments(values["pool-env"]);
+const poolProcesses = await chartPoolProcesses(values["pool-args"], values["pool-env"]);
 const apiProcess = await chartApiProcess(values["api-args"], values["api-env"]);
 
 type Measured = LoadResult & {
@@ -148,6 +149,8 @@ type Round = {
   walletSalesSettled: Settled;
   payouts: Payouts;
   apiPeakRssMb: number;
+  /** Each pool's high-water mark through every load, in poolNames order. */
+  poolPeakRssMb: number[];
   idle: Idle;
   waiting: Waiting;
   /** The waiting payments' windows closed at once, then each expired by the code-expiry pool after its last inquiry. */
@@ -283,7 +286,8 @@ try {
   async function startPlatform() {
     const pools: { child: ChildProcess }[] = [];
     for (const pool of poolNames) {
-      pools.push(await startBuiltService(pool, { ...environment, ...poolEnvironments[pool] }, "WORKER_HTTP_PORT"));
+      const { env, nodeArgs } = poolProcesses[pool];
+      pools.push(await startBuiltService(pool, { ...environment, ...env }, "WORKER_HTTP_PORT", nodeArgs));
     }
     const api = await startBuiltService("api", { ...environment, ...apiProcess.env }, "PORT", apiProcess.nodeArgs);
     return {
@@ -370,6 +374,7 @@ try {
       const payouts = await measurePayouts(apiUrl, apiPid, poolPids);
       // The most the API held through every load (a high-water mark).
       const apiPeakRssMb = await peakRssMb(apiPid);
+      const poolPeakRssMb = await Promise.all(poolPids.map(peakRssMb));
 
       const idle = await measureIdle(apiPid);
       const waiting = await measureWaiting(apiUrl, apiPid, poolPids);
@@ -385,6 +390,7 @@ try {
         walletSalesSettled,
         payouts,
         apiPeakRssMb,
+        poolPeakRssMb,
         idle,
         waiting,
         expired,
@@ -785,6 +791,7 @@ try {
           line("ceiling: bare INSERT", baseline),
           line("POST /v1/payments, pools on", platform),
           `  ratio ${(platform.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of the ceiling (target ≥ 0.50); API peak RSS ${round.apiPeakRssMb.toFixed(0)} MB`,
+          `  pools' peak RSS: ${poolNames.map((pool, position) => `${pool} ${round.poolPeakRssMb[position]?.toFixed(0)} MB`).join(", ")}`,
           ...busiestLines(platform.busiest, platform.total, "payment"),
           ...settlingLines("settling by polling", settled),
           duringCreationLine(round.settledDuringCreation),

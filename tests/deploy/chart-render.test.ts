@@ -256,8 +256,8 @@ describeIfRenderer("the rendered chart", () => {
     expect(deployment("pos-pos-platform-code-expiry")).toBeUndefined();
     const apiSecret = envOf(api.spec.template.spec.containers[0] as Container, "DATABASE_URL");
     expect(apiSecret?.valueFrom?.secretKeyRef?.name).toBe("pos-secrets");
-    // The API's heap bounds and main-thread optimizing compiles, on node's command line; the pools keep
-    // Node's defaults.
+    // Heap bounds and main-thread optimizing compiles on node's command line; the API's young generation
+    // is half the pools'.
     expect(api.spec.template.spec.containers[0]?.command).toEqual([
       "node",
       "--max-old-space-size=96",
@@ -266,7 +266,13 @@ describeIfRenderer("the rendered chart", () => {
       "dist/services/api/main.js",
     ]);
     const pool = deployment("pos-pos-platform-payout-processor").spec.template.spec.containers[0] as Container;
-    expect(pool.command).toEqual(["node", "dist/services/payout-processor/main.js"]);
+    expect(pool.command).toEqual([
+      "node",
+      "--max-old-space-size=96",
+      "--max-semi-space-size=16",
+      "--no-concurrent-recompilation",
+      "dist/services/payout-processor/main.js",
+    ]);
   });
 
   test("the chart refuses an install without credentials and a grace period shorter than the drain", () => {

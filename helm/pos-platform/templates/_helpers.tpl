@@ -151,6 +151,18 @@ annotations:
 {{- end }}
 
 {{/*
+A container's command: node, the component's nodeArgs (settings), then its script.
+*/}}
+{{- define "pos-platform.command" -}}
+command:
+  - node
+  {{- range .settings.nodeArgs }}
+  - {{ . | quote }}
+  {{- end }}
+  - {{ .script }}
+{{- end }}
+
+{{/*
 Liveness on /healthz (or `livenessPath`: the worker pools' /livez, which fails while a pool takes no
 jobs though jobs are due), readiness on /readyz, a startup probe that allows a minute to start.
 */}}
