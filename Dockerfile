@@ -41,4 +41,7 @@ COPY --from=build /app/dist ./dist
 # nothing is written at run time except to /tmp, so a read-only root filesystem works.
 USER 1000:1000
 EXPOSE 8080 9090
+# The API with Node's defaults. The chart sets every container's command itself, with the memory and
+# compiler options of values.yaml's `nodeArgs` (docs/performance.md): pass them here too when running
+# the image without the chart.
 CMD ["node", "dist/services/api/main.js"]
