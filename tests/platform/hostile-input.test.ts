@@ -296,6 +296,94 @@ describe("what Node's HTTP parser refuses is answered with the envelope", () => 
   });
 });
 
+describe("a request received whole is answered before the bytes after it are refused", () => {
+  const paymentRequest = (key: string, connection = "keep-alive") => {
+    const body = JSON.stringify(validPayment);
+    return (
+      `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${shop.testKey}\r\n` +
+      `Idempotency-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: ${connection}\r\n\r\n${body}`
+    );
+  };
+  const lastBody = (text: string) => text.slice(text.lastIndexOf("\r\n\r\n") + 4);
+
+  test.each([
+    ["bytes that are not HTTP", "GARBAGE\r\n\r\n", 400, "invalid_http_request"],
+    [
+      "headers above the size limit",
+      `GET /v1/me HTTP/1.1\r\nX-Padding: ${"a".repeat(20_000)}\r\n\r\n`,
+      431,
+      "headers_too_large",
+    ],
+    [
+      "two Content-Lengths",
+      "GET /v1/me HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+      400,
+      "invalid_http_request",
+    ],
+  ])("a payment followed by %s: its 201, then the refusal", async (_name, after, status, code) => {
+    keySequence += 1;
+    const answer = await sendOverSocket(port, paymentRequest(`pipelined-${keySequence}`) + after);
+    expect(answer.statuses).toEqual([201, status]);
+    expect(envelopeOf(lastBody(answer.body))?.error.code).toBe(code);
+    expect((await moneyTableCounts(db.database)).payments).toBe((countsBefore.payments ?? 0) + 1);
+  });
+
+  test("pipelined payments before refused bytes are each answered, in order", async () => {
+    keySequence += 1;
+    const answer = await sendOverSocket(
+      port,
+      `${paymentRequest(`pipelined-a-${keySequence}`)}${paymentRequest(`pipelined-b-${keySequence}`)}\u0001\r\n\r\n`,
+    );
+    expect(answer.statuses).toEqual([201, 201, 400]);
+    expect((await moneyTableCounts(db.database)).payments).toBe((countsBefore.payments ?? 0) + 2);
+  });
+
+  test("after a response that closes the connection, nothing more is said", async () => {
+    const answer = await sendOverSocket(
+      port,
+      `GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${shop.testKey}\r\nConnection: close\r\n\r\nGARBAGE\r\n\r\n`,
+    );
+    expect(answer.statuses).toEqual([200]);
+  });
+
+  test("a body the parser refuses midway is the request refused, and nothing is written", async () => {
+    keySequence += 1;
+    const answer = await sendOverSocket(
+      port,
+      `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${shop.testKey}\r\n` +
+        `Idempotency-Key: chunked-${keySequence}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        `5\r\n{"amo\r\nzz\r\n`,
+    );
+    expect(answer.statuses).toEqual([400]);
+    expect(envelopeOf(answer.body)?.error.code).toBe("invalid_http_request");
+    expect(await moneyTableCounts(db.database)).toEqual(countsBefore);
+  });
+});
+
+describe("what Node answers on its own is answered with the envelope", () => {
+  test.each([
+    ["an HTTP/1.1 request without Host", 400, "invalid_http_request", "GET /v1/me HTTP/1.1\r\n\r\n"],
+    [
+      "an Expect other than 100-continue",
+      417,
+      "expectation_failed",
+      "POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\nContent-Length: 2\r\n\r\n{}",
+    ],
+    ["CONNECT", 400, "invalid_http_request", "CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n"],
+  ])("%s is %i %s, and the connection closes", async (_name, status, code, bytes) => {
+    const answer = await sendOverSocket(port, bytes);
+    expect(answer.statuses).toEqual([status]);
+    expect(envelopeOf(answer.body)?.error.code).toBe(code);
+    expect(await moneyTableCounts(db.database)).toEqual(countsBefore);
+  });
+
+  test("HTTP/1.0 needs no Host", async () => {
+    const answer = await sendOverSocket(port, `GET /v1/me HTTP/1.0\r\nAuthorization: Bearer ${shop.testKey}\r\n\r\n`);
+    expect(answer.statuses).toEqual([200]);
+  });
+});
+
 describe("time filters and periods", () => {
   const get = (path: string) => sendRaw(served.baseUrl, { method: "GET", path, headers: authorized() });
 

@@ -49,9 +49,13 @@ export function sendRaw(
 
 /**
  * Writes `bytes` on a fresh TCP connection and reads until the server closes it: for what Node's HTTP
- * parser refuses before any request object exists. Answers the status and the body after the headers.
+ * parser refuses before any request object exists. Answers the first response's status and what
+ * follows its headers, and the statuses of every response the connection carried, in order.
  */
-export function sendOverSocket(port: number, bytes: string | Buffer): Promise<{ status: number; body: string }> {
+export function sendOverSocket(
+  port: number,
+  bytes: string | Buffer,
+): Promise<{ status: number; body: string; statuses: number[] }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -61,10 +65,31 @@ export function sendOverSocket(port: number, bytes: string | Buffer): Promise<{ 
       const text = Buffer.concat(chunks).toString("utf8");
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);
       const headerEnd = text.indexOf("\r\n\r\n");
-      resolve({ status, body: headerEnd === -1 ? "" : text.slice(headerEnd + 4) });
+      resolve({
+        status,
+        body: headerEnd === -1 ? "" : text.slice(headerEnd + 4),
+        statuses: statusesOf(Buffer.concat(chunks).toString("latin1")),
+      });
     });
     socket.write(bytes);
   });
+}
+
+/** The statuses of the responses in `text` (one character a byte), each framed by its Content-Length. */
+function statusesOf(text: string): number[] {
+  const statuses: number[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const headerEnd = text.indexOf("\r\n\r\n", offset);
+    const status = /^HTTP\/1\.[01] (\d{3}) /.exec(text.slice(offset))?.[1];
+    if (status === undefined || headerEnd === -1) {
+      break;
+    }
+    statuses.push(Number(status));
+    const length = /^content-length: *(\d+)\r$/im.exec(text.slice(offset, headerEnd + 2))?.[1];
+    offset = headerEnd + 4 + Number(length ?? text.length);
+  }
+  return statuses;
 }
 
 const envelopeSchema = z.strictObject({
