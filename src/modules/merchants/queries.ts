@@ -42,6 +42,26 @@ export async function updateMerchantTimezone(
     RETURNING ${MERCHANT_COLUMNS}`);
 }
 
+const timeZoneReadingSchema = z.object({
+  known: z.boolean(),
+  abbreviation_offset_seconds: z.number().int().nullable(),
+});
+
+/**
+ * How this PostgreSQL reads a time zone name: whether its tz database has the zone (the view scans
+ * that directory, some tens of milliseconds), and the fixed offset of the abbreviation of the same
+ * name (matched without regard to case, as `AT TIME ZONE` does), which `AT TIME ZONE` prefers.
+ */
+export async function selectTimeZoneReading(
+  database: Queryable,
+  name: string,
+): Promise<z.infer<typeof timeZoneReadingSchema>> {
+  return database.one(sql.type(timeZoneReadingSchema)`
+    SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known,
+      (SELECT extract(epoch FROM utc_offset)::integer FROM pg_timezone_abbrevs WHERE upper(abbrev) = upper(${name}))
+        AS abbreviation_offset_seconds`);
+}
+
 export async function updatePayoutDestination(
   database: Queryable,
   merchantId: string,

@@ -2,25 +2,20 @@ import { z } from "zod";
 import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
 import { msisdnSchema } from "../../platform/http/validation.ts";
 import { merchantStatuses, merchantTypes } from "../../platform/tenant.ts";
+import { isNamedIntlTimeZone, TIME_ZONE_REFUSAL } from "./time-zones.ts";
 
 export const DEFAULT_MERCHANT_TIMEZONE = "Africa/Harare";
 
-/** An IANA time zone name that this runtime knows (PostgreSQL ships the same tz database). */
+/**
+ * An IANA time zone name that Node's Intl knows, not an offset. The service also asks the database
+ * (`time-zones.ts`), which this synchronous schema cannot.
+ */
 export const timeZoneSchema = z
   .string()
   .min(1)
   .max(64)
-  .refine(isKnownTimeZone, "expected an IANA time zone such as Africa/Harare")
+  .refine(isNamedIntlTimeZone, TIME_ZONE_REFUSAL)
   .meta({ description: "IANA time zone, e.g. Africa/Harare (default)." });
-
-function isKnownTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const merchantIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const apiKeyParams = z.strictObject({ id: z.string().min(1).max(64), key_id: z.string().min(1).max(64) });

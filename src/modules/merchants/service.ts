@@ -10,6 +10,7 @@ import type { MerchantRow } from "../../platform/tenant.ts";
 import { hashPassword } from "./passwords.ts";
 import * as queries from "./queries.ts";
 import { type CreateMerchantInput, DEFAULT_MERCHANT_TIMEZONE } from "./schemas.ts";
+import { assertDatabaseReadsTimeZoneAlike } from "./time-zones.ts";
 
 export type { ApiKeyRow } from "./queries.ts";
 
@@ -40,6 +41,11 @@ export async function createMerchant(
   database: Database,
   input: Omit<CreateMerchantInput, "timezone"> & { timezone?: string },
 ): Promise<{ merchant: MerchantRow; email: string; testKey: MintedKey; liveKey: MintedKey }> {
+  const timezone = input.timezone ?? DEFAULT_MERCHANT_TIMEZONE;
+  // The default is a constant the platform ships: creating a merchant with it asks the database nothing.
+  if (timezone !== DEFAULT_MERCHANT_TIMEZONE) {
+    await assertDatabaseReadsTimeZoneAlike(database, timezone);
+  }
   const passwordHash = await hashPassword(input.password);
   return database.transaction(async (transaction) => {
     const merchant = await queries.insertMerchant(transaction, {
@@ -51,7 +57,7 @@ export async function createMerchant(
       fee_fixed_cents: input.fee_fixed_cents,
       payout_msisdn: input.payout_msisdn ?? null,
       payout_verified: input.payout_msisdn !== undefined && input.payout_verified,
-      timezone: input.timezone ?? DEFAULT_MERCHANT_TIMEZONE,
+      timezone,
     });
     const user = await queries.insertDashboardUser(transaction, {
       merchant_id: merchant.id,
@@ -80,8 +86,12 @@ export async function setStatus(
   return (await queries.updateMerchantStatus(database, merchantId, status)) ?? throwNotFound("No such merchant.");
 }
 
-/** The time zone of the merchant's day (sales reports' default period); past sales are unchanged. */
+/**
+ * The time zone of the merchant's day (sales reports' default period); past sales are unchanged.
+ * A name the database would read otherwise than Intl is refused before anything is written.
+ */
 export async function setTimezone(database: Database, merchantId: string, timezone: string): Promise<MerchantRow> {
+  await assertDatabaseReadsTimeZoneAlike(database, timezone);
   return (await queries.updateMerchantTimezone(database, merchantId, timezone)) ?? throwNotFound("No such merchant.");
 }
 
