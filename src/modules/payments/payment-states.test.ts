@@ -61,6 +61,39 @@ describe("payment states (test world)", () => {
     expect(await world.balanceOf(world.shop.id, false)).toEqual({});
   });
 
+  test("mockpays at once on one payment: one wins with its own outcome, the others 409 as when sent after it", async () => {
+    const { app } = world.setup({ RATE_LIMIT_REQUESTS: "10000" });
+    const asked = ["paid", "expired", "paid"] as const;
+    // Several payments raced at once, so that the race is run whatever the scheduling of one of them.
+    const raced = await Promise.all(
+      Array.from({ length: 4 }, async () => (await world.create(app, world.shop.testKey, { amount_cents: 1000 })).body),
+    );
+    const answersOf = await Promise.all(
+      raced.map((payment) =>
+        Promise.all(
+          asked.map((outcome) =>
+            request(app)
+              .post(`/checkout/${payment.id}/mockpay`)
+              .send(outcome === "expired" ? { outcome } : {}),
+          ),
+        ),
+      ),
+    );
+    for (const [index, payment] of raced.entries()) {
+      // Each answer as [status, the payment's status or the error's code].
+      const outcomes = (answersOf[index] ?? []).map((answer) => [
+        answer.status,
+        answer.body.status ?? answer.body.error?.code,
+      ]);
+      const winner = outcomes.findIndex(([status]) => status === 200);
+      const won = asked[winner] ?? "no winner";
+      expect(outcomes).toEqual(asked.map((_, at) => (at === winner ? [200, won] : [409, "payment_not_pending"])));
+      expect((await world.pollFieldsOf(payment.id)).status).toBe(won);
+      expect((await world.eventsOf(payment.id)).map((event) => event.type)).toEqual([`payment.${won}`]);
+      expect(await world.ledgerTransactionsOf(payment.id)).toBe(won === "paid" ? 1 : 0);
+    }
+  });
+
   test("mockpay is refused for live payments and unknown ids", async () => {
     const { app } = world.setup();
     const unknown = await request(app).post("/checkout/pay_doesnotexist/mockpay").send({});

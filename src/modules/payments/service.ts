@@ -261,7 +261,10 @@ export async function getFreshPayment(
 
 /**
  * mockpay (the checkout's test button): a pending test payment is settled now, or expired when the
- * payer chose that outcome; a live payment is refused (403), a final one too (409).
+ * payer chose that outcome; a live payment is refused (403), a final one too (409). A mockpay that
+ * loses the guarded update to another observer (another mockpay, the poller, the expiry) is answered
+ * as if it had come after it, 409: the payer asked for an outcome that did not happen, and the
+ * winner's outcome may not be the one asked for.
  */
 export async function finishTestPayment(
   ending: PaymentEnding,
@@ -273,12 +276,25 @@ export async function finishTestPayment(
     throw forbidden("test_mode_only", "mockpay settles test payments only.");
   }
   if (payment.status !== "pending") {
-    throw conflict("payment_not_pending", `The payment is already ${payment.status}.`);
+    throw notPending(payment);
   }
-  return outcome === "expired"
-    ? expirePayment(ending, payment, { onlyWhenDue: false })
-    : settlePayment(ending, payment, { paidAt: new Date(), payerMsisdn: null });
+  const ended =
+    outcome === "expired"
+      ? await writeEnd(ending, payment, { status: "expired", onlyWhenDue: false }, unpaidEventData(payment))
+      : await writeEnd(
+          ending,
+          payment,
+          { status: "paid", paidAt: new Date(), payerMsisdn: null },
+          paidEventData(payment),
+        );
+  if (ended === null) {
+    throw notPending(await current(ending.database, payment));
+  }
+  return ended;
 }
+
+const notPending = (payment: PaymentRow) =>
+  conflict("payment_not_pending", `The payment is already ${payment.status}.`);
 
 /**
  * Inserts pending payments, each with its idempotent response when it has one; answers for each: written, not written (its request no longer
@@ -439,10 +455,8 @@ const END_EVENT_TYPES = {
 } as const satisfies Record<queries.PaymentEnd["status"], EventType>;
 
 /**
- * A pending payment's end (`outcome`), exactly once whoever observed it, written with the other ends
- * of the moment (`paymentEndWriterOf`): the guarded update, then, only if it won, its event
- * (`payment.<status>`, with `eventData`) and what the hooks attach. Counted once committed; a payment
- * no longer pending (or, an expiry, not yet due) is read as it now stands.
+ * A pending payment's end (`outcome`), exactly once whoever observed it; a payment no longer pending
+ * (or, an expiry, not yet due) is read as it now stands.
  */
 async function endPayment(
   ending: PaymentEnding,
@@ -450,9 +464,23 @@ async function endPayment(
   outcome: queries.PaymentEnd,
   eventData: Record<string, unknown>,
 ): Promise<PaymentRow> {
-  const { database } = ending;
+  return (await writeEnd(ending, payment, outcome, eventData)) ?? current(ending.database, payment);
+}
+
+/**
+ * Writes a pending payment's end with the other ends of the moment (`paymentEndWriterOf`): the
+ * guarded update, then, only if it won, its event (`payment.<status>`, with `eventData`) and what the
+ * hooks attach. Counted once committed. Null when it lost: the payment was no longer pending (or, an
+ * expiry, not yet due), or another end of the same moment was chosen.
+ */
+async function writeEnd(
+  ending: PaymentEnding,
+  payment: PaymentRow,
+  outcome: queries.PaymentEnd,
+  eventData: Record<string, unknown>,
+): Promise<PaymentRow | null> {
   const ended = await paymentEndWriterOf(
-    database,
+    ending.database,
     ending.paymentHooks,
   )({
     payment,
@@ -464,10 +492,9 @@ async function endPayment(
       data: eventData,
     }),
   });
-  if (ended === null) {
-    return current(database, payment);
+  if (ended !== null) {
+    paymentsTotal.inc({ event: outcome.status, livemode: String(payment.livemode), currency: payment.currency });
   }
-  paymentsTotal.inc({ event: outcome.status, livemode: String(payment.livemode), currency: payment.currency });
   return ended;
 }
 
