@@ -61,6 +61,32 @@ describe("payment states (test world)", () => {
     expect(await world.balanceOf(world.shop.id, false)).toEqual({});
   });
 
+  test("mockpay refuses a body it cannot read, changing nothing; a request without a body still pays", async () => {
+    const { app } = world.setup();
+    const payment = (await world.create(app, world.shop.testKey, { amount_cents: 1000 })).body;
+    const mockpay = () => request(app).post(`/checkout/${payment.id}/mockpay`);
+    // Both ask to expire, in a form the JSON parser does not read: taken for no body, they would pay.
+    const unreadable = [
+      await mockpay().set("Content-Type", "text/plain").send('{"outcome":"expired"}'),
+      await mockpay().type("form").send("outcome=expired"),
+    ];
+    for (const answer of unreadable) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({
+        type: "invalid_request",
+        code: "parameter_missing",
+        message: expect.stringMatching(/JSON/),
+      });
+    }
+    expect((await world.pollFieldsOf(payment.id)).status).toBe("pending");
+    expect(await world.eventsOf(payment.id)).toEqual([]);
+    expect(await world.ledgerTransactionsOf(payment.id)).toBe(0);
+
+    const bare = await mockpay();
+    expect([bare.status, bare.body.status]).toEqual([200, "paid"]);
+    expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
+  });
+
   test("mockpays at once on one payment: one wins with its own outcome, the others 409 as when sent after it", async () => {
     const { app } = world.setup({ RATE_LIMIT_REQUESTS: "10000" });
     const asked = ["paid", "expired", "paid"] as const;

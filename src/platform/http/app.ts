@@ -12,7 +12,7 @@ import type { Logger } from "../telemetry/logger.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 import type { ApiKeyAuthenticator } from "./authentication.ts";
-import { jsonBodyParser } from "./json-body.ts";
+import { jsonBodyOf, jsonBodyParser } from "./json-body.ts";
 import { openApiJson } from "./openapi.ts";
 import { clientOf, resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import { refuseUnsafeValues } from "./request-strings.ts";
@@ -189,7 +189,8 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     transaction: (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>,
     commitWithResponse: CommitWithResponse,
   ) => ({
-    body: parseRequestPart(route.request?.body, request.body, "body"),
+    body:
+      route.request?.body === undefined ? undefined : parseRequestPart(route.request.body, jsonBodyOf(request), "body"),
     query: parseRequestPart(route.request?.query, request.query, "query"),
     params: parseRequestPart(route.request?.params, request.params, "path"),
     tenant,

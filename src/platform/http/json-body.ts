@@ -107,6 +107,31 @@ function isFollowedByColon(text: string, from: number): boolean {
   return text[index] === ":";
 }
 
+/**
+ * The JSON body of a request to a route that reads one; undefined when the request carries no body.
+ * A body the parser left unread (sent as text/plain, as a form, or without a Content-Type) is refused
+ * as a missing one is, 400 `parameter_missing`: taken for no body it would mean what no body means
+ * (a mockpay without a body pays, whatever the unread body asked for), and a route whose body is
+ * required answered it with that code already.
+ */
+export function jsonBodyOf(request: Request): unknown {
+  if (request.body === undefined && declaresContent(request)) {
+    throw invalidRequest(
+      "parameter_missing",
+      "The request body was not read: send it as JSON, with Content-Type: application/json.",
+    );
+  }
+  return request.body;
+}
+
+/**
+ * Whether the request declares bytes of a body: a Content-Length above zero (a client sending no body
+ * may still send `Content-Length: 0`), or a chunked body, whose length is unknown until it is read.
+ */
+function declaresContent(request: Request): boolean {
+  return request.get("transfer-encoding") !== undefined || Number(request.get("content-length") ?? "0") > 0;
+}
+
 /** An error raised while reading the body, as the API's error (body-parser's own types are mapped later). */
 function bodyReadError(error: unknown, request: Request): unknown {
   if (error instanceof ApiError) {
