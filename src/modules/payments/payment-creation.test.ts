@@ -95,6 +95,33 @@ describe("creating a payment", () => {
     ).toBe(0);
   });
 
+  test("metadata: a __proto__ key is refused naming the field; constructor and prototype are kept as given", async () => {
+    const { app } = world.setup();
+    // Parsed, as the API parses a body: an object literal would set the prototype instead of a key.
+    for (const metadata of ['{"__proto__": "x"}', '{"table": 7, "__proto__": {"nested": true}}']) {
+      const refused = await world.create(app, world.shop.testKey, {
+        amount_cents: 100,
+        metadata: JSON.parse(metadata),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ type: "invalid_request", code: "parameter_invalid" });
+      expect(refused.body.error.message).toMatch(/metadata.*__proto__/);
+    }
+    expect(
+      await world.db.database.oneFirst(sql.type(countSchema)`
+      SELECT count(*)::int AS count FROM payments WHERE merchant_id = ${world.shop.id}`),
+    ).toBe(0);
+
+    const metadata = { constructor: "c", prototype: 1, table: 7 };
+    const created = await world.create(app, world.shop.testKey, { amount_cents: 100, metadata });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata).toEqual(metadata);
+    expect(
+      await world.db.database.oneFirst(sql.type(z.object({ metadata: z.unknown() }))`
+      SELECT metadata FROM payments WHERE id = ${created.body.id}`),
+    ).toEqual(metadata);
+  });
+
   test("currency defaults to USD; ZWG is accepted; the fee never exceeds the amount", async () => {
     const { app } = world.setup();
     const costly = await newMerchant(world.db.database, { fee_bps: 0, fee_fixed_cents: 500 });

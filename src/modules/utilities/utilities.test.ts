@@ -310,6 +310,12 @@ describe("paying a utility (test world)", () => {
     ["a zero amount", { ...zesa, amount_cents: 0 }, "invalid_amount"],
     ["an unknown currency", { ...zesa, currency: "ZAR" }, "invalid_currency"],
     ["an unknown field", { ...zesa, tip: 1 }, "parameter_unknown"],
+    // Parsed, as the API parses a body: an object literal would set the prototype instead of a key.
+    [
+      "a __proto__ key in additional_data",
+      { ...zesa, additional_data: JSON.parse('{"__proto__": "x"}') },
+      "parameter_invalid",
+    ],
   ])("refuses %s with 400, moving nothing", async (_, body, code) => {
     const { app } = setup();
     await fund(db.database, shop, 100_000);

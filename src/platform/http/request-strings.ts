@@ -27,9 +27,14 @@ export function stringRuleViolation(text: string): string | undefined {
 
 /**
  * Throws 400 `invalid_characters`, naming the field, when a string in `input` (at any depth, keys
- * included) breaks the string rule; and 400 `parameter_invalid` for a number JSON cannot represent
- * (`1e400` parses to Infinity, which no field accepts and the idempotency fingerprint cannot hash).
- * The walk is iterative, so no input can exhaust the stack.
+ * included) breaks the string rule; 400 `parameter_invalid` for a number JSON cannot represent
+ * (`1e400` parses to Infinity, which no field accepts and the idempotency fingerprint cannot hash);
+ * and 400 `parameter_invalid`, naming the object, for a key `__proto__` at any depth. JSON.parse
+ * makes that key an ordinary property, but zod's records and objects skip it (writing it into the
+ * parsed copy would replace its prototype), so a free-form object (`metadata`, `additional_data`)
+ * would be stored without it and with its value unchecked: refused here, for every field at once.
+ * `constructor` and `prototype` are ordinary keys and stay so. The walk is iterative, so no input
+ * can exhaust the stack.
  */
 export function refuseUnsafeValues(input: unknown, part: string): void {
   const pending: { value: unknown; path: string }[] = [{ value: input, path: part }];
@@ -51,6 +56,9 @@ export function refuseUnsafeValues(input: unknown, part: string): void {
         const violation = stringRuleViolation(key);
         if (violation !== undefined) {
           throw invalidRequest("invalid_characters", `${path}: a key ${violation}.`);
+        }
+        if (key === "__proto__") {
+          throw invalidRequest("parameter_invalid", `${path}: the key "__proto__" is not allowed.`);
         }
         pending.push({ value: element, path: `${path}.${key}` });
       }
