@@ -78,9 +78,11 @@ test("a poll claim reads the due index for its batch only, not every pending pay
   );
   expect(reads.payments_pending_code_key).toBe(0);
   expect(reads.payments_due_expiry_idx).toBe(0);
-  // Seven claims of eight, each row once (its next poll moved a minute ahead), and little else.
+  // Seven claims of eight, each row once (its next poll moved a minute ahead), and the entries the
+  // claims before left: a scan marks an entry dead only once no snapshot can see its row, and an
+  // autovacuum of this database can hold one meanwhile (224 reads with a snapshot held throughout).
   expect(reads.payments_due_poll_idx).toBeGreaterThanOrEqual(7 * LIMIT);
-  expect(reads.payments_due_poll_idx).toBeLessThan(PENDING_DUE / 2);
+  expect(reads.payments_due_poll_idx).toBeLessThan(PENDING_DUE);
 });
 
 test("an expiry claim reads the expiry index for its batch only, not every pending payment", async () => {
@@ -89,8 +91,10 @@ test("an expiry claim reads the expiry index for its batch only, not every pendi
   );
   expect(reads.payments_pending_code_key).toBe(0);
   expect(reads.payments_due_poll_idx).toBe(0);
+  // As for polls; a claimed row keeps its place in this index (its retry is another column), so a
+  // held snapshot makes each claim read the rows claimed before it twice (392 reads).
   expect(reads.payments_due_expiry_idx).toBeGreaterThanOrEqual(7 * LIMIT);
-  expect(reads.payments_due_expiry_idx).toBeLessThan(PENDING_DUE / 2);
+  expect(reads.payments_due_expiry_idx).toBeLessThan(PENDING_DUE);
 });
 
 const tableReadsSchema = z.object({ sequential: z.number(), due: z.number() });
@@ -136,5 +140,11 @@ test("a delivery claim reads the due index for its batch only, also when first p
   const after = await deliveryReads();
   expect(after.sequential - before.sequential).toBe(0);
   expect(after.due - before.due).toBeGreaterThanOrEqual(7 * LIMIT);
-  expect(after.due - before.due).toBeLessThan(600);
+  // A claim also reads the index entries that rows no longer due left before the due ones: the 20
+  // delivered, the 7 × LIMIT claimed before the surge and those claimed earlier in this round. A scan
+  // marks such an entry dead only once no snapshot can see its row, and an autovacuum or autoanalyze
+  // of this database (the surge's inserts start one) can hold such a snapshot meanwhile: in the worst
+  // case each claim reads them all (636 seen once, 756 with a snapshot held throughout). Every
+  // pending delivery, the plan this guards against, would be 7 × 1,256 reads.
+  expect(after.due - before.due).toBeLessThan(7 * (20 + 2 * 7 * LIMIT + LIMIT));
 });
