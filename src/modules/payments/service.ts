@@ -278,15 +278,13 @@ export async function finishTestPayment(
   if (payment.status !== "pending") {
     throw notPending(payment);
   }
-  const ended =
+  const ended = await writeEnd(
+    ending,
+    payment,
     outcome === "expired"
-      ? await writeEnd(ending, payment, { status: "expired", onlyWhenDue: false }, unpaidEventData(payment))
-      : await writeEnd(
-          ending,
-          payment,
-          { status: "paid", paidAt: new Date(), payerMsisdn: null },
-          paidEventData(payment),
-        );
+      ? { status: "expired", onlyWhenDue: false }
+      : { status: "paid", paidAt: new Date(), payerMsisdn: null },
+  );
   if (ended === null) {
     throw notPending(await current(ending.database, payment));
   }
@@ -445,7 +443,7 @@ export async function settlePayment(
   payment: PaymentRow,
   observation: PaymentObservedPaid,
 ): Promise<PaymentRow> {
-  return endPayment(ending, payment, { status: "paid", ...observation }, paidEventData(payment));
+  return endPayment(ending, payment, { status: "paid", ...observation });
 }
 
 const END_EVENT_TYPES = {
@@ -462,14 +460,13 @@ async function endPayment(
   ending: PaymentEnding,
   payment: PaymentRow,
   outcome: queries.PaymentEnd,
-  eventData: Record<string, unknown>,
 ): Promise<PaymentRow> {
-  return (await writeEnd(ending, payment, outcome, eventData)) ?? current(ending.database, payment);
+  return (await writeEnd(ending, payment, outcome)) ?? current(ending.database, payment);
 }
 
 /**
  * Writes a pending payment's end with the other ends of the moment (`paymentEndWriterOf`): the
- * guarded update, then, only if it won, its event (`payment.<status>`, with `eventData`) and what the
+ * guarded update, then, only if it won, its event (`payment.<status>`) and what the
  * hooks attach. Counted once committed. Null when it lost: the payment was no longer pending (or, an
  * expiry, not yet due), or another end of the same moment was chosen.
  */
@@ -477,7 +474,6 @@ async function writeEnd(
   ending: PaymentEnding,
   payment: PaymentRow,
   outcome: queries.PaymentEnd,
-  eventData: Record<string, unknown>,
 ): Promise<PaymentRow | null> {
   const ended = await paymentEndWriterOf(
     ending.database,
@@ -489,7 +485,7 @@ async function writeEnd(
       merchantId: payment.merchant_id,
       livemode: payment.livemode,
       type: END_EVENT_TYPES[outcome.status],
-      data: eventData,
+      data: outcome.status === "paid" ? paidEventData(payment) : unpaidEventData(payment),
     }),
   });
   if (ended !== null) {
@@ -504,12 +500,12 @@ export async function expirePayment(
   payment: PaymentRow,
   options: { onlyWhenDue: boolean },
 ): Promise<PaymentRow> {
-  return endPayment(ending, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue }, unpaidEventData(payment));
+  return endPayment(ending, payment, { status: "expired", onlyWhenDue: options.onlyWhenDue });
 }
 
 /** `pending → failed` when the gateway reports the code unusable. */
 async function failPayment(ending: PaymentEnding, payment: PaymentRow, reason: string): Promise<PaymentRow> {
-  return endPayment(ending, payment, { status: "failed", failureReason: reason }, unpaidEventData(payment));
+  return endPayment(ending, payment, { status: "failed", failureReason: reason });
 }
 
 const unpaidEventData = (payment: PaymentRow) => ({ payment_id: payment.id, merchant_ref: payment.merchant_ref });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
-import { createServer } from "node:http";
+import { createServer, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError } from "../errors.ts";
 
@@ -56,14 +56,12 @@ export async function closeGracefully(server: Server, timeoutMs: number): Promis
  */
 const openResponses = new WeakMap<Duplex, Set<ServerResponse>>();
 function trackResponse(request: IncomingMessage, response: ServerResponse): void {
-  let open = openResponses.get(request.socket);
-  if (open === undefined) {
-    open = new Set();
+  const open = openResponses.get(request.socket) ?? new Set<ServerResponse>();
+  if (open.size === 0) {
     openResponses.set(request.socket, open);
   }
   open.add(response);
-  const opened = open;
-  response.once("close", () => opened.delete(response));
+  response.once("close", () => open.delete(response));
 }
 
 /** Connections whose refusal is under way: an errored parser reports its error again for each later chunk. */
@@ -127,7 +125,7 @@ function endWithAnswer(socket: Duplex, answer: ApiError): void {
   // Destroyed once the answer is flushed, as Node does: a half-closed socket would otherwise hold a
   // graceful shutdown until the peer closes its side.
   socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_TEXT[answer.status] ?? "Bad Request"}\r\n` +
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? "Bad Request"}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       "Connection: close\r\n\r\n" +
@@ -179,14 +177,6 @@ function answerWithoutHandler(response: ServerResponse, answer: ApiError): void 
   });
   response.end(body);
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  417: "Expectation Failed",
-  408: "Request Timeout",
-  413: "Content Too Large",
-  431: "Request Header Fields Too Large",
-};
 
 function clientErrorAnswer(code: string | undefined): ApiError {
   switch (code) {
