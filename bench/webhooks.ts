@@ -94,6 +94,7 @@ try {
     config,
     { merchantId, livemode: false },
     { url: receiverUrl, event_types: ["*"] },
+    { actor: { kind: "api_key", id: "bench" }, client: { address: undefined, userAgent: undefined } },
   );
   const world = { merchantId, livemode: false };
 

@@ -3,8 +3,9 @@
 -- tables
 TABLE api_keys (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, secret_hash bytea NOT NULL, secret_last4 text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone, expires_at timestamp with time zone);
 TABLE audit_log (merchant_id text NOT NULL, id text NOT NULL, seq bigint NOT NULL, action text NOT NULL, actor_type text NOT NULL, actor_id text, livemode boolean, target_type text, target_id text, client_address text, user_agent text, created_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE auth_attempts (subject text NOT NULL, attempts integer NOT NULL, window_started_at timestamp with time zone NOT NULL);
 TABLE bank_changes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_msisdn text NOT NULL, recipient_name text, narration text, reference text NOT NULL, gateway_reference text, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
-TABLE cashiers (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, pin_hash text NOT NULL, failed_pin_attempts integer NOT NULL DEFAULT 0, locked_at timestamp with time zone, disabled_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE cashiers (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, pin_hash text NOT NULL, failed_pin_attempts integer NOT NULL DEFAULT 0, locked_at timestamp with time zone, disabled_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), role text NOT NULL DEFAULT 'cashier'::text);
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
@@ -18,7 +19,7 @@ TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL,
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
 TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
 TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text);
-TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone NOT NULL DEFAULT now(), revoked_at timestamp with time zone, cashier_id text, device_id text);
+TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone, revoked_at timestamp with time zone, cashier_id text, device_id text);
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
 TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
@@ -42,6 +43,9 @@ CONSTRAINT audit_log_client_address_check ON audit_log: CHECK ((char_length(clie
 CONSTRAINT audit_log_merchant_id_fkey ON audit_log: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT audit_log_pkey ON audit_log: PRIMARY KEY (merchant_id, id);
 CONSTRAINT audit_log_user_agent_check ON audit_log: CHECK ((char_length(user_agent) <= 512));
+CONSTRAINT auth_attempts_attempts_check ON auth_attempts: CHECK ((attempts >= 0));
+CONSTRAINT auth_attempts_pkey ON auth_attempts: PRIMARY KEY (subject);
+CONSTRAINT auth_attempts_subject_check ON auth_attempts: CHECK ((char_length(subject) <= 300));
 CONSTRAINT bank_changes_amount_cents_check ON bank_changes: CHECK ((amount_cents > 0));
 CONSTRAINT bank_changes_check ON bank_changes: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
 CONSTRAINT bank_changes_check1 ON bank_changes: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
@@ -57,6 +61,7 @@ CONSTRAINT cashiers_failed_pin_attempts_check ON cashiers: CHECK ((failed_pin_at
 CONSTRAINT cashiers_merchant_id_fkey ON cashiers: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT cashiers_name_check ON cashiers: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)));
 CONSTRAINT cashiers_pkey ON cashiers: PRIMARY KEY (merchant_id, id);
+CONSTRAINT cashiers_role_check ON cashiers: CHECK ((role = ANY (ARRAY['cashier'::text, 'manager'::text])));
 CONSTRAINT dashboard_users_email_check ON dashboard_users: CHECK (((email = lower(email)) AND (POSITION(('@'::text) IN (email)) > 1)));
 CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
@@ -179,6 +184,7 @@ CONSTRAINT sessions_idle_timeout_seconds_check ON sessions: CHECK ((idle_timeout
 CONSTRAINT sessions_kind_check ON sessions: CHECK ((kind = ANY (ARRAY['dashboard'::text, 'till'::text])));
 CONSTRAINT sessions_merchant_id_user_id_fkey ON sessions: FOREIGN KEY (merchant_id, user_id) REFERENCES dashboard_users(merchant_id, id);
 CONSTRAINT sessions_pkey ON sessions: PRIMARY KEY (merchant_id, id);
+CONSTRAINT sessions_till_has_device ON sessions: CHECK (((kind <> 'till'::text) OR (device_id IS NOT NULL))) NOT VALID;
 CONSTRAINT sessions_token_hash_check ON sessions: CHECK ((octet_length(token_hash) = 32));
 CONSTRAINT sessions_user_agent_check ON sessions: CHECK ((char_length(user_agent) <= 512));
 CONSTRAINT shift_cash_moves_actor_type_check ON shift_cash_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
@@ -272,6 +278,7 @@ CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (merchant_id, i
 CREATE UNIQUE INDEX api_keys_secret_hash_key ON public.api_keys USING btree (secret_hash);
 CREATE INDEX audit_log_merchant_seq ON public.audit_log USING btree (merchant_id, seq);
 CREATE UNIQUE INDEX audit_log_pkey ON public.audit_log USING btree (merchant_id, id);
+CREATE UNIQUE INDEX auth_attempts_pkey ON public.auth_attempts USING btree (subject);
 CREATE UNIQUE INDEX bank_changes_id_key ON public.bank_changes USING btree (id);
 CREATE UNIQUE INDEX bank_changes_merchant_id_livemode_idempotency_key_key ON public.bank_changes USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX bank_changes_pkey ON public.bank_changes USING btree (merchant_id, id);

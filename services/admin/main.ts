@@ -128,7 +128,7 @@ async function run(command: string | undefined, database: Database, config: Conf
       return { id: minted.key.id, livemode: minted.key.livemode, secret_key: minted.secretKey };
     }
     case "revoke-key":
-      return merchants.revokeApiKey(database, requireMerchant(), values.key ?? "");
+      return merchants.revokeApiKey(database, { merchantId: requireMerchant(), id: values.key ?? "", livemode: null });
     case "set-payout-destination": {
       const input = parseRequestPart(
         payoutDestinationBody,

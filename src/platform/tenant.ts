@@ -25,12 +25,34 @@ export const merchantRowSchema = z.object({
 export type MerchantRow = z.infer<typeof merchantRowSchema>;
 
 /**
- * Who acts for the merchant: a secret key, a dashboard user signed in from a browser, or a till user
- * (a dashboard user's till session). Records that say who did something store the kind and id.
+ * Who acts for the merchant: a secret key, the owner signed in to the dashboard, or a till. A till's
+ * actor is the cashier switched in (`csh_…`) or, with nobody switched in, the paired device (`dev_…`).
+ * Records that say who did something store the kind and id.
  */
 export const actorKinds = ["api_key", "dashboard_user", "till_user"] as const;
 export type ActorKind = (typeof actorKinds)[number];
 export type Actor = { kind: ActorKind; id: string };
+
+export const cashierRoles = ["cashier", "manager"] as const;
+export type CashierRole = (typeof cashierRoles)[number];
+
+/** What the statement that authenticated a browser session found, for the route's access check. */
+export type SessionFacts = {
+  id: string;
+  /** The signed-in dashboard user (the owner), whichever kind of session. */
+  userId: string;
+  kind: "dashboard" | "till";
+  /** The paired till device that opened a till session (every till session has one). */
+  deviceId: string | null;
+  /** The password (and second factor) was typed in this session within the step-up window. */
+  stepUpFresh: boolean;
+  /** The cashier switched in on a till session, with their role. */
+  cashier: { id: string; role: CashierRole } | null;
+  /** The merchant has active cashiers: till work then needs one switched in. */
+  hasCashiers: boolean;
+  /** The manager whose PIN approved this request (`Pos-Manager-Approval`), when one did. */
+  approvedBy: string | null;
+};
 
 /**
  * The principal of a merchant request, resolved once per request by the HTTP platform: the merchant,
@@ -41,9 +63,6 @@ export type Tenant = {
   merchantId: string;
   livemode: boolean;
   actor: Actor;
-  /** The browser session that carried the request, when a session did. */
-  sessionId?: string;
-  /** That session's signed-in user (the actor is a cashier when one is switched in on a till session). */
-  sessionUserId?: string;
-  sessionKind?: "dashboard" | "till";
+  /** The browser session that carried the request, when a session did (undefined: a secret key). */
+  session?: SessionFacts;
 };

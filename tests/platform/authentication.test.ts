@@ -19,7 +19,7 @@ const fixtureRoutes = [
     operationId: "listFixtures",
     summary: "fixture",
     tags: ["Test"],
-    auth: "api_key",
+    auth: { keys: "both" },
     responses: { 200: { description: "rows" } },
     handler: async ({ database, tenant }) => {
       const rows = await database.any(sql.type(z.object({ label: z.string() }))`

@@ -16,7 +16,7 @@ const fixtureRoutes = [
     operationId: "testAmounts",
     summary: "fixture",
     tags: ["Test"],
-    auth: "api_key",
+    auth: { keys: "both" },
     request: {
       body: z.strictObject({
         amount_cents: amountCentsSchema,

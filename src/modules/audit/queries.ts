@@ -9,12 +9,19 @@ export const auditActions = [
   "session.signed_out",
   "session.revoked",
   "session.stepped_up",
+  "session.step_up_failed",
+  "session.device_opened",
+  "session.signed_out_everywhere",
   "user.password_changed",
+  "user.password_change_failed",
   "api_key.created",
   "api_key.rolled",
   "api_key.revoked",
   "till_device.paired",
   "till_device.revoked",
+  "webhook_endpoint.created",
+  "webhook_endpoint.secret_rolled",
+  "webhook_endpoint.deactivated",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -40,7 +40,7 @@ export const auditRoutes: AnyRoute[] = [
     operationId: "listAuditLog",
     summary: "Who did what on the account (sign-ins, password changes, keys minted, rolled, revoked), newest first",
     tags: ["Account"],
-    auth: "session",
+    auth: { owner: "session" },
     request: { query: auditQuery },
     responses: { 200: { description: "A page of entries, both worlds.", schema: pageSchema(auditEntrySchema) } },
     handler: async ({ database, tenant, query }) => {

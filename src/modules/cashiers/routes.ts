@@ -41,7 +41,7 @@ export const cashierRoutes: AnyRoute[] = [
     operationId: "createCashier",
     summary: "Create a cashier with a 4–6 digit PIN (stored hashed; dashboard session only)",
     tags: ["Cashiers"],
-    auth: "session",
+    auth: { owner: "session" },
     request: { body: createCashierBody },
     responses: { 201: { description: "The cashier (never its PIN).", schema: cashierSchema }, 403: ownerOnly },
     handler: async ({ body, tenant, database }) => ({
@@ -55,7 +55,7 @@ export const cashierRoutes: AnyRoute[] = [
     operationId: "listCashiers",
     summary: "The merchant's cashiers (dashboard or till session)",
     tags: ["Cashiers"],
-    auth: "session",
+    auth: { owner: "session", till: "till" },
     responses: { 200: { description: "All cashiers, oldest first.", schema: cashierListSchema } },
     handler: async ({ tenant, database }) => ({
       body: { data: (await cashiers.listCashiers(database, tenant)).map(presentCashier) },
@@ -67,7 +67,7 @@ export const cashierRoutes: AnyRoute[] = [
     operationId: "disableCashier",
     summary: "Disable a cashier: no more switching in, and a till it is switched in on stops acting as it at once",
     tags: ["Cashiers"],
-    auth: "session",
+    auth: { owner: "session" },
     request: { params: cashierIdParams },
     responses: { 200: { description: "The cashier.", schema: cashierSchema }, 403: ownerOnly, 404: notFoundResponse },
     handler: async ({ params, tenant, database }) => ({
@@ -80,7 +80,7 @@ export const cashierRoutes: AnyRoute[] = [
     operationId: "unlockCashier",
     summary: "Unlock a cashier locked by wrong PINs (dashboard session only)",
     tags: ["Cashiers"],
-    auth: "session",
+    auth: { owner: "session" },
     request: { params: cashierIdParams },
     responses: { 200: { description: "The cashier.", schema: cashierSchema }, 403: ownerOnly, 404: notFoundResponse },
     handler: async ({ params, tenant, database }) => ({
@@ -93,7 +93,7 @@ export const cashierRoutes: AnyRoute[] = [
     operationId: "switchCashier",
     summary: "Switch a cashier in on this till session by PIN; the session's requests then act as the cashier",
     tags: ["Cashiers"],
-    auth: "session",
+    auth: { till: "till" },
     request: { body: switchCashierBody },
     responses: {
       200: { description: "The cashier now switched in.", schema: cashierSchema },
@@ -114,7 +114,7 @@ export const cashierRoutes: AnyRoute[] = [
     operationId: "switchCashierOut",
     summary: "Nobody switched in on this till session (the PIN screen)",
     tags: ["Cashiers"],
-    auth: "session",
+    auth: { till: "till" },
     responses: { 200: { description: "Done.", schema: cashierListSchema.pick({}) } },
     handler: async ({ tenant, database }) => {
       await cashiers.switchOut(database, tenant);

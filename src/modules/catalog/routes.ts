@@ -19,7 +19,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
     operationId: "createProduct",
     summary: "Create a product (shared by the test and live worlds); an opening stock_qty is journaled",
     tags: ["Catalog"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "cashier" },
     request: { body: createProductBody },
     responses: {
       201: { description: "The product.", schema: productSchema },
@@ -43,7 +43,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
     operationId: "listProducts",
     summary: "Search and list products in name order (q: name, sku or barcode substring; barcode: exact)",
     tags: ["Catalog"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "till" },
     request: { query: listProductsQuery },
     responses: { 200: { description: "A page of products.", schema: productPageSchema } },
     handler: async ({ query, tenant, database }) => {
@@ -66,7 +66,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
     operationId: "getProduct",
     summary: "A product, active or not",
     tags: ["Catalog"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "till" },
     request: { params: productIdParams },
     responses: {
       200: { description: "The product.", schema: productSchema },
@@ -82,7 +82,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
     operationId: "updateProduct",
     summary: "Change catalog fields; active false soft-deletes, true restores (on-hand changes via /v1/stock)",
     tags: ["Catalog"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "manager" },
     request: { params: productIdParams, body: updateProductBody },
     responses: {
       200: { description: "The product.", schema: productSchema },

@@ -10,7 +10,7 @@ export const eventRoutes: AnyRoute[] = [
     summary:
       "Events oldest first after `since`, optionally of one type or family or about one payment; none ever skipped",
     tags: ["Events"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { query: listEventsQuery },
     responses: {
       200: {
@@ -36,7 +36,7 @@ export const eventRoutes: AnyRoute[] = [
     operationId: "getEvent",
     summary: "One event",
     tags: ["Events"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: eventIdParams },
     responses: { 200: { description: "The event.", schema: eventSchema } },
     handler: async ({ database, tenant, params }) => ({

@@ -34,7 +34,7 @@ export const ledgerRoutes: AnyRoute[] = [
     operationId: "getBalance",
     summary: "Available balance per currency in the key's world",
     tags: ["Balance"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     responses: { 200: { description: "Both currencies, always listed.", schema: balanceSchema } },
     handler: async ({ database, tenant }) => ({
       body: {
@@ -50,7 +50,7 @@ export const ledgerRoutes: AnyRoute[] = [
     operationId: "listLedgerEntries",
     summary: "The merchant's ledger entries, newest first",
     tags: ["Balance"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { query: listLedgerQuery },
     responses: { 200: { description: "A page of ledger entries.", schema: ledgerPageSchema } },
     handler: async ({ database, tenant, query }) => {
@@ -72,7 +72,7 @@ export const ledgerRoutes: AnyRoute[] = [
     operationId: "getStatementCsv",
     summary: "CSV statement with opening, running and closing balance per currency",
     tags: ["Balance"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { query: statementQuery },
     responses: { 200: { description: "RFC 4180 CSV, streamed.", contentType: "text/csv" } },
     handler: async ({ database, tenant, query }) => {

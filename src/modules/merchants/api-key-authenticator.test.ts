@@ -20,7 +20,7 @@ test("the requests of one moment are authenticated, rate limited and claimed by 
   const payer = await newMerchant(db.database);
   const revoked = await newMerchant(db.database);
   const suspended = await newMerchant(db.database);
-  await revokeApiKey(db.database, revoked.id, revoked.testKeyId);
+  await revokeApiKey(db.database, { merchantId: revoked.id, id: revoked.testKeyId, livemode: null });
   await setStatus(db.database, suspended.id, "suspended");
   const counting = countingDatabase(db.database);
   const authenticate = apiKeyAuthenticator(counting.database, { rateLimit });

@@ -138,10 +138,15 @@ export async function selectWorldApiKeys(
 }
 
 /** Revokes the key (keeping the first revocation time when repeated); null when there is no such key. */
-export async function revokeApiKey(database: Queryable, merchantId: string, keyId: string): Promise<ApiKeyRow | null> {
+/** Revokes a key of the merchant; of one world only when `livemode` is given (a /v1 caller's), any world for the operator. */
+export async function revokeApiKey(
+  database: Queryable,
+  key: { merchantId: string; id: string; livemode: boolean | null },
+): Promise<ApiKeyRow | null> {
   return database.maybeOne(sql.type(apiKeyRowSchema)`
     UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-    WHERE merchant_id = ${merchantId} AND id = ${keyId}
+    WHERE merchant_id = ${key.merchantId} AND id = ${key.id}
+      AND (${key.livemode}::boolean IS NULL OR livemode = ${key.livemode}::boolean)
     RETURNING ${API_KEY_COLUMNS}`);
 }
 

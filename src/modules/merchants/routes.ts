@@ -41,7 +41,7 @@ export const merchantRoutes: AnyRoute[] = [
     operationId: "getMe",
     summary: "The merchant profile of the calling key",
     tags: ["Merchant"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     responses: { 200: { description: "Merchant profile.", schema: merchantProfileSchema } },
     // The profile arrives with authentication: this route costs no query of its own.
     handler: async ({ tenant }) => {
@@ -55,7 +55,7 @@ export const merchantRoutes: AnyRoute[] = [
     operationId: "listApiKeys",
     summary: "The API keys of the calling key's world, newest first, revoked ones included (never their secrets)",
     tags: ["Merchant"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { query: listApiKeysQuery },
     responses: { 200: { description: "A page of keys.", schema: apiKeyListSchema } },
     handler: async ({ database, tenant, query }) => {
@@ -168,7 +168,9 @@ export const merchantAdminRoutes: AnyRoute[] = [
     request: { params: apiKeyParams },
     responses: { 200: { description: "The revoked key.", schema: apiKeySchema } },
     handler: async ({ database, params }) => ({
-      body: presentApiKey(await merchants.revokeApiKey(database, params.id, params.key_id)),
+      body: presentApiKey(
+        await merchants.revokeApiKey(database, { merchantId: params.id, id: params.key_id, livemode: null }),
+      ),
     }),
   }),
   defineRoute({

@@ -132,16 +132,28 @@ export async function listWorldApiKeys(
   return toPage(rows, { limit: world.limit, keyOf: createdAtKey, present: (row) => row });
 }
 
-export async function revokeApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {
-  return (
-    (await queries.revokeApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.")
-  );
+/**
+ * Revokes a key. A /v1 caller names its world and reaches only that world's keys (a test key must not
+ * revoke a live one); the operator (`livemode` null) any of the merchant's keys.
+ */
+export async function revokeApiKey(
+  database: Database,
+  key: { merchantId: string; id: string; livemode: boolean | null },
+): Promise<queries.ApiKeyRow> {
+  return (await queries.revokeApiKey(database, key)) ?? throwNotFound("No such API key in this world.");
 }
 
-export async function getApiKey(database: Database, merchantId: string, keyId: string): Promise<queries.ApiKeyRow> {
-  return (
-    (await queries.selectApiKey(database, merchantId, keyId)) ?? throwNotFound("No such API key for this merchant.")
-  );
+/** A key of the caller's world (the dashboard's world header picks it). */
+export async function getWorldApiKey(
+  database: Database,
+  world: { merchantId: string; livemode: boolean },
+  keyId: string,
+): Promise<queries.ApiKeyRow> {
+  const key = await queries.selectApiKey(database, world.merchantId, keyId);
+  if (key === null || key.livemode !== world.livemode) {
+    return throwNotFound("No such API key in this world.");
+  }
+  return key;
 }
 
 /**

@@ -49,7 +49,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       operationId: "createPayment",
       summary: "Create a payment: a 9-digit code, QR, deep link, USSD and hosted checkout, valid 10 minutes",
       tags: ["Payments"],
-      auth: "either",
+      auth: { keys: "both", owner: "session" },
       idempotent: true,
       derivedOnReplay: {
         field: "qr_png_data_url",
@@ -72,7 +72,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       operationId: "getPayment",
       summary: "A payment; while pending, refreshed from the gateway (throttled by the service: poll freely)",
       tags: ["Payments"],
-      auth: "either",
+      auth: { keys: "both", owner: "session" },
       request: { params: paymentIdParams },
       responses: { 200: { description: "The payment.", schema: paymentSchema } },
       handler: async ({ params, tenant, config, database, logger }) => ({
@@ -88,7 +88,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       operationId: "listPayments",
       summary: "The key's world's payments, newest first",
       tags: ["Payments"],
-      auth: "either",
+      auth: { keys: "both", owner: "session" },
       request: { query: listPaymentsQuery },
       responses: { 200: { description: "A page of payments.", schema: paymentPageSchema } },
       handler: async ({ query, tenant, config, database }) => {

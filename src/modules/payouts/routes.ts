@@ -1,5 +1,4 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { requireStepUpOfSessions } from "../sessions/index.ts";
 import { createPayoutWriter, type PayoutWriter } from "./payout-writer.ts";
 import {
   adminPayoutSchema,
@@ -49,7 +48,7 @@ export function payoutRoutes(): AnyRoute[] {
       operationId: "createPayout",
       summary: "Pay out to the merchant's verified wallet: debited now, submitted and confirmed by the processor",
       tags: ["Payouts"],
-      auth: "either",
+      auth: { keys: "both", owner: "step_up" },
       idempotent: true,
       request: { body: createPayoutBody },
       responses: {
@@ -58,8 +57,7 @@ export function payoutRoutes(): AnyRoute[] {
           description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
         },
       },
-      handler: async ({ body, tenant, database, config, commitWithResponse }) => {
-        await requireStepUpOfSessions(database, config.sessions, tenant);
+      handler: async ({ body, tenant, database, commitWithResponse }) => {
         payouts.payoutDestinationOf(tenant.merchant);
         // The writer shares its statements with the requests of the moment.
         writePayout ??= createPayoutWriter(database);
@@ -74,7 +72,7 @@ export function payoutRoutes(): AnyRoute[] {
       operationId: "getPayout",
       summary: "A payout",
       tags: ["Payouts"],
-      auth: "either",
+      auth: { keys: "both", owner: "session" },
       request: { params: payoutIdParams },
       responses: { 200: { description: "The payout.", schema: payoutSchema } },
       handler: async ({ params, tenant, database }) => ({
@@ -87,7 +85,7 @@ export function payoutRoutes(): AnyRoute[] {
       operationId: "listPayouts",
       summary: "The key's world's payouts, newest first",
       tags: ["Payouts"],
-      auth: "either",
+      auth: { keys: "both", owner: "session" },
       request: { query: listPayoutsQuery },
       responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
       handler: async ({ query, tenant, database }) => {

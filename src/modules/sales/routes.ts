@@ -92,7 +92,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       operationId: "createSale",
       summary: "Ring up a sale: cash completes at once; wallet is pending with an embedded payment",
       tags: ["Sales"],
-      auth: "either",
+      auth: { keys: "both", owner: "session", till: "cashier" },
       idempotent: true,
       // A wallet sale's stored answer holds its payment without the QR image, drawn again on replay.
       derivedOnReplay: {
@@ -143,7 +143,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       operationId: "createSaleReturn",
       summary: "Take back some or all lines of a completed sale: stock comes back, the refund is paid in cash",
       tags: ["Sales"],
-      auth: "either",
+      auth: { keys: "both", owner: "session", till: "manager" },
       idempotent: true,
       request: { params: saleIdParams, body: createReturnBody },
       responses: {
@@ -193,7 +193,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       operationId: "getSalesReport",
       summary: "Takings of completed sales: totals, by tender, best sellers (default: today, merchant's time zone)",
       tags: ["Sales"],
-      auth: "either",
+      auth: { keys: "both", owner: "session", till: "till" },
       request: { query: salesReportQuery },
       responses: { 200: { description: "The sales report.", schema: salesReportSchema } },
       handler: async ({ query, tenant, database }) => ({
@@ -215,7 +215,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       summary:
         "A sale; a pending wallet sale refreshes its payment and is finalised when it has ended; wait_seconds waits for that end",
       tags: ["Sales"],
-      auth: "either",
+      auth: { keys: "both", owner: "session", till: "till" },
       request: { params: saleIdParams, query: getSaleQuery },
       responses: {
         200: { description: "The sale.", schema: saleSchema },
@@ -237,7 +237,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       operationId: "listSales",
       summary: "The key's world's sales, newest first (without embedded payments)",
       tags: ["Sales"],
-      auth: "either",
+      auth: { keys: "both", owner: "session", till: "till" },
       request: { query: listSalesQuery },
       responses: { 200: { description: "A page of sales.", schema: salePageSchema } },
       handler: async ({ query, tenant, config, database }) => {

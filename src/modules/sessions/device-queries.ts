@@ -50,3 +50,18 @@ export async function revokeDevice(database: Queryable, merchantId: string, id: 
   }
   return device;
 }
+
+/** Unpairs every paired device of the merchant and ends their sessions; how many devices it unpaired. */
+export async function revokeAllDevices(database: Queryable, merchantId: string): Promise<number> {
+  const rows = await database.any(sql.type(z.object({ id: z.string() }))`
+    UPDATE till_devices SET revoked_at = now()
+    WHERE merchant_id = ${merchantId} AND revoked_at IS NULL
+    RETURNING id`);
+  const unpaired = rows.map((row) => row.id);
+  if (unpaired.length > 0) {
+    await database.query(sql.unsafe`
+      UPDATE sessions SET revoked_at = now()
+      WHERE merchant_id = ${merchantId} AND device_id = ANY(${sql.array(unpaired, "text")}) AND revoked_at IS NULL`);
+  }
+  return unpaired.length;
+}

@@ -43,7 +43,7 @@ export function deviceRoutes(): AnyRoute[] {
       operationId: "pairTillDevice",
       summary: "Pair a till device (owner's dashboard session, fresh password): its token is answered once",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "step_up" },
       request: {
         body: z.strictObject({
           name: z.string().trim().min(1).max(100),
@@ -66,7 +66,7 @@ export function deviceRoutes(): AnyRoute[] {
         403: ownerOnly,
       },
       handler: async ({ body, tenant, config, database, client }) => {
-        const paired = await devices.pairDevice(database, config.sessions, tenant, { name: body.name, client });
+        const paired = await devices.pairDevice(database, tenant, { name: body.name, client });
         const headers: Record<string, string> = { "Cache-Control": "no-store" };
         if (body.keep_in_cookie) {
           // The till pairing itself: the token goes where page scripts cannot read it.
@@ -82,7 +82,7 @@ export function deviceRoutes(): AnyRoute[] {
       operationId: "listTillDevices",
       summary: "The merchant's paired and revoked till devices (owner's dashboard session)",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       responses: {
         200: { description: "The devices.", schema: z.object({ data: z.array(deviceSchema) }) },
         403: ownerOnly,
@@ -97,7 +97,7 @@ export function deviceRoutes(): AnyRoute[] {
       operationId: "revokeTillDevice",
       summary: "Unpair a till device: its token is refused and its sessions end at once",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       request: { params: z.strictObject({ id: z.string().max(100) }) },
       responses: {
         200: { description: "The revoked device.", schema: deviceSchema },

@@ -7,7 +7,7 @@ import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
 import * as devices from "./device-queries.ts";
 import * as queries from "./queries.ts";
-import { requireDashboardSession, requireStepUp, type SignedIn } from "./service.ts";
+import type { SignedIn } from "./service.ts";
 import { hashToken, newSessionToken } from "./tokens.ts";
 
 /**
@@ -19,19 +19,16 @@ import { hashToken, newSessionToken } from "./tokens.ts";
 
 export async function pairDevice(
   database: Database,
-  settings: Config["sessions"],
   tenant: Tenant,
   input: { name: string; client: RequestClient },
 ): Promise<{ device: devices.DeviceRow; token: string }> {
-  requireDashboardSession(tenant);
-  await requireStepUp(database, settings, tenant);
   const token = `tdv_${newSessionToken()}`;
   const device = await database.transaction(async (transaction) => {
     const device = await devices.insertDevice(transaction, {
       merchantId: tenant.merchantId,
       id: newId("dev"),
       name: input.name,
-      userId: tenant.sessionUserId ?? tenant.actor.id,
+      userId: tenant.session?.userId ?? tenant.actor.id,
       tokenHash: hashToken(token),
     });
     await recordAuditEntry(transaction, {
@@ -48,7 +45,6 @@ export async function pairDevice(
 }
 
 export async function listDevices(database: Queryable, tenant: Tenant): Promise<readonly devices.DeviceRow[]> {
-  requireDashboardSession(tenant);
   return devices.selectDevices(database, tenant.merchantId);
 }
 
@@ -57,7 +53,6 @@ export async function revokeDevice(
   tenant: Tenant,
   input: { id: string; client: RequestClient },
 ): Promise<devices.DeviceRow> {
-  requireDashboardSession(tenant);
   return database.transaction(async (transaction) => {
     const device = await devices.revokeDevice(transaction, tenant.merchantId, input.id);
     if (device === null) {
@@ -75,7 +70,10 @@ export async function revokeDevice(
   });
 }
 
-/** A paired device opens a till session with its token (no password); a presented older session is revoked. */
+/**
+ * A paired device opens a till session with its token (no password; the session never satisfies
+ * step-up); a presented older session is revoked. The opening is audited as the device's.
+ */
 export async function signInDevice(
   database: Database,
   settings: Config["sessions"],
@@ -95,7 +93,7 @@ export async function signInDevice(
     if (presented !== undefined) {
       await queries.revokeSessionByToken(transaction, hashToken(presented));
     }
-    return queries.insertSession(transaction, {
+    const session = await queries.insertSession(transaction, {
       merchantId: device.merchant_id,
       id: newId("ses"),
       userId: device.user_id,
@@ -106,7 +104,17 @@ export async function signInDevice(
       idleTimeoutSeconds: null,
       lifetimeMs: settings.tillLifetimeMs,
       deviceId: device.id,
+      passwordVerified: false,
     });
+    await recordAuditEntry(transaction, {
+      merchantId: device.merchant_id,
+      action: "session.device_opened",
+      actor: { kind: "till_user", id: device.id },
+      livemode: null,
+      target: { type: "session", id: session.id },
+      client: input.client,
+    });
+    return session;
   });
   return { session, token, user, lifetimeMs: settings.tillLifetimeMs };
 }

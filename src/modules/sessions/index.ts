@@ -8,12 +8,10 @@ import { sessionRoutes } from "./routes.ts";
  * CSRF tokens bound to them, brute-force limits, step-up, and key management from the dashboard.
  * The HTTP platform calls `sessionAuthenticator` to resolve a session principal; the routes are
  * `sessionRoutes` (sign-in, sign-out, step-up, password, session list), `deviceRoutes` (till devices)
- * and `keyRoutes`; other modules call `requireStepUpOfSessions` before actions that need a fresh
- * password from a person.
+ * and `keyRoutes`. Who may call what is each route's declared access (src/platform/http/access.ts);
+ * step-up freshness comes from the statement that authenticates the session.
  */
 export {
-  requireDashboardSession,
-  requireStepUpOfSessions,
   sessionAuthenticator,
   setSessionCashier,
   tillSessionOf,

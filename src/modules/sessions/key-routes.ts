@@ -1,3 +1,4 @@
+import { requireStepUpOfSession } from "../../platform/http/access.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
@@ -5,7 +6,6 @@ import { presentApiKey } from "../merchants/present.ts";
 import { apiKeySchema } from "../merchants/schemas.ts";
 import * as merchants from "../merchants/service.ts";
 import { keyIdParams, mintKeyBody, rolledKeySchema, rollKeyBody } from "./schemas.ts";
-import { requireStepUp } from "./service.ts";
 
 /**
  * Key management from the dashboard. Minting and rolling are session-only (the secret reaches the
@@ -39,12 +39,12 @@ export function keyRoutes(): AnyRoute[] {
       operationId: "createApiKey",
       summary: "Mint a secret key (dashboard session only); the secret is in this answer and never again",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       request: { body: mintKeyBody },
       responses: { 201: { description: "The key with its secret.", schema: apiKeySchema }, ...stepUpResponse },
-      handler: async ({ database, config, tenant, body, client }) => {
+      handler: async ({ database, tenant, body, client }) => {
         if (body.livemode) {
-          await requireStepUp(database, config.sessions, tenant);
+          requireStepUpOfSession(tenant);
         }
         const minted = await merchants.createApiKey(database, tenant.merchantId, body.livemode);
         await auditKey(database, tenant, "api_key.created", minted.key, client);
@@ -61,16 +61,16 @@ export function keyRoutes(): AnyRoute[] {
       operationId: "rollApiKey",
       summary: "Replace a key with a new one; the old secret works for 0 s, 1 h, 24 h or 7 days more (session only)",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       request: { params: keyIdParams, body: rollKeyBody },
       responses: {
         200: { description: "The old key (with its end) and the new one with its secret.", schema: rolledKeySchema },
         ...stepUpResponse,
       },
-      handler: async ({ database, config, tenant, params, body, client }) => {
-        const key = await merchants.getApiKey(database, tenant.merchantId, params.id);
+      handler: async ({ database, tenant, params, body, client }) => {
+        const key = await merchants.getWorldApiKey(database, tenant, params.id);
         if (key.livemode) {
-          await requireStepUp(database, config.sessions, tenant);
+          requireStepUpOfSession(tenant);
         }
         const rolled = await merchants.rollApiKey(database, tenant.merchantId, key.id, body.expires_in_seconds);
         await auditKey(database, tenant, "api_key.rolled", rolled.previous, client);
@@ -87,13 +87,22 @@ export function keyRoutes(): AnyRoute[] {
       method: "delete",
       path: "/v1/api_keys/:id",
       operationId: "revokeApiKey",
-      summary: "Revoke a secret key at once",
+      summary: "Revoke a secret key of the caller's world at once (a live key from a session: step-up)",
       tags: ["Account"],
-      auth: "either",
+      auth: { keys: "both", owner: "session" },
       request: { params: keyIdParams },
       responses: { 200: { description: "The revoked key.", schema: apiKeySchema } },
       handler: async ({ database, tenant, params, client }) => {
-        const revoked = await merchants.revokeApiKey(database, tenant.merchantId, params.id);
+        // A live key's revocation from a session needs a fresh password: a stolen session must not be
+        // able to cut the merchant's live integration off.
+        if (tenant.livemode) {
+          requireStepUpOfSession(tenant);
+        }
+        const revoked = await merchants.revokeApiKey(database, {
+          merchantId: tenant.merchantId,
+          id: params.id,
+          livemode: tenant.livemode,
+        });
         await auditKey(database, tenant, "api_key.revoked", revoked, client);
         return { body: presentApiKey(revoked) };
       },

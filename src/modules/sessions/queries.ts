@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { merchantRowSchema } from "../../platform/tenant.ts";
+import { cashierRoles, merchantRowSchema } from "../../platform/tenant.ts";
 import { type RateLimit, rateLimitLog, takeRateLimitSlots } from "../merchants/queries.ts";
 
 export type SessionKind = "dashboard" | "till";
@@ -16,7 +16,8 @@ const sessionRowSchema = z.object({
   last_seen_at: z.date(),
   idle_timeout_seconds: z.number().int().nullable(),
   expires_at: z.date(),
-  password_verified_at: z.date(),
+  /** When the password was last typed in this session (null: never; a device's till session never has). */
+  password_verified_at: z.date().nullable(),
   revoked_at: z.date().nullable(),
   /** The paired till device that opened the session (null: a password sign-in). */
   device_id: z.string().nullable(),
@@ -72,70 +73,73 @@ export async function upgradePasswordHash(
     WHERE merchant_id = ${user.merchantId} AND id = ${user.userId} AND password_hash = ${user.from}`);
 }
 
-const lockoutSchema = z.object({ failures: z.number().int(), retry_after_ms: z.number().int() });
+const attemptSchema = z.object({ over_limit: z.boolean(), retry_after_ms: z.number().int() });
 
 /**
- * For each subject (an account, an address), how many failures lie within the window and when the
- * oldest of them leaves it; the largest wait over the subjects that reached their limit.
+ * Takes one attempt's slot for each subject (an account, an address) before the password is checked:
+ * an upsert that locks the subject's row, so concurrent attempts count one after another. A subject's
+ * window starts at its first attempt and restarts once it has passed. Answers whether any subject is
+ * now past its limit, and the longest wait until the windows that are restart.
  */
-export async function selectLockout(
+export async function takeAttempt(
   database: Queryable,
   subjects: readonly { subject: string; limit: number }[],
   windowMs: number,
-): Promise<{ locked: boolean; retryAfterMs: number }> {
-  const rows = await database.any(sql.type(lockoutSchema)`
-    SELECT count(f.failed_at)::integer AS failures,
-      coalesce(ceil(extract(epoch FROM
-        -- The failure whose departure brings the count back under the limit.
-        (array_agg(f.failed_at ORDER BY f.failed_at DESC))[s.max_failures] + ${windowMs}::integer * interval '1 millisecond'
-        - now()) * 1000)::integer, 0) AS retry_after_ms
-    FROM unnest(${sql.array(
-      subjects.map((subject) => subject.subject),
-      "text",
-    )}, ${sql.array(
-      subjects.map((subject) => subject.limit),
-      "int4",
-    )}) AS s(subject, max_failures)
-    LEFT JOIN sign_in_failures f
-      ON f.subject = s.subject AND f.failed_at > now() - ${windowMs}::integer * interval '1 millisecond'
-    GROUP BY s.subject, s.max_failures
-    HAVING count(f.failed_at) >= s.max_failures`);
-  return {
-    locked: rows.length > 0,
-    retryAfterMs: Math.max(0, ...rows.map((row) => row.retry_after_ms)),
-  };
+): Promise<{ overLimit: boolean; retryAfterMs: number }> {
+  const rows = await database.any(sql.type(attemptSchema)`
+    WITH s AS (
+      SELECT * FROM unnest(${sql.array(
+        subjects.map((subject) => subject.subject),
+        "text",
+      )}, ${sql.array(
+        subjects.map((subject) => subject.limit),
+        "int4",
+      )}) AS s(subject, attempts_max)),
+    taken AS (
+      INSERT INTO auth_attempts AS a (subject, attempts, window_started_at)
+      SELECT subject, 1, now() FROM s
+      ON CONFLICT (subject) DO UPDATE SET
+        attempts = CASE WHEN a.window_started_at <= now() - ${windowMs}::integer * interval '1 millisecond'
+          THEN 1 ELSE a.attempts + 1 END,
+        window_started_at = CASE WHEN a.window_started_at <= now() - ${windowMs}::integer * interval '1 millisecond'
+          THEN now() ELSE a.window_started_at END
+      RETURNING subject, attempts, window_started_at)
+    SELECT t.attempts > s.attempts_max AS over_limit,
+      greatest(0, ceil(extract(epoch FROM
+        t.window_started_at + ${windowMs}::integer * interval '1 millisecond' - now()) * 1000))::integer AS retry_after_ms
+    FROM taken t JOIN s USING (subject)`);
+  const over = rows.filter((row) => row.over_limit);
+  return { overLimit: over.length > 0, retryAfterMs: Math.max(0, ...over.map((row) => row.retry_after_ms)) };
 }
 
 /**
- * Records a failed password check for each subject (dropping the subjects' failures older than the
- * window) and, when the email is a user's, an audit entry in that user's merchant log. One statement
- * whether or not the user exists, so both answers take the same time.
+ * A right password gives its slot back: the account's count starts again, and the address's loses the
+ * attempt (other accounts may be under attack from it, so its earlier failures stay counted).
  */
-export async function insertFailure(
+export async function returnAttempt(
+  database: Queryable,
+  subjects: { account: string; address: string },
+): Promise<void> {
+  await database.query(sql.unsafe`
+    UPDATE auth_attempts SET attempts = CASE WHEN subject = ${subjects.account} THEN 0 ELSE greatest(attempts - 1, 0) END
+    WHERE subject IN (${subjects.account}, ${subjects.address})`);
+}
+
+/** The audit entry of a wrong password (sign-in, step-up or password change), in the user's merchant log. */
+export async function insertFailureAudit(
   database: Queryable,
   failure: {
-    subjects: readonly string[];
+    action: "session.sign_in_failed" | "session.step_up_failed" | "user.password_change_failed";
     email: string;
-    windowMs: number;
     auditId: string;
     client: { address: string | null; userAgent: string | null };
   },
 ): Promise<void> {
   await database.query(sql.unsafe`
-    WITH subjects AS (SELECT unnest(${sql.array(failure.subjects, "text")}) AS subject),
-    aged AS (
-      DELETE FROM sign_in_failures f USING subjects s
-      WHERE f.subject = s.subject AND f.failed_at <= now() - ${failure.windowMs}::integer * interval '1 millisecond'),
-    recorded AS (INSERT INTO sign_in_failures (subject) SELECT subject FROM subjects)
     INSERT INTO audit_log (merchant_id, id, action, actor_type, actor_id, client_address, user_agent)
-    SELECT u.merchant_id, ${failure.auditId}, 'session.sign_in_failed', 'dashboard_user', u.id,
+    SELECT u.merchant_id, ${failure.auditId}, ${failure.action}, 'dashboard_user', u.id,
       ${failure.client.address}, ${failure.client.userAgent}
     FROM dashboard_users u WHERE u.email = ${failure.email}`);
-}
-
-/** A successful sign-in clears the account's failures (not the address's: other accounts may be under attack from it). */
-export async function deleteFailures(database: Queryable, subject: string): Promise<void> {
-  await database.query(sql.unsafe`DELETE FROM sign_in_failures WHERE subject = ${subject}`);
 }
 
 export async function insertSession(
@@ -150,14 +154,17 @@ export async function insertSession(
     clientAddress: string | null;
     idleTimeoutSeconds: number | null;
     lifetimeMs: number;
-    deviceId?: string;
+    deviceId: string | null;
+    /** The password was typed to open it (a dashboard sign-in): the step-up window starts now. */
+    passwordVerified: boolean;
   },
 ): Promise<SessionRow> {
   return transaction.one(sql.type(sessionRowSchema)`
     INSERT INTO sessions (merchant_id, id, user_id, kind, token_hash, user_agent, client_address,
-      idle_timeout_seconds, device_id, expires_at)
+      idle_timeout_seconds, device_id, password_verified_at, expires_at)
     VALUES (${session.merchantId}, ${session.id}, ${session.userId}, ${session.kind}, ${sql.binary(session.tokenHash)},
-      ${session.userAgent}, ${session.clientAddress}, ${session.idleTimeoutSeconds}, ${session.deviceId ?? null},
+      ${session.userAgent}, ${session.clientAddress}, ${session.idleTimeoutSeconds}, ${session.deviceId},
+      CASE WHEN ${session.passwordVerified}::boolean THEN now() END,
       now() + ${session.lifetimeMs}::integer * interval '1 millisecond')
     RETURNING ${SESSION_COLUMNS}`);
 }
@@ -196,15 +203,15 @@ export async function revokeSession(
     RETURNING ${SESSION_COLUMNS}`);
 }
 
-/** Revokes every live session of the user but one (the one that changed the password). */
-export async function revokeOtherSessions(
+/** Revokes every live session of the user but one (null: all of them); how many it revoked. */
+export async function revokeUserSessions(
   transaction: Transaction,
-  session: { merchantId: string; userId: string; keepId: string },
+  session: { merchantId: string; userId: string; keepId: string | null },
 ): Promise<number> {
   const result = await transaction.query(sql.unsafe`
     UPDATE sessions SET revoked_at = now()
-    WHERE merchant_id = ${session.merchantId} AND user_id = ${session.userId} AND id <> ${session.keepId}
-      AND revoked_at IS NULL`);
+    WHERE merchant_id = ${session.merchantId} AND user_id = ${session.userId}
+      AND id IS DISTINCT FROM ${session.keepId} AND revoked_at IS NULL`);
   return result.rowCount;
 }
 
@@ -213,22 +220,15 @@ export async function markPasswordVerified(database: Queryable, merchantId: stri
     UPDATE sessions SET password_verified_at = now() WHERE merchant_id = ${merchantId} AND id = ${id}`);
 }
 
-/** Whether the session's password was entered within the window (the database clock decides). */
-export async function passwordVerifiedWithin(
-  database: Queryable,
-  session: { merchantId: string; id: string },
-  windowMs: number,
-): Promise<boolean> {
-  return database.oneFirst(sql.type(z.object({ fresh: z.boolean() }))`
-    SELECT coalesce((SELECT password_verified_at > now() - ${windowMs}::integer * interval '1 millisecond'
-      FROM sessions WHERE merchant_id = ${session.merchantId} AND id = ${session.id}), false) AS fresh`);
-}
-
 const authenticationRowSchema = merchantRowSchema.extend({
   session_id: z.string(),
   user_id: z.string(),
   session_kind: z.enum(["dashboard", "till"]),
+  device_id: z.string().nullable(),
+  step_up_fresh: z.boolean(),
   cashier_id: z.string().nullable(),
+  cashier_role: z.enum(cashierRoles).nullable(),
+  has_cashiers: z.boolean(),
   rate_taken: z.boolean(),
   in_window: z.number().int(),
   reset_ms: z.number().int(),
@@ -243,13 +243,19 @@ export type SessionAuthentication = z.infer<typeof authenticationRowSchema>;
  */
 export async function authenticateSession(
   database: Queryable,
-  request: { tokenHash: Buffer; livemode: boolean },
+  request: { tokenHash: Buffer; livemode: boolean; stepUpWindowMs: number },
   rateLimit: RateLimit,
 ): Promise<SessionAuthentication | null> {
   return database.maybeOne(sql.type(authenticationRowSchema)`
     WITH found AS (
       SELECT s.merchant_id, s.id AS session_id, s.user_id, s.kind AS session_kind, m.status AS merchant_status,
-        c.id AS cashier_id
+        s.device_id, c.id AS cashier_id, c.role AS cashier_role,
+        -- A till never steps up: only the owner's dashboard session, with the password typed in it.
+        coalesce(s.kind = 'dashboard'
+          AND s.password_verified_at > now() - ${request.stepUpWindowMs}::integer * interval '1 millisecond', false)
+          AS step_up_fresh,
+        s.kind = 'till' AND EXISTS (
+          SELECT 1 FROM cashiers a WHERE a.merchant_id = s.merchant_id AND a.disabled_at IS NULL) AS has_cashiers
       FROM sessions s JOIN merchants m ON m.id = s.merchant_id
         -- A disabled cashier stops acting at once: the session falls back to no cashier.
         LEFT JOIN cashiers c ON c.merchant_id = s.merchant_id AND c.id = s.cashier_id AND c.disabled_at IS NULL
@@ -266,7 +272,8 @@ export async function authenticateSession(
       FROM found f WHERE s.merchant_id = f.merchant_id AND s.id = f.session_id)
     SELECT m.id, m.name, m.type, m.status, m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
       m.timezone, m.created_at, m.updated_at,
-      f.session_id, f.user_id, f.session_kind, f.cashier_id, t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
+      f.session_id, f.user_id, f.session_kind, f.device_id, f.step_up_fresh, f.cashier_id, f.cashier_role,
+      f.has_cashiers, t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
     FROM found f
     JOIN merchants m ON m.id = f.merchant_id
     LEFT JOIN taken t ON t.merchant_id = f.merchant_id

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Config } from "../../platform/config.ts";
 import { forbidden } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute, type RequestClient } from "../../platform/http/route.ts";
-import type { Actor } from "../../platform/tenant.ts";
+import type { SessionFacts } from "../../platform/tenant.ts";
 import { deviceOf } from "./device.ts";
 import {
   changePasswordBody,
@@ -18,7 +18,7 @@ import { clearedSessionCookie, csrfTokenOf, sessionCookie, sessionCookieName } f
 function presentSession(
   config: Config,
   signedIn: { session: sessions.SessionRow; user: sessions.SignInUser; token: string },
-  actor?: Actor,
+  facts?: SessionFacts,
 ): z.infer<typeof sessionSchema> {
   const { session, user } = signedIn;
   const idleEnd =
@@ -37,9 +37,13 @@ function presentSession(
     created_at: session.created_at.toISOString(),
     expires_at: session.expires_at.toISOString(),
     idle_expires_at: idleEnd?.toISOString() ?? null,
-    step_up_expires_at: new Date(session.password_verified_at.getTime() + config.sessions.stepUpWindowMs).toISOString(),
-    // The request's actor, not the row: a disabled cashier no longer acts (the session lookup drops it).
-    cashier_id: session.kind === "till" && actor !== undefined && actor.id !== session.user_id ? actor.id : null,
+    step_up_expires_at:
+      session.kind === "till" || session.password_verified_at === null
+        ? null
+        : new Date(session.password_verified_at.getTime() + config.sessions.stepUpWindowMs).toISOString(),
+    // The request's facts, not the row: a disabled cashier no longer acts (the session lookup drops it).
+    cashier_id: facts?.cashier?.id ?? null,
+    cashier_role: facts?.cashier?.role ?? null,
     device_id: session.device_id,
   };
 }
@@ -93,13 +97,13 @@ export function sessionRoutes(): AnyRoute[] {
       operationId: "getSession",
       summary: "The current session, its user and merchant, and its CSRF token",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session", till: "till" },
       responses: { 200: { description: "The session.", schema: sessionSchema } },
       handler: async ({ database, config, tenant, client }) => {
         const current = await sessions.currentSession(database, tenant);
         return {
           headers: { "Cache-Control": "no-store" },
-          body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.actor),
+          body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.session),
         };
       },
     }),
@@ -109,7 +113,7 @@ export function sessionRoutes(): AnyRoute[] {
       operationId: "signOut",
       summary: "Sign out: the session is revoked on the server and the cookie cleared",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session", till: "till" },
       responses: { 200: { description: "Signed out.", schema: z.object({ signed_out: z.literal(true) }) } },
       handler: async ({ database, config, tenant, client }) => {
         await sessions.signOut(database, tenant, client);
@@ -123,39 +127,51 @@ export function sessionRoutes(): AnyRoute[] {
       method: "post",
       path: "/v1/session/step_up",
       operationId: "stepUpSession",
-      summary: "Enter the password again: live keys can then be minted and rolled for 5 minutes",
+      summary:
+        "Type the password again in this dashboard session: step-up actions are then allowed for 5 minutes (never at a till)",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       request: { body: passwordBody },
       responses: { 200: { description: "The session.", schema: sessionSchema }, ...errorsOfSignIn },
       handler: async ({ database, config, tenant, body, client }) => {
         await sessions.stepUp(database, config.sessions, tenant, { password: body.password, client });
         const current = await sessions.currentSession(database, tenant);
-        return { body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.actor) };
+        return { body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.session) };
       },
     }),
     defineRoute({
       method: "post",
       path: "/v1/session/password",
       operationId: "changePassword",
-      summary: "Change the password (the current one required); every other session of the user is signed out",
+      summary:
+        "Change the password (the current one required): every other session is signed out and every till device unpaired",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       request: { body: changePasswordBody },
       responses: {
         200: {
           description: "Changed.",
-          schema: z.object({ password_changed: z.literal(true), revoked_sessions: z.number().int() }),
+          schema: z.object({
+            password_changed: z.literal(true),
+            revoked_sessions: z.number().int(),
+            unpaired_devices: z.number().int(),
+          }),
         },
         ...errorsOfSignIn,
       },
       handler: async ({ database, config, tenant, body, client }) => {
-        const { revokedSessions } = await sessions.changePassword(database, config.sessions, tenant, {
+        const ended = await sessions.changePassword(database, config.sessions, tenant, {
           currentPassword: body.current_password,
           newPassword: body.new_password,
           client,
         });
-        return { body: { password_changed: true as const, revoked_sessions: revokedSessions } };
+        return {
+          body: {
+            password_changed: true as const,
+            revoked_sessions: ended.revokedSessions,
+            unpaired_devices: ended.unpairedDevices,
+          },
+        };
       },
     }),
     defineRoute({
@@ -164,7 +180,7 @@ export function sessionRoutes(): AnyRoute[] {
       operationId: "listSessions",
       summary: "The signed-in user's live sessions (device, address, last seen)",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       responses: {
         200: {
           description: "Live sessions, most recently seen first.",
@@ -184,9 +200,38 @@ export function sessionRoutes(): AnyRoute[] {
               created_at: row.created_at.toISOString(),
               last_seen_at: row.last_seen_at.toISOString(),
               expires_at: row.expires_at.toISOString(),
-              current: row.id === tenant.sessionId,
+              current: row.id === tenant.session?.id,
             })),
             has_more: false as const,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/v1/sessions",
+      operationId: "signOutEverywhere",
+      summary: "Sign out everywhere: every session of the user (this one too) ends and every till device is unpaired",
+      tags: ["Account"],
+      auth: { owner: "session" },
+      responses: {
+        200: {
+          description: "Signed out everywhere; the cookie is cleared.",
+          schema: z.object({
+            signed_out: z.literal(true),
+            revoked_sessions: z.number().int(),
+            unpaired_devices: z.number().int(),
+          }),
+        },
+      },
+      handler: async ({ database, config, tenant, client }) => {
+        const ended = await sessions.signOutEverywhere(database, tenant, client);
+        return {
+          headers: { "Set-Cookie": clearedSessionCookie(config.publicBaseUrl) },
+          body: {
+            signed_out: true as const,
+            revoked_sessions: ended.revokedSessions,
+            unpaired_devices: ended.unpairedDevices,
           },
         };
       },
@@ -197,7 +242,7 @@ export function sessionRoutes(): AnyRoute[] {
       operationId: "revokeSession",
       summary: "Sign one of the user's sessions out",
       tags: ["Account"],
-      auth: "session",
+      auth: { owner: "session" },
       request: { params: sessionIdParams },
       responses: { 200: { description: "Revoked.", schema: z.object({ id: z.string(), revoked: z.literal(true) }) } },
       handler: async ({ database, tenant, params, client }) => {

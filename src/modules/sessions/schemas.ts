@@ -5,7 +5,10 @@ import { apiKeySchema } from "../merchants/schemas.ts";
 export const signInBody = z.object({
   email: z.string().min(3).max(254),
   password: z.string().min(1).max(200),
-  /** A till session lasts a shift with no idle sign-out; a dashboard session ends when idle. */
+  /**
+   * Only "dashboard": a till is not signed in with a password but paired (POST /v1/till_devices) and
+   * opened with its device (POST /v1/session/device); "till" is refused with 403 till_device_required.
+   */
   kind: z.enum(["dashboard", "till"]).default("dashboard"),
 });
 
@@ -31,10 +34,15 @@ export const sessionSchema = z
     expires_at: z.string(),
     /** When the session ends if unused (null for till sessions). */
     idle_expires_at: z.string().nullable(),
-    /** Until then, live keys can be minted and rolled without entering the password again. */
-    step_up_expires_at: z.string(),
+    /**
+     * Until then, step-up actions (live keys, payouts, money to others) need no password again; null
+     * when no password was typed in this session (a till's session never has one).
+     */
+    step_up_expires_at: z.string().nullable(),
     /** The cashier switched in on this till session (null: nobody; the PIN screen). */
     cashier_id: z.string().nullable(),
+    /** That cashier's role: a manager approves returns, cash pay-outs and a drawer closed with a difference. */
+    cashier_role: z.enum(["cashier", "manager"]).nullable(),
     /** The paired till device that opened this session (null: signed in with the password). */
     device_id: z.string().nullable(),
   })

@@ -1,12 +1,13 @@
 import type { Config } from "../../platform/config.ts";
-import type { Database, Queryable } from "../../platform/db/pool.ts";
+import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
 import { ApiError, forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import type { SessionAuthenticator } from "../../platform/http/principal.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
-import type { Tenant } from "../../platform/tenant.ts";
+import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
 import { hashPassword, verifyPassword } from "../merchants/passwords.ts";
+import * as devices from "./device-queries.ts";
 import * as queries from "./queries.ts";
 import { csrfTokenOf, hashToken, newSessionToken, sessionCookieName } from "./tokens.ts";
 
@@ -36,25 +37,42 @@ const clientColumns = (client: RequestClient) => ({
   userAgent: client.userAgent?.slice(0, 512) ?? null,
 });
 
-const subjectsOf = (email: string, client: RequestClient, settings: SessionSettings) => [
-  { subject: `account:${email}`, limit: settings.failuresPerAccount },
-  { subject: `address:${client.address ?? "unknown"}`, limit: settings.failuresPerAddress },
-];
+const subjectsOf = (email: string, client: RequestClient, settings: SessionSettings) => ({
+  account: { subject: `account:${email}`, limit: settings.failuresPerAccount },
+  address: { subject: `address:${client.address ?? "unknown"}`, limit: settings.failuresPerAddress },
+});
+
+/** What a password is typed for: how a wrong one is answered and audited. */
+type PasswordPurpose = "sign_in" | "step_up" | "password_change";
+
+const failureActions = {
+  sign_in: "session.sign_in_failed",
+  step_up: "session.step_up_failed",
+  password_change: "user.password_change_failed",
+} as const;
 
 /**
- * Checks a password against the brute-force limits: 429 while the account or the address has too many
- * recent failures (whatever the password), a recorded failure and 401 when it is wrong. The same path
- * serves sign-in, step-up and password change.
+ * Checks a password against the brute-force limits, which count the attempt before it is checked (a
+ * burst of guesses gets at most the limit's worth of answers; past it, even the right password is
+ * refused with 429). A wrong password stays counted and is audited; a right one gives its slot back.
+ * Sign-in answers a wrong password 401; step-up and a password change 403 `invalid_password`: their
+ * session is still good, only the password typed again was not.
  */
 async function checkPassword(
   database: Database,
   settings: SessionSettings,
-  attempt: { email: string; password: string; user: queries.SignInUser | null; client: RequestClient },
+  attempt: {
+    email: string;
+    password: string;
+    user: queries.SignInUser | null;
+    client: RequestClient;
+    purpose: PasswordPurpose;
+  },
 ): Promise<queries.SignInUser> {
   const subjects = subjectsOf(attempt.email, attempt.client, settings);
-  const lockout = await queries.selectLockout(database, subjects, settings.failureWindowMs);
-  if (lockout.locked) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(lockout.retryAfterMs / 1000));
+  const taken = await queries.takeAttempt(database, [subjects.account, subjects.address], settings.failureWindowMs);
+  if (taken.overLimit) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
     throw new ApiError({
       status: 429,
       type: "rate_limited",
@@ -68,15 +86,17 @@ async function checkPassword(
     attempt.user?.password_hash ?? (await dummyHash()),
   );
   if (attempt.user === null || !matches) {
-    await queries.insertFailure(database, {
-      subjects: subjects.map((subject) => subject.subject),
+    await queries.insertFailureAudit(database, {
+      action: failureActions[attempt.purpose],
       email: attempt.email,
-      windowMs: settings.failureWindowMs,
       auditId: newId("aud"),
       client: clientColumns(attempt.client),
     });
-    throw invalidCredentials();
+    throw attempt.purpose === "sign_in"
+      ? invalidCredentials()
+      : forbidden("invalid_password", "The password is not correct.");
   }
+  await queries.returnAttempt(database, { account: subjects.account.subject, address: subjects.address.subject });
   if (upgradedHash !== null) {
     await queries.upgradePasswordHash(database, {
       merchantId: attempt.user.merchant_id,
@@ -93,27 +113,35 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export type SignedIn = { session: queries.SessionRow; token: string; user: queries.SignInUser; lifetimeMs: number };
 
 /**
- * Signs a dashboard user in: a fresh token every time (a token the browser already had is revoked,
- * never adopted, so a planted token cannot become a signed-in session).
+ * Signs the owner in to the dashboard: a fresh token every time (a token the browser already had is
+ * revoked, never adopted, so a planted token cannot become a signed-in session). A till is never
+ * signed in with a password: it is paired once (`POST /v1/till_devices`) and opens its sessions with
+ * its device token, so no password is typed at the counter and a till holds none of the owner's powers.
  */
 export async function signIn(
   database: Database,
   settings: SessionSettings,
   input: { email: string; password: string; kind: queries.SessionKind; client: RequestClient; cookieName: string },
 ): Promise<SignedIn> {
+  if (input.kind === "till") {
+    throw forbidden(
+      "till_device_required",
+      "A till opens with its paired device: pair it (POST /v1/till_devices with keep_in_cookie), then POST /v1/session/device.",
+    );
+  }
   const email = normalizeEmail(input.email);
   const user = await checkPassword(database, settings, {
     email,
     password: input.password,
     user: await queries.selectUserByEmail(database, email),
     client: input.client,
+    purpose: "sign_in",
   });
   const token = newSessionToken();
-  const lifetimeMs = input.kind === "till" ? settings.tillLifetimeMs : settings.dashboardLifetimeMs;
+  const lifetimeMs = settings.dashboardLifetimeMs;
   const presented = input.client.cookie(input.cookieName);
   const client = clientColumns(input.client);
   const session = await database.transaction(async (transaction) => {
-    await queries.deleteFailures(transaction, `account:${email}`);
     if (presented !== undefined) {
       await queries.revokeSessionByToken(transaction, hashToken(presented));
     }
@@ -121,17 +149,19 @@ export async function signIn(
       merchantId: user.merchant_id,
       id: newId("ses"),
       userId: user.user_id,
-      kind: input.kind,
+      kind: "dashboard",
       tokenHash: hashToken(token),
       userAgent: client.userAgent,
       clientAddress: client.address,
-      idleTimeoutSeconds: input.kind === "till" ? null : Math.ceil(settings.idleTimeoutMs / 1000),
+      idleTimeoutSeconds: Math.ceil(settings.idleTimeoutMs / 1000),
       lifetimeMs,
+      deviceId: null,
+      passwordVerified: true,
     });
     await recordAuditEntry(transaction, {
       merchantId: user.merchant_id,
       action: "session.signed_in",
-      actor: { kind: actorTypeOf(input.kind), id: user.user_id },
+      actor: { kind: "dashboard_user", id: user.user_id },
       livemode: null,
       target: { type: "session", id: session.id },
       client: input.client,
@@ -141,16 +171,14 @@ export async function signIn(
   return { session, token, user, lifetimeMs };
 }
 
-const actorTypeOf = (kind: queries.SessionKind) => (kind === "till" ? "till_user" : "dashboard_user");
-
 /** The session and user of a session request. */
 export async function currentSession(
   database: Queryable,
   tenant: Tenant,
 ): Promise<{ session: queries.SessionRow; user: queries.SignInUser }> {
-  const { sessionId, userId } = sessionOf(tenant);
+  const { id, userId } = sessionOf(tenant);
   const [session, user] = await Promise.all([
-    queries.selectSession(database, tenant.merchantId, sessionId),
+    queries.selectSession(database, tenant.merchantId, id),
     queries.selectUser(database, tenant.merchantId, userId),
   ]);
   if (session === null || user === null) {
@@ -159,26 +187,20 @@ export async function currentSession(
   return { session, user };
 }
 
-function sessionOf(tenant: Tenant): { sessionId: string; userId: string } {
-  if (tenant.sessionId === undefined) {
-    throw forbidden("session_required", "Only a signed-in dashboard user may do this.");
+/** The request's session (routes that take sessions only; a key never reaches them). */
+function sessionOf(tenant: Tenant): SessionFacts {
+  if (tenant.session === undefined) {
+    throw forbidden("principal_not_allowed", "Only a signed-in session may do this.");
   }
-  return { sessionId: tenant.sessionId, userId: tenant.sessionUserId ?? tenant.actor.id };
-}
-
-/** The session of a signed-in dashboard user (the owner), refused for till sessions and API keys. */
-export function requireDashboardSession(tenant: Tenant): void {
-  if (tenant.sessionKind !== "dashboard") {
-    throw forbidden("dashboard_session_required", "Only the owner, signed in to the dashboard, may do this.");
-  }
+  return tenant.session;
 }
 
 /** A till session's id, refused for anything else. */
 export function tillSessionOf(tenant: Tenant): string {
-  if (tenant.sessionKind !== "till" || tenant.sessionId === undefined) {
-    throw forbidden("till_session_required", "Only a till signed in with the owner's credentials may do this.");
+  if (tenant.session?.kind !== "till") {
+    throw forbidden("principal_not_allowed", "Only a till may do this.");
   }
-  return tenant.sessionId;
+  return tenant.session.id;
 }
 
 /** Switches the cashier acting on a till session (null: the till is locked, nobody is switched in). */
@@ -190,21 +212,21 @@ export async function setSessionCashier(database: Queryable, tenant: Tenant, cas
 }
 
 export async function signOut(database: Database, tenant: Tenant, client: RequestClient): Promise<void> {
-  const { sessionId, userId } = sessionOf(tenant);
+  const { id, userId } = sessionOf(tenant);
   await database.transaction(async (transaction) => {
-    await queries.revokeSession(transaction, { merchantId: tenant.merchantId, userId, id: sessionId });
+    await queries.revokeSession(transaction, { merchantId: tenant.merchantId, userId, id });
     await recordAuditEntry(transaction, {
       merchantId: tenant.merchantId,
       action: "session.signed_out",
       actor: tenant.actor,
       livemode: null,
-      target: { type: "session", id: sessionId },
+      target: { type: "session", id },
       client,
     });
   });
 }
 
-/** Step-up: the password entered again; live-key minting and rolling accept the session for a while after. */
+/** Step-up: the password typed again in this dashboard session; step-up routes accept it for a while after. */
 export async function stepUp(
   database: Database,
   settings: SessionSettings,
@@ -212,7 +234,13 @@ export async function stepUp(
   input: { password: string; client: RequestClient },
 ): Promise<queries.SessionRow> {
   const { session, user } = await currentSession(database, tenant);
-  await checkPassword(database, settings, { email: user.email, password: input.password, user, client: input.client });
+  await checkPassword(database, settings, {
+    email: user.email,
+    password: input.password,
+    user,
+    client: input.client,
+    purpose: "step_up",
+  });
   await database.transaction(async (transaction) => {
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);
     await recordAuditEntry(transaction, {
@@ -227,50 +255,24 @@ export async function stepUp(
   return (await queries.selectSession(database, tenant.merchantId, session.id)) ?? session;
 }
 
-/** Refuses with 403 `step_up_required` unless the session's password was entered within the window. */
-export async function requireStepUp(database: Queryable, settings: SessionSettings, tenant: Tenant): Promise<void> {
-  const { sessionId } = sessionOf(tenant);
-  const fresh = await queries.passwordVerifiedWithin(
-    database,
-    { merchantId: tenant.merchantId, id: sessionId },
-    settings.stepUpWindowMs,
-  );
-  if (!fresh) {
-    throw forbidden(
-      "step_up_required",
-      `Enter your password again (POST /v1/session/step_up): this action needs it within the last ${Math.round(settings.stepUpWindowMs / 60_000)} minutes.`,
-    );
-  }
-}
-
 /**
- * For actions a stolen browser session must not take alone (rolling a webhook secret, requesting a
- * payout): a session must have entered its password within the window. An API key is the merchant's
- * server, with no password to enter: its requests pass.
+ * Changes the password (the current one required). Credentials end together: every other session of
+ * the user is signed out and every till device unpaired (re-pairing needs the owner); the session that
+ * typed both passwords stays, with its step-up window open.
  */
-export async function requireStepUpOfSessions(
-  database: Queryable,
-  settings: SessionSettings,
-  tenant: Tenant,
-): Promise<void> {
-  if (tenant.sessionId !== undefined) {
-    await requireStepUp(database, settings, tenant);
-  }
-}
-
-/** Changes the password (the current one required) and signs every other session of the user out. */
 export async function changePassword(
   database: Database,
   settings: SessionSettings,
   tenant: Tenant,
   input: { currentPassword: string; newPassword: string; client: RequestClient },
-): Promise<{ revokedSessions: number }> {
+): Promise<{ revokedSessions: number; unpairedDevices: number }> {
   const { session, user } = await currentSession(database, tenant);
   await checkPassword(database, settings, {
     email: user.email,
     password: input.currentPassword,
     user,
     client: input.client,
+    purpose: "password_change",
   });
   const passwordHash = await hashPassword(input.newPassword);
   return database.transaction(async (transaction) => {
@@ -279,11 +281,7 @@ export async function changePassword(
       userId: user.user_id,
       passwordHash,
     });
-    const revokedSessions = await queries.revokeOtherSessions(transaction, {
-      merchantId: tenant.merchantId,
-      userId: user.user_id,
-      keepId: session.id,
-    });
+    const ended = await endCredentials(transaction, tenant, { userId: user.user_id, keepSessionId: session.id });
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);
     await recordAuditEntry(transaction, {
       merchantId: tenant.merchantId,
@@ -293,8 +291,43 @@ export async function changePassword(
       target: { type: "dashboard_user", id: user.user_id },
       client: input.client,
     });
-    return { revokedSessions };
+    return ended;
   });
+}
+
+/** Sign out everywhere: every session of the user, this one too, and every till device unpaired. */
+export async function signOutEverywhere(
+  database: Database,
+  tenant: Tenant,
+  client: RequestClient,
+): Promise<{ revokedSessions: number; unpairedDevices: number }> {
+  const { userId } = sessionOf(tenant);
+  return database.transaction(async (transaction) => {
+    const ended = await endCredentials(transaction, tenant, { userId, keepSessionId: null });
+    await recordAuditEntry(transaction, {
+      merchantId: tenant.merchantId,
+      action: "session.signed_out_everywhere",
+      actor: tenant.actor,
+      livemode: null,
+      target: { type: "dashboard_user", id: userId },
+      client,
+    });
+    return ended;
+  });
+}
+
+async function endCredentials(
+  transaction: Transaction,
+  tenant: Tenant,
+  input: { userId: string; keepSessionId: string | null },
+): Promise<{ revokedSessions: number; unpairedDevices: number }> {
+  const unpairedDevices = await devices.revokeAllDevices(transaction, tenant.merchantId);
+  const revokedSessions = await queries.revokeUserSessions(transaction, {
+    merchantId: tenant.merchantId,
+    userId: input.userId,
+    keepId: input.keepSessionId,
+  });
+  return { revokedSessions, unpairedDevices };
 }
 
 export async function listSessions(database: Queryable, tenant: Tenant): Promise<readonly queries.SessionRow[]> {
@@ -331,32 +364,24 @@ function throwNotFound(): never {
 /** The HTTP platform's view of sessions: the cookie, its CSRF token, and one statement per request. */
 export function sessionAuthenticator(
   database: Queryable,
-  config: Pick<Config, "rateLimit" | "publicBaseUrl">,
+  config: Pick<Config, "rateLimit" | "publicBaseUrl" | "sessions">,
 ): SessionAuthenticator {
   const rateLimit = { limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs };
   return {
     cookieName: sessionCookieName(config.publicBaseUrl),
     csrfTokenOf,
-    authenticate: async (token, livemode) => {
-      const row = await queries.authenticateSession(database, { tokenHash: hashToken(token), livemode }, rateLimit);
+    authenticate: async (token, request) => {
+      const row = await queries.authenticateSession(
+        database,
+        { tokenHash: hashToken(token), livemode: request.livemode, stepUpWindowMs: config.sessions.stepUpWindowMs },
+        rateLimit,
+      );
       if (row === null) {
         return { kind: "unknown" };
       }
-      const { session_id, user_id, session_kind, cashier_id, rate_taken, in_window, reset_ms, ...merchant } = row;
-      const tenant: Tenant = {
-        merchant,
-        merchantId: merchant.id,
-        livemode,
-        // A till session with a cashier switched in acts as that cashier (sales, returns, shifts record it).
-        actor:
-          cashier_id === null
-            ? { kind: actorTypeOf(session_kind), id: user_id }
-            : { kind: "till_user", id: cashier_id },
-        sessionId: session_id,
-        sessionUserId: user_id,
-        sessionKind: session_kind,
-      };
-      if (livemode && merchant.status !== "active") {
+      const { rate_taken, in_window, reset_ms, ...rest } = row;
+      const tenant = tenantOf(rest, request.livemode);
+      if (request.livemode && tenant.merchant.status !== "active") {
         return { kind: "inactive", tenant };
       }
       const state = {
@@ -368,6 +393,45 @@ export function sessionAuthenticator(
       return rate_taken
         ? { kind: "accepted", tenant, rateLimit: state }
         : { kind: "rate_limited", tenant, rateLimit: state };
+    },
+  };
+}
+
+function tenantOf(
+  row: Omit<queries.SessionAuthentication, "rate_taken" | "in_window" | "reset_ms">,
+  livemode: boolean,
+): Tenant {
+  const {
+    session_id,
+    user_id,
+    session_kind,
+    device_id,
+    step_up_fresh,
+    cashier_id,
+    cashier_role,
+    has_cashiers,
+    ...merchant
+  } = row;
+  const cashier = cashier_id === null || cashier_role === null ? null : { id: cashier_id, role: cashier_role };
+  return {
+    merchant,
+    merchantId: merchant.id,
+    livemode,
+    // The actor is who really acts: the owner at the dashboard; at a till, the cashier switched in
+    // (sales, returns and shifts record them) or, with nobody switched in, the till device itself.
+    actor:
+      session_kind === "dashboard"
+        ? { kind: "dashboard_user", id: user_id }
+        : { kind: "till_user", id: cashier?.id ?? device_id ?? user_id },
+    session: {
+      id: session_id,
+      userId: user_id,
+      kind: session_kind,
+      deviceId: device_id,
+      stepUpFresh: step_up_fresh,
+      cashier,
+      hasCashiers: has_cashiers,
+      approvedBy: null,
     },
   };
 }

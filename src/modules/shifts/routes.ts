@@ -68,7 +68,7 @@ export const shiftRoutes: AnyRoute[] = [
     operationId: "openShift",
     summary: "Open a till's cash drawer shift with its counted float per currency (one open shift per till)",
     tags: ["Shifts"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "cashier" },
     idempotent: true,
     request: { body: openShiftBody },
     responses: {
@@ -87,7 +87,7 @@ export const shiftRoutes: AnyRoute[] = [
     operationId: "recordShiftCashMove",
     summary: "A pay-in or pay-out of cash, with its reason, in an open shift",
     tags: ["Shifts"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "cashier" },
     idempotent: true,
     request: { params: shiftIdParams, body: cashMoveBody },
     responses: {
@@ -110,7 +110,7 @@ export const shiftRoutes: AnyRoute[] = [
     operationId: "closeShift",
     summary: "Close a shift with the cash counted per currency: expected, counted and over/short per currency",
     tags: ["Shifts"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "cashier" },
     idempotent: true,
     request: { params: shiftIdParams, body: closeShiftBody },
     responses: {
@@ -133,7 +133,7 @@ export const shiftRoutes: AnyRoute[] = [
     operationId: "listShifts",
     summary: "The world's shifts, newest first, with their cash per currency",
     tags: ["Shifts"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "till" },
     request: { query: listShiftsQuery },
     responses: { 200: { description: "A page of shifts.", schema: shiftPageSchema } },
     handler: async ({ query, tenant, database }) => {
@@ -154,7 +154,7 @@ export const shiftRoutes: AnyRoute[] = [
     operationId: "getShift",
     summary: "A shift with its cash per currency (expected live while open; frozen with counts once closed)",
     tags: ["Shifts"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "till" },
     request: { params: shiftIdParams },
     responses: { 200: { description: "The shift.", schema: shiftSchema }, 404: notFoundResponse },
     handler: async ({ params, tenant, database }) => ({
@@ -167,7 +167,7 @@ export const shiftRoutes: AnyRoute[] = [
     operationId: "listShiftCashMoves",
     summary: "A shift's cash moves, oldest first: float, cash sales, refunds, pay-ins and pay-outs (signed)",
     tags: ["Shifts"],
-    auth: "either",
+    auth: { keys: "both", owner: "session", till: "till" },
     request: { params: shiftIdParams, query: listCashMovesQuery },
     responses: { 200: { description: "A page of cash moves.", schema: cashMovePageSchema }, 404: notFoundResponse },
     handler: async ({ params, query, tenant, database }) => {

@@ -11,6 +11,12 @@ import { createDeliveryStore } from "./delivery-store.ts";
 import { DELIVERIES_DUE_CHANNEL } from "./queries.ts";
 import { createEndpoint } from "./service.ts";
 
+/** The changer the audit log records for endpoints made here. */
+const byTestKey = {
+  actor: { kind: "api_key", id: "key_test" },
+  client: { address: undefined, userAgent: undefined },
+} as const;
+
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -20,7 +26,13 @@ afterAll(() => db.close());
 test("a claim takes due deliveries in one statement, and concurrent records go to the database as one statement", async () => {
   const shop = await newMerchant(db.database);
   const world = { merchantId: shop.id, livemode: false };
-  await createEndpoint(db.database, testConfig(db.url), world, { url: "http://127.0.0.1:9/hooks", event_types: ["*"] });
+  await createEndpoint(
+    db.database,
+    testConfig(db.url),
+    world,
+    { url: "http://127.0.0.1:9/hooks", event_types: ["*"] },
+    byTestKey,
+  );
   await db.database.transaction(async (transaction) => {
     for (let index = 0; index < 12; index += 1) {
       await events.emit(transaction, { ...world, type: "payment.paid", data: { index } });
@@ -106,7 +118,13 @@ test("deliveries made due are announced once per transaction, at its commit, on 
   const shop = await newMerchant(db.database);
   const world = { merchantId: shop.id, livemode: false };
   const config = testConfig(db.url);
-  await createEndpoint(db.database, config, world, { url: "http://127.0.0.1:9/paid", event_types: ["payment.paid"] });
+  await createEndpoint(
+    db.database,
+    config,
+    world,
+    { url: "http://127.0.0.1:9/paid", event_types: ["payment.paid"] },
+    byTestKey,
+  );
   const listener = new pg.Client({ connectionString: db.url });
   await listener.connect();
   const heard: string[] = [];
@@ -117,7 +135,7 @@ test("deliveries made due are announced once per transaction, at its commit, on 
     await db.database.transaction((transaction) =>
       events.emit(transaction, { ...world, type: "payout.failed", data: {} }),
     );
-    await createEndpoint(db.database, config, world, { url: "http://127.0.0.1:9/all", event_types: ["*"] });
+    await createEndpoint(db.database, config, world, { url: "http://127.0.0.1:9/all", event_types: ["*"] }, byTestKey);
     // Three events to two endpoints in one transaction: six deliveries, one announcement.
     await db.database.transaction(async (transaction) => {
       for (let index = 0; index < 3; index += 1) {
@@ -141,14 +159,26 @@ test("the events of one statement fan out once: each to every active endpoint th
   const shop = await newMerchant(db.database);
   const world = { merchantId: shop.id, livemode: false };
   const config = testConfig(db.url);
-  const { endpoint: all } = await createEndpoint(db.database, config, world, {
-    url: "http://127.0.0.1:9/all",
-    event_types: ["*"],
-  });
-  const { endpoint: sales } = await createEndpoint(db.database, config, world, {
-    url: "http://127.0.0.1:9/sales",
-    event_types: ["sale.completed"],
-  });
+  const { endpoint: all } = await createEndpoint(
+    db.database,
+    config,
+    world,
+    {
+      url: "http://127.0.0.1:9/all",
+      event_types: ["*"],
+    },
+    byTestKey,
+  );
+  const { endpoint: sales } = await createEndpoint(
+    db.database,
+    config,
+    world,
+    {
+      url: "http://127.0.0.1:9/sales",
+      event_types: ["sale.completed"],
+    },
+    byTestKey,
+  );
   const prepared = [
     ...(["sale.completed", "payment.paid", "sale.completed"] as const).map((type) =>
       events.prepareEvent({ ...world, type, data: {} }),

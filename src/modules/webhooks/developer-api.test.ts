@@ -92,7 +92,7 @@ describe("GET /v1/api_keys", () => {
     const { createApiKey, revokeApiKey } = await import("../merchants/service.ts");
     const spare = await createApiKey(db.database, shop.id, false);
     const revoked = await createApiKey(db.database, shop.id, false);
-    await revokeApiKey(db.database, shop.id, revoked.key.id);
+    await revokeApiKey(db.database, { merchantId: shop.id, id: revoked.key.id, livemode: false });
     const lastUsed = new Date("2026-01-02T03:04:05.000Z");
     await db.database.query(sql.unsafe`
       UPDATE api_keys SET last_used_at = ${lastUsed.toISOString()} WHERE merchant_id = ${shop.id} AND id = ${revoked.key.id}`);

@@ -1,5 +1,5 @@
+import { requireStepUpOfSession } from "../../platform/http/access.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { requireStepUpOfSessions } from "../sessions/index.ts";
 import {
   createdEndpointSchema,
   createEndpointBody,
@@ -67,11 +67,15 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "createWebhookEndpoint",
     summary: "Register a webhook endpoint for the key's world; its secret is returned only here",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { body: createEndpointBody },
     responses: { 201: { description: "The endpoint with its signing secret.", schema: createdEndpointSchema } },
-    handler: async ({ database, config, tenant, body }) => {
-      const created = await webhooks.createEndpoint(database, config, tenant, body);
+    handler: async ({ database, config, tenant, body, client }) => {
+      // Events leaving the merchant for a new live address: from a session, a password typed just now.
+      if (tenant.livemode) {
+        requireStepUpOfSession(tenant);
+      }
+      const created = await webhooks.createEndpoint(database, config, tenant, body, { actor: tenant.actor, client });
       return { status: 201, body: { ...presentEndpoint(created.endpoint), secret: created.secret } };
     },
   }),
@@ -81,7 +85,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listWebhookEndpoints",
     summary: "The key's world's webhook endpoints, newest first (secrets are never shown again)",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { query: listEndpointsQuery },
     responses: { 200: { description: "A page of endpoints.", schema: endpointPageSchema } },
     handler: async ({ database, tenant, query }) => {
@@ -95,7 +99,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "getWebhookEndpoint",
     summary: "One webhook endpoint",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: endpointIdParams },
     responses: { 200: { description: "The endpoint.", schema: endpointSchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -108,11 +112,13 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "deactivateWebhookEndpoint",
     summary: "Deactivate a webhook endpoint: it receives nothing more, pending retries included",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: endpointIdParams },
     responses: { 200: { description: "The deactivated endpoint.", schema: endpointSchema } },
-    handler: async ({ database, tenant, params }) => ({
-      body: presentEndpoint(await webhooks.deactivateEndpoint(database, tenant, params.id)),
+    handler: async ({ database, tenant, params, client }) => ({
+      body: presentEndpoint(
+        await webhooks.deactivateEndpoint(database, tenant, params.id, { actor: tenant.actor, client }),
+      ),
     }),
   }),
   defineRoute({
@@ -121,7 +127,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listWebhookDeliveries",
     summary: "An endpoint's deliveries with their attempt log, newest first",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: endpointIdParams, query: listDeliveriesQuery },
     responses: { 200: { description: "A page of deliveries.", schema: deliveryPageSchema } },
     handler: async ({ database, tenant, params, query }) => {
@@ -141,7 +147,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "rollWebhookEndpointSecret",
     summary: "Replace the signing secret; the previous one keeps signing too during the overlap",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "step_up" },
     request: { params: endpointIdParams, body: rollSecretBody },
     responses: {
       200: { description: "The endpoint with its new signing secret (shown only here).", schema: rolledEndpointSchema },
@@ -149,12 +155,14 @@ export const webhookRoutes: AnyRoute[] = [
         description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
       },
     },
-    handler: async ({ database, config, tenant, params, body }) => {
-      await requireStepUpOfSessions(database, config.sessions, tenant);
-      const rolled = await webhooks.rollSecret(database, config, tenant, {
-        endpointId: params.id,
-        overlapSeconds: body.expires_in_seconds,
-      });
+    handler: async ({ database, config, tenant, params, body, client }) => {
+      const rolled = await webhooks.rollSecret(
+        database,
+        config,
+        tenant,
+        { endpointId: params.id, overlapSeconds: body.expires_in_seconds },
+        { actor: tenant.actor, client },
+      );
       return { body: { ...presentEndpoint(rolled.endpoint), secret: rolled.secret } };
     },
   }),
@@ -164,7 +172,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "recoverWebhookDeliveries",
     summary: "Attempt again now every dead delivery of the endpoint created since a time (at most 30 days ago)",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: endpointIdParams, body: recoverBody },
     responses: { 200: { description: "How many dead deliveries were scheduled.", schema: recoverySchema } },
     handler: async ({ database, tenant, params, body }) => {
@@ -185,7 +193,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "sendWebhookTestEvent",
     summary: "Send a webhook.test event to this endpoint only (it is not in the event feed)",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: endpointIdParams },
     responses: { 201: { description: "The test event's delivery, due now.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -199,7 +207,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "listEventWebhookDeliveries",
     summary: "An event's deliveries (one per endpoint) with their attempt log, newest first",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { query: listEventDeliveriesQuery },
     responses: { 200: { description: "A page of deliveries.", schema: deliveryPageSchema } },
     handler: async ({ database, tenant, query }) => {
@@ -219,7 +227,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "getWebhookDelivery",
     summary: "One delivery with its attempt log",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: deliveryIdParams },
     responses: { 200: { description: "The delivery.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({
@@ -232,7 +240,7 @@ export const webhookRoutes: AnyRoute[] = [
     operationId: "retryWebhookDelivery",
     summary: "Attempt a delivery again now, also a dead or succeeded one",
     tags: ["Webhooks"],
-    auth: "either",
+    auth: { keys: "both", owner: "session" },
     request: { params: deliveryIdParams },
     responses: { 200: { description: "The delivery, due now.", schema: deliverySchema } },
     handler: async ({ database, tenant, params }) => ({

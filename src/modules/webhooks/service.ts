@@ -5,6 +5,8 @@ import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
+import type { Actor } from "../../platform/tenant.ts";
+import { type AuditEntry, recordAuditEntry } from "../audit/index.ts";
 import * as events from "../events/service.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import {
@@ -90,17 +92,21 @@ async function validateTargetUrl(rawUrl: string, world: World, config: Config): 
 
 const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
 
+/** Who changed an endpoint, for the audit log (the request's actor and client). */
+export type EndpointChanger = { actor: Actor; client: AuditEntry["client"] };
+
 export async function createEndpoint(
   database: Database,
   config: Config,
   world: World,
   input: CreateEndpointInput,
+  by: EndpointChanger,
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const url = await validateTargetUrl(input.url, world, config);
   const secret = newSigningSecret();
   const id = newId("we");
-  const endpoint = await database.transaction((transaction) =>
-    queries.insertEndpoint(transaction, {
+  const endpoint = await database.transaction(async (transaction) => {
+    const endpoint = await queries.insertEndpoint(transaction, {
       merchant_id: world.merchantId,
       id,
       livemode: world.livemode,
@@ -108,10 +114,28 @@ export async function createEndpoint(
       event_types: [...new Set(input.event_types)],
       secret_ciphertext: sealSecret(keyringOf(config), secret, associatedDataOf({ merchant_id: world.merchantId, id })),
       secret_last4: secret.slice(-4),
-    }),
-  );
+    });
+    await auditEndpoint(transaction, world, by, "webhook_endpoint.created", id);
+    return endpoint;
+  });
   return { endpoint, secret };
 }
+
+const auditEndpoint = (
+  database: Queryable,
+  world: World,
+  by: EndpointChanger,
+  action: "webhook_endpoint.created" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deactivated",
+  endpointId: string,
+) =>
+  recordAuditEntry(database, {
+    merchantId: world.merchantId,
+    action,
+    actor: by.actor,
+    livemode: world.livemode,
+    target: { type: "webhook_endpoint", id: endpointId },
+    client: by.client,
+  });
 
 export async function getEndpoint(database: Queryable, world: World, endpointId: string): Promise<EndpointRow> {
   const endpoint = await queries.selectEndpoint(database, world, endpointId);
@@ -139,12 +163,20 @@ export async function listEndpoints(
 }
 
 /** Deactivates an endpoint: it receives nothing from now on, including pending retries. Idempotent. */
-export async function deactivateEndpoint(database: Queryable, world: World, endpointId: string): Promise<EndpointRow> {
-  const endpoint = await queries.deactivateEndpoint(database, world, endpointId);
-  if (endpoint === null) {
-    throw notFound(`No such webhook endpoint: ${endpointId}.`);
-  }
-  return endpoint;
+export async function deactivateEndpoint(
+  database: Database,
+  world: World,
+  endpointId: string,
+  by: EndpointChanger,
+): Promise<EndpointRow> {
+  return database.transaction(async (transaction) => {
+    const endpoint = await queries.deactivateEndpoint(transaction, world, endpointId);
+    if (endpoint === null) {
+      throw notFound(`No such webhook endpoint: ${endpointId}.`);
+    }
+    await auditEndpoint(transaction, world, by, "webhook_endpoint.deactivated", endpointId);
+    return endpoint;
+  });
 }
 
 /**
@@ -154,25 +186,34 @@ export async function deactivateEndpoint(database: Queryable, world: World, endp
  * older previous secret: at most two secrets sign at once.
  */
 export async function rollSecret(
-  database: Queryable,
+  database: Database,
   config: Config,
   world: World,
   roll: { endpointId: string; overlapSeconds: number },
+  by: EndpointChanger,
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const current = await getEndpoint(database, world, roll.endpointId);
   if (!current.active) {
     throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
   }
   const secret = newSigningSecret();
-  const endpoint = await queries.rollSecret(database, world, {
-    endpointId: roll.endpointId,
-    sealed: sealSecret(keyringOf(config), secret, associatedDataOf({ merchant_id: world.merchantId, id: current.id })),
-    last4: secret.slice(-4),
-    overlapSeconds: roll.overlapSeconds,
+  const endpoint = await database.transaction(async (transaction) => {
+    const endpoint = await queries.rollSecret(transaction, world, {
+      endpointId: roll.endpointId,
+      sealed: sealSecret(
+        keyringOf(config),
+        secret,
+        associatedDataOf({ merchant_id: world.merchantId, id: current.id }),
+      ),
+      last4: secret.slice(-4),
+      overlapSeconds: roll.overlapSeconds,
+    });
+    if (endpoint === null) {
+      throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
+    }
+    await auditEndpoint(transaction, world, by, "webhook_endpoint.secret_rolled", endpoint.id);
+    return endpoint;
   });
-  if (endpoint === null) {
-    throw invalidRequest("endpoint_inactive", "The endpoint is deactivated.");
-  }
   return { endpoint, secret };
 }
 

@@ -5,6 +5,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
+import { acceptsSessions } from "./access.ts";
 import type { AnyRoute } from "./route.ts";
 
 export const API_VERSION = "1.0.0";
@@ -29,18 +30,15 @@ export const errorEnvelopeSchema = z
 /** Errors every route of a kind can answer, added to each operation so the document is complete. */
 function commonErrors(route: AnyRoute): Record<number, string> {
   const errors: Record<number, string> = { 400: "Invalid request.", 500: "Platform fault; retry." };
-  if (route.auth === "api_key" || route.auth === "either" || route.auth === "session") {
-    errors[401] =
-      route.auth === "session" ? "No session, or an expired or revoked one." : "Missing, unknown or revoked API key.";
-    errors[403] =
-      route.auth === "api_key"
-        ? "Merchant not active, or action not allowed."
-        : "Merchant not active, action not allowed, or (sessions) a missing CSRF token or foreign Origin.";
-    errors[429] = "Rate limit exceeded (60 requests per 10 seconds per merchant).";
-  }
   if (route.auth === "admin") {
     errors[401] = "Missing or wrong operator token.";
     errors[403] = "Operator API disabled.";
+  } else if (route.auth !== "none") {
+    errors[401] = "Missing, unknown or revoked API key; or no session, or an expired or revoked one.";
+    errors[403] =
+      "Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, " +
+      "`cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin.";
+    errors[429] = "Rate limit exceeded (60 requests per 10 seconds per merchant).";
   }
   if (route.idempotent) {
     errors[409] = "Idempotency conflict: different body, or the original still in flight.";
@@ -83,6 +81,8 @@ function operationFor(route: AnyRoute): ZodOpenApiOperationObject {
     summary: route.summary,
     tags: route.tags,
     security: securityOf(route),
+    // Who may call it (src/platform/http/access.ts; the table in docs/security.md).
+    ...(typeof route.auth === "object" ? { "x-pos-access": route.auth } : {}),
     requestParams: parameters,
     ...(route.request?.body === undefined
       ? {}
@@ -92,18 +92,14 @@ function operationFor(route: AnyRoute): ZodOpenApiOperationObject {
 }
 
 function securityOf(route: AnyRoute): Record<string, string[]>[] {
-  switch (route.auth) {
-    case "api_key":
-      return [{ apiKey: [] }];
-    case "either":
-      return [{ apiKey: [] }, { session: [], csrfToken: [] }];
-    case "session":
-      return [{ session: [], csrfToken: [] }];
-    case "admin":
-      return [{ adminToken: [] }];
-    case "none":
-      return [];
+  if (route.auth === "none") {
+    return [];
   }
+  if (route.auth === "admin") {
+    return [{ adminToken: [] }];
+  }
+  const schemes: Record<string, string[]>[] = route.auth.keys === undefined ? [] : [{ apiKey: [] }];
+  return acceptsSessions(route.auth) ? [...schemes, { session: [], csrfToken: [] }] : schemes;
 }
 
 /** The document as `GET /v1/openapi.json` sends it, byte for byte (`docs/openapi.json` is its indented form). */

@@ -5,6 +5,7 @@ import { forbidden, unauthenticated } from "../errors.ts";
 import type { ClaimRequest } from "../idempotency/service.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
+import { acceptsSessions, authorize } from "./access.ts";
 import {
   type ApiKeyAuthenticator,
   authenticateAdmin,
@@ -32,12 +33,19 @@ export type SessionAuthenticator = {
   cookieName: string;
   /** The CSRF token bound to a session token (sent back in the `Pos-Csrf-Token` header). */
   csrfTokenOf: (sessionToken: string) => string;
-  /** Looks the session up (refusing expired and revoked ones) and takes one request of the merchant's rate limit. */
-  authenticate: (sessionToken: string, livemode: boolean) => Promise<SessionVerdict>;
+  /**
+   * Looks the session up (refusing expired and revoked ones) and takes one request of the merchant's
+   * rate limit; `managerApproval` is the request's `Pos-Manager-Approval` header, when sent.
+   */
+  authenticate: (
+    sessionToken: string,
+    request: { livemode: boolean; managerApproval: string | undefined },
+  ) => Promise<SessionVerdict>;
 };
 
 export const CSRF_HEADER = "pos-csrf-token";
 export const WORLD_HEADER = "pos-world";
+export const MANAGER_APPROVAL_HEADER = "pos-manager-approval";
 
 export type PrincipalDependencies = {
   authenticate: ApiKeyAuthenticator;
@@ -50,9 +58,10 @@ export type PrincipalDependencies = {
 export type ResolvedPrincipal = { tenant: Tenant | undefined; claimed: boolean };
 
 /**
- * Resolves who is calling, once per request, by what the route accepts. `either` takes a Bearer key
- * when the request carries an Authorization header and the session cookie otherwise, so API clients
- * see exactly the key behaviour they always had.
+ * Resolves who is calling, once per request, by what the route accepts, then refuses a principal its
+ * declared access does not name. A route that takes both keys and sessions takes a Bearer key when the
+ * request carries an Authorization header and the session cookie otherwise, so API clients see exactly
+ * the key behaviour they always had.
  */
 export async function resolvePrincipal(
   auth: RouteAuth,
@@ -61,23 +70,33 @@ export async function resolvePrincipal(
   dependencies: PrincipalDependencies,
   claim: ClaimRequest | undefined,
 ): Promise<ResolvedPrincipal> {
-  switch (auth) {
-    case "none":
-      return { tenant: undefined, claimed: false };
-    case "admin":
-      authenticateAdmin(request, dependencies.config.adminToken);
-      return { tenant: undefined, claimed: false };
-    case "api_key":
-      return authenticateApiKey(request, response, dependencies, claim);
-    case "session":
-      return { tenant: await authenticateSession(request, response, dependencies), claimed: false };
-    case "either":
-      // A key request never looks at cookies: the hot path stays what it was.
-      if (request.get("authorization") !== undefined || sessionTokenOf(request, dependencies.sessions) === undefined) {
-        return authenticateApiKey(request, response, dependencies, claim);
-      }
-      return { tenant: await authenticateSession(request, response, dependencies), claimed: false };
+  if (auth === "none") {
+    return { tenant: undefined, claimed: false };
   }
+  if (auth === "admin") {
+    authenticateAdmin(request, dependencies.config.adminToken);
+    return { tenant: undefined, claimed: false };
+  }
+  const takesKey =
+    auth.keys !== undefined &&
+    (!acceptsSessions(auth) ||
+      request.get("authorization") !== undefined ||
+      sessionTokenOf(request, dependencies.sessions) === undefined);
+  if (takesKey) {
+    // A test-only route claims no key in authentication: a live key is refused after it, and must not
+    // leave a claim behind.
+    const resolved = await authenticateApiKey(
+      request,
+      response,
+      dependencies,
+      auth.keys === "both" ? claim : undefined,
+    );
+    authorize(auth, resolved.tenant);
+    return resolved;
+  }
+  const tenant = await authenticateSession(request, response, dependencies);
+  authorize(auth, tenant);
+  return { tenant, claimed: false };
 }
 
 const STATE_CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -98,7 +117,10 @@ async function authenticateSession(
       throw forbidden("csrf_token_invalid", "Send the session's CSRF token in the Pos-Csrf-Token header.");
     }
   }
-  const verdict = await sessions.authenticate(token, worldOf(request));
+  const verdict = await sessions.authenticate(token, {
+    livemode: worldOf(request),
+    managerApproval: request.get(MANAGER_APPROVAL_HEADER),
+  });
   switch (verdict.kind) {
     case "unknown":
       throw unauthenticated("session_expired", "The session has ended or is not valid: sign in again.");
@@ -142,8 +164,11 @@ function isSameOrigin(request: Request, publicBaseUrl: string): boolean {
     return false;
   }
   try {
+    // Scheme, host and port: an http page of the same host is another origin (it could be anyone's).
     const url = new URL(origin);
-    return url.origin === new URL(publicBaseUrl).origin || url.host === request.get("host");
+    return (
+      url.origin === new URL(publicBaseUrl).origin || url.origin === `${request.protocol}://${request.get("host")}`
+    );
   } catch {
     // An Origin that is not a URL ("null") is not ours.
     return false;

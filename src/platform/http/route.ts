@@ -5,6 +5,7 @@ import type { Database, Transaction } from "../db/pool.ts";
 import type { ResponseToStore } from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Tenant } from "../tenant.ts";
+import type { Access } from "./access.ts";
 
 /** A JSON response. `status` defaults to 200. */
 export type JsonReply = { status?: number; body: unknown; headers?: Record<string, string> };
@@ -31,10 +32,10 @@ type Schema = z.ZodType;
 type Infer<S> = S extends Schema ? z.output<S> : undefined;
 
 /**
- * The principals a route accepts: a secret key, a browser session (cookie + CSRF header, world chosen
- * by the `Pos-World` header), either of them, the operator token, or nobody.
+ * Who may call a route: nobody needs to be signed in (`none`), the operator token (`admin`), or the
+ * merchant principals its `Access` names (`./access.ts`), anything else refused.
  */
-export type RouteAuth = "api_key" | "session" | "either" | "admin" | "none";
+export type RouteAuth = "none" | "admin" | Access;
 
 export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   body: B;
