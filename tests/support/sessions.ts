@@ -41,3 +41,25 @@ export function sender(app: App, session: { cookie: string; csrf: string }): Tes
       .set("Origin", TEST_ORIGIN)
       .set("Pos-World", options.world ?? "test");
 }
+
+/**
+ * A till as the counter holds it: paired by the owner's session (its step-up window open, as right
+ * after sign-in) and opened with its device token, the only way a till session is made.
+ */
+export async function openTill(
+  app: App,
+  owner: TestSession,
+  name = "Counter",
+): Promise<TestSession & { deviceId: string }> {
+  const paired = await owner.send("post", "/v1/till_devices").send({ name });
+  if (paired.status !== 201) throw new Error(`till not paired: ${paired.status} ${JSON.stringify(paired.body)}`);
+  const response = await request(app).post("/v1/session/device").send({ device_token: paired.body.token }).expect(201);
+  const cookie = String(response.headers["set-cookie"]).split(";")[0] ?? "";
+  const session = {
+    cookie,
+    token: cookie.slice(cookie.indexOf("=") + 1),
+    csrf: response.body.csrf_token as string,
+    id: response.body.id as string,
+  };
+  return { ...session, send: sender(app, session), deviceId: paired.body.id as string };
+}

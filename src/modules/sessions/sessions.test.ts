@@ -4,7 +4,7 @@ import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { fundMerchant, newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { CURRENT_HASH_PREFIX, legacyPasswordHash } from "../../../tests/support/passwords.ts";
-import { sender, signIn, TEST_ORIGIN } from "../../../tests/support/sessions.ts";
+import { openTill, sender, signIn, TEST_ORIGIN } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 
 let db: TestDatabase;
@@ -189,10 +189,10 @@ describe("session end", () => {
   });
 
   test("a till session has no idle end, only the absolute one", async () => {
-    const till = await signIn(app, { email: shop.email, password: PASSWORD, kind: "till" });
+    const till = await openTill(app, await signIn(app, { email: shop.email, password: PASSWORD }));
     await db.database.query(sql.unsafe`
       UPDATE sessions SET last_seen_at = now() - interval '5 hours' WHERE id = ${till.id}`);
-    await till.send("get", "/v1/me").expect(200);
+    await till.send("get", "/v1/session").expect(200);
     // A shift: 12 hours from sign-in, whatever the use; a dashboard session's idle end is not there.
     const current = await till.send("get", "/v1/session").expect(200);
     expect(current.body).toMatchObject({ kind: "till", idle_expires_at: null });
@@ -200,7 +200,7 @@ describe("session end", () => {
     expect(lifetimeMs).toBe(12 * 3600 * 1000);
     await db.database.query(sql.unsafe`
       UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = ${till.id}`);
-    const ended = await till.send("get", "/v1/me");
+    const ended = await till.send("get", "/v1/session");
     expect([ended.status, ended.body.error.code]).toEqual([401, "session_expired"]);
   });
 
@@ -213,7 +213,8 @@ describe("session end", () => {
     const wrong = await current
       .send("post", "/v1/session/password")
       .send({ current_password: "not it", new_password: "a much better password" });
-    expect(wrong.status).toBe(401);
+    // The session is still good: only the password typed again was not (not a failed sign-in).
+    expect([wrong.status, wrong.body.error.code]).toEqual([403, "invalid_password"]);
     await current
       .send("post", "/v1/session/password")
       .send({ current_password: PASSWORD, new_password: "a much better password" })
@@ -224,7 +225,7 @@ describe("session end", () => {
     await signIn(app, { email: owner.email, password: "a much better password" });
     const audit = await current.send("get", "/v1/audit_log").expect(200);
     expect(audit.body.data.map((entry: { action: string }) => entry.action)).toEqual(
-      expect.arrayContaining(["user.password_changed", "session.sign_in_failed", "session.signed_in"]),
+      expect.arrayContaining(["user.password_changed", "user.password_change_failed", "session.signed_in"]),
     );
   });
 });
@@ -252,12 +253,13 @@ describe("brute force", () => {
     ).toBe(429);
     // When the failures leave the window, the right password signs in again.
     await db.database.query(sql.unsafe`
-      UPDATE sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE subject = ${`account:${victim.email}`}`);
+      UPDATE auth_attempts SET window_started_at = window_started_at - interval '16 minutes'
+      WHERE subject = ${`account:${victim.email}`}`);
     await request(limited).post("/v1/session").send({ email: victim.email, password: PASSWORD }).expect(201);
   });
 
   test("repeated failures from one address across accounts answer 429", async () => {
-    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    await db.database.query(sql.unsafe`DELETE FROM auth_attempts`);
     const limited = testApp({
       database: db.database,
       config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ADDRESS: "4" }),
@@ -271,11 +273,11 @@ describe("brute force", () => {
     const locked = await request(limited).post("/v1/session").send({ email: shop.email, password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
-    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    await db.database.query(sql.unsafe`DELETE FROM auth_attempts`);
   });
 
   test("behind a proxy (TRUST_PROXY_HOPS=1) the per-address count keys on X-Forwarded-For's client", async () => {
-    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    await db.database.query(sql.unsafe`DELETE FROM auth_attempts`);
     const proxied = testApp({
       database: db.database,
       config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ADDRESS: "4", TRUST_PROXY_HOPS: "1" }),
@@ -299,11 +301,11 @@ describe("brute force", () => {
       .set(from("198.51.100.9"))
       .send({ email: shop.email, password: PASSWORD })
       .expect(201);
-    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    await db.database.query(sql.unsafe`DELETE FROM auth_attempts`);
   });
 
   test("without TRUST_PROXY_HOPS a client cannot escape the per-address count by writing X-Forwarded-For", async () => {
-    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    await db.database.query(sql.unsafe`DELETE FROM auth_attempts`);
     const direct = testApp({
       database: db.database,
       config: testConfig(db.url, { SIGN_IN_FAILURES_PER_ADDRESS: "4" }),
@@ -320,7 +322,7 @@ describe("brute force", () => {
       .set("X-Forwarded-For", "192.0.2.200")
       .send({ email: shop.email, password: PASSWORD });
     expect(locked.status).toBe(429);
-    await db.database.query(sql.unsafe`DELETE FROM sign_in_failures`);
+    await db.database.query(sql.unsafe`DELETE FROM auth_attempts`);
   });
 });
 
@@ -372,7 +374,8 @@ describe("keys from the dashboard", () => {
     expect(await count(sql.unsafe`SELECT count(*) FROM api_keys WHERE merchant_id = ${owner.id}`)).toBe(2);
     await session.send("post", "/v1/api_keys").send({ livemode: false }).expect(201);
 
-    expect((await session.send("post", "/v1/session/step_up").send({ password: "wrong" })).status).toBe(401);
+    const wrong = await session.send("post", "/v1/session/step_up").send({ password: "wrong" });
+    expect([wrong.status, wrong.body.error.code]).toEqual([403, "invalid_password"]);
     await session.send("post", "/v1/session/step_up").send({ password: PASSWORD }).expect(200);
     const minted = await session.send("post", "/v1/api_keys").send({ livemode: true }).expect(201);
     expect(minted.body.secret_key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
