@@ -150,7 +150,8 @@ function worldOf(request: Request): boolean {
 
 /**
  * A state-changing session request must come from the API's own origin: the configured public one, or
- * the one the request was addressed to (a browser cannot forge Host for another site's page).
+ * in development (an http base URL) the one the request was addressed to (a browser cannot forge Host
+ * for another site's page).
  */
 function checkOrigin(request: Request, publicBaseUrl: string): void {
   if (!isSameOrigin(request, publicBaseUrl)) {
@@ -164,11 +165,16 @@ function isSameOrigin(request: Request, publicBaseUrl: string): boolean {
     return false;
   }
   try {
-    // Scheme, host and port: an http page of the same host is another origin (it could be anyone's).
+    // Scheme, host and port. Served over https, only the configured origin is ours: an http page of
+    // the same host is another origin (anyone on the network path can write it), and behind a proxy
+    // that ends TLS the request itself says http. Over http (development), the address the request
+    // was sent to is ours too (localhost and 127.0.0.1 alike).
     const url = new URL(origin);
-    return (
-      url.origin === new URL(publicBaseUrl).origin || url.origin === `${request.protocol}://${request.get("host")}`
-    );
+    const configured = new URL(publicBaseUrl);
+    if (url.origin === configured.origin) {
+      return true;
+    }
+    return configured.protocol === "http:" && url.origin === `http://${request.get("host")}`;
   } catch {
     // An Origin that is not a URL ("null") is not ours.
     return false;
