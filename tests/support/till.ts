@@ -105,14 +105,17 @@ export class TillPage {
     return this.app.page;
   }
 
-  /** Signs in with the dashboard credentials; resolves when the scan box has the focus. Returns the ms it took. */
+  /**
+   * Pairs this till with the owner's dashboard credentials (the only way a till signs in); resolves
+   * when the scan box has the focus. Returns the ms it took.
+   */
   async signIn(email: string, password = PASSWORD): Promise<number> {
     const { page } = this;
     await page.goto(`${this.baseUrl}/till`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     const started = performance.now();
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Pair this till", exact: true }).click();
     await page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
     return performance.now() - started;
   }

@@ -77,10 +77,10 @@ export function App() {
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
-  if (session.value === null) {
+  if (session.value === null || session.value.kind === "till") {
     return (
       <>
-        <SignInPage />
+        <SignInPage tillSession={session.value?.kind === "till"} />
         <Toasts />
       </>
     );

@@ -19,10 +19,13 @@ export type Session = {
   created_at: string;
   expires_at: string;
   idle_expires_at: string | null;
-  step_up_expires_at: string;
+  /** Until when step-up actions need no password again (null: none typed in this session; a till never). */
+  step_up_expires_at: string | null;
   /** The cashier switched in on a till session (null: nobody, the till shows its PIN screen). */
   cashier_id: string | null;
-  /** The paired till device that opened the session (null: signed in with the password). */
+  /** That cashier's role: a manager approves returns, cash pay-outs and a drawer closed with a difference. */
+  cashier_role: "cashier" | "manager" | null;
+  /** The paired till device that opened a till session (null: a dashboard session). */
   device_id: string | null;
 };
 

@@ -1,15 +1,14 @@
-import { useEffect, useState } from "preact/hooks";
-import { currentPath, navigate } from "../lib/router.ts";
-import { api, session, signOut } from "../lib/session.ts";
+import { useEffect } from "preact/hooks";
+import { currentPath } from "../lib/router.ts";
+import { api, session } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
 import { PinScreen } from "./cashier/pin-screen.tsx";
 import { catalogLoaded, SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { openDeviceSession, pairedDevice } from "./device/device.ts";
 import { DeviceScreen } from "./device/device-screen.tsx";
-import { OutboxBadge, openSession, SignOutDialog, startOutbox, unsyncedSales } from "./offline/index.ts";
+import { OutboxBadge, openSession, startOutbox } from "./offline/index.ts";
 import { startScanning } from "./scan/scan-target.ts";
-import { clearCart } from "./sell/cart.ts";
 import { SellScreen } from "./sell/sell-screen.tsx";
 import { DrawerScreen, Z_REPORT_PATH } from "./shift/drawer-screen.tsx";
 import { ZReport } from "./shift/z-report.tsx";
@@ -60,7 +59,6 @@ export function App() {
       openDeviceSession().catch(() => toast("The till could not reach the server.", "error"));
     }
   }, [signedOut]);
-  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
@@ -119,30 +117,11 @@ export function App() {
           </>
         )}
         <OutboxBadge />
-        {session.value.device_id === null ? (
-          <Button onClick={() => (unsyncedSales.value > 0 ? setConfirmingSignOut(true) : void endSession())}>
-            Sign out
-          </Button>
-        ) : null}
       </header>
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />
       </main>
-      <SignOutDialog
-        open={confirmingSignOut}
-        onSignOut={() => {
-          setConfirmingSignOut(false);
-          void endSession();
-        }}
-        onClose={() => setConfirmingSignOut(false)}
-      />
       <Toasts />
     </div>
   );
-}
-
-async function endSession(): Promise<void> {
-  clearCart();
-  await signOut();
-  navigate(BASE, { replace: true });
 }

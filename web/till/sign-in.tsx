@@ -1,36 +1,38 @@
 import { useState } from "preact/hooks";
 import { SignIn } from "../ui/index.ts";
-import { openingDeviceSession, pairThisTill } from "./device/device.ts";
+import { openingDeviceSession, pairThisTill, unpairedNotice } from "./device/device.ts";
 
 /**
- * The dashboard's email and password open a till session (a 12-hour shift with no idle sign-out), or,
- * ticked "Pair this till", pair the device once so that it opens its sessions without the password.
+ * A till is paired once by the owner, here, with the dashboard's email and password; it then opens
+ * its own sessions (a 12-hour shift, no idle sign-out) and the password is never typed at the counter
+ * again. A till holds none of the owner's powers: keys, payouts, webhooks and settings stay in the
+ * dashboard.
  */
 export function SignInScreen() {
-  const [pair, setPair] = useState(false);
   const [name, setName] = useState("Counter");
   if (openingDeviceSession.value) {
     return <p class="loading">Opening the till…</p>;
   }
   return (
     <SignIn
-      title="Sign in to the till"
-      kind="till"
-      submit={pair ? (credentials) => pairThisTill({ ...credentials, name: name.trim() || "Counter" }) : undefined}
+      title="Pair this till"
+      kind="dashboard"
+      submitLabel="Pair this till"
+      submit={(credentials) => pairThisTill({ ...credentials, name: name.trim() || "Counter" })}
     >
-      <p class="muted">Use the email and password of your dashboard. The till stays signed in for a 12-hour shift.</p>
-      <div class="pair-choice">
-        <label>
-          <input type="checkbox" checked={pair} onChange={(event) => setPair(event.currentTarget.checked)} /> Pair this
-          till: from now on it opens by itself
-        </label>
-        {pair ? (
-          <label class="pair-name">
-            Till name
-            <input value={name} maxLength={100} onInput={(event) => setName(event.currentTarget.value)} />
-          </label>
-        ) : null}
-      </div>
+      {unpairedNotice.value === undefined ? null : (
+        <p class="form-error" role="alert">
+          {unpairedNotice.value}
+        </p>
+      )}
+      <p class="muted">
+        The shop owner types the dashboard's email and password once: from then on this till opens by itself, and
+        cashiers switch in with their PIN.
+      </p>
+      <label class="pair-name">
+        Till name
+        <input value={name} maxLength={100} onInput={(event) => setName(event.currentTarget.value)} />
+      </label>
     </SignIn>
   );
 }

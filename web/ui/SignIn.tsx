@@ -15,6 +15,8 @@ export function SignIn(props: {
   children?: ComponentChildren;
   /** Replaces the plain sign-in (the till pairs itself with the same credentials). */
   submit?: (credentials: { email: string; password: string }) => Promise<void>;
+  /** The submit button's words ("Sign in" unless said). */
+  submitLabel?: string;
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -56,7 +58,7 @@ export function SignIn(props: {
           </p>
         )}
         <Button type="submit" variant="primary" busy={busy}>
-          Sign in
+          {props.submitLabel ?? "Sign in"}
         </Button>
       </form>
     </main>

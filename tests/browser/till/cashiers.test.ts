@@ -27,17 +27,16 @@ async function createCashier(name: string, pin: string): Promise<{ id: string }>
   return created.body;
 }
 
-/** Signs the till in (or pairs it, named `pairAs`) and waits for the PIN screen (a shop with cashiers). */
+/** Pairs the till (named `pairAs`, else "Counter") and waits for the PIN screen (a shop with cashiers). */
 async function signInToPinScreen(till: TillPage, pairAs?: string): Promise<void> {
   const { page } = till;
   await page.goto(`${world.platform.baseUrl}/till`);
   if (pairAs !== undefined) {
-    await page.getByRole("checkbox", { name: /Pair this till/ }).check();
     await page.getByLabel("Till name").fill(pairAs);
   }
   await page.getByLabel("Email").fill(world.shop.email);
   await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Pair this till", exact: true }).click();
   await page.getByRole("heading", { name: "Who is at the till?" }).waitFor();
 }
 
@@ -192,7 +191,7 @@ test("while a sale taken offline is unsynced, switching cashier and unpairing th
     expect(await page.locator(".current-cashier").textContent()).toContain("Chipo");
     // Unpairing waits too: the button is disabled and says why.
     await page.getByRole("link", { name: "This till" }).click();
-    await page.getByRole("alert").filter({ hasText: "1 sale(s) taken offline are not on the server yet" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "1 sale taken here is not on the server yet" }).waitFor();
     expect(await page.getByRole("button", { name: "Unpair this till" }).isDisabled()).toBe(true);
     expect(await till.app.accessibilityViolations()).toEqual([]);
 
@@ -208,7 +207,7 @@ test("while a sale taken offline is unsynced, switching cashier and unpairing th
     await page.getByRole("link", { name: "This till" }).click();
     await page.getByLabel("Owner's password").fill("correct horse battery");
     await page.getByRole("button", { name: "Unpair this till" }).click();
-    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
+    await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
 
     const sales = await world.db.database.any(sql.type(z.object({ actor_id: z.string(), total_cents: z.number() }))`
       SELECT actor_id, total_cents FROM sales WHERE merchant_id = ${world.shop.id} AND actor_id = ${chipo.id}`);

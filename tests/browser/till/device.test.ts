@@ -26,17 +26,16 @@ const liveSessions = () =>
 const scanBoxFocused = (till: TillPage) =>
   till.page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
 
-/** The sign-in screen with "Pair this till" ticked: the owner's credentials, once. */
+/** The pairing screen: the till's name and the owner's credentials, once. */
 async function pair(till: TillPage, name: string): Promise<void> {
   const { page } = till;
   await page.goto(`${world.platform.baseUrl}/till`);
-  await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
-  await page.getByRole("checkbox", { name: /Pair this till/ }).check();
+  await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
   await page.getByLabel("Till name").fill(name);
   expect(await till.app.accessibilityViolations()).toEqual([]);
   await page.getByLabel("Email").fill(world.shop.email);
   await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Pair this till", exact: true }).click();
   await scanBoxFocused(till);
 }
 
@@ -80,7 +79,7 @@ test("paired once with the owner's credentials, the till opens without a passwor
   }
 });
 
-test("unpaired from the dashboard, the till is refused at once and shows the sign-in screen; unpaired at the till by the owner's password, likewise", async () => {
+test("unpaired from the dashboard, the till is refused at once and its pairing screen says why; unpaired at the till by the owner's password, likewise", async () => {
   const owner = await ownerSession(world);
   const till = await TillPage.open(world);
   const { page } = till;
@@ -91,14 +90,15 @@ test("unpaired from the dashboard, the till is refused at once and shows the sig
     expect(paired).toBeDefined();
     expect((await owner("DELETE", `/v1/till_devices/${paired?.id}`)).status).toBe(200);
 
-    // The till's next request is refused, its device too: the sign-in screen, and the device forgotten.
+    // The till's next request is refused, its device too: the pairing screen says why, and the device is forgotten.
     await page.getByRole("link", { name: "Today" }).click();
-    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
+    await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "Counter 2" }).filter({ hasText: "no longer paired" }).waitFor();
     // The sign-in screen shows as soon as the session is refused; the device is forgotten when its own
     // attempt to open a session is refused right after.
     await page.waitForFunction(() => localStorage.getItem("till.device") === null, undefined, { timeout: 30_000 });
     await page.reload();
-    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
+    await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
     expect(till.app.refusals).toContain("401 POST /v1/session/device");
 
     // Paired again, then unpaired at the till: the owner's password, once.
@@ -108,7 +108,7 @@ test("unpaired from the dashboard, the till is refused at once and shows the sig
     expect(await till.app.accessibilityViolations()).toEqual([]);
     await page.getByLabel("Owner's password").fill(PASSWORD);
     await page.getByRole("button", { name: "Unpair this till" }).click();
-    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
+    await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
     const states = await world.db.database.any(sql.type(z.object({ name: z.string(), revoked: z.boolean() }))`
       SELECT name, revoked_at IS NOT NULL AS revoked FROM till_devices
       WHERE merchant_id = ${world.shop.id} AND name IN ('Counter 2', 'Counter 3') ORDER BY name`);

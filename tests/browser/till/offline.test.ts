@@ -106,13 +106,12 @@ test("three cash sales offline, a reload offline, back online: exactly three sal
     }
     expect(await saleRows()).toEqual([]);
 
-    // Sign-out is refused while sales are unsynced, unless they are exported first.
-    await page.getByRole("button", { name: "Sign out" }).click();
-    const signOut = page.getByRole("dialog", { name: "Sales not yet sent" });
-    await signOut.getByText("3 sales taken here are not on the server yet").waitFor();
-    expect(await signOut.getByRole("button", { name: "Sign out" }).isDisabled()).toBe(true);
+    // Unpairing is refused while sales are unsynced, unless they are exported first.
+    await page.getByRole("link", { name: "This till" }).click();
+    await page.getByText("3 sales taken here are not on the server yet").waitFor();
+    expect(await page.getByRole("button", { name: "Unpair this till" }).isDisabled()).toBe(true);
     expect(await till.app.accessibilityViolations()).toEqual([]);
-    await signOut.getByRole("button", { name: "Stay signed in" }).click();
+    await page.getByRole("link", { name: "Sell" }).click();
 
     // Reloaded while still offline: the service worker serves the till, the browser's session and catalog run it.
     await page.reload();
@@ -249,13 +248,14 @@ test("a sale refused on replay (its product deleted meanwhile) needs the cashier
     expect(await till.app.accessibilityViolations()).toEqual([]);
     await outbox.getByRole("button", { name: "Close" }).click();
 
-    // Sign-out: refused until the cashier exports; the export holds the exact request that records the sale.
-    await page.getByRole("button", { name: "Sign out" }).click();
-    const signOut = page.getByRole("dialog", { name: "Sales not yet sent" });
-    expect(await signOut.getByRole("button", { name: "Sign out" }).isDisabled()).toBe(true);
+    // Unpairing: refused until the owner exports; the export holds the exact request that records the sale.
+    await page.getByRole("link", { name: "This till" }).click();
+    const unpair = page.getByRole("button", { name: "Unpair this till" });
+    await page.getByText("1 sale taken here is not on the server yet").waitFor();
+    expect(await unpair.isDisabled()).toBe(true);
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      signOut.getByRole("button", { name: "Export unsynced sales" }).click(),
+      page.getByRole("button", { name: "Export unsynced sales" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^unsynced-sales-.+\.json$/);
     const exported = JSON.parse(await readFile(await download.path(), "utf8")) as {
@@ -273,10 +273,11 @@ test("a sale refused on replay (its product deleted meanwhile) needs the cashier
       total_cents: 120,
       request: { path: "/v1/sales", body: { items: [{ product_id: bread.id, qty: 1, unit_cents: 120 }] } },
     });
-    await signOut.getByRole("button", { name: "Sign out" }).click();
-    await page.getByLabel("Email").waitFor();
+    await page.getByLabel("Owner's password").fill(PASSWORD);
+    await unpair.click();
+    await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
 
-    // Signed in again: the refused sale is still there until the cashier dismisses it.
+    // Paired again: the refused sale is still there until the cashier dismisses it.
     await till.signIn(world.shop.email);
     await unsyncedBadge(till, "1 unsynced (1 need attention)").click();
     await outbox.getByRole("button", { name: /^Dismiss USD 1\.20 cash/ }).click();
@@ -407,7 +408,7 @@ test("reloaded while offline, the till still shows the cashier switched in and s
     await page.goto(`${world.platform.baseUrl}/till`);
     await page.getByLabel("Email").fill(world.shop.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Pair this till", exact: true }).click();
     await page.getByRole("button", { name: "Tatenda" }).click();
     await page.waitForFunction(() => document.activeElement?.id === "pin-input");
     await till.typeSlowly("2580", { enter: true });

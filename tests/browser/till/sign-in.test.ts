@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-test("sign in with the dashboard credentials opens a till session (a shift), TEST loud, scan box focused; sign out ends it", async () => {
+test("paired with the owner's credentials the till opens a till session (a shift), TEST loud, scan box focused; it reaches no owner page or route", async () => {
   const till = await TillPage.open(world);
   const { page } = till;
   try {
@@ -27,12 +27,12 @@ test("sign in with the dashboard credentials opens a till session (a shift), TES
     expect(shell?.status()).toBe(200);
     expect(shell?.headers()["content-security-policy"]).toContain("script-src 'self'");
     expect(shell?.headers()["cache-control"]).toBe("no-cache");
-    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
+    await page.getByRole("heading", { name: "Pair this till", exact: true }).waitFor();
     expect(await till.app.accessibilityViolations()).toEqual([]);
 
     await page.getByLabel("Email").fill(world.shop.email);
     await page.getByLabel("Password").fill("not the password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Pair this till", exact: true }).click();
     await page.getByRole("alert").filter({ hasText: "not correct" }).waitFor();
 
     const elapsedMs = await till.signIn(world.shop.email);
@@ -47,14 +47,22 @@ test("sign in with the dashboard credentials opens a till session (a shift), TES
       FROM sessions WHERE merchant_id = ${world.shop.id} AND revoked_at IS NULL`);
     expect(kinds).toEqual([{ kind: "till", hours: 12 }]);
 
+    // The till's session reaches no owner route: keys, sessions, audit, payouts are refused.
     const cookie = (await till.app.context.cookies()).find((candidate) => candidate.name === "pos_session");
     expect(cookie?.httpOnly).toBe(true);
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.getByRole("heading", { name: "Sign in to the till" }).waitFor();
-    const refused = await fetch(`${world.platform.baseUrl}/v1/me`, {
-      headers: { cookie: `pos_session=${cookie?.value}` },
-    });
-    expect(refused.status).toBe(401);
+    for (const path of ["/v1/api_keys", "/v1/sessions", "/v1/audit_log", "/v1/balance", "/v1/payouts"]) {
+      const refused = await fetch(`${world.platform.baseUrl}${path}`, {
+        headers: { cookie: `pos_session=${cookie?.value}` },
+      });
+      expect([path, refused.status]).toEqual([path, 403]);
+    }
+    // Nor an owner page: the dashboard in the till's browser asks for the owner's sign-in.
+    await page.goto(`${world.platform.baseUrl}/dashboard/api-keys`);
+    await page.getByRole("heading", { name: "Sign in to your dashboard" }).waitFor();
+    await page.getByText("This browser is a till").waitFor();
+    expect(await page.getByRole("navigation").count()).toBe(0);
+    await page.goto(`${world.platform.baseUrl}/till`);
+    await page.waitForFunction(() => document.activeElement?.id === "scan-input", undefined, { timeout: 30_000 });
 
     expect(till.app.consoleErrors).toEqual([]);
     // No session on the first visit, the wrong password, no session when signIn opens the page again.

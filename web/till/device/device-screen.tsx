@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { ApiError } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
 import { Button, Field } from "../../ui/index.ts";
-import { pairedDevice, pairThisTill, unpairBlocked, unpairThisTill } from "./device.ts";
+import { UnsyncedGuard, unsyncedSales } from "../offline/index.ts";
+import { pairedDevice, unpairThisTill } from "./device.ts";
 
 function failure(caught: unknown): string {
   if (caught instanceof ApiError && caught.status === 401) return "The password is not correct.";
@@ -10,58 +11,44 @@ function failure(caught: unknown): string {
 }
 
 /**
- * This till as a device: paired (it opens without the owner's password) or not. The owner pairs or
- * unpairs it here with the password, typed once for that action; an unpaired till falls back to the
- * sign-in screen at once. Unpairing waits while sales taken offline have not reached the server.
+ * This till as a device: paired, it opens without the owner's password. The owner unpairs it here with
+ * the password, typed once for that action (or from the dashboard); it then shows the pairing screen.
+ * Unpairing waits while sales taken offline have not reached the server, unless they are exported.
  */
 export function DeviceScreen() {
   const device = pairedDevice.value;
-  const paired = device !== undefined && session.value?.device_id === device.id;
   const [password, setPassword] = useState("");
-  const [name, setName] = useState("Counter");
+  const [exported, setExported] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const blocked = paired ? unpairBlocked() : undefined;
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-    } catch (caught) {
-      setError(failure(caught));
-    } finally {
-      setPassword("");
-      setBusy(false);
-    }
-  };
+  const blocked = unsyncedSales.value > 0 && !exported;
   return (
     <div class="device">
       <h1>This till</h1>
-      {paired ? (
-        <p>
-          Paired as <strong>{device.name}</strong>. It opens by itself; the owner's password is not needed at the
-          counter. Its drawer is <code>{device.id}</code>.
-        </p>
-      ) : (
-        <p>Not paired: each shift starts with the owner's email and password.</p>
-      )}
+      <p>
+        Paired as <strong>{device?.name ?? "this till"}</strong>. It opens by itself; the owner's password is not needed
+        at the counter. Its drawer is <code>{session.value?.device_id}</code>.
+      </p>
       <form
         class="drawer-form"
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          const email = session.value?.user.email ?? "";
-          void run(() =>
-            paired ? unpairThisTill(password) : pairThisTill({ email, password, name: name.trim() || "Counter" }),
-          );
+          setBusy(true);
+          setError(undefined);
+          try {
+            await unpairThisTill(password, exported);
+          } catch (caught) {
+            setError(failure(caught));
+          } finally {
+            setPassword("");
+            setBusy(false);
+          }
         }}
       >
-        <h2>{paired ? "Unpair this till" : "Pair this till"}</h2>
+        <h2>Unpair this till</h2>
         <p class="muted">
-          {paired
-            ? "The owner's password unpairs it: the till then shows the sign-in screen. The dashboard can unpair it too."
-            : "The owner's password pairs it once: from then on it opens without a password."}
+          The owner's password unpairs it: the till then shows the pairing screen. The dashboard can unpair it too.
         </p>
-        {paired ? null : <Field label="Till name" value={name} maxLength={100} onValue={setName} />}
         <Field
           label="Owner's password"
           type="password"
@@ -70,18 +57,14 @@ export function DeviceScreen() {
           value={password}
           onValue={setPassword}
         />
-        {blocked === undefined ? null : (
-          <p class="form-error" role="alert">
-            {blocked}
-          </p>
-        )}
+        <UnsyncedGuard onCleared={setExported} />
         {error === undefined ? null : (
           <p class="form-error" role="alert">
             {error}
           </p>
         )}
-        <Button type="submit" variant={paired ? "danger" : "primary"} busy={busy} disabled={blocked !== undefined}>
-          {paired ? "Unpair this till" : "Pair this till"}
+        <Button type="submit" variant="danger" busy={busy} disabled={blocked}>
+          Unpair this till
         </Button>
       </form>
     </div>

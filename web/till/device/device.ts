@@ -41,6 +41,12 @@ function rememberDevice(device: PairedDevice | undefined): void {
 export const openingDeviceSession = signal(false);
 
 /**
+ * Set when a till that was paired finds its device refused (unpaired from the dashboard, or every till
+ * unpaired by a password change or "sign out everywhere"): the sign-in screen says so.
+ */
+export const unpairedNotice = signal<string | undefined>(undefined);
+
+/**
  * Opens a till session with the device cookie. An unknown or unpaired device (`device_invalid`) is
  * forgotten, so the till falls back to the sign-in screen and asks no more.
  */
@@ -52,6 +58,9 @@ export async function openDeviceSession(): Promise<boolean> {
     return session.value !== null && session.value !== undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
+      if (pairedDevice.value !== undefined) {
+        unpairedNotice.value = `This till (${pairedDevice.value.name}) is no longer paired: it was unpaired from the dashboard, or the owner changed the password or signed out everywhere. Pair it again to use it.`;
+      }
       rememberDevice(undefined);
       session.value = null;
       return false;
@@ -73,34 +82,33 @@ async function asOwner<T>(credentials: { email: string; password: string }, acti
 type OwnerAction<T> = (owner: ReturnType<typeof createApiClient>) => Promise<T>;
 
 /**
- * Pairs this browser as a till: a dashboard session (a fresh password: the step-up window is open),
- * the pairing (the device cookie is set by the answer), then a device session, which also ends the
- * dashboard session (the server revokes the session the browser presented).
+ * Pairs this browser as a till, the only way a till is signed in: a dashboard session (a fresh
+ * password: the step-up window is open), the pairing (the device cookie is set by the answer), then a
+ * device session, which also ends the dashboard session (the server revokes the session the browser
+ * presented). The owner's password is typed here once; the till then holds no owner's power.
  */
 export async function pairThisTill(input: { email: string; password: string; name: string }): Promise<void> {
   const device = await asOwner(input, (owner) =>
     owner.post<PairedDevice>("/v1/till_devices", { name: input.name, keep_in_cookie: true }, { world: "test" }),
   );
   rememberDevice({ id: device.id, name: device.name });
+  unpairedNotice.value = undefined;
   if (!(await openDeviceSession())) {
     throw new Error("The till was paired but could not open its session. Reload the page.");
   }
 }
 
-/** Why this till may not be unpaired now (sales taken offline must reach the server first). */
-export function unpairBlocked(): string | undefined {
-  return unsyncedSales.value > 0
-    ? `${unsyncedSales.value} sale(s) taken offline are not on the server yet: wait for them to sync first.`
-    : undefined;
-}
-
-/** The owner unpairs this till (password again): its token is refused and its sessions end at once. */
-export async function unpairThisTill(password: string): Promise<void> {
+/**
+ * The owner unpairs this till (password again): its token is refused and its sessions end at once.
+ * Unsynced sales must be sent or exported first (`exported`).
+ */
+export async function unpairThisTill(password: string, exported: boolean): Promise<void> {
   const device = pairedDevice.value;
   const email = session.value?.user.email;
   if (device === undefined || email === undefined) return;
-  const blocked = unpairBlocked();
-  if (blocked !== undefined) throw new Error(blocked);
+  if (unsyncedSales.value > 0 && !exported) {
+    throw new Error(`${unsyncedSales.value} sale(s) taken offline are not on the server yet: wait, or export them.`);
+  }
   await asOwner({ email, password }, async (owner) => {
     await owner.delete(`/v1/till_devices/${encodeURIComponent(device.id)}`, { world: "test" });
     // The owner's dashboard session has done its one job.

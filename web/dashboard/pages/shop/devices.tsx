@@ -22,10 +22,11 @@ export function TillDevicesPage() {
         <h2 id="pair-title">Pair a till</h2>
         <ol>
           <li>
-            On the shop's device, open <code>{`${location.origin}/till`}</code> and sign in with your dashboard email
-            and password.
+            On the shop's device, open <code>{`${location.origin}/till`}</code>: it shows <q>Pair this till</q>.
           </li>
-          <li>On the till's "This till" screen, name the till (e.g. "Front counter") and enter your password again.</li>
+          <li>
+            Name the till (e.g. "Front counter"), type your dashboard email and password, and press Pair this till.
+          </li>
           <li>
             From then on the till opens by itself with its own device key: cashiers switch in with their PIN and nobody
             types your password at the counter. It appears below, and its shifts and sales carry its name.
@@ -33,6 +34,7 @@ export function TillDevicesPage() {
         </ol>
         <p class="muted">
           A lost or replaced device: unpair it here. It is signed out at once and cannot sell until it is paired again.
+          Changing your password or signing out everywhere (Settings) unpairs every till.
         </p>
       </section>
       <section aria-labelledby="devices-title">
