@@ -10,7 +10,11 @@ export type TestSession = {
   csrf: string;
   id: string;
   /** A request with the session cookie, the CSRF token and the app's own Origin, in `world`. */
-  send: (method: "get" | "post" | "delete", path: string, options?: { world?: "test" | "live" }) => request.Test;
+  send: (
+    method: "get" | "post" | "patch" | "delete",
+    path: string,
+    options?: { world?: "test" | "live" },
+  ) => request.Test;
 };
 
 export const TEST_ORIGIN = "http://localhost:8080";
@@ -40,4 +44,25 @@ export function sender(app: App, session: { cookie: string; csrf: string }): Tes
       .set("Pos-Csrf-Token", session.csrf)
       .set("Origin", TEST_ORIGIN)
       .set("Pos-World", options.world ?? "test");
+}
+
+/**
+ * Pairs a till device from the owner's session (`POST /v1/till_devices`) and opens its till session
+ * with the device token (`POST /v1/session/device`), as a till at the counter does.
+ */
+export async function pairTill(
+  app: App,
+  owner: TestSession,
+  name = "Counter",
+): Promise<TestSession & { deviceId: string }> {
+  const paired = await owner.send("post", "/v1/till_devices").send({ name }).expect(201);
+  const response = await request(app).post("/v1/session/device").send({ device_token: paired.body.token }).expect(201);
+  const cookie = String(response.headers["set-cookie"]).split(";")[0] ?? "";
+  const session = {
+    cookie,
+    token: cookie.slice(cookie.indexOf("=") + 1),
+    csrf: response.body.csrf_token as string,
+    id: response.body.id as string,
+  };
+  return { ...session, send: sender(app, session), deviceId: paired.body.id as string };
 }

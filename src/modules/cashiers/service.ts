@@ -97,7 +97,11 @@ export async function checkPin(
   }
   const { matches, upgradedHash } = await verifyPassword(pin, taken.pin_hash);
   if (!matches) {
-    if (await queries.lockWhenSpent(database, merchantId, taken.id)) {
+    // The wrong PIN that took the last slot locks: exactly the slots before it are warned.
+    if (
+      taken.failed_pin_attempts >= PIN_ATTEMPTS_MAX &&
+      (await queries.lockWhenSpent(database, merchantId, taken.id))
+    ) {
       throw lockedError(taken);
     }
     throw unauthenticated(
