@@ -3,6 +3,7 @@ import { currentPath, navigate } from "../lib/router.ts";
 import { api, session, signOut } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
+import { ChangePinDialog, ManagerDialog } from "./cashier/manager-dialog.tsx";
 import { PinScreen } from "./cashier/pin-screen.tsx";
 import { catalogLoaded, SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { openDeviceSession, pairedDevice } from "./device/device.ts";
@@ -61,6 +62,7 @@ export function App() {
     }
   }, [signedOut]);
   const [confirmingSignOut, setConfirmingSignOut] = useState(false);
+  const [changingPin, setChangingPin] = useState(false);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
@@ -116,6 +118,7 @@ export function App() {
             <Button onClick={() => switchOut().catch((error: Error) => toast(error.message, "error"))}>
               Switch cashier
             </Button>
+            <Button onClick={() => setChangingPin(true)}>Change my PIN</Button>
           </>
         )}
         <OutboxBadge />
@@ -136,6 +139,8 @@ export function App() {
         }}
         onClose={() => setConfirmingSignOut(false)}
       />
+      <ManagerDialog />
+      <ChangePinDialog open={changingPin} onClose={() => setChangingPin(false)} />
       <Toasts />
     </div>
   );
