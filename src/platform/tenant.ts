@@ -36,6 +36,10 @@ export type Actor = { kind: ActorKind; id: string };
 export const cashierRoles = ["cashier", "manager"] as const;
 export type CashierRole = (typeof cashierRoles)[number];
 
+/** What a manager's PIN at a till approves, one request at a time (an approval names one). */
+export const managerActions = ["return", "cash_pay_out", "shift_close", "product_update"] as const;
+export type ManagerAction = (typeof managerActions)[number];
+
 /** What the statement that authenticated a browser session found, for the route's access check. */
 export type SessionFacts = {
   id: string;
@@ -52,6 +56,8 @@ export type SessionFacts = {
   hasCashiers: boolean;
   /** The manager whose PIN approved this request (`Pos-Manager-Approval`), when one did. */
   approvedBy: string | null;
+  /** The approval that request carried (with `approvedBy`): the action it is for, used up by that action. */
+  approval: { id: string; action: ManagerAction } | null;
 };
 
 /**

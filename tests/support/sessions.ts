@@ -10,7 +10,11 @@ export type TestSession = {
   csrf: string;
   id: string;
   /** A request with the session cookie, the CSRF token and the app's own Origin, in `world`. */
-  send: (method: "get" | "post" | "delete", path: string, options?: { world?: "test" | "live" }) => request.Test;
+  send: (
+    method: "get" | "post" | "patch" | "delete",
+    path: string,
+    options?: { world?: "test" | "live" },
+  ) => request.Test;
 };
 
 export const TEST_ORIGIN = "http://localhost:8080";

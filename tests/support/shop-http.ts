@@ -52,7 +52,7 @@ export async function ownerSession(baseUrl: string, email: string): Promise<Http
 }
 
 /** Pairs a till as the owner and returns its device token (shown once by the API). */
-export async function pairTill(owner: HttpSession, name: string): Promise<{ id: string; token: string }> {
+export async function openTill(owner: HttpSession, name: string): Promise<{ id: string; token: string }> {
   const paired = await owner.call<{ id: string; token: string }>("POST", "/v1/till_devices", { name });
   if (paired.status !== 201) {
     throw new Error(`till not paired: ${paired.status} ${JSON.stringify(paired.body)}`);
@@ -116,7 +116,7 @@ export const SHOP_DAY_TILL = "Front counter";
 export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> {
   const owner = await ownerSession(baseUrl, email);
   const cashier = await createCashier(owner, SHOP_DAY_CASHIER, "190734");
-  const device = await pairTill(owner, SHOP_DAY_TILL);
+  const device = await openTill(owner, SHOP_DAY_TILL);
   const till = await tillSession(baseUrl, device.token);
   const tillId = device.id;
   await ok(till.call("POST", "/v1/session/cashier", { cashier_id: cashier.id, pin: "190734" }));

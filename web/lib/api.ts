@@ -47,6 +47,8 @@ export type RequestOptions = {
   idempotencyKey?: string;
   /** Cancels the request (a waiting request the screen no longer needs). */
   signal?: AbortSignal;
+  /** A manager's approval token for this one request (the till's `Pos-Manager-Approval`). */
+  managerApproval?: string;
 };
 
 export type ApiClient = {
@@ -91,6 +93,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (request.idempotencyKey !== undefined) {
       headers["Idempotency-Key"] = request.idempotencyKey;
+    }
+    if (request.managerApproval !== undefined) {
+      headers["Pos-Manager-Approval"] = request.managerApproval;
     }
     let response: Response;
     try {

@@ -1,8 +1,9 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { currentPath } from "../lib/router.ts";
 import { api, session } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
+import { ChangePinDialog, ManagerDialog } from "./cashier/manager-dialog.tsx";
 import { PinScreen } from "./cashier/pin-screen.tsx";
 import { catalogLoaded, SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { openDeviceSession, pairedDevice } from "./device/device.ts";
@@ -59,6 +60,7 @@ export function App() {
       openDeviceSession().catch(() => toast("The till could not reach the server.", "error"));
     }
   }, [signedOut]);
+  const [changingPin, setChangingPin] = useState(false);
   if (session.value === undefined) {
     return <p class="loading">Loading…</p>;
   }
@@ -114,6 +116,7 @@ export function App() {
             <Button onClick={() => switchOut().catch((error: Error) => toast(error.message, "error"))}>
               Switch cashier
             </Button>
+            <Button onClick={() => setChangingPin(true)}>Change my PIN</Button>
           </>
         )}
         <OutboxBadge />
@@ -121,6 +124,8 @@ export function App() {
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />
       </main>
+      <ManagerDialog />
+      <ChangePinDialog open={changingPin} onClose={() => setChangingPin(false)} />
       <Toasts />
     </div>
   );

@@ -22,6 +22,7 @@ export const auditActions = [
   "webhook_endpoint.created",
   "webhook_endpoint.secret_rolled",
   "webhook_endpoint.deactivated",
+  "manager.approved",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -5,7 +5,7 @@ import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { CURRENT_HASH_PREFIX, legacyPasswordHash } from "../../../tests/support/passwords.ts";
-import { sender, signIn, type TestSession } from "../../../tests/support/sessions.ts";
+import { openTill, sender, signIn, type TestSession } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { PIN_ATTEMPTS_MAX } from "./schemas.ts";
 
@@ -13,7 +13,7 @@ let db: TestDatabase;
 let app: ReturnType<typeof testApp>;
 let shop: TestMerchant;
 let owner: TestSession;
-let till: TestSession;
+let till: TestSession & { deviceId: string };
 const PASSWORD = "correct horse battery";
 
 beforeAll(async () => {
@@ -23,12 +23,16 @@ beforeAll(async () => {
 beforeEach(async () => {
   shop = await newMerchant(db.database);
   owner = await signIn(app, { email: shop.email, password: PASSWORD });
-  till = await signIn(app, { email: shop.email, password: PASSWORD, kind: "till" });
+  till = await openTill(app, owner);
 });
 afterAll(() => db.close());
 
-async function createCashier(name: string, pin: string): Promise<{ id: string; name: string }> {
-  const response = await owner.send("post", "/v1/cashiers").send({ name, pin });
+async function createCashier(
+  name: string,
+  pin: string,
+  role?: "cashier" | "manager",
+): Promise<{ id: string; name: string }> {
+  const response = await owner.send("post", "/v1/cashiers").send({ name, pin, role });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -49,6 +53,7 @@ describe("cashiers", () => {
       id: expect.stringMatching(/^csh_/),
       object: "cashier",
       name: "Tendai",
+      role: "cashier",
       status: "active",
       failed_pin_attempts: 0,
       locked_at: null,
@@ -60,7 +65,7 @@ describe("cashiers", () => {
     expect(stored).not.toContain("4821");
     expect(stored.length).toBeGreaterThan(40);
     const fromTill = await till.send("post", "/v1/cashiers").send({ name: "Mallory", pin: "1234" });
-    expect([fromTill.status, fromTill.body.error.code]).toEqual([403, "dashboard_session_required"]);
+    expect([fromTill.status, fromTill.body.error.code]).toEqual([403, "principal_not_allowed"]);
     const fromKey = await request(app)
       .post("/v1/cashiers")
       .set("Authorization", `Bearer ${shop.testKey}`)
@@ -77,23 +82,23 @@ describe("cashiers", () => {
 
   test("two cashiers on one till by PIN: sales, returns and shifts record who did them", async () => {
     const tendai = await createCashier("Tendai", "4821");
-    const rudo = await createCashier("Rudo", "190734");
+    const rudo = await createCashier("Rudo", "190734", "manager");
     expect((await switchIn(till, tendai.id, "4821")).status).toBe(200);
     const shift = await till
       .send("post", "/v1/shifts")
       .set("Idempotency-Key", randomUUID())
-      .send({ till_id: "till-1" });
+      .send({ till_id: till.deviceId });
     expect(shift.body.opened_by).toEqual({ type: "till_user", id: tendai.id });
-    const first = await sell(till, { till_id: "till-1" });
+    const first = await sell(till, { till_id: till.deviceId });
     expect(first.body.actor).toEqual({ type: "till_user", id: tendai.id });
 
     expect((await switchIn(till, rudo.id, "190734")).status).toBe(200);
-    const second = await sell(till, { till_id: "till-1" });
+    const second = await sell(till, { till_id: till.deviceId });
     expect(second.body.actor).toEqual({ type: "till_user", id: rudo.id });
     const returned = await till
       .send("post", `/v1/sales/${first.body.id}/returns`)
       .set("Idempotency-Key", randomUUID())
-      .send({ till_id: "till-1", items: [{ line: 0, qty: 1 }] });
+      .send({ till_id: till.deviceId, items: [{ line: 0, qty: 1 }] });
     expect(returned.body.sale_return.actor).toEqual({ type: "till_user", id: rudo.id });
     const closed = await till
       .send("post", `/v1/shifts/${shift.body.id}/close`)
@@ -101,9 +106,10 @@ describe("cashiers", () => {
       .send({ counted: [{ currency: "USD", amount_cents: 100 }] });
     expect(closed.body.closed_by).toEqual({ type: "till_user", id: rudo.id });
 
-    // Nobody switched in: the till acts as the owner's till user again; signing out still works.
+    // Nobody switched in, in a shop with cashiers: the till does not sell; signing out still works.
     expect((await till.send("delete", "/v1/session/cashier")).status).toBe(200);
-    expect((await sell(till)).body.actor.id).not.toMatch(/^csh_/);
+    const nobody = await sell(till);
+    expect([nobody.status, nobody.body.error.code]).toEqual([403, "cashier_required"]);
     expect((await till.send("delete", "/v1/session")).status).toBeLessThan(300);
     expect((await sell(till)).status).toBe(401);
   });
@@ -183,7 +189,7 @@ describe("till devices", () => {
 
   test("paired once by the owner; the device opens till sessions without a password; revoked → refused at once", async () => {
     const fromTill = await till.send("post", "/v1/till_devices").send({ name: "Counter 1" });
-    expect([fromTill.status, fromTill.body.error.code]).toEqual([403, "dashboard_session_required"]);
+    expect([fromTill.status, fromTill.body.error.code]).toEqual([403, "principal_not_allowed"]);
     const paired = await owner.send("post", "/v1/till_devices").send({ name: "Counter 1" });
     expect(paired.status).toBe(201);
     expect(paired.body).toMatchObject({ object: "till_device", name: "Counter 1", status: "paired" });
@@ -193,9 +199,13 @@ describe("till devices", () => {
       SELECT count(*)::int AS n FROM till_devices
       WHERE token_hash = sha256(convert_to(${deviceToken}, 'UTF8')) AND id = ${paired.body.id}`);
     expect(stored).toBe(1);
+    // The till of beforeEach is paired too.
     const listed = (await owner.send("get", "/v1/till_devices")).body.data;
-    expect(listed).toEqual([expect.objectContaining({ id: paired.body.id, status: "paired" })]);
-    expect(listed[0].token).toBeUndefined();
+    expect(listed).toEqual([
+      expect.objectContaining({ id: till.deviceId, status: "paired" }),
+      expect.objectContaining({ id: paired.body.id, status: "paired" }),
+    ]);
+    expect(listed[1].token).toBeUndefined();
 
     const opened = await deviceSession(deviceToken);
     expect(opened.status).toBe(201);
@@ -217,6 +227,7 @@ describe("till devices", () => {
     expect([refused.status, refused.body.error.code]).toEqual([401, "session_expired"]);
     const again = await deviceSession(deviceToken);
     expect([again.status, again.body.error.code]).toEqual([401, "device_invalid"]);
-    expect((await owner.send("get", "/v1/till_devices")).body.data[0].status).toBe("revoked");
+    const after = (await owner.send("get", "/v1/till_devices")).body.data;
+    expect(after.find((row: { id: string }) => row.id === paired.body.id).status).toBe("revoked");
   });
 });

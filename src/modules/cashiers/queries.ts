@@ -1,15 +1,16 @@
 import { type Queryable, sql } from "../../platform/db/pool.ts";
+import type { CashierRole } from "../../platform/tenant.ts";
 import { type CashierRow, cashierRowSchema, PIN_ATTEMPTS_MAX } from "./schemas.ts";
 
-const COLUMNS = sql.fragment`merchant_id, id, name, pin_hash, failed_pin_attempts, locked_at, disabled_at, created_at`;
+const COLUMNS = sql.fragment`merchant_id, id, name, role, pin_hash, failed_pin_attempts, locked_at, disabled_at, created_at`;
 
 export async function insertCashier(
   database: Queryable,
-  cashier: { merchantId: string; id: string; name: string; pinHash: string },
+  cashier: { merchantId: string; id: string; name: string; role: CashierRole; pinHash: string },
 ): Promise<CashierRow> {
   return database.one(sql.type(cashierRowSchema)`
-    INSERT INTO cashiers (merchant_id, id, name, pin_hash)
-    VALUES (${cashier.merchantId}, ${cashier.id}, ${cashier.name}, ${cashier.pinHash})
+    INSERT INTO cashiers (merchant_id, id, name, role, pin_hash)
+    VALUES (${cashier.merchantId}, ${cashier.id}, ${cashier.name}, ${cashier.role}, ${cashier.pinHash})
     RETURNING ${COLUMNS}`);
 }
 
@@ -23,13 +24,26 @@ export async function selectCashiers(database: Queryable, merchantId: string): P
     SELECT ${COLUMNS} FROM cashiers WHERE merchant_id = ${merchantId} ORDER BY created_at, id`);
 }
 
-/** One more wrong PIN, counted atomically; the attempt that reaches the limit locks the cashier. */
-export async function recordWrongPin(database: Queryable, merchantId: string, id: string): Promise<CashierRow> {
-  return database.one(sql.type(cashierRowSchema)`
-    UPDATE cashiers SET failed_pin_attempts = failed_pin_attempts + 1,
-      locked_at = coalesce(locked_at, CASE WHEN failed_pin_attempts + 1 >= ${PIN_ATTEMPTS_MAX} THEN now() END)
-    WHERE merchant_id = ${merchantId} AND id = ${id}
+/**
+ * Takes one PIN attempt's slot before the PIN is checked: an atomic increment that only an unlocked,
+ * enabled cashier with attempts left gets, so a burst of guesses sent at once gets at most
+ * `PIN_ATTEMPTS_MAX` checks (the row lock orders them). Null: no slot (locked, disabled, spent or unknown).
+ */
+export async function takePinAttempt(database: Queryable, merchantId: string, id: string): Promise<CashierRow | null> {
+  return database.maybeOne(sql.type(cashierRowSchema)`
+    UPDATE cashiers SET failed_pin_attempts = failed_pin_attempts + 1
+    WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
+      AND failed_pin_attempts < ${PIN_ATTEMPTS_MAX}
     RETURNING ${COLUMNS}`);
+}
+
+/** A wrong PIN keeps its slot; when the slots are spent the cashier is locked until the owner unlocks. */
+export async function lockWhenSpent(database: Queryable, merchantId: string, id: string): Promise<boolean> {
+  const locked = await database.maybeOne(sql.type(cashierRowSchema)`
+    UPDATE cashiers SET locked_at = coalesce(locked_at, now())
+    WHERE merchant_id = ${merchantId} AND id = ${id} AND failed_pin_attempts >= ${PIN_ATTEMPTS_MAX}
+    RETURNING ${COLUMNS}`);
+  return locked !== null;
 }
 
 /**
@@ -45,6 +59,31 @@ export async function recordRightPin(
   return database.maybeOne(sql.type(cashierRowSchema)`
     UPDATE cashiers SET failed_pin_attempts = 0, pin_hash = coalesce(${upgradedPinHash}, pin_hash)
     WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
+    RETURNING ${COLUMNS}`);
+}
+
+/** A new PIN (the cashier's own change): only while they are neither locked nor disabled. */
+export async function updatePin(
+  database: Queryable,
+  merchantId: string,
+  id: string,
+  pinHash: string,
+): Promise<CashierRow | null> {
+  return database.maybeOne(sql.type(cashierRowSchema)`
+    UPDATE cashiers SET pin_hash = ${pinHash}, failed_pin_attempts = 0
+    WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
+    RETURNING ${COLUMNS}`);
+}
+
+export async function updateCashier(
+  database: Queryable,
+  merchantId: string,
+  id: string,
+  change: { name: string | undefined; role: CashierRole | undefined },
+): Promise<CashierRow | null> {
+  return database.maybeOne(sql.type(cashierRowSchema)`
+    UPDATE cashiers SET name = coalesce(${change.name ?? null}, name), role = coalesce(${change.role ?? null}, role)
+    WHERE merchant_id = ${merchantId} AND id = ${id}
     RETURNING ${COLUMNS}`);
 }
 

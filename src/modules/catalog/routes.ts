@@ -1,5 +1,6 @@
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { recordApproval, requireManager } from "../cashiers/index.ts";
 import { presentProduct } from "./present.ts";
 import {
   createProductBody,
@@ -91,7 +92,17 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
     },
     handler: async ({ params, body, tenant, database }) => ({
       body: presentProduct(
-        await catalog.updateProduct(database, { merchantId: tenant.merchantId, productId: params.id, input: body }),
+        // At a till, a manager's approval for a product change is used up with the change, not before it.
+        await database.transaction(async (transaction) => {
+          const approval = await requireManager(transaction, tenant, "product_update");
+          const product = await catalog.updateProduct(transaction, {
+            merchantId: tenant.merchantId,
+            productId: params.id,
+            input: body,
+          });
+          await recordApproval(transaction, tenant, approval, { type: "product", id: product.id });
+          return product;
+        }),
       ),
     }),
   }),

@@ -1,8 +1,10 @@
 import type { World } from "../../kernel/world.ts";
 import type { Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { requireOwnTill } from "../../platform/http/access.ts";
 import { newId } from "../../platform/ids.ts";
-import type { Actor } from "../../platform/tenant.ts";
+import type { Actor, SessionFacts } from "../../platform/tenant.ts";
+import { recordApproval, requireManager } from "../cashiers/index.ts";
 import * as events from "../events/service.ts";
 import * as shifts from "../shifts/service.ts";
 import * as stock from "../stock/service.ts";
@@ -73,10 +75,13 @@ export function returnLines(
 
 export async function createReturn(
   transaction: Transaction,
-  world: World & { actor: Actor },
+  world: World & { actor: Actor; session?: SessionFacts | undefined },
   saleId: string,
   input: CreateReturnInput,
 ): Promise<{ sale: SaleRow; saleReturn: SaleReturnRow; returns: readonly SaleReturnRow[] }> {
+  requireOwnTill(world.session, input.till_id);
+  // The route lets a till through with a manager or an approval; an approval must be for a return.
+  const approval = await requireManager(transaction, world, "return");
   const sale = await queries.lockSale(transaction, world, saleId);
   if (sale === null) {
     throw notFound(`No such sale: ${saleId}.`);
@@ -132,6 +137,7 @@ export async function createReturn(
       created_at: saleReturn.created_at.toISOString(),
     },
   });
+  await recordApproval(transaction, world, approval, { type: "sale_return", id: saleReturn.id });
   // Last: the stock moves lock the products' rows until the commit (as a sale's do).
   await stock.recordReturn(transaction, {
     merchantId: world.merchantId,

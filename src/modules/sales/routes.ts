@@ -1,4 +1,5 @@
 import type { Config } from "../../platform/config.ts";
+import { requireOwnTill } from "../../platform/http/access.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { createProductReader, type ProductReader } from "../catalog/service.ts";
@@ -124,6 +125,8 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         readProducts ??= createProductReader(database);
         writeCashSale ??= createCashSaleWriter(database);
         writeWalletSale ??= createWalletSaleWriter(database);
+        // A till sells into its own drawer only.
+        requireOwnTill(tenant.session, body.till_id);
         const dependencies = { config, database, logger, ...wiring, readProducts, writeCashSale, writeWalletSale };
         return sales.createSale(dependencies, tenant, body, {
           commitWithResponse,
@@ -174,6 +177,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
               merchantId: tenant.merchantId,
               livemode: tenant.livemode,
               actor: tenant.actor,
+              session: tenant.session,
             },
             params.id,
             body,

@@ -17,7 +17,7 @@ export {
   tillSessionOf,
   warmUp,
 } from "./service.ts";
-export { sessionCookieName } from "./tokens.ts";
+export { hashToken, sessionCookieName } from "./tokens.ts";
 
 export const sessionsModule: ModuleFace<unknown> = {
   name: "sessions",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { cashierRoles, merchantRowSchema } from "../../platform/tenant.ts";
+import { cashierRoles, managerActions, merchantRowSchema } from "../../platform/tenant.ts";
 import { type RateLimit, rateLimitLog, takeRateLimitSlots } from "../merchants/queries.ts";
 
 export type SessionKind = "dashboard" | "till";
@@ -229,6 +229,9 @@ const authenticationRowSchema = merchantRowSchema.extend({
   cashier_id: z.string().nullable(),
   cashier_role: z.enum(cashierRoles).nullable(),
   has_cashiers: z.boolean(),
+  approved_by: z.string().nullable(),
+  approval_id: z.string().nullable(),
+  approval_action: z.enum(managerActions).nullable(),
   rate_taken: z.boolean(),
   in_window: z.number().int(),
   reset_ms: z.number().int(),
@@ -243,13 +246,15 @@ export type SessionAuthentication = z.infer<typeof authenticationRowSchema>;
  */
 export async function authenticateSession(
   database: Queryable,
-  request: { tokenHash: Buffer; livemode: boolean; stepUpWindowMs: number },
+  request: { tokenHash: Buffer; livemode: boolean; stepUpWindowMs: number; managerApprovalHash: Buffer | null },
   rateLimit: RateLimit,
 ): Promise<SessionAuthentication | null> {
   return database.maybeOne(sql.type(authenticationRowSchema)`
     WITH found AS (
       SELECT s.merchant_id, s.id AS session_id, s.user_id, s.kind AS session_kind, m.status AS merchant_status,
         s.device_id, c.id AS cashier_id, c.role AS cashier_role,
+        mc.id AS approved_by, CASE WHEN mc.id IS NOT NULL THEN ma.id END AS approval_id,
+        CASE WHEN mc.id IS NOT NULL THEN ma.action END AS approval_action,
         -- A till never steps up: only the owner's dashboard session, with the password typed in it.
         coalesce(s.kind = 'dashboard'
           AND s.password_verified_at > now() - ${request.stepUpWindowMs}::integer * interval '1 millisecond', false)
@@ -257,8 +262,16 @@ export async function authenticateSession(
         s.kind = 'till' AND EXISTS (
           SELECT 1 FROM cashiers a WHERE a.merchant_id = s.merchant_id AND a.disabled_at IS NULL) AS has_cashiers
       FROM sessions s JOIN merchants m ON m.id = s.merchant_id
-        -- A disabled cashier stops acting at once: the session falls back to no cashier.
+        -- A disabled or locked cashier stops acting at once: the session falls back to no cashier.
         LEFT JOIN cashiers c ON c.merchant_id = s.merchant_id AND c.id = s.cashier_id AND c.disabled_at IS NULL
+          AND c.locked_at IS NULL
+        -- A manager's approval (Pos-Manager-Approval): this session's, unused, unexpired, and its
+        -- manager still an enabled, unlocked manager. Without the header the join finds nothing.
+        LEFT JOIN manager_approvals ma ON ma.merchant_id = s.merchant_id AND ma.session_id = s.id
+          AND ma.token_hash = ${request.managerApprovalHash === null ? sql.fragment`NULL::bytea` : sql.binary(request.managerApprovalHash)}
+          AND ma.used_at IS NULL AND ma.expires_at > now()
+        LEFT JOIN cashiers mc ON mc.merchant_id = ma.merchant_id AND mc.id = ma.manager_id AND mc.role = 'manager'
+          AND mc.disabled_at IS NULL AND mc.locked_at IS NULL
         -- A session a paired device opened ends with the device's revocation.
         LEFT JOIN till_devices d ON d.merchant_id = s.merchant_id AND d.id = s.device_id
       WHERE (s.device_id IS NULL OR d.revoked_at IS NULL) AND s.token_hash = ${sql.binary(request.tokenHash)} AND s.revoked_at IS NULL AND s.expires_at > now()
@@ -273,7 +286,8 @@ export async function authenticateSession(
     SELECT m.id, m.name, m.type, m.status, m.fee_bps, m.fee_fixed_cents, m.payout_msisdn, m.payout_verified,
       m.timezone, m.created_at, m.updated_at,
       f.session_id, f.user_id, f.session_kind, f.device_id, f.step_up_fresh, f.cashier_id, f.cashier_role,
-      f.has_cashiers, t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
+      f.has_cashiers, f.approved_by, f.approval_id, f.approval_action,
+      t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
     FROM found f
     JOIN merchants m ON m.id = f.merchant_id
     LEFT JOIN taken t ON t.merchant_id = f.merchant_id

@@ -373,7 +373,16 @@ export function sessionAuthenticator(
     authenticate: async (token, request) => {
       const row = await queries.authenticateSession(
         database,
-        { tokenHash: hashToken(token), livemode: request.livemode, stepUpWindowMs: config.sessions.stepUpWindowMs },
+        {
+          tokenHash: hashToken(token),
+          livemode: request.livemode,
+          stepUpWindowMs: config.sessions.stepUpWindowMs,
+          // Bounded before hashing: a header of any length costs one hash, never a match.
+          managerApprovalHash:
+            request.managerApproval === undefined || request.managerApproval.length > 200
+              ? null
+              : hashToken(request.managerApproval),
+        },
         rateLimit,
       );
       if (row === null) {
@@ -410,6 +419,9 @@ function tenantOf(
     cashier_id,
     cashier_role,
     has_cashiers,
+    approved_by,
+    approval_id,
+    approval_action,
     ...merchant
   } = row;
   const cashier = cashier_id === null || cashier_role === null ? null : { id: cashier_id, role: cashier_role };
@@ -431,7 +443,8 @@ function tenantOf(
       stepUpFresh: step_up_fresh,
       cashier,
       hasCashiers: has_cashiers,
-      approvedBy: null,
+      approvedBy: approved_by,
+      approval: approval_id === null || approval_action === null ? null : { id: approval_id, action: approval_action },
     },
   };
 }

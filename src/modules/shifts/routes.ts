@@ -56,6 +56,7 @@ const worldOf = (tenant: Tenant): shifts.WorldActor => ({
   merchantId: tenant.merchantId,
   livemode: tenant.livemode,
   actor: tenant.actor,
+  session: tenant.session,
 });
 
 const notFoundResponse = { description: "`resource_missing`.", schema: errorEnvelopeSchema };

@@ -4,6 +4,7 @@ import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Queryable, Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { requireOwnTill } from "../../platform/http/access.ts";
 import {
   createdAtKey,
   decodeCreatedAtCursor,
@@ -12,19 +13,12 @@ import {
   toPage,
 } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import type { Actor } from "../../platform/tenant.ts";
+import type { Actor, SessionFacts } from "../../platform/tenant.ts";
+import { recordApproval, requireManager } from "../cashiers/index.ts";
 import * as events from "../events/service.ts";
+import { present, type ShiftView, sumOf } from "./cash.ts";
 import * as queries from "./queries.ts";
-import type {
-  CashMoveInput,
-  CashMoveRow,
-  CashTotalRow,
-  CloseShiftInput,
-  OpenShiftInput,
-  ShiftCountRow,
-  ShiftRow,
-  ShiftStatus,
-} from "./schemas.ts";
+import type { CashMoveInput, CashMoveRow, CloseShiftInput, OpenShiftInput, ShiftRow, ShiftStatus } from "./schemas.ts";
 
 /**
  * Cash drawer shifts: what the drawer of one till should hold, per currency, from opening to close.
@@ -42,28 +36,16 @@ import type {
  * `invalid_amount`, `invalid_currency`, `parameter_invalid` (400), `resource_missing` (404).
  */
 
-export type WorldActor = World & { actor: Actor };
+/** Who acts, and the till session they act from (a till acts only on its own drawer; see `requireOwnTill`). */
+export type WorldActor = World & { actor: Actor; session?: SessionFacts | undefined };
 
-export type ShiftCash = {
-  currency: Currency;
-  float_cents: number;
-  cash_sales_cents: number;
-  cash_sales_count: number;
-  refunds_cents: number;
-  refunds_count: number;
-  pay_ins_cents: number;
-  pay_outs_cents: number;
-  expected_cents: number;
-  counted_cents: number | null;
-  over_short_cents: number | null;
-};
-
-export type ShiftView = { shift: ShiftRow; cash: ShiftCash[] };
+export type { ShiftCash, ShiftView } from "./cash.ts";
 
 const notOpen = (shift: ShiftRow) => conflict("shift_not_open", `Shift ${shift.id} (till ${shift.till_id}) is closed.`);
 
 /** Opens the till's shift with its counted float per currency, and emits `shift.opened`. */
 export async function openShift(transaction: Transaction, world: WorldActor, input: OpenShiftInput): Promise<ShiftRow> {
+  requireOwnTill(world.session, input.till_id);
   const shift = await queries.insertOpenShift(transaction, {
     merchantId: world.merchantId,
     livemode: world.livemode,
@@ -120,7 +102,10 @@ export async function recordPayInOrOut(
   input: CashMoveInput,
 ): Promise<CashMoveRow> {
   const shift = await lockOpen(transaction, world, shiftId);
-  return queries.insertCashMove(transaction, {
+  requireOwnTill(world.session, shift.till_id);
+  // Cash leaving the drawer needs a manager at a till of a shop with cashiers (Loyverse's pay-out right).
+  const approval = input.kind === "pay_out" ? await requireManager(transaction, world, "cash_pay_out") : null;
+  const move = await queries.insertCashMove(transaction, {
     merchantId: world.merchantId,
     id: newId("cmv"),
     shiftId: shift.id,
@@ -132,6 +117,8 @@ export async function recordPayInOrOut(
     returnId: null,
     actor: world.actor,
   });
+  await recordApproval(transaction, world, approval, { type: "shift_cash_move", id: move.id });
+  return move;
 }
 
 /**
@@ -251,6 +238,8 @@ export async function closeShift(
   if (shift === null) {
     throw notOpen(await findShift(transaction, world, shiftId));
   }
+  // Refused after the update: the transaction's rollback reopens it, and another till's shift stays as it was.
+  requireOwnTill(world.session, shift.till_id);
   const totals = await queries.selectCashTotals(transaction, world.merchantId, [shift.id]);
   const held = new Set(totals.map((total) => total.currency));
   const counted = new Map(input.counted.map((count) => [count.currency, count.amount_cents]));
@@ -269,7 +258,11 @@ export async function closeShift(
       expectedCents: sumOf(totals, currency, () => true),
       countedCents: counted.get(currency) ?? 0,
     }));
+  // A drawer that does not hold what it should needs a manager to close it (a till of a shop with cashiers).
+  const differs = counts.some((count) => count.countedCents !== count.expectedCents);
+  const approval = differs ? await requireManager(transaction, world, "shift_close") : null;
   await queries.insertCounts(transaction, world.merchantId, counts);
+  await recordApproval(transaction, world, approval, { type: "shift", id: shift.id });
   const view = present(shift, totals, counts.map(countRow));
   await events.emit(transaction, {
     merchantId: world.merchantId,
@@ -292,43 +285,6 @@ const countRow = (count: { shiftId: string; currency: Currency; expectedCents: n
   expected_cents: count.expectedCents,
   counted_cents: count.countedCents,
 });
-
-function sumOf(totals: readonly CashTotalRow[], currency: Currency, kind: (row: CashTotalRow) => boolean): number {
-  return totals
-    .filter((total) => total.currency === currency && kind(total))
-    .reduce((sum, total) => sum + total.amount_cents, 0);
-}
-
-function countOf(totals: readonly CashTotalRow[], currency: Currency, kind: CashTotalRow["kind"]): number {
-  return totals
-    .filter((total) => total.currency === currency && total.kind === kind)
-    .reduce((sum, total) => sum + total.count, 0);
-}
-
-/** A shift's cash per currency (both, always): open from its moves, closed from its frozen counts. */
-function present(shift: ShiftRow, totals: readonly CashTotalRow[], counts: readonly ShiftCountRow[]): ShiftView {
-  const cash = currencies.map((currency): ShiftCash => {
-    const ofKind = (kind: CashTotalRow["kind"]) => sumOf(totals, currency, (row) => row.kind === kind);
-    const count = counts.find((row) => row.currency === currency);
-    const closed = shift.status === "closed";
-    const expected = closed ? (count?.expected_cents ?? 0) : sumOf(totals, currency, () => true);
-    const countedCents = closed ? (count?.counted_cents ?? 0) : null;
-    return {
-      currency,
-      float_cents: ofKind("float"),
-      cash_sales_cents: ofKind("sale"),
-      cash_sales_count: countOf(totals, currency, "sale"),
-      refunds_cents: -ofKind("return"),
-      refunds_count: countOf(totals, currency, "return"),
-      pay_ins_cents: ofKind("pay_in"),
-      pay_outs_cents: -ofKind("pay_out"),
-      expected_cents: expected,
-      counted_cents: countedCents,
-      over_short_cents: countedCents === null ? null : countedCents - expected,
-    };
-  });
-  return { shift, cash };
-}
 
 async function withCash(database: Queryable, merchantId: string, shifts: readonly ShiftRow[]): Promise<ShiftView[]> {
   const ids = shifts.map((shift) => shift.id);

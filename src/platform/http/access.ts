@@ -1,5 +1,5 @@
 import { forbidden } from "../errors.ts";
-import type { Tenant } from "../tenant.ts";
+import type { SessionFacts, Tenant } from "../tenant.ts";
 
 /**
  * Who may call a merchant route, declared on the route itself (`auth` of `defineRoute`). A principal a
@@ -122,4 +122,15 @@ export function requireStepUpOfSession(tenant: Tenant): void {
   if (tenant.session !== undefined && !tenant.session.stepUpFresh) {
     throw stepUpRequired();
   }
+}
+
+/**
+ * A till acts only on its own drawer: a till session's `till_id` (a sale's, a return's, a shift's) must
+ * be its paired device's id, the till's name for its drawer. Keys and the owner's dashboard may name any.
+ */
+export function requireOwnTill(session: SessionFacts | undefined, tillId: string | null | undefined): void {
+  if (session?.kind !== "till" || tillId === null || tillId === undefined || tillId === session.deviceId) {
+    return;
+  }
+  throw forbidden("till_mismatch", `This till is ${session.deviceId}: it acts only on its own drawer, not ${tillId}.`);
 }

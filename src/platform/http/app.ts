@@ -315,8 +315,9 @@ async function handleIdempotent(
     }
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError.status >= 500 || apiError.code === "idempotency_in_flight") {
-      // Nothing was committed: free the key so the client's retry with the same key runs again.
+    // Nothing was committed: free the key so the client's retry with the same key runs again. A
+    // `manager_required` refusal is lifted by a manager's approval, which the till sends with its retry.
+    if (apiError.status >= 500 || apiError.code === "idempotency_in_flight" || apiError.code === "manager_required") {
       await idempotency.release(database, scope, claim.ownerToken).catch(() => {});
       throw error;
     }

@@ -8,7 +8,7 @@ import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
-import { ownerSession, pairTill, tillSession } from "../../support/shop-http.ts";
+import { openTill, ownerSession, tillSession } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 let db: TestDatabase;
@@ -73,7 +73,7 @@ test("Cashiers: added with a PIN (stored hashed, never shown back), locked by 5 
 
     // At a paired till: five wrong PINs lock the cashier.
     const owner = await ownerSession(platform.baseUrl, shop.email);
-    const till = await tillSession(platform.baseUrl, (await pairTill(owner, "Front counter")).token);
+    const till = await tillSession(platform.baseUrl, (await openTill(owner, "Front counter")).token);
     const answers: [number, string][] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
       const wrong = await till.call<{ error: { code: string } }>("POST", "/v1/session/cashier", {

@@ -7,7 +7,7 @@ import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
-import { deviceSignIn, ownerSession, pairTill, tillSession } from "../../support/shop-http.ts";
+import { deviceSignIn, openTill, ownerSession, tillSession } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 let db: TestDatabase;
@@ -28,8 +28,8 @@ afterAll(async () => {
 test("Till devices: paired tills listed with when they were last opened; unpairing one refuses its token and its session at once", async () => {
   const shop = await newMerchant(db.database);
   const owner = await ownerSession(platform.baseUrl, shop.email);
-  const front = await pairTill(owner, "Front counter");
-  const back = await pairTill(owner, "Back office");
+  const front = await openTill(owner, "Front counter");
+  const back = await openTill(owner, "Back office");
   const till = await tillSession(platform.baseUrl, front.token);
   expect((await till.call("GET", "/v1/cashiers")).status).toBe(200);
 

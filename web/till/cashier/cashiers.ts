@@ -7,6 +7,8 @@ import { unsyncedSales } from "../offline/index.ts";
 export type Cashier = {
   id: string;
   name: string;
+  /** A manager's PIN approves returns, cash pay-outs and a drawer closed with a difference. */
+  role: "cashier" | "manager";
   status: "active" | "locked" | "disabled";
   failed_pin_attempts: number;
 };

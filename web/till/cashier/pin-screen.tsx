@@ -9,7 +9,8 @@ const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"] as const;
 /**
  * Who works the till: the cashiers as buttons, then their PIN on a keypad (touch) or typed
  * (the PIN field keeps the focus, so a keyboard or a numeric pad works as well). A wrong PIN says how
- * many attempts remain; a locked or disabled cashier is listed as such and cannot be picked.
+ * many attempts remain; a locked cashier is listed as such and cannot be picked; a disabled one is
+ * not listed at all (they no longer work here).
  */
 export function PinScreen() {
   const [chosen, setChosen] = useState<Cashier | undefined>(undefined);
@@ -17,7 +18,7 @@ export function PinScreen() {
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const pinInput = useRef<HTMLInputElement>(null);
-  const listed = cashiers.value ?? [];
+  const listed = (cashiers.value ?? []).filter((cashier) => cashier.status !== "disabled");
   const current = chosen === undefined ? undefined : cashiers.value?.find((cashier) => cashier.id === chosen.id);
   useEffect(() => {
     if (chosen !== undefined) pinInput.current?.focus();
@@ -65,9 +66,6 @@ export function PinScreen() {
       </ul>
       {listed.some((cashier) => cashier.status === "locked") ? (
         <p class="muted">A locked cashier typed 5 wrong PINs: the owner unlocks them in the dashboard (Cashiers).</p>
-      ) : null}
-      {listed.some((cashier) => cashier.status === "disabled") ? (
-        <p class="muted">A disabled cashier can no longer work the till.</p>
       ) : null}
       {chosen === undefined ? (
         <p class="muted">Choose your name, then type your PIN.</p>

@@ -1,6 +1,7 @@
 import type { Currency } from "../../../src/kernel/money.ts";
 import { ApiError } from "../../lib/api.ts";
 import { api } from "../../lib/session.ts";
+import { askManager, managerActionOf } from "../cashier/manager-approval.ts";
 
 /** A sale as the API answers it (the fields the till shows). */
 export type Sale = {
@@ -44,10 +45,18 @@ const RETRY_DELAYS_MS = [300, 1000, 2000, 4000];
  * the first answer if the first attempt went through.
  */
 export async function postOnce<T>(path: string, body: unknown, idempotencyKey: string): Promise<T> {
+  let managerApproval: string | undefined;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await api.post<T>(path, body, { idempotencyKey });
+      return await api.post<T>(path, body, { idempotencyKey, managerApproval });
     } catch (error) {
+      // A return, a pay-out or a close with a difference: a manager's PIN approves it, and the same
+      // request (same Idempotency-Key) goes again with the approval. Cancelled: the refusal stands.
+      if (error instanceof ApiError && error.code === "manager_required" && managerApproval === undefined) {
+        managerApproval = await askManager(managerActionOf(path), error);
+        attempt -= 1;
+        continue;
+      }
       const retryable =
         error instanceof ApiError &&
         (error.type === "network_error" || error.status >= 500 || error.code === "idempotency_in_flight");

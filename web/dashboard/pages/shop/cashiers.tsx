@@ -2,9 +2,14 @@ import { useState } from "preact/hooks";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
-import { Button, Dialog, Field, Table, toast } from "../../../ui/index.ts";
+import { Button, Dialog, Field, SelectField, Table, toast } from "../../../ui/index.ts";
 import { Status } from "../shared.tsx";
-import type { Cashier } from "./types.ts";
+import type { Cashier, CashierRole } from "./types.ts";
+
+const ROLES: readonly { value: CashierRole; label: string }[] = [
+  { value: "cashier", label: "Cashier" },
+  { value: "manager", label: "Manager" },
+];
 
 /**
  * The people who work the till: each switches in on a paired till with a 4–6 digit PIN. The PIN is
@@ -34,7 +39,8 @@ export function CashiersPage() {
       <h1>Cashiers</h1>
       <p>
         A cashier switches in on a paired till with their PIN; sales, returns and shifts then record who did them. Five
-        wrong PINs in a row lock the cashier until you unlock them here.
+        wrong PINs in a row lock the cashier until you unlock them here. A manager's PIN at the till approves returns,
+        cash pay-outs and closing a drawer that does not hold what it should.
       </p>
       <NewCashier onCreated={reload} />
       <section aria-labelledby="cashiers-title">
@@ -47,6 +53,15 @@ export function CashiersPage() {
             empty="No cashiers yet."
             columns={[
               { header: "Name", cell: (cashier) => cashier.name },
+              {
+                header: "Role",
+                cell: (cashier) =>
+                  cashier.status === "disabled" ? (
+                    roleLabel(cashier.role)
+                  ) : (
+                    <RoleSelect cashier={cashier} onChanged={reload} />
+                  ),
+              },
               {
                 header: "Status",
                 cell: (cashier) => <span class={`status status-${cashier.status}`}>{cashier.status}</span>,
@@ -114,12 +129,48 @@ export function CashiersPage() {
   );
 }
 
+const roleLabel = (role: CashierRole) => ROLES.find((option) => option.value === role)?.label ?? role;
+
+/** The role, changed as soon as another is chosen (the owner's session; the API answers the cashier). */
+function RoleSelect(props: { cashier: Cashier; onChanged: () => void }) {
+  const { cashier } = props;
+  const [busy, setBusy] = useState(false);
+  return (
+    <select
+      class="role-select"
+      aria-label={`Role of ${cashier.name}`}
+      value={cashier.role}
+      disabled={busy}
+      onChange={async (event) => {
+        const role = event.currentTarget.value as CashierRole;
+        setBusy(true);
+        try {
+          await api.request("PATCH", `/v1/cashiers/${encodeURIComponent(cashier.id)}`, { body: { role } });
+          toast(`${cashier.name} is now a ${roleLabel(role).toLowerCase()}.`);
+          props.onChanged();
+        } catch (caught) {
+          toast(caught instanceof Error ? caught.message : "The role was not changed.", "error");
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {ROLES.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 const PIN_PATTERN = /^[0-9]{4,6}$/;
 
 function NewCashier(props: { onCreated: () => void }) {
   const [name, setName] = useState("");
   const [pin, setPin] = useState("");
   const [confirmation, setConfirmation] = useState("");
+  const [role, setRole] = useState<CashierRole>("cashier");
   const [errors, setErrors] = useState<{ pin?: string; confirmation?: string }>({});
   const [busy, setBusy] = useState(false);
   return (
@@ -137,11 +188,12 @@ function NewCashier(props: { onCreated: () => void }) {
           if (found.pin !== undefined || found.confirmation !== undefined) return;
           setBusy(true);
           try {
-            const created = await api.post<Cashier>("/v1/cashiers", { name: name.trim(), pin });
+            const created = await api.post<Cashier>("/v1/cashiers", { name: name.trim(), pin, role });
             // The PIN leaves the page's state as soon as the API has it.
             setName("");
             setPin("");
             setConfirmation("");
+            setRole("cashier");
             toast(`${created.name} can now switch in on your tills.`);
             props.onCreated();
           } catch (caught) {
@@ -176,6 +228,12 @@ function NewCashier(props: { onCreated: () => void }) {
             value={confirmation}
             onValue={setConfirmation}
             error={errors.confirmation}
+          />
+          <SelectField
+            label="Role"
+            value={role}
+            onValue={(value) => setRole(value === "manager" ? "manager" : "cashier")}
+            options={ROLES}
           />
         </div>
         <Button type="submit" variant="primary" busy={busy}>

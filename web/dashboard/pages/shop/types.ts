@@ -5,9 +5,13 @@ import type { Actor } from "../../../lib/shift.ts";
 
 export type { Actor, Shift, ShiftCash } from "../../../lib/shift.ts";
 
+export type CashierRole = "cashier" | "manager";
+
 export type Cashier = {
   id: string;
   name: string;
+  /** A manager's PIN approves returns, cash pay-outs and a drawer closed with a difference at a till. */
+  role: CashierRole;
   status: "active" | "locked" | "disabled";
   failed_pin_attempts: number;
   locked_at: string | null;
