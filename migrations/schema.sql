@@ -6,7 +6,7 @@ TABLE audit_log (merchant_id text NOT NULL, id text NOT NULL, seq bigint NOT NUL
 TABLE auth_attempts (subject text NOT NULL, attempts integer NOT NULL, window_started_at timestamp with time zone NOT NULL);
 TABLE bank_changes (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_msisdn text NOT NULL, recipient_name text, narration text, reference text NOT NULL, gateway_reference text, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE cashiers (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, pin_hash text NOT NULL, failed_pin_attempts integer NOT NULL DEFAULT 0, locked_at timestamp with time zone, disabled_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), role text NOT NULL DEFAULT 'cashier'::text);
-TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), two_factor_secret_ciphertext bytea, two_factor_enabled_at timestamp with time zone, two_factor_last_step bigint);
 TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone);
 TABLE ledger_balances (merchant_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, currency text NOT NULL, balance_cents bigint NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now());
@@ -27,6 +27,7 @@ TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT 
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE till_devices (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, user_id text NOT NULL, token_hash bytea NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
+TABLE two_factor_recovery_codes (merchant_id text NOT NULL, user_id text NOT NULL, code_hash bytea NOT NULL, used_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE utility_payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, idempotency_key text NOT NULL, status text NOT NULL, provider text NOT NULL, provider_product text NOT NULL, amount_cents bigint NOT NULL, fee_cents bigint NOT NULL, commission_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, narration text, additional_data jsonb NOT NULL DEFAULT '{}'::jsonb, reference text NOT NULL, provider_reference text, token text, receipt jsonb, failure_reason text, debit_transaction_id text NOT NULL, attempts integer NOT NULL DEFAULT 0, last_attempt_at timestamp with time zone, lease_until timestamp with time zone, completed_at timestamp with time zone, failed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_deliveries (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, endpoint_id text NOT NULL, event_id text NOT NULL, event_type text NOT NULL, status text NOT NULL, attempt_count integer NOT NULL DEFAULT 0, next_attempt_at timestamp with time zone, lease_expires_at timestamp with time zone, delivered_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE webhook_delivery_attempts (merchant_id text NOT NULL, delivery_id text NOT NULL, attempt integer NOT NULL, started_at timestamp with time zone NOT NULL, duration_ms integer NOT NULL, response_status integer, error text, succeeded boolean NOT NULL, response_excerpt text);
@@ -66,6 +67,7 @@ CONSTRAINT cashiers_role_check ON cashiers: CHECK ((role = ANY (ARRAY['cashier':
 CONSTRAINT dashboard_users_email_check ON dashboard_users: CHECK (((email = lower(email)) AND (POSITION(('@'::text) IN (email)) > 1)));
 CONSTRAINT dashboard_users_merchant_id_fkey ON dashboard_users: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT dashboard_users_pkey ON dashboard_users: PRIMARY KEY (merchant_id, id);
+CONSTRAINT dashboard_users_two_factor_enabled_has_secret ON dashboard_users: CHECK (((two_factor_enabled_at IS NULL) OR (two_factor_secret_ciphertext IS NOT NULL)));
 CONSTRAINT events_merchant_id_fkey ON events: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT events_pkey ON events: PRIMARY KEY (merchant_id, id);
 CONSTRAINT events_traceparent_check ON events: CHECK ((char_length(traceparent) <= 128));
@@ -242,6 +244,9 @@ CONSTRAINT till_devices_merchant_id_user_id_fkey ON till_devices: FOREIGN KEY (m
 CONSTRAINT till_devices_name_check ON till_devices: CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)));
 CONSTRAINT till_devices_pkey ON till_devices: PRIMARY KEY (merchant_id, id);
 CONSTRAINT till_devices_token_hash_check ON till_devices: CHECK ((octet_length(token_hash) = 32));
+CONSTRAINT two_factor_recovery_codes_code_hash_check ON two_factor_recovery_codes: CHECK ((octet_length(code_hash) = 32));
+CONSTRAINT two_factor_recovery_codes_merchant_id_user_id_fkey ON two_factor_recovery_codes: FOREIGN KEY (merchant_id, user_id) REFERENCES dashboard_users(merchant_id, id) ON DELETE CASCADE;
+CONSTRAINT two_factor_recovery_codes_pkey ON two_factor_recovery_codes: PRIMARY KEY (merchant_id, user_id, code_hash);
 CONSTRAINT utility_payments_amount_cents_check ON utility_payments: CHECK ((amount_cents > 0));
 CONSTRAINT utility_payments_check ON utility_payments: CHECK (((status = 'completed'::text) = ((completed_at IS NOT NULL) AND (receipt IS NOT NULL))));
 CONSTRAINT utility_payments_check1 ON utility_payments: CHECK (((status = 'failed'::text) = ((failure_reason IS NOT NULL) AND (failed_at IS NOT NULL))));
@@ -355,6 +360,7 @@ CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant
 CREATE INDEX stock_moves_product_idx ON public.stock_moves USING btree (merchant_id, livemode, product_id, seq);
 CREATE UNIQUE INDEX till_devices_pkey ON public.till_devices USING btree (merchant_id, id);
 CREATE UNIQUE INDEX till_devices_token_hash_key ON public.till_devices USING btree (token_hash);
+CREATE UNIQUE INDEX two_factor_recovery_codes_pkey ON public.two_factor_recovery_codes USING btree (merchant_id, user_id, code_hash);
 CREATE UNIQUE INDEX utility_payments_id_key ON public.utility_payments USING btree (id);
 CREATE UNIQUE INDEX utility_payments_merchant_id_livemode_idempotency_key_key ON public.utility_payments USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX utility_payments_pkey ON public.utility_payments USING btree (merchant_id, id);

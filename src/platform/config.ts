@@ -146,6 +146,8 @@ export type Config = {
     failuresPerAccount: number;
     failuresPerAddress: number;
     failureWindowMs: number;
+    /** The clock two-factor codes are checked against, in epoch ms: Date.now (a test brings one it moves). */
+    clock: () => number;
   };
   idempotency: { retentionMs: number; lockTimeoutMs: number };
   paymentCodeWindowMs: number;
@@ -275,6 +277,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       failuresPerAccount: env.SIGN_IN_FAILURES_PER_ACCOUNT,
       failuresPerAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
       failureWindowMs: toMs(env.SIGN_IN_FAILURE_WINDOW_SECONDS),
+      clock: Date.now,
     },
     idempotency: {
       retentionMs: toMs(env.IDEMPOTENCY_RETENTION_SECONDS),

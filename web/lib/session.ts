@@ -27,6 +27,8 @@ export type Session = {
   cashier_role: "cashier" | "manager" | null;
   /** The paired till device that opened a till session (null: a dashboard session). */
   device_id: string | null;
+  /** Two-factor sign-in is on: sign-in and step-up need the authenticator app's code (`otp`). */
+  two_factor_enabled: boolean;
 };
 
 /** undefined: not known yet (the first GET /v1/session is in flight); null: signed out. */
@@ -82,7 +84,12 @@ export async function loadSession(): Promise<void> {
   }
 }
 
-export async function signIn(credentials: { email: string; password: string; kind: SessionKind }): Promise<Session> {
+export async function signIn(credentials: {
+  email: string;
+  password: string;
+  kind: SessionKind;
+  otp?: string | undefined;
+}): Promise<Session> {
   const signedIn = await api.post<Session>("/v1/session", credentials, { world: "test" });
   session.value = signedIn;
   return signedIn;
@@ -97,7 +104,11 @@ export async function signOut(): Promise<void> {
   }
 }
 
-/** Enters the password again; afterwards live keys can be minted for a few minutes. */
-export async function stepUp(password: string): Promise<void> {
-  session.value = await api.post<Session>("/v1/session/step_up", { password }, { world: "test" });
+/**
+ * Enters the password again (and the authenticator code, with two-factor sign-in on); afterwards live
+ * keys can be minted for a few minutes.
+ */
+export async function stepUp(password: string, otp?: string): Promise<void> {
+  const body = otp === undefined || otp === "" ? { password } : { password, otp };
+  session.value = await api.post<Session>("/v1/session/step_up", body, { world: "test" });
 }

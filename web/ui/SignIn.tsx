@@ -14,12 +14,15 @@ export function SignIn(props: {
   kind: SessionKind;
   children?: ComponentChildren;
   /** Replaces the plain sign-in (the till pairs itself with the same credentials). */
-  submit?: (credentials: { email: string; password: string }) => Promise<void>;
+  submit?: (credentials: { email: string; password: string; otp?: string | undefined }) => Promise<void>;
   /** The submit button's words ("Sign in" unless said). */
   submitLabel?: string;
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  // Shown once the API answers otp_required: email and password stay as typed.
+  const [needsOtp, setNeedsOtp] = useState(false);
+  const [otp, setOtp] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   return (
@@ -35,8 +38,13 @@ export function SignIn(props: {
             await (props.submit ?? ((credentials) => signIn({ ...credentials, kind: props.kind })))({
               email,
               password,
+              otp: needsOtp ? otp.trim() : undefined,
             });
           } catch (caught) {
+            if (caught instanceof ApiError && caught.code === "otp_required") {
+              setNeedsOtp(true);
+              return;
+            }
             setError(signInFailure(caught));
           } finally {
             setBusy(false);
@@ -52,6 +60,18 @@ export function SignIn(props: {
           value={password}
           onValue={setPassword}
         />
+        {needsOtp ? (
+          <Field
+            label="Authentication code"
+            autocomplete="one-time-code"
+            inputMode="numeric"
+            required
+            autoFocus
+            hint="The 6 digits your authenticator app shows, or one of your recovery codes."
+            value={otp}
+            onValue={setOtp}
+          />
+        ) : null}
         {error === undefined ? null : (
           <p class="form-error" role="alert">
             {error}
@@ -69,6 +89,9 @@ export function SignIn(props: {
 function signInFailure(caught: unknown): string {
   if (caught instanceof ApiError && caught.status === 429) {
     return `Too many attempts. Try again in ${Math.ceil((caught.retryAfterSeconds ?? 60) / 60)} min.`;
+  }
+  if (caught instanceof ApiError && caught.code === "invalid_otp") {
+    return "The code is not right, or was already used. Wait for the next code and try again.";
   }
   if (caught instanceof ApiError && caught.status === 401) {
     return "The email or password is not correct.";

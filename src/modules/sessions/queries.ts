@@ -37,19 +37,25 @@ const signInUserSchema = z.object({
   password_hash: z.string(),
   merchant_name: z.string(),
   merchant_status: merchantRowSchema.shape.status,
+  /** The TOTP secret, sealed (two-factor.ts): pending until two_factor_enabled_at is set. */
+  two_factor_secret_ciphertext: z.instanceof(Buffer).nullable(),
+  two_factor_enabled_at: z.date().nullable(),
 });
 export type SignInUser = z.infer<typeof signInUserSchema>;
 
+const USER_COLUMNS = sql.fragment`u.merchant_id, u.id AS user_id, u.email, u.password_hash,
+  m.name AS merchant_name, m.status AS merchant_status, u.two_factor_secret_ciphertext, u.two_factor_enabled_at`;
+
 export async function selectUserByEmail(database: Queryable, email: string): Promise<SignInUser | null> {
   return database.maybeOne(sql.type(signInUserSchema)`
-    SELECT u.merchant_id, u.id AS user_id, u.email, u.password_hash, m.name AS merchant_name, m.status AS merchant_status
+    SELECT ${USER_COLUMNS}
     FROM dashboard_users u JOIN merchants m ON m.id = u.merchant_id
     WHERE u.email = ${email}`);
 }
 
 export async function selectUser(database: Queryable, merchantId: string, userId: string): Promise<SignInUser | null> {
   return database.maybeOne(sql.type(signInUserSchema)`
-    SELECT u.merchant_id, u.id AS user_id, u.email, u.password_hash, m.name AS merchant_name, m.status AS merchant_status
+    SELECT ${USER_COLUMNS}
     FROM dashboard_users u JOIN merchants m ON m.id = u.merchant_id
     WHERE u.merchant_id = ${merchantId} AND u.id = ${userId}`);
 }
@@ -129,7 +135,11 @@ export async function returnAttempt(
 export async function insertFailureAudit(
   database: Queryable,
   failure: {
-    action: "session.sign_in_failed" | "session.step_up_failed" | "user.password_change_failed";
+    action:
+      | "session.sign_in_failed"
+      | "session.step_up_failed"
+      | "session.two_factor_failed"
+      | "user.password_change_failed";
     email: string;
     auditId: string;
     client: { address: string | null; userAgent: string | null };

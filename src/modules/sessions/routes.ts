@@ -6,14 +6,16 @@ import type { SessionFacts } from "../../platform/tenant.ts";
 import { deviceOf } from "./device.ts";
 import {
   changePasswordBody,
-  passwordBody,
   sessionIdParams,
   sessionListItemSchema,
   sessionSchema,
   signInBody,
+  stepUpBody,
 } from "./schemas.ts";
 import * as sessions from "./service.ts";
 import { clearedSessionCookie, csrfTokenOf, sessionCookie, sessionCookieName } from "./tokens.ts";
+import { secondFactorOf, twoFactorEnabled } from "./two-factor.ts";
+import { twoFactorRoutes } from "./two-factor-routes.ts";
 
 function presentSession(
   config: Config,
@@ -45,6 +47,7 @@ function presentSession(
     cashier_id: facts?.cashier?.id ?? null,
     cashier_role: facts?.cashier?.role ?? null,
     device_id: session.device_id,
+    two_factor_enabled: twoFactorEnabled(user),
   };
 }
 
@@ -54,10 +57,24 @@ function tokenOf(config: Config, client: RequestClient): string {
 }
 
 const errorsOfSignIn = {
-  401: { description: "`invalid_credentials`: unknown email or wrong password (the same answer for both)." },
+  401: {
+    description:
+      "`invalid_credentials`: unknown email or wrong password (the same answer for both). With two-factor sign-in on: " +
+      "`otp_required` (the password was right; send `otp`) or `invalid_otp` (wrong, or already used).",
+  },
   429: {
     description: "`too_many_sign_in_attempts`: too many failures for the account or the address; see Retry-After.",
   },
+};
+
+/** Step-up and a password change: the session stays good whatever the password typed again. */
+const errorsOfStepUp = {
+  403: {
+    description:
+      "`invalid_password`: the password typed again is wrong; with two-factor sign-in on (step-up), `otp_required` " +
+      "or `invalid_otp`. The session stays signed in.",
+  },
+  429: errorsOfSignIn[429],
 };
 
 export function sessionRoutes(): AnyRoute[] {
@@ -77,9 +94,12 @@ export function sessionRoutes(): AnyRoute[] {
           throw forbidden("origin_invalid", "Sign in from the dashboard's own origin.");
         }
         const signedIn = await sessions.signIn(database, config.sessions, {
-          ...body,
+          email: body.email,
+          password: body.password,
+          kind: body.kind,
           client,
           cookieName: sessionCookieName(config.publicBaseUrl),
+          secondFactor: secondFactorOf(database, config, body.otp, client),
         });
         return {
           status: 201,
@@ -131,10 +151,14 @@ export function sessionRoutes(): AnyRoute[] {
         "Type the password again in this dashboard session: step-up actions are then allowed for 5 minutes (never at a till)",
       tags: ["Account"],
       auth: { owner: "session" },
-      request: { body: passwordBody },
-      responses: { 200: { description: "The session.", schema: sessionSchema }, ...errorsOfSignIn },
+      request: { body: stepUpBody },
+      responses: { 200: { description: "The session.", schema: sessionSchema }, ...errorsOfStepUp },
       handler: async ({ database, config, tenant, body, client }) => {
-        await sessions.stepUp(database, config.sessions, tenant, { password: body.password, client });
+        await sessions.stepUp(database, config.sessions, tenant, {
+          password: body.password,
+          client,
+          secondFactor: secondFactorOf(database, config, body.otp, client),
+        });
         const current = await sessions.currentSession(database, tenant);
         return { body: presentSession(config, { ...current, token: tokenOf(config, client) }, tenant.session) };
       },
@@ -157,7 +181,7 @@ export function sessionRoutes(): AnyRoute[] {
             unpaired_devices: z.number().int(),
           }),
         },
-        ...errorsOfSignIn,
+        ...errorsOfStepUp,
       },
       handler: async ({ database, config, tenant, body, client }) => {
         const ended = await sessions.changePassword(database, config.sessions, tenant, {
@@ -250,5 +274,6 @@ export function sessionRoutes(): AnyRoute[] {
         return { body: { id: revoked.id, revoked: true as const } };
       },
     }),
+    ...twoFactorRoutes(),
   ];
 }

@@ -2,6 +2,12 @@ import { z } from "zod";
 import { merchantStatuses } from "../../platform/tenant.ts";
 import { apiKeySchema } from "../merchants/schemas.ts";
 
+/**
+ * The second factor, when the user has two-factor sign-in on: the 6 digits of the authenticator app
+ * (each time step once), or one of the recovery codes (each once).
+ */
+const otpField = z.string().max(64).optional();
+
 export const signInBody = z.object({
   email: z.string().min(3).max(254),
   password: z.string().min(1).max(200),
@@ -10,9 +16,32 @@ export const signInBody = z.object({
    * opened with its device (POST /v1/session/device); "till" is refused with 403 till_device_required.
    */
   kind: z.enum(["dashboard", "till"]).default("dashboard"),
+  otp: otpField,
 });
 
-export const passwordBody = z.object({ password: z.string().min(1).max(200) });
+export const stepUpBody = z.object({ password: z.string().min(1).max(200), otp: otpField });
+
+export const confirmTwoFactorBody = z.object({ code: z.string().min(1).max(64) });
+
+export const twoFactorEnrolmentSchema = z
+  .object({
+    object: z.literal("two_factor_enrolment"),
+    /** For an authenticator app: the QR code shows it; shown once, on this answer only. */
+    otpauth_uri: z.string(),
+    /** The same secret, base32, to type in by hand. */
+    secret: z.string(),
+    qr_png_data_url: z.string(),
+  })
+  .meta({ id: "TwoFactorEnrolment" });
+
+export const twoFactorEnabledSchema = z
+  .object({
+    object: z.literal("two_factor"),
+    enabled: z.literal(true),
+    /** Ten one-time codes, each good for one sign-in or step-up without the app. Answered only here, once. */
+    recovery_codes: z.array(z.string()),
+  })
+  .meta({ id: "TwoFactorEnabled" });
 
 export const changePasswordBody = z.object({
   current_password: z.string().min(1).max(200),
@@ -45,6 +74,8 @@ export const sessionSchema = z
     cashier_role: z.enum(["cashier", "manager"]).nullable(),
     /** The paired till device that opened this session (null: signed in with the password). */
     device_id: z.string().nullable(),
+    /** Whether the user has two-factor sign-in on: sign-in and step-up then need `otp`. */
+    two_factor_enabled: z.boolean(),
   })
   .meta({ id: "Session" });
 

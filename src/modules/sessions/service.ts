@@ -1,112 +1,21 @@
 import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts";
-import { ApiError, forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
+import { forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import type { SessionAuthenticator } from "../../platform/http/principal.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
 import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
-import { hashPassword, verifyPassword } from "../merchants/passwords.ts";
+import { hashPassword } from "../merchants/passwords.ts";
 import * as devices from "./device-queries.ts";
+import { checkPassword, clientColumns, type SecondFactor } from "./password-check.ts";
 import * as queries from "./queries.ts";
 import { csrfTokenOf, hashToken, newSessionToken, sessionCookieName } from "./tokens.ts";
 
+export { warmUp } from "./password-check.ts";
 export type { SessionKind, SessionRow, SignInUser } from "./queries.ts";
 
 type SessionSettings = Config["sessions"];
-
-/**
- * The hash an unknown email's password is checked against, so that an unknown email costs the same
- * scrypt work as a wrong password and both answers take the same time. Made once per process.
- */
-let dummyPasswordHash: Promise<string> | undefined;
-const dummyHash = () => {
-  dummyPasswordHash ??= hashPassword("no user has this password");
-  return dummyPasswordHash;
-};
-
-/** Starts hashing the dummy password, so the first unknown email does not pay for it. */
-export function warmUp(): void {
-  void dummyHash();
-}
-
-const invalidCredentials = () => unauthenticated("invalid_credentials", "The email or password is not correct.");
-
-const clientColumns = (client: RequestClient) => ({
-  address: client.address?.slice(0, 64) ?? null,
-  userAgent: client.userAgent?.slice(0, 512) ?? null,
-});
-
-const subjectsOf = (email: string, client: RequestClient, settings: SessionSettings) => ({
-  account: { subject: `account:${email}`, limit: settings.failuresPerAccount },
-  address: { subject: `address:${client.address ?? "unknown"}`, limit: settings.failuresPerAddress },
-});
-
-/** What a password is typed for: how a wrong one is answered and audited. */
-type PasswordPurpose = "sign_in" | "step_up" | "password_change";
-
-const failureActions = {
-  sign_in: "session.sign_in_failed",
-  step_up: "session.step_up_failed",
-  password_change: "user.password_change_failed",
-} as const;
-
-/**
- * Checks a password against the brute-force limits, which count the attempt before it is checked (a
- * burst of guesses gets at most the limit's worth of answers; past it, even the right password is
- * refused with 429). A wrong password stays counted and is audited; a right one gives its slot back.
- * Sign-in answers a wrong password 401; step-up and a password change 403 `invalid_password`: their
- * session is still good, only the password typed again was not.
- */
-async function checkPassword(
-  database: Database,
-  settings: SessionSettings,
-  attempt: {
-    email: string;
-    password: string;
-    user: queries.SignInUser | null;
-    client: RequestClient;
-    purpose: PasswordPurpose;
-  },
-): Promise<queries.SignInUser> {
-  const subjects = subjectsOf(attempt.email, attempt.client, settings);
-  const taken = await queries.takeAttempt(database, [subjects.account, subjects.address], settings.failureWindowMs);
-  if (taken.overLimit) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
-    throw new ApiError({
-      status: 429,
-      type: "rate_limited",
-      code: "too_many_sign_in_attempts",
-      message: `Too many failed attempts. Retry after ${retryAfterSeconds} s.`,
-      headers: { "Retry-After": String(retryAfterSeconds) },
-    });
-  }
-  const { matches, upgradedHash } = await verifyPassword(
-    attempt.password,
-    attempt.user?.password_hash ?? (await dummyHash()),
-  );
-  if (attempt.user === null || !matches) {
-    await queries.insertFailureAudit(database, {
-      action: failureActions[attempt.purpose],
-      email: attempt.email,
-      auditId: newId("aud"),
-      client: clientColumns(attempt.client),
-    });
-    throw attempt.purpose === "sign_in"
-      ? invalidCredentials()
-      : forbidden("invalid_password", "The password is not correct.");
-  }
-  await queries.returnAttempt(database, { account: subjects.account.subject, address: subjects.address.subject });
-  if (upgradedHash !== null) {
-    await queries.upgradePasswordHash(database, {
-      merchantId: attempt.user.merchant_id,
-      userId: attempt.user.user_id,
-      from: attempt.user.password_hash,
-      to: upgradedHash,
-    });
-  }
-  return attempt.user;
-}
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -121,7 +30,14 @@ export type SignedIn = { session: queries.SessionRow; token: string; user: queri
 export async function signIn(
   database: Database,
   settings: SessionSettings,
-  input: { email: string; password: string; kind: queries.SessionKind; client: RequestClient; cookieName: string },
+  input: {
+    email: string;
+    password: string;
+    kind: queries.SessionKind;
+    client: RequestClient;
+    cookieName: string;
+    secondFactor?: SecondFactor;
+  },
 ): Promise<SignedIn> {
   if (input.kind === "till") {
     throw forbidden(
@@ -136,6 +52,7 @@ export async function signIn(
     user: await queries.selectUserByEmail(database, email),
     client: input.client,
     purpose: "sign_in",
+    secondFactor: input.secondFactor,
   });
   const token = newSessionToken();
   const lifetimeMs = settings.dashboardLifetimeMs;
@@ -226,12 +143,15 @@ export async function signOut(database: Database, tenant: Tenant, client: Reques
   });
 }
 
-/** Step-up: the password typed again in this dashboard session; step-up routes accept it for a while after. */
+/**
+ * Step-up: the password (and the second factor, when on) typed again in this dashboard session;
+ * step-up routes accept it for a while after.
+ */
 export async function stepUp(
   database: Database,
   settings: SessionSettings,
   tenant: Tenant,
-  input: { password: string; client: RequestClient },
+  input: { password: string; client: RequestClient; secondFactor?: SecondFactor },
 ): Promise<queries.SessionRow> {
   const { session, user } = await currentSession(database, tenant);
   await checkPassword(database, settings, {
@@ -240,6 +160,7 @@ export async function stepUp(
     user,
     client: input.client,
     purpose: "step_up",
+    secondFactor: input.secondFactor,
   });
   await database.transaction(async (transaction) => {
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { ApiError } from "../../lib/api.ts";
-import { stepUp } from "../../lib/session.ts";
+import { session, stepUp } from "../../lib/session.ts";
 import { Button, Dialog, Field, toast } from "../../ui/index.ts";
 
 /**
@@ -44,8 +44,13 @@ export function useStepUp(reason: string): {
 
 function StepUpDialog(props: { open: boolean; reason: string; onClose: () => void; onConfirmed: () => void }) {
   const [password, setPassword] = useState("");
+  const [otp, setOtp] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
+  const [otpError, setOtpError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  // The session says whether 2FA is on; an otp_required answer says so too (turned on in another tab).
+  const [askOtp, setAskOtp] = useState(false);
+  const twoFactor = askOtp || session.value?.two_factor_enabled === true;
   return (
     <Dialog open={props.open} title="Confirm your password" onClose={props.onClose}>
       <form
@@ -53,14 +58,22 @@ function StepUpDialog(props: { open: boolean; reason: string; onClose: () => voi
           event.preventDefault();
           setBusy(true);
           setError(undefined);
+          setOtpError(undefined);
           try {
-            await stepUp(password);
+            await stepUp(password, twoFactor ? otp.trim() : undefined);
             setPassword("");
+            setOtp("");
             props.onConfirmed();
           } catch (caught) {
-            setError(
-              caught instanceof ApiError && caught.status === 401 ? "The password is not correct." : "Try again.",
-            );
+            // A wrong password or code is the API's 403: the session is still good, so the dialog stays
+            // open with the message (only a 401 session_expired signs the page out, in the API client).
+            const code = caught instanceof ApiError ? caught.code : undefined;
+            if (code === "otp_required" || code === "invalid_otp") {
+              setAskOtp(true);
+              setOtpError(code === "otp_required" ? "Enter the code." : "The code is not right, or was already used.");
+            } else {
+              setError(stepUpFailure(caught));
+            }
           } finally {
             setBusy(false);
           }
@@ -76,6 +89,18 @@ function StepUpDialog(props: { open: boolean; reason: string; onClose: () => voi
           onValue={setPassword}
           error={error}
         />
+        {twoFactor ? (
+          <Field
+            label="Authentication code"
+            autocomplete="one-time-code"
+            inputMode="numeric"
+            required
+            hint="From your authenticator app, or a recovery code."
+            value={otp}
+            onValue={setOtp}
+            error={otpError}
+          />
+        ) : null}
         <div class="dialog-actions">
           <Button onClick={props.onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={busy}>
@@ -85,4 +110,14 @@ function StepUpDialog(props: { open: boolean; reason: string; onClose: () => voi
       </form>
     </Dialog>
   );
+}
+
+function stepUpFailure(caught: unknown): string {
+  if (caught instanceof ApiError && caught.code === "invalid_password") {
+    return "The password is not correct.";
+  }
+  if (caught instanceof ApiError && caught.status === 429) {
+    return `Too many attempts. Try again in ${Math.ceil((caught.retryAfterSeconds ?? 60) / 60)} min.`;
+  }
+  return caught instanceof ApiError ? caught.message : "Try again.";
 }

@@ -5,6 +5,7 @@ import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
 import { Button, Field, Table, toast } from "../../ui/index.ts";
 import { Status } from "./shared.tsx";
+import { TwoFactorSection } from "./two-factor-settings.tsx";
 
 type SessionItem = {
   id: string;
@@ -18,7 +19,7 @@ type SessionItem = {
 
 type AuditEntry = { id: string; action: string; actor: { type: string; id: string | null }; created_at: string };
 
-/** Password, the user's sessions (with revoke) and the account's audit log. */
+/** Password, two-factor sign-in, the user's sessions (with revoke) and the account's audit log. */
 export function SettingsPage() {
   const [sessions, reloadSessions] = useResource(
     () => api.get<{ data: SessionItem[] }>("/v1/sessions").then((page) => page.data),
@@ -29,6 +30,7 @@ export function SettingsPage() {
     <>
       <h1>Settings</h1>
       <PasswordForm onChanged={reloadSessions} />
+      <TwoFactorSection />
       <section aria-labelledby="sessions-title">
         <h2 id="sessions-title">Signed-in sessions</h2>
         {sessions.state === "loaded" ? (

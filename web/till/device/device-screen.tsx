@@ -6,6 +6,9 @@ import { UnsyncedGuard, unsyncedSales } from "../offline/index.ts";
 import { pairedDevice, unpairThisTill } from "./device.ts";
 
 function failure(caught: unknown): string {
+  if (caught instanceof ApiError && caught.code === "otp_required") {
+    return "Two-factor sign-in is on: unpair this till from the dashboard (Shop → Till devices).";
+  }
   if (caught instanceof ApiError && caught.status === 401) return "The password is not correct.";
   return caught instanceof Error ? caught.message : "That did not work. Try again.";
 }

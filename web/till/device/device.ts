@@ -72,7 +72,10 @@ export async function openDeviceSession(): Promise<boolean> {
 }
 
 /** An owner's dashboard session just for this action, held by this function only (its CSRF token too). */
-async function asOwner<T>(credentials: { email: string; password: string }, action: OwnerAction<T>): Promise<T> {
+async function asOwner<T>(
+  credentials: { email: string; password: string; otp?: string | undefined },
+  action: OwnerAction<T>,
+): Promise<T> {
   let csrf: string | undefined;
   const owner = createApiClient({ world: () => "test", csrfToken: () => csrf });
   const signedIn = await owner.post<Session>("/v1/session", { ...credentials, kind: "dashboard" }, { world: "test" });
@@ -87,8 +90,13 @@ type OwnerAction<T> = (owner: ReturnType<typeof createApiClient>) => Promise<T>;
  * device session, which also ends the dashboard session (the server revokes the session the browser
  * presented). The owner's password is typed here once; the till then holds no owner's power.
  */
-export async function pairThisTill(input: { email: string; password: string; name: string }): Promise<void> {
-  const device = await asOwner(input, (owner) =>
+export async function pairThisTill(input: {
+  email: string;
+  password: string;
+  otp?: string | undefined;
+  name: string;
+}): Promise<void> {
+  const device = await asOwner({ email: input.email, password: input.password, otp: input.otp }, (owner) =>
     owner.post<PairedDevice>("/v1/till_devices", { name: input.name, keep_in_cookie: true }, { world: "test" }),
   );
   rememberDevice({ id: device.id, name: device.name });
