@@ -275,6 +275,39 @@ describeIfRenderer("the rendered chart", () => {
     ]);
   });
 
+  test("the API's /metrics is scraped on its metrics port, by metricsFrom only, never through the public Service", () => {
+    const prometheus = [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }];
+    const objects = render([{ networkPolicy: { metricsFrom: prometheus } }]);
+    const named = (kind: string, name: string) =>
+      objects.find((object) => object.kind === kind && object.metadata.name === `pos-pos-platform-${name}`);
+    const portsOf = (object: KubeObject | undefined) =>
+      ((object?.spec as { ports?: { name: string; port: number; targetPort: string }[] }).ports ?? []).map(
+        ({ name, targetPort }) => `${name}->${targetPort}`,
+      );
+    const api = podSpec(named("Deployment", "api") as KubeObject).containers[0] as Container & {
+      ports: { name: string; containerPort: number }[];
+    };
+    expect(api.ports).toEqual([
+      { name: "http", containerPort: 8080 },
+      { name: "metrics", containerPort: 9464 },
+    ]);
+    expect(envOf(api, "METRICS_PORT")?.value).toBe("9464");
+    expect(portsOf(named("Service", "api"))).toEqual(["http->http"]);
+    expect(portsOf(named("Service", "api-metrics"))).toEqual(["metrics->metrics"]);
+    expect((named("Service", "api-metrics")?.spec as { clusterIP?: string }).clusterIP).toBe("None");
+    const monitor = objects.find((object) => object.kind === "ServiceMonitor");
+    const endpoints = (monitor?.spec as { endpoints: { port: string; path: string }[] }).endpoints;
+    expect(endpoints.map(({ port, path }) => `${port} ${path}`).sort()).toEqual(["metrics /metrics", "ops /metrics"]);
+    const ingress = (
+      named("NetworkPolicy", "api")?.spec as { ingress: { ports: { port: string }[]; from?: unknown }[] }
+    ).ingress;
+    expect(ingress.map((rule) => ({ ports: rule.ports.map(({ port }) => port), from: rule.from }))).toEqual([
+      { ports: ["http"], from: undefined },
+      { ports: ["metrics"], from: prometheus },
+    ]);
+    expect(renderError({ api: { metricsPort: 8080 } })).toContain("api.metricsPort must differ from api.port");
+  });
+
   test("the chart refuses an install without credentials and a grace period shorter than the drain", () => {
     expect(renderError({ secrets: { databaseUrl: "" } })).toContain("secrets.databaseUrl is required");
     expect(renderError({ api: { terminationGracePeriodSeconds: 20 } })).toContain(
