@@ -280,10 +280,15 @@ describeIfRenderer("the rendered chart", () => {
     const objects = render([{ networkPolicy: { metricsFrom: prometheus } }]);
     const named = (kind: string, name: string) =>
       objects.find((object) => object.kind === kind && object.metadata.name === `pos-pos-platform-${name}`);
+    type Spec = {
+      ports?: { name: string; targetPort: string }[];
+      clusterIP?: string;
+      endpoints?: { port: string; path: string }[];
+      ingress?: { ports: { port: string }[]; from?: unknown }[];
+    };
+    const specOf = (object: KubeObject | undefined) => (object?.spec ?? {}) as Spec;
     const portsOf = (object: KubeObject | undefined) =>
-      ((object?.spec as { ports?: { name: string; port: number; targetPort: string }[] }).ports ?? []).map(
-        ({ name, targetPort }) => `${name}->${targetPort}`,
-      );
+      (specOf(object).ports ?? []).map(({ name, targetPort }) => `${name}->${targetPort}`);
     const api = podSpec(named("Deployment", "api") as KubeObject).containers[0] as Container & {
       ports: { name: string; containerPort: number }[];
     };
@@ -294,13 +299,13 @@ describeIfRenderer("the rendered chart", () => {
     expect(envOf(api, "METRICS_PORT")?.value).toBe("9464");
     expect(portsOf(named("Service", "api"))).toEqual(["http->http"]);
     expect(portsOf(named("Service", "api-metrics"))).toEqual(["metrics->metrics"]);
-    expect((named("Service", "api-metrics")?.spec as { clusterIP?: string }).clusterIP).toBe("None");
+    expect(specOf(named("Service", "api-metrics")).clusterIP).toBe("None");
     const monitor = objects.find((object) => object.kind === "ServiceMonitor");
-    const endpoints = (monitor?.spec as { endpoints: { port: string; path: string }[] }).endpoints;
-    expect(endpoints.map(({ port, path }) => `${port} ${path}`).sort()).toEqual(["metrics /metrics", "ops /metrics"]);
-    const ingress = (
-      named("NetworkPolicy", "api")?.spec as { ingress: { ports: { port: string }[]; from?: unknown }[] }
-    ).ingress;
+    expect((specOf(monitor).endpoints ?? []).map(({ port, path }) => `${port} ${path}`).sort()).toEqual([
+      "metrics /metrics",
+      "ops /metrics",
+    ]);
+    const ingress = specOf(named("NetworkPolicy", "api")).ingress ?? [];
     expect(ingress.map((rule) => ({ ports: rule.ports.map(({ port }) => port), from: rule.from }))).toEqual([
       { ports: ["http"], from: undefined },
       { ports: ["metrics"], from: prometheus },
