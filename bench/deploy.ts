@@ -222,6 +222,7 @@ try {
     // 50 merchants at full speed: far above a merchant's default limit (the most allowed: 1,000/s each).
     RATE_LIMIT_REQUESTS: "10000",
     WORKER_HTTP_PORT: "0",
+    METRICS_PORT: "0",
   };
   const headersFor = (requestNumber: number) => ({
     authorization: `Bearer ${keys[requestNumber % keys.length]}`,

@@ -258,7 +258,7 @@ export async function startDeployment(options: {
         startedAtMs: options.startedAtMs,
         environment:
           instance.role === "api"
-            ? { DATABASE_URL: databaseUrl, PORT: String(port) }
+            ? { DATABASE_URL: databaseUrl, PORT: String(port), METRICS_PORT: "0" }
             : { DATABASE_URL: databaseUrl, WORKER_HTTP_PORT: String(port), ...BATCHED_FETCH[instance.role] },
       }),
     );

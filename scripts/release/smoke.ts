@@ -87,7 +87,7 @@ export async function smokeTest(release: Release, databaseUrl: string, timeoutMs
   const apiPort = await freePort();
   const poolPort = await freePort();
   const roles: Role[] = [
-    { name: "api", env: { PORT: String(apiPort) }, readyUrl: `http://127.0.0.1:${apiPort}/readyz` },
+    { name: "api", env: { PORT: String(apiPort), METRICS_PORT: "0" }, readyUrl: `http://127.0.0.1:${apiPort}/readyz` },
     {
       name: "code-expiry",
       env: { WORKER_HTTP_PORT: String(poolPort) },

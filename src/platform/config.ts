@@ -44,6 +44,7 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(9090),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   /** `make run` only: where the embedded PostgreSQL and the demo's keys live (relative to the working directory). */
   DEV_DATA_DIRECTORY: z.string().min(1).default(".data"),
   // The browser apps' build (web/build.ts): web/dist beside src/, in the checkout as in the image.
@@ -118,6 +119,8 @@ export type Config = {
   databaseStatementTimeoutMs: number;
   port: number;
   workerHttpPort: number;
+  /** The API's /metrics, apart from its public port so only the scraper's network path reaches it. */
+  metricsPort: number;
   devDataDirectory: string;
   /** Where the browser apps' build is read from (manifest.json and the files it lists). */
   webBuildDirectory: string;
@@ -259,6 +262,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     port: env.PORT,
     workerHttpPort: env.WORKER_HTTP_PORT,
+    metricsPort: env.METRICS_PORT,
     devDataDirectory: env.DEV_DATA_DIRECTORY,
     webBuildDirectory: env.WEB_BUILD_DIRECTORY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),

@@ -4,6 +4,7 @@ import { sessionAuthenticator, warmUp as warmUpSessions } from "../modules/sessi
 import { type Config, requireDatabaseUrl, requireWebhookSecretKey } from "../platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../platform/db/pool.ts";
 import { createApp } from "../platform/http/app.ts";
+import { createMetricsApp } from "../platform/http/ops-app.ts";
 import { closeGracefully, listen } from "../platform/http/server.ts";
 import { createLogger, type Logger } from "../platform/telemetry/logger.ts";
 import { createMetrics, type Metrics } from "../platform/telemetry/metrics.ts";
@@ -32,9 +33,10 @@ export function buildApiApp(options: {
 }
 
 /**
- * Serves the API. Shutdown turns readiness false first and keeps serving for the drain delay, so load
- * balancers that follow /readyz stop sending new requests before the server stops accepting them; then
- * it stops accepting and lets in-flight requests finish.
+ * Serves the API, and its /metrics on the metrics port. Shutdown turns readiness false first and keeps
+ * serving for the drain delay, so load balancers that follow /readyz stop sending new requests before
+ * the server stops accepting them; then it stops accepting and lets in-flight requests finish. The
+ * metrics listener closes last, so a scrape during the drain still sees the requests being finished.
  */
 export async function startApi(options: {
   config: Config;
@@ -43,18 +45,29 @@ export async function startApi(options: {
   metrics?: Metrics;
 }): Promise<{
   server: Server;
+  metricsServer: Server;
   stop: () => Promise<void>;
 }> {
   const readiness = { draining: false };
-  const app = buildApiApp({ ...options, readiness });
-  const server = await listen(app, options.config.port);
-  options.logger.info({ port: options.config.port, baseUrl: options.config.publicBaseUrl }, "api listening");
+  const metrics = options.metrics ?? createMetrics({ service: "api" });
+  const app = buildApiApp({ ...options, metrics, readiness });
+  const metricsServer = await listen(createMetricsApp(metrics), options.config.metricsPort);
+  const server = await listen(app, options.config.port).catch(async (error: unknown) => {
+    await closeGracefully(metricsServer, 0);
+    throw error;
+  });
+  options.logger.info(
+    { port: options.config.port, metricsPort: options.config.metricsPort, baseUrl: options.config.publicBaseUrl },
+    "api listening",
+  );
   return {
     server,
+    metricsServer,
     stop: async () => {
       readiness.draining = true;
       await new Promise((resolve) => setTimeout(resolve, options.config.httpDrainDelayMs));
       await closeGracefully(server, options.config.httpShutdownTimeoutMs);
+      await closeGracefully(metricsServer, options.config.httpShutdownTimeoutMs);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Config } from "../platform/config.ts";
 import { startEmbeddedPostgres } from "../platform/db/embedded.ts";
 import { migrate } from "../platform/db/migrate.ts";
 import { createConfiguredDatabase } from "../platform/db/pool.ts";
+import { portOf } from "../platform/http/server.ts";
 import { poolNames } from "../platform/queue/task.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createMetrics } from "../platform/telemetry/metrics.ts";
@@ -113,6 +114,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       "POS platform is running (Ctrl-C to stop)",
       `  Base URL         ${config.publicBaseUrl}`,
       `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
+      `  Metrics          http://localhost:${portOf(api.metricsServer)}/metrics  (not on the public port)`,
       `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay; claim a cash-out code: POST ${simulator.url}/sim/withdrawal-codes/<code>/claim)`}`,
       `  Database         ${clusterDataDirectory === undefined ? "DATABASE_URL" : `embedded PostgreSQL, data in ${clusterDataDirectory}`}`,
       `  Admin token      ${demo.adminToken}`,

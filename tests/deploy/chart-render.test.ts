@@ -275,6 +275,44 @@ describeIfRenderer("the rendered chart", () => {
     ]);
   });
 
+  test("the API's /metrics is scraped on its metrics port, by metricsFrom only, never through the public Service", () => {
+    const prometheus = [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }];
+    const objects = render([{ networkPolicy: { metricsFrom: prometheus } }]);
+    const named = (kind: string, name: string) =>
+      objects.find((object) => object.kind === kind && object.metadata.name === `pos-pos-platform-${name}`);
+    type Spec = {
+      ports?: { name: string; targetPort: string }[];
+      clusterIP?: string;
+      endpoints?: { port: string; path: string }[];
+      ingress?: { ports: { port: string }[]; from?: unknown }[];
+    };
+    const specOf = (object: KubeObject | undefined) => (object?.spec ?? {}) as Spec;
+    const portsOf = (object: KubeObject | undefined) =>
+      (specOf(object).ports ?? []).map(({ name, targetPort }) => `${name}->${targetPort}`);
+    const api = podSpec(named("Deployment", "api") as KubeObject).containers[0] as Container & {
+      ports: { name: string; containerPort: number }[];
+    };
+    expect(api.ports).toEqual([
+      { name: "http", containerPort: 8080 },
+      { name: "metrics", containerPort: 9464 },
+    ]);
+    expect(envOf(api, "METRICS_PORT")?.value).toBe("9464");
+    expect(portsOf(named("Service", "api"))).toEqual(["http->http"]);
+    expect(portsOf(named("Service", "api-metrics"))).toEqual(["metrics->metrics"]);
+    expect(specOf(named("Service", "api-metrics")).clusterIP).toBe("None");
+    const monitor = objects.find((object) => object.kind === "ServiceMonitor");
+    expect((specOf(monitor).endpoints ?? []).map(({ port, path }) => `${port} ${path}`).sort()).toEqual([
+      "metrics /metrics",
+      "ops /metrics",
+    ]);
+    const ingress = specOf(named("NetworkPolicy", "api")).ingress ?? [];
+    expect(ingress.map((rule) => ({ ports: rule.ports.map(({ port }) => port), from: rule.from }))).toEqual([
+      { ports: ["http"], from: undefined },
+      { ports: ["metrics"], from: prometheus },
+    ]);
+    expect(renderError({ api: { metricsPort: 8080 } })).toContain("api.metricsPort must differ from api.port");
+  });
+
   test("the chart refuses an install without credentials and a grace period shorter than the drain", () => {
     expect(renderError({ secrets: { databaseUrl: "" } })).toContain("secrets.databaseUrl is required");
     expect(renderError({ api: { terminationGracePeriodSeconds: 20 } })).toContain(

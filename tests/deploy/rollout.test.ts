@@ -28,6 +28,8 @@ async function startApi() {
     DATABASE_URL: db.url,
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
     PORT: String(port),
+    // Two instances run at once: each metrics listener on a port the system picks.
+    METRICS_PORT: "0",
     LOG_LEVEL: "info",
     // Fifty poll intervals of the proxy: it sees /readyz fail well before the server stops accepting,
     // even when a loaded machine makes its polls slow.

@@ -85,7 +85,12 @@ test("payment → poll → settle → webhook: one trace across the job boundari
   const shop = await newMerchant(db.database);
   const collector = await startCollector();
   const receiver = await startReceiver();
-  const [apiPort, pollerPort, deliveryPort] = [await freePort(), await freePort(), await freePort()];
+  const [apiPort, apiMetricsPort, pollerPort, deliveryPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const common = {
     DATABASE_URL: db.url,
     LOG_LEVEL: "info",
@@ -102,7 +107,11 @@ test("payment → poll → settle → webhook: one trace across the job boundari
     OTEL_LOGS_EXPORTER: "none",
     OTEL_BSP_SCHEDULE_DELAY: "100",
   };
-  const api = startServiceProcess("services/api/main.ts", { ...common, PORT: String(apiPort) });
+  const api = startServiceProcess("services/api/main.ts", {
+    ...common,
+    PORT: String(apiPort),
+    METRICS_PORT: String(apiMetricsPort),
+  });
   const poller = startServiceProcess("services/gateway-poller/main.ts", {
     ...common,
     WORKER_HTTP_PORT: String(pollerPort),
@@ -181,7 +190,7 @@ test("payment → poll → settle → webhook: one trace across the job boundari
     expect(pollJobChildren.some((span) => span.name.startsWith("pg.query"))).toBe(true);
 
     // Each deployment counts its part of the flow.
-    const apiMetrics = await metricsOf(apiPort);
+    const apiMetrics = await metricsOf(apiMetricsPort);
     expect(sample(apiMetrics, "pos_payments_total", { event: "created", livemode: "false", currency: "USD" })).toBe(1);
     expect(
       sample(apiMetrics, "http_request_duration_seconds_count", {

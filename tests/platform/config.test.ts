@@ -5,6 +5,7 @@ describe("configuration", () => {
   test("defaults follow the specification", () => {
     const config = loadConfig({});
     expect(config.port).toBe(8080);
+    expect(config.metricsPort).toBe(9464);
     expect(config.publicBaseUrl).toBe("http://localhost:8080");
     expect(config.databaseUrl).toBeUndefined();
     expect(config.adminToken).toBeUndefined();
@@ -70,6 +71,8 @@ describe("configuration", () => {
   test.each([
     ["PORT", "not-a-port"],
     ["PORT", "70000"],
+    ["METRICS_PORT", "not-a-port"],
+    ["METRICS_PORT", "70000"],
     ["DATABASE_URL", "mysql://localhost/db"],
     ["PUBLIC_BASE_URL", "ftp://example.com"],
     ["ADMIN_TOKEN", "short"],

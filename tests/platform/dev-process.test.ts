@@ -20,13 +20,14 @@ beforeAll(async () => {
 afterAll(() => rm(dataDirectory, { recursive: true, force: true }));
 
 async function runOnce() {
-  const [port, simulatorPort] = [await freePort(), await freePort()];
+  const [port, simulatorPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   // A process group of its own, as a shell gives a foreground job.
   const child = spawn(process.execPath, ["services/dev/main.ts"], {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
       GATEWAY_SIM_PORT: String(simulatorPort),
+      METRICS_PORT: String(metricsPort),
       DEV_DATA_DIRECTORY: dataDirectory,
       LOG_LEVEL: "warn",
     },
@@ -52,15 +53,22 @@ async function runOnce() {
   const testKey = /Test secret key +(sk_test_\w+)/.exec(output)?.[1];
   const me = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${testKey}` } });
   const merchant = (await me.json()) as { id: string };
+  const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((response) => response.text());
+  const publicMetrics = (await fetch(`http://127.0.0.1:${port}/metrics`)).status;
   // Ctrl-C: SIGINT to every process of the group.
   process.kill(-(child.pid ?? 0), "SIGINT");
   const code = await exited;
-  return { code, output, status: me.status, merchantId: merchant.id, testKey };
+  return { code, output, status: me.status, merchantId: merchant.id, testKey, metrics, publicMetrics };
 }
 
 test("make run starts everything, stops cleanly on Ctrl-C, and a second run reuses data and keys", async () => {
   const first = await runOnce();
   expect(first.status).toBe(200);
+  // /metrics is on its own port, never the public one; one exposition for the API and the pools.
+  expect(first.metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v1\/me"/);
+  expect(first.metrics).toContain('service="dev"');
+  expect(first.metrics).toContain("worker_queue_runnable_jobs");
+  expect(first.publicMetrics).toBe(404);
   expect(first.code).toBe(0);
   expect(first.output).toContain("SIGINT received, shutting down gracefully");
   expect(first.output).not.toContain('"level":"error"');

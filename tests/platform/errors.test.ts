@@ -5,7 +5,7 @@ import { amountCentsSchema, currencySchema } from "../../src/kernel/money-schema
 import { internalError } from "../../src/platform/errors.ts";
 import { defineRoute } from "../../src/platform/http/route.ts";
 import { createLogger } from "../../src/platform/telemetry/logger.ts";
-import { TEST_ADMIN_TOKEN, testApp, testConfig } from "../support/app.ts";
+import { scrapeMetrics, TEST_ADMIN_TOKEN, testApp, testConfig } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
 
@@ -179,7 +179,7 @@ describe("logs and metrics", () => {
 
   test("request durations are labelled by route template, never by id", async () => {
     await request(app).get("/v1/test_items/item_123456").expect(500);
-    const metrics = await request(app).get("/metrics");
+    const metrics = await scrapeMetrics(app);
     expect(metrics.status).toBe(200);
     expect(metrics.text).toMatch(
       /http_request_duration_seconds_count\{[^}]*route="\/v1\/test_items\/:item_id"[^}]*status_code="500"/,

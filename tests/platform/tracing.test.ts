@@ -16,6 +16,7 @@ test("with OpenTelemetry enabled, a request yields an HTTP span with database sp
   const service = startServiceProcess("services/api/main.ts", {
     DATABASE_URL: db.url,
     PORT: String(port),
+    METRICS_PORT: "0",
     LOG_LEVEL: "warn",
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_KEY,
     OTEL_SDK_DISABLED: "false",

@@ -7,10 +7,11 @@ import { sessionAuthenticator } from "../../src/modules/sessions/index.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
 import { createApp } from "../../src/platform/http/app.ts";
+import { createMetricsApp } from "../../src/platform/http/ops-app.ts";
 import type { AnyRoute } from "../../src/platform/http/route.ts";
 import { closeGracefully, listen, portOf } from "../../src/platform/http/server.ts";
 import { createLogger, type Logger } from "../../src/platform/telemetry/logger.ts";
-import { createMetrics } from "../../src/platform/telemetry/metrics.ts";
+import { createMetrics, type Metrics } from "../../src/platform/telemetry/metrics.ts";
 import { apiRoutes } from "../../src/wiring/api-routes.ts";
 import { createGateways } from "../../src/wiring/gateways.ts";
 import { paymentHooks } from "../../src/wiring/modules.ts";
@@ -50,15 +51,32 @@ export function testApp(options: {
   gateways?: Gateways | WalletGateways;
   logger?: Logger;
 }) {
-  return createApp({
+  const metrics = createMetrics({ service: "api" });
+  const app = createApp({
     config: options.config,
     logger: options.logger ?? createLogger({ level: "silent", service: "test" }),
     database: options.database,
-    metrics: createMetrics({ service: "api" }),
+    metrics,
     routes: [...apiRoutes(testGateways(options.config, options.gateways)), ...(options.extraRoutes ?? [])],
     authenticate: apiKeyAuthenticator(options.database, options.config),
     sessions: sessionAuthenticator(options.database, options.config),
   });
+  metricsOfApp.set(app, metrics);
+  return app;
+}
+
+const metricsOfApp = new WeakMap<object, Metrics>();
+
+/**
+ * GET /metrics as the API serves it, on its metrics listener (the public app answers 404 there), with
+ * the registry of the test app `app`.
+ */
+export function scrapeMetrics(app: object) {
+  const metrics = metricsOfApp.get(app);
+  if (metrics === undefined) {
+    throw new Error("not an app made by testApp");
+  }
+  return request(createMetricsApp(metrics)).get("/metrics");
 }
 
 export type TestApp = ReturnType<typeof testApp>;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
+import { scrapeMetrics } from "../../../tests/support/app.ts";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
@@ -44,7 +45,7 @@ describe("payment states (test world)", () => {
     // The funnel metrics count each step once, and /metrics serves them.
     expect(await sampleValue("pos_payments_total", { event: "created", ...labels })).toBe(createdBefore + 1);
     expect(await sampleValue("pos_payments_total", { event: "paid", ...labels })).toBe(paidBefore + 1);
-    expect((await request(app).get("/metrics")).text).toMatch(/pos_payments_total\{[^}]*event="paid"/);
+    expect((await scrapeMetrics(app)).text).toMatch(/pos_payments_total\{[^}]*event="paid"/);
     const again = await request(app).post(`/checkout/${payment.id}/mockpay`).send({});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("payment_not_pending");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import request from "supertest";
 import { z } from "zod";
+import { scrapeMetrics } from "../../../tests/support/app.ts";
 import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import {
@@ -93,7 +93,7 @@ describe("cash sales", () => {
       },
     ]);
     expect(await sampleValue("pos_sales_total", labels)).toBe(countedBefore + 1);
-    expect((await request(world.setup.app).get("/metrics")).text).toMatch(/pos_sales_total\{[^}]*tender="cash"/);
+    expect((await scrapeMetrics(world.setup.app)).text).toMatch(/pos_sales_total\{[^}]*tender="cash"/);
     expect((await world.live.get(`/v1/sales/${sale.id}`)).body).toEqual(sale);
   });
 

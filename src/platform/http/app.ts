@@ -110,9 +110,6 @@ export function createApp(dependencies: AppDependencies): express.Express {
       response.status(503).json(unavailable("The database is unreachable.").toEnvelope());
     }
   });
-  app.get("/metrics", async (_request, response) => {
-    response.type(metrics.registry.contentType).send(await metrics.render());
-  });
 
   app.use(jsonBodyParser({ limitBytes: config.httpBodyLimitBytes }));
   // Before authentication, so a refused string writes nothing (not even a stored idempotent answer).

@@ -30,8 +30,24 @@ export function createOpsApp(options: {
       ));
     response.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable" });
   });
-  app.get("/metrics", async (_request, response) => {
-    response.type(options.metrics.registry.contentType).send(await options.metrics.render());
-  });
+  app.get("/metrics", metricsRoute(options.metrics));
   return app;
+}
+
+/**
+ * The API's metrics listener: /metrics alone, on its own port (METRICS_PORT), because the public port
+ * is reachable by anyone and the exposition names routes, volumes and the process's internals.
+ */
+export function createMetricsApp(metrics: Metrics) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/metrics", metricsRoute(metrics));
+  return app;
+}
+
+/** The Prometheus exposition of a process, the same handler on every ops listener. */
+function metricsRoute(metrics: Metrics): express.RequestHandler {
+  return async (_request, response) => {
+    response.type(metrics.registry.contentType).send(await metrics.render());
+  };
 }
