@@ -125,6 +125,7 @@ export function App() {
           </Button>
         ) : null}
       </header>
+      <Toasts />
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />
       </main>
@@ -136,7 +137,6 @@ export function App() {
         }}
         onClose={() => setConfirmingSignOut(false)}
       />
-      <Toasts />
     </div>
   );
 }
