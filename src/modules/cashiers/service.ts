@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "../../platform/db/pool.ts";
-import { forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
+import { UniqueIntegrityConstraintViolationError } from "slonik";
+import { conflict, forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { hashPassword, verifyPassword } from "../merchants/passwords.ts";
@@ -21,7 +22,8 @@ import { type CashierRow, PIN_ATTEMPTS_MAX } from "./schemas.ts";
  *   its next request (the session lookup ignores disabled cashiers).
  *
  * Error codes: `dashboard_session_required`, `till_session_required`, `cashier_locked`,
- * `cashier_disabled` (403), `invalid_pin` (401), `resource_missing` (404).
+ * `cashier_disabled` (403), `invalid_pin` (401), `resource_missing` (404), `cashier_name_taken` (409:
+ * a shop's cashier names differ, case and outer spaces aside).
  */
 
 export async function createCashier(
@@ -30,12 +32,21 @@ export async function createCashier(
   input: { name: string; pin: string },
 ): Promise<CashierRow> {
   requireDashboardSession(tenant);
-  return queries.insertCashier(database, {
-    merchantId: tenant.merchantId,
-    id: newId("csh"),
-    name: input.name,
-    pinHash: await hashPassword(input.pin),
-  });
+  const pinHash = await hashPassword(input.pin);
+  try {
+    return await queries.insertCashier(database, {
+      merchantId: tenant.merchantId,
+      id: newId("csh"),
+      name: input.name.trim(),
+      pinHash,
+    });
+  } catch (error) {
+    // The index decides (two owners adding the same name at once cannot both win).
+    if (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.NAME_CONSTRAINT) {
+      throw conflict("cashier_name_taken", `A cashier named ${input.name.trim()} already exists: use another name.`);
+    }
+    throw error;
+  }
 }
 
 export async function listCashiers(database: Queryable, tenant: Tenant): Promise<readonly CashierRow[]> {
