@@ -1,5 +1,5 @@
-import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { UniqueIntegrityConstraintViolationError } from "slonik";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
