@@ -296,6 +296,7 @@ CREATE UNIQUE INDEX bank_changes_id_key ON public.bank_changes USING btree (id);
 CREATE UNIQUE INDEX bank_changes_merchant_id_livemode_idempotency_key_key ON public.bank_changes USING btree (merchant_id, livemode, idempotency_key);
 CREATE UNIQUE INDEX bank_changes_pkey ON public.bank_changes USING btree (merchant_id, id);
 CREATE UNIQUE INDEX bank_changes_reference_key ON public.bank_changes USING btree (reference);
+CREATE UNIQUE INDEX cashiers_name_unique ON public.cashiers USING btree (merchant_id, lower(btrim(name)));
 CREATE UNIQUE INDEX cashiers_pkey ON public.cashiers USING btree (merchant_id, id);
 CREATE UNIQUE INDEX dashboard_users_email_key ON public.dashboard_users USING btree (email);
 CREATE UNIQUE INDEX dashboard_users_pkey ON public.dashboard_users USING btree (merchant_id, id);

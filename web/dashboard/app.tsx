@@ -150,10 +150,10 @@ export function App() {
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
+          <Toasts />
           <div key={`${page.key}:${active}`}>{page.element}</div>
         </main>
       </div>
-      <Toasts />
     </>
   );
 }

@@ -121,12 +121,12 @@ export function App() {
         )}
         <OutboxBadge />
       </header>
+      <Toasts />
       <main id="main" tabIndex={-1}>
         <Screen key={`${screen.path}:${active}`} />
       </main>
       <ManagerDialog />
       <ChangePinDialog open={changingPin} onClose={() => setChangingPin(false)} />
-      <Toasts />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { render } from "preact";
 import "../ui/tokens.css";
 import "./till.css";
+import "./sell-layout.css";
 import { App } from "./app.tsx";
 import { registerServiceWorker } from "./offline/index.ts";
 

@@ -25,6 +25,11 @@ export function SignIn(props: {
   const [otp, setOtp] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  // An error is about what was sent: once either field changes it no longer describes the form.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(undefined);
+  };
   return (
     <main class="sign-in card" id="main">
       <h1>{props.title}</h1>
@@ -51,14 +56,14 @@ export function SignIn(props: {
           }
         }}
       >
-        <Field label="Email" type="email" autocomplete="username" required value={email} onValue={setEmail} />
+        <Field label="Email" type="email" autocomplete="username" required value={email} onValue={edit(setEmail)} />
         <Field
           label="Password"
           type="password"
           autocomplete="current-password"
           required
           value={password}
-          onValue={setPassword}
+          onValue={edit(setPassword)}
         />
         {needsOtp ? (
           <Field

@@ -230,4 +230,20 @@ describe("till devices", () => {
     const after = (await owner.send("get", "/v1/till_devices")).body.data;
     expect(after.find((row: { id: string }) => row.id === paired.body.id).status).toBe("revoked");
   });
+
+  test("a second cashier of the same name (case and outer spaces aside) is refused with 409 cashier_name_taken, even at once", async () => {
+    const chipo = await createCashier("Chipo Banda", "5512");
+    const again = await owner.send("post", "/v1/cashiers").send({ name: "  chipo BANDA ", pin: "6623" });
+    expect([again.status, again.body.error.code, again.body.error.message]).toEqual([
+      409,
+      "cashier_name_taken",
+      "A cashier named chipo BANDA already exists: use another name.",
+    ]);
+    expect(chipo.name).toBe("Chipo Banda");
+    // Two owners' tabs adding the same new name at once: exactly one wins.
+    const both = await Promise.all(
+      ["Farai", "farai"].map((name) => owner.send("post", "/v1/cashiers").send({ name, pin: "7734" })),
+    );
+    expect(both.map((answer) => answer.status).sort()).toEqual([201, 409]);
+  });
 });

@@ -4,6 +4,9 @@ import { type CashierRow, cashierRowSchema, PIN_ATTEMPTS_MAX } from "./schemas.t
 
 const COLUMNS = sql.fragment`merchant_id, id, name, role, pin_hash, failed_pin_attempts, locked_at, disabled_at, created_at`;
 
+/** The unique index that keeps a shop's cashier names apart (case and outer spaces aside). */
+export const NAME_CONSTRAINT = "cashiers_name_unique";
+
 export async function insertCashier(
   database: Queryable,
   cashier: { merchantId: string; id: string; name: string; role: CashierRole; pinHash: string },

@@ -56,7 +56,14 @@ export const cashierRoutes: AnyRoute[] = [
     tags: ["Cashiers"],
     auth: { owner: "session" },
     request: { body: createCashierBody },
-    responses: { 201: { description: "The cashier (never its PIN).", schema: cashierSchema }, 403: ownerOnly },
+    responses: {
+      201: { description: "The cashier (never its PIN).", schema: cashierSchema },
+      403: ownerOnly,
+      409: {
+        description: "`cashier_name_taken`: the shop has a cashier of that name (case and outer spaces aside).",
+        schema: errorEnvelopeSchema,
+      },
+    },
     handler: async ({ body, tenant, database }) => ({
       status: 201,
       body: presentCashier(await cashiers.createCashier(database, tenant, body)),

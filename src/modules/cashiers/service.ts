@@ -1,5 +1,6 @@
+import { UniqueIntegrityConstraintViolationError } from "slonik";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
-import { forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
+import { conflict, forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { CashierRole, Tenant } from "../../platform/tenant.ts";
 import { hashPassword, verifyPassword } from "../merchants/passwords.ts";
@@ -25,7 +26,8 @@ import { type CashierRow, PIN_ATTEMPTS_MAX } from "./schemas.ts";
  *
  * Error codes: `dashboard_session_required`, `till_session_required`, `cashier_locked`,
  * `cashier_disabled`, `cashier_required`, `not_a_manager`, `manager_required` (403), `invalid_pin` (401),
- * `resource_missing` (404).
+ * `resource_missing` (404), `cashier_name_taken` (409: a shop's cashier names differ, case and outer
+ * spaces aside).
  */
 
 export async function createCashier(
@@ -33,13 +35,18 @@ export async function createCashier(
   tenant: Tenant,
   input: { name: string; pin: string; role: CashierRole },
 ): Promise<CashierRow> {
-  return queries.insertCashier(database, {
-    merchantId: tenant.merchantId,
-    id: newId("csh"),
-    name: input.name,
-    role: input.role,
-    pinHash: await hashPassword(input.pin),
-  });
+  const pinHash = await hashPassword(input.pin);
+  try {
+    return await queries.insertCashier(database, {
+      merchantId: tenant.merchantId,
+      id: newId("csh"),
+      name: input.name.trim(),
+      role: input.role,
+      pinHash,
+    });
+  } catch (error) {
+    throw nameTakenOr(error, input.name);
+  }
 }
 
 export async function listCashiers(database: Queryable, tenant: Tenant): Promise<readonly CashierRow[]> {
@@ -66,10 +73,22 @@ export async function updateCashier(
   id: string,
   change: { name?: string | undefined; role?: CashierRole | undefined },
 ): Promise<CashierRow> {
-  return found(
-    await queries.updateCashier(database, tenant.merchantId, id, { name: change.name, role: change.role }),
-    id,
-  );
+  try {
+    return found(
+      await queries.updateCashier(database, tenant.merchantId, id, { name: change.name?.trim(), role: change.role }),
+      id,
+    );
+  } catch (error) {
+    throw nameTakenOr(error, change.name ?? "");
+  }
+}
+
+/** The unique index decides a name's owner (two owners adding the same name at once cannot both win). */
+function nameTakenOr(error: unknown, name: string): unknown {
+  if (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === queries.NAME_CONSTRAINT) {
+    return conflict("cashier_name_taken", `A cashier named ${name.trim()} already exists: use another name.`);
+  }
+  return error;
 }
 
 export async function unlockCashier(database: Queryable, tenant: Tenant, id: string): Promise<CashierRow> {

@@ -1,25 +1,6 @@
-/**
- * Every event type the platform emits. Webhook endpoints subscribe to these (or `*`); producers add
- * their type here when they start emitting it.
- */
-export const eventTypes = [
-  "payment.paid",
-  "payment.expired",
-  "payment.failed",
-  "payout.confirmed",
-  "payout.failed",
-  "payout.reversed",
-  "withdrawal.redeemed",
-  "bank_change.completed",
-  "bank_change.failed",
-  "utility_payment.completed",
-  "utility_payment.failed",
-  "sale.completed",
-  "sale.returned",
-  "shift.opened",
-  "shift.closed",
-] as const;
-export type EventType = (typeof eventTypes)[number];
+import { type EventType, eventTypes } from "../../kernel/event-types.ts";
+
+export { type EventType, eventTypes };
 
 /**
  * The type of the test event that `POST /v1/webhook_endpoints/:id/test` sends to one endpoint. It is

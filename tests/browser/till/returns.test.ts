@@ -152,10 +152,11 @@ test("a sale older than the recent list is found by its receipt, its QR scanned 
 
     await finder.fill(`${world.platform.baseUrl}/receipts/${"A".repeat(32)}`);
     await page.getByRole("button", { name: "Find", exact: true }).click();
-    await page.getByText("No sale of this shop has that receipt.").waitFor();
+    await page.getByText("Not found: no sale of this shop has that receipt.").waitFor();
     await finder.fill("the blue kettle");
     await page.getByRole("button", { name: "Find", exact: true }).click();
-    await page.getByText("Type the sale number from the receipt (sale_…) or scan its QR code.").waitFor();
+    // A miss is a miss, whatever was typed: "not found" first, not a format hint.
+    await page.getByText('Not found: "the blue kettle" is no receipt of this shop.', { exact: false }).waitFor();
     expect(await till.app.accessibilityViolations()).toEqual([]);
 
     const rows = await world.db.database.any(sql.type(z.object({ refund_cents: z.number(), till: z.boolean() }))`

@@ -96,7 +96,11 @@ test("a receipt whose answer is lost is retried with the same key: one receipt; 
     await till.scan("6009876543210");
     await card.getByLabel("Units received").fill("50");
     await card.getByRole("button", { name: "Receive" }).click();
-    // Its toast reads like the live one's (on-hand unchanged): wait for the journal instead.
+    // Its toast says what TEST did: journaled as practice, on-hand as it was (not "now 65 on hand").
+    await page
+      .getByText(`TEST: receive of 50 for`)
+      .filter({ hasText: `on hand stays ${before + 3}.` })
+      .waitFor();
     await waitUntil("the test receipt is journaled", async () => (await movesOfKind("receive", false)).length > 0);
     expect((await movesOfKind("receive", false)).map((move) => move.qty_delta)).toEqual([50]);
     expect(await onHand()).toBe(before + 3);

@@ -28,8 +28,10 @@ test("wallet: code, a QR that reads back, deep link, countdown; mockpay flips it
     const dialog = page.getByRole("dialog", { name: "Pay by wallet" });
     const code = page.getByTestId("payment-code");
     await code.waitFor();
-    const shownCode = (await code.textContent()) ?? "";
-    expect(shownCode).toMatch(/^\d{9}$/);
+    // Grouped in threes as the checkout page shows it (`006 572 813`); the digits are the code.
+    const grouped = (await code.textContent()) ?? "";
+    expect(grouped).toMatch(/^\d{3} \d{3} \d{3}$/);
+    const shownCode = grouped.replaceAll(" ", "");
     await dialog.getByText(/Code valid for \d+:\d\d/).waitFor();
     expect(await till.app.accessibilityViolations()).toEqual([]);
 

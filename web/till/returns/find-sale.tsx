@@ -6,7 +6,7 @@ import { useScanHandler } from "../scan/scan-target.ts";
 import type { Sale } from "../sell/sale-api.ts";
 import { saleReference } from "./sale-reference.ts";
 
-const NOT_FOUND = "No sale of this shop has that receipt.";
+const NOT_FOUND = "Not found: no sale of this shop has that receipt.";
 
 /**
  * Finds the sale of a receipt a customer brings back, however old: by its number typed in, or by its
@@ -20,7 +20,8 @@ export function FindSale(props: { onFound: (saleId: string) => void }) {
   const find = async (input: string) => {
     const reference = saleReference(input);
     if (reference === undefined) {
-      setError("Type the sale number from the receipt (sale_…) or scan its QR code.");
+      // Whatever was typed, the cashier's question was "is there such a sale": answer it first.
+      setError(`Not found: "${input.trim()}" is no receipt of this shop. A receipt's number starts with sale_.`);
       return;
     }
     setBusy(true);

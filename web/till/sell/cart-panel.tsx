@@ -36,29 +36,31 @@ export function CartPanel(props: {
           ))}
         </ul>
       )}
-      <p class="cart-total">
-        <span>Total</span>
-        <output data-testid="cart-total">{formatMoney(currency ?? "USD", cartTotalCents.value)}</output>
-      </p>
-      <div class="pay-buttons">
-        <Button variant="primary" disabled={lines.length === 0} onClick={() => props.onPay("cash")}>
-          Pay cash
-        </Button>
-        <Button
-          variant="primary"
-          disabled={lines.length === 0 || cartTotalCents.value < 1 || !networkUp.value}
-          aria-describedby={networkUp.value ? undefined : "wallet-offline"}
-          onClick={() => props.onPay("wallet")}
-        >
-          Pay wallet
-        </Button>
-      </div>
-      {networkUp.value ? null : (
-        // A wallet payment is confirmed by the server; offline only cash can be taken (and queued).
-        <p id="wallet-offline" class="muted">
-          Wallet payments need the network — take cash or wait
+      <div class="cart-pay">
+        <p class="cart-total">
+          <span>Total</span>
+          <output data-testid="cart-total">{formatMoney(currency ?? "USD", cartTotalCents.value)}</output>
         </p>
-      )}
+        <div class="pay-buttons">
+          <Button variant="primary" disabled={lines.length === 0} onClick={() => props.onPay("cash")}>
+            Pay cash
+          </Button>
+          <Button
+            variant="primary"
+            disabled={lines.length === 0 || cartTotalCents.value < 1 || !networkUp.value}
+            aria-describedby={networkUp.value ? undefined : "wallet-offline"}
+            onClick={() => props.onPay("wallet")}
+          >
+            Pay wallet
+          </Button>
+        </div>
+        {networkUp.value ? null : (
+          // A wallet payment is confirmed by the server; offline only cash can be taken (and queued).
+          <p id="wallet-offline" class="muted">
+            Wallet payments need the network — take cash or wait
+          </p>
+        )}
+      </div>
     </div>
   );
 }
@@ -66,12 +68,17 @@ export function CartPanel(props: {
 function Line(props: { line: CartLine; onEditDone: () => void }) {
   const { line } = props;
   const [draft, setDraft] = useState(String(line.qty));
+  const [refused, setRefused] = useState<string | undefined>(undefined);
   useEffect(() => setDraft(String(line.qty)), [line.qty]);
   const commit = () => {
-    const qty = Number(draft);
-    if (Number.isInteger(qty) && qty >= 0) {
+    const qty = Number(draft.trim().replace(",", "."));
+    if (draft.trim() !== "" && Number.isInteger(qty) && qty >= 0) {
+      setRefused(undefined);
       setQty(line.key, qty);
     } else {
+      // Sales count whole units end to end (the API's qty is an integer): 1.5 kg cut to 1 without a
+      // word sold the wrong amount, so the line keeps its quantity and says why.
+      setRefused(`${draft.trim() || "Nothing"} is not a whole number: the quantity stays ${line.qty}.`);
       setDraft(String(line.qty));
     }
   };
@@ -95,6 +102,8 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
         <input
           class="qty-input"
           aria-label={`Quantity of ${label}`}
+          aria-invalid={refused === undefined ? undefined : true}
+          aria-describedby={refused === undefined ? undefined : `qty-error-${line.key}`}
           inputMode="numeric"
           value={draft}
           onInput={(event) => setDraft(event.currentTarget.value)}
@@ -114,6 +123,11 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
       <Button variant="danger" aria-label={`Remove ${label}`} onClick={removeThisLine}>
         ×
       </Button>
+      {refused === undefined ? null : (
+        <p id={`qty-error-${line.key}`} class="line-error field-error" role="alert">
+          {refused}
+        </p>
+      )}
     </li>
   );
 }

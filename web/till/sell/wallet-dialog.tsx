@@ -127,7 +127,7 @@ function Pending(props: { sale: Sale; payment: NonNullable<Sale["payment"]> }) {
       <p>
         Payment code{" "}
         <strong class="payment-code" data-testid="payment-code">
-          {payment.code}
+          {groupCode(payment.code)}
         </strong>
       </p>
       <img
@@ -179,4 +179,9 @@ function useSecondsUntil(iso: string): number {
     return () => clearInterval(timer);
   }, []);
   return Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+/** The 9-digit code in threes (`006 572 813`), as the checkout page shows it: easier to read out and type. */
+export function groupCode(code: string): string {
+  return code.replace(/^(\d{3})(\d{3})(\d{3})$/, "$1 $2 $3");
 }

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { ApiError } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
@@ -171,7 +172,7 @@ function NewCashier(props: { onCreated: () => void }) {
   const [pin, setPin] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [role, setRole] = useState<CashierRole>("cashier");
-  const [errors, setErrors] = useState<{ pin?: string; confirmation?: string }>({});
+  const [errors, setErrors] = useState<{ name?: string; pin?: string; confirmation?: string }>({});
   const [busy, setBusy] = useState(false);
   return (
     <section aria-labelledby="new-cashier-title">
@@ -197,6 +198,11 @@ function NewCashier(props: { onCreated: () => void }) {
             toast(`${created.name} can now switch in on your tills.`);
             props.onCreated();
           } catch (caught) {
+            // A taken name is the Name field's problem: said under it, and gone once it is edited.
+            if (caught instanceof ApiError && caught.code === "cashier_name_taken") {
+              setErrors({ name: caught.message });
+              return;
+            }
             toast(caught instanceof Error ? caught.message : "The cashier was not created.", "error");
           } finally {
             setBusy(false);
@@ -204,7 +210,18 @@ function NewCashier(props: { onCreated: () => void }) {
         }}
       >
         <div class="row">
-          <Field label="Name" required maxLength={100} autocomplete="off" value={name} onValue={setName} />
+          <Field
+            label="Name"
+            required
+            maxLength={100}
+            autocomplete="off"
+            value={name}
+            onValue={(value) => {
+              setName(value);
+              setErrors({ ...errors, name: undefined });
+            }}
+            error={errors.name}
+          />
           <Field
             label="PIN"
             type="password"

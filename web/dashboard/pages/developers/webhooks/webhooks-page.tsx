@@ -3,11 +3,12 @@ import type { Page } from "../../../../lib/api.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { api } from "../../../../lib/session.ts";
-import { Button, Dialog, Field, SelectField, Table, toast } from "../../../../ui/index.ts";
+import { Button, Dialog, SelectField, Table, toast } from "../../../../ui/index.ts";
 import { OVERLAP_CHOICES } from "../../../components/overlaps.ts";
 import { SecretDialog } from "../../../components/secret-dialog.tsx";
 import { useStepUp } from "../../../components/step-up.tsx";
 import { Status } from "../../shared.tsx";
+import { CreateEndpointForm } from "./create-endpoint-form.tsx";
 import { DeliveryLog } from "./delivery-log.tsx";
 import type { WebhookEndpoint } from "./types.ts";
 
@@ -145,51 +146,6 @@ export function WebhooksPage() {
       />
       {stepUp.dialog}
     </>
-  );
-}
-
-function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoint) => void }) {
-  const [url, setUrl] = useState("");
-  const [types, setTypes] = useState("*");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  return (
-    <section aria-labelledby="create-title">
-      <h2 id="create-title">Add an endpoint</h2>
-      <form
-        class="card"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            const eventTypes = types
-              .split(",")
-              .map((type) => type.trim())
-              .filter((type) => type !== "");
-            const created = await api.post<WebhookEndpoint>("/v1/webhook_endpoints", { url, event_types: eventTypes });
-            setUrl("");
-            props.onCreated(created);
-          } catch (caught) {
-            setError(caught instanceof Error ? caught.message : "The endpoint could not be added.");
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <Field label="Endpoint URL" type="url" required value={url} onValue={setUrl} error={error} />
-        <Field
-          label="Event types"
-          required
-          value={types}
-          onValue={setTypes}
-          hint="Comma-separated, e.g. payment.paid, payout.confirmed; * for every event."
-        />
-        <Button type="submit" variant="primary" busy={busy}>
-          Add endpoint
-        </Button>
-      </form>
-    </section>
   );
 }
 

@@ -1,0 +1,118 @@
+import { useState } from "preact/hooks";
+import { eventTypes } from "../../../../../src/kernel/event-types.ts";
+import { ApiError } from "../../../../lib/api.ts";
+import { api } from "../../../../lib/session.ts";
+import { Button, Field } from "../../../../ui/index.ts";
+import type { WebhookEndpoint } from "./types.ts";
+
+type FieldErrors = { url?: string; types?: string; form?: string };
+
+/**
+ * Adds an endpoint: its URL and the event types it hears, picked from the platform's list (or `*`
+ * for all) rather than typed, so a typo cannot happen. A refusal is shown under the field it is
+ * about; one about neither field under the form.
+ */
+export function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoint) => void }) {
+  const [url, setUrl] = useState("");
+  const [every, setEvery] = useState(true);
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const toggle = (type: string, on: boolean) => {
+    const next = new Set(picked);
+    if (on) next.add(type);
+    else next.delete(type);
+    setPicked(next);
+    setErrors({ ...errors, types: undefined });
+  };
+  const submit = async () => {
+    const chosen = every ? ["*"] : eventTypes.filter((type) => picked.has(type));
+    if (chosen.length === 0) {
+      setErrors({ types: "Pick at least one event type, or every event." });
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    try {
+      const created = await api.post<WebhookEndpoint>("/v1/webhook_endpoints", { url, event_types: chosen });
+      setUrl("");
+      props.onCreated(created);
+    } catch (caught) {
+      setErrors(errorsOf(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="create-title">
+      <h2 id="create-title">Add an endpoint</h2>
+      <form
+        class="card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Field
+          label="Endpoint URL"
+          type="url"
+          required
+          value={url}
+          onValue={(value) => {
+            setUrl(value);
+            setErrors({ ...errors, url: undefined, form: undefined });
+          }}
+          error={errors.url}
+        />
+        <fieldset class="event-picker" aria-describedby={errors.types === undefined ? undefined : "event-types-error"}>
+          <legend>Event types</legend>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={every}
+              onChange={(event) => {
+                setEvery(event.currentTarget.checked);
+                setErrors({ ...errors, types: undefined });
+              }}
+            />
+            Every event (*), including types added later
+          </label>
+          <div class="event-types">
+            {eventTypes.map((type) => (
+              <label key={type} class="check">
+                <input
+                  type="checkbox"
+                  disabled={every}
+                  checked={every || picked.has(type)}
+                  onChange={(event) => toggle(type, event.currentTarget.checked)}
+                />
+                <code>{type}</code>
+              </label>
+            ))}
+          </div>
+          {errors.types === undefined ? null : (
+            <p id="event-types-error" class="field-error">
+              {errors.types}
+            </p>
+          )}
+        </fieldset>
+        {errors.form === undefined ? null : (
+          <p class="form-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <Button type="submit" variant="primary" busy={busy}>
+          Add endpoint
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+/** The API's refusal, under its field: its message names the field first ("url: …", "event_types: …"). */
+function errorsOf(caught: unknown): FieldErrors {
+  if (!(caught instanceof ApiError)) return { form: "The endpoint could not be added." };
+  if (caught.code === "invalid_url" || caught.message.startsWith("url")) return { url: caught.message };
+  if (caught.message.startsWith("event_types")) return { types: caught.message };
+  return { form: caught.message };
+}
