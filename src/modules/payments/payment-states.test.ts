@@ -257,6 +257,7 @@ describe("exactly once", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
     const counting: PaymentGateway = {
       issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
       inquirePaymentCode: (request) => {
         inquiries += 1;
         return sandbox.inquirePaymentCode(request);
