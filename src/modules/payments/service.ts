@@ -454,7 +454,6 @@ export async function settlePayment(
   return lateObservable(now) ? recordLatePayment(ending.database, now, observation) : now;
 }
 
-
 const END_EVENT_TYPES = {
   paid: "payment.paid",
   expired: "payment.expired",
