@@ -14,7 +14,7 @@ export type Sale = {
   payment_id: string | null;
   payment: {
     id: string;
-    status: "pending" | "paid" | "expired" | "failed";
+    status: "pending" | "paid" | "expired" | "failed" | "cancelled";
     code: string;
     qr_png_data_url: string;
     deep_link: string;
