@@ -151,7 +151,6 @@ export class SimulatorState {
     return { ok: true, code: record };
   }
 
-  /** Ends a pending code (a void: at the platform's request, nothing payable after); others as they stand. */
   finish(
     code: string,
     outcome: { status: "unusable"; reason: string } | { status: "expired" } | { status: "voided" },
