@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { sql } from "../../../src/platform/db/pool.ts";
 import { addProduct, externalRequests, startTillWorld, TillPage, type TillWorld } from "../../support/till.ts";
+import { waitUntil } from "../../support/time.ts";
 
 /**
  * Issue 46's double charge, replayed at the till: two items → Pay wallet → Close → add an item → Pay
@@ -93,6 +94,41 @@ test("one basket, one wallet charge: the pending code locks the cart; Cancel pay
     expect(counts).toEqual({ paid: 1, cancelled: 1, credits: 1, completed: 1 });
     expect(till.app.consoleErrors).toEqual([]);
     expect(externalRequests(till, world.platform.baseUrl)).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});
+
+test("the held payment survives a reload; emptying the cart by switching worlds cancels it", async () => {
+  const till = await TillPage.open(world);
+  const { page } = till;
+  try {
+    await till.signIn(world.shop.email);
+    await till.scan("6001000000028");
+    await till.waitForCart([{ name: "Milk", qty: "1" }]);
+    await page.getByRole("button", { name: "Pay wallet" }).click();
+    const code = (await page.getByTestId("payment-code").textContent()) ?? "";
+    await page.getByRole("dialog", { name: "Pay by wallet" }).getByRole("button", { name: "Close" }).click();
+    await page.reload();
+    await page
+      .getByTestId("cart-held")
+      .filter({ hasText: `code ${code}` })
+      .waitFor();
+    await till.waitForCart([{ name: "Milk", qty: "1" }]);
+
+    await page.getByRole("button", { name: "Live" }).click();
+    await page
+      .getByRole("dialog", { name: "Switch to LIVE?" })
+      .getByRole("button", { name: "Empty cart and switch" })
+      .click();
+    await page.locator(".world-live").waitFor();
+    await page.getByTestId("cart-held").waitFor({ state: "detached" });
+    // The cancel is sent as the cart empties; the screen may have changed before its answer.
+    await waitUntil("the held sale is cancelled", async () => {
+      const latest = await world.api("test")<{ data: { status: string }[] }>("GET", "/v1/sales?limit=1");
+      return latest.body.data[0]?.status === "cancelled";
+    });
+    expect(till.app.consoleErrors).toEqual([]);
   } finally {
     await till.close();
   }

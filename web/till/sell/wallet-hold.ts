@@ -1,7 +1,7 @@
-import { signal } from "@preact/signals";
+import { effect, signal } from "@preact/signals";
 import { ApiError } from "../../lib/api.ts";
 import { api } from "../../lib/session.ts";
-import { cartHeldBy, clearCart } from "./cart.ts";
+import { cart, cartHeldBy, clearCart } from "./cart.ts";
 import { followSale, type Sale } from "./sale-api.ts";
 
 /**
@@ -27,6 +27,8 @@ export const heldSale = signal<Sale | undefined>(storedHold());
 cartHeldBy.value = heldSale.value?.id;
 
 let following: AbortController | undefined;
+/** The held sale's own world: its requests go there even after the till switched worlds. */
+const worldOf = (sale: Sale): "test" | "live" => (sale.livemode ? "live" : "test");
 const endListeners = new Set<(sale: Sale) => void>();
 
 function store(sale: Sale | undefined): void {
@@ -55,27 +57,32 @@ function ended(sale: Sale): void {
   for (const listener of endListeners) listener(sale);
 }
 
-function follow(saleId: string): void {
+function follow(sale: Sale): void {
   following?.abort();
   const controller = new AbortController();
   following = controller;
-  followSale(saleId, controller.signal, (update) => {
-    if (heldSale.value?.id !== update.id) return;
-    if (update.status === "pending") store(update);
-    else ended(update);
-  }).catch(() => {});
+  followSale(
+    sale.id,
+    controller.signal,
+    (update) => {
+      if (heldSale.value?.id !== update.id) return;
+      if (update.status === "pending") store(update);
+      else ended(update);
+    },
+    worldOf(sale),
+  ).catch(() => {});
 }
 
 /** The cart now belongs to this pending wallet sale. */
 export function holdWalletSale(sale: Sale): void {
   store(sale);
-  follow(sale.id);
+  follow(sale);
 }
 
 /** Follows the held sale again after a reload of the till (idempotent). */
 export function resumeHeldSale(): void {
   const sale = heldSale.value;
-  if (sale !== undefined && following === undefined) follow(sale.id);
+  if (sale !== undefined && following === undefined) follow(sale);
 }
 
 /**
@@ -88,11 +95,19 @@ export async function cancelHeldPayment(): Promise<Sale | undefined> {
   if (sale === undefined) return undefined;
   let answer: Sale;
   try {
-    answer = await api.post<Sale>(`/v1/sales/${encodeURIComponent(sale.id)}/cancel`, {});
+    answer = await api.post<Sale>(`/v1/sales/${encodeURIComponent(sale.id)}/cancel`, {}, { world: worldOf(sale) });
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "sale_not_pending")) throw error;
-    answer = await api.get<Sale>(`/v1/sales/${encodeURIComponent(sale.id)}`);
+    answer = await api.get<Sale>(`/v1/sales/${encodeURIComponent(sale.id)}`, { world: worldOf(sale) });
   }
   if (heldSale.value?.id === answer.id) ended(answer);
   return answer;
 }
+
+// The cart can only be emptied under a held sale by switching worlds ("Empty cart and switch"): the
+// basket is gone, so its payment is cancelled too, rather than left payable with nothing to sell.
+effect(() => {
+  if (cart.value.length === 0 && heldSale.peek() !== undefined) {
+    cancelHeldPayment().catch(() => {});
+  }
+});
