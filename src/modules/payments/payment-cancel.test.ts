@@ -1,5 +1,6 @@
 import request from "supertest";
 import type { TestApp } from "../../../tests/support/app.ts";
+import { poolOn } from "../../../tests/support/database.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
 import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
@@ -70,26 +71,33 @@ describe("cancelling a payment (test world)", () => {
   test("cancel against a settlement, side by side: exactly one wins; the money is credited exactly once", async () => {
     const { gateways } = world.sandboxOnClock(3_600_000);
     const { app, dependencies } = world.setup({}, gateways);
+    // The settlement comes from another pool (another process's writer), so the two ends meet in the
+    // database's guarded UPDATE rather than in one process's batch.
+    const otherProcess = { ...dependencies, database: await poolOn(world.db.url, 4) };
     const outcomes = new Set<string>();
-    for (let round = 0; round < 12; round += 1) {
-      const payment = (await world.create(app, world.shop.testKey, { amount_cents: 1000 })).body;
-      const row = await payments.getPaymentById(world.db.database, payment.id);
-      // The settlement observed the code paid: if the cancel wins, the money is a late payment.
-      const [cancelled] = await Promise.all([
-        cancel(app, payment.id, world.shop.testKey),
-        payments.settlePayment(dependencies, row, { paidAt: new Date(), payerMsisdn: "263771230000" }),
-      ]);
-      const status = (await world.pollFieldsOf(payment.id)).status;
-      outcomes.add(status);
-      expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
-      if (status === "paid") {
-        expect(cancelled.status).toBe(409);
-        expect(await typesOf(payment.id)).toEqual(["payment.paid"]);
-      } else {
-        expect(status).toBe("cancelled");
-        expect(cancelled.status).toBe(200);
-        expect(await typesOf(payment.id)).toEqual(["payment.cancelled", "payment.late_paid"]);
+    try {
+      for (let round = 0; round < 12; round += 1) {
+        const payment = (await world.create(app, world.shop.testKey, { amount_cents: 1000 })).body;
+        const row = await payments.getPaymentById(world.db.database, payment.id);
+        // The settlement observed the code paid: if the cancel wins, the money is a late payment.
+        const [cancelled] = await Promise.all([
+          cancel(app, payment.id, world.shop.testKey),
+          payments.settlePayment(otherProcess, row, { paidAt: new Date(), payerMsisdn: "263771230000" }),
+        ]);
+        const status = (await world.pollFieldsOf(payment.id)).status;
+        outcomes.add(status);
+        expect(await world.ledgerTransactionsOf(payment.id)).toBe(1);
+        if (status === "paid") {
+          expect(cancelled.status).toBe(409);
+          expect(await typesOf(payment.id)).toEqual(["payment.paid"]);
+        } else {
+          expect(status).toBe("cancelled");
+          expect(cancelled.status).toBe(200);
+          expect(await typesOf(payment.id)).toEqual(["payment.cancelled", "payment.late_paid"]);
+        }
       }
+    } finally {
+      await otherProcess.database.end();
     }
     // Which one wins is the database's to say; either way the assertions above held for each round.
     expect([...outcomes].every((status) => status === "paid" || status === "cancelled")).toBe(true);
