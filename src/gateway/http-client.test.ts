@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sampleValue } from "../../tests/support/metrics.ts";
 import { createLogger } from "../platform/telemetry/logger.ts";
 import { createHttpGateway } from "./http-client.ts";
@@ -244,4 +246,49 @@ describe("money out over the protocol", () => {
       }),
     ).rejects.toBeInstanceOf(GatewayUnavailableError);
   });
+});
+
+test("void: a pending code becomes voided (payers refused, inquiries unusable), again the same; a paid code answers paid", async () => {
+  const issue = request();
+  const issued = await gateway.issuePaymentCode(issue);
+  const voiding = { ...inquiry(issued, issue.paymentId) };
+  expect(await gateway.voidPaymentCode(voiding)).toEqual({ state: "voided" });
+  expect(await gateway.voidPaymentCode(voiding)).toEqual({ state: "voided" });
+  await simulate("/sim/wallets", { msisdn: "263771000077", currency: "USD", amount_cents: 5000 });
+  expect((await simulate(`/sim/payment-codes/${issued.code}/pay`, { payer_msisdn: "263771000077" })).status).toBe(409);
+  expect(await gateway.inquirePaymentCode(voiding)).toMatchObject({ state: "unusable" });
+  // Asked for another payment's code: refused by the gateway, reported as unclear, never as voided.
+  await expect(gateway.voidPaymentCode({ ...voiding, paymentId: "pay_someone_else" })).rejects.toThrow(
+    GatewayUnavailableError,
+  );
+  const paidIssue = request();
+  const paid = await gateway.issuePaymentCode(paidIssue);
+  await simulate(`/sim/payment-codes/${paid.code}/pay`, { payer_msisdn: "263771000077" });
+  expect(await gateway.voidPaymentCode(inquiry(paid, paidIssue.paymentId))).toMatchObject({
+    state: "paid",
+    payerMsisdn: "263771000077",
+  });
+});
+
+test("void at a gateway that cannot void (501 not_supported): unsupported, not retried", async () => {
+  let calls = 0;
+  const server = createServer((_request, response) => {
+    calls += 1;
+    response.writeHead(501, { "content-type": "application/json" });
+    response.end(JSON.stringify({ error: { code: "not_supported", message: "no voids here" } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const unable = createHttpGateway({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: API_KEY,
+      timeoutMs: 10_000,
+      retries: 2,
+    });
+    expect(await unable.voidPaymentCode(inquiry({ code: "123456789" }, "pay_x"))).toEqual({ state: "unsupported" });
+    expect(calls).toBe(1);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

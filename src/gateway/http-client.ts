@@ -20,6 +20,8 @@ import {
   type IssuePaymentCodeRequest,
   type PaymentCodeInquiry,
   type PaymentCodeStatus,
+  type PaymentCodeVoid,
+  type PaymentCodeVoidRequest,
   type PayoutStatus,
   type TransferStatus,
   type UtilityPaymentCompleted,
@@ -61,7 +63,7 @@ export function createHttpGateway(options: {
   async function call(
     method: "GET" | "POST",
     path: string,
-    callOptions: { body?: unknown; notFound?: "null" } = {},
+    callOptions: { body?: unknown; notFound?: "null"; notSupported?: "null" } = {},
   ): Promise<unknown> {
     const { body } = callOptions;
     let lastError: Error = new GatewayUnavailableError("no attempt made");
@@ -89,6 +91,10 @@ export function createHttpGateway(options: {
         return payload;
       }
       if (response.status === 404 && callOptions.notFound === "null" && errorCodeOf(payload) === "not_found") {
+        return null;
+      }
+      // A gateway that cannot do this at all says so for good: an answer, not a fault to retry.
+      if (response.status === 501 && callOptions.notSupported === "null" && errorCodeOf(payload) === "not_supported") {
         return null;
       }
       if (response.status === 422) {
@@ -198,8 +204,33 @@ export function createHttpGateway(options: {
             return { state: "expired" };
           case "unusable":
             return { state: "unusable", reason: found.reason ?? "reported unusable by the gateway" };
+          case "voided":
+            return { state: "unusable", reason: found.reason ?? "voided" };
           case "pending":
             return { state: "pending" };
+        }
+      }),
+    voidPaymentCode: (request: PaymentCodeVoidRequest): Promise<PaymentCodeVoid> =>
+      timed("void_payment_code", async () => {
+        const answer = await call("POST", `/v1/payment-codes/${encodeURIComponent(request.code)}/void`, {
+          body: { payment_id: request.paymentId },
+          notSupported: "null",
+        });
+        if (answer === null) {
+          return { state: "unsupported" };
+        }
+        const found = parse(paymentCodeSchema, answer);
+        if (found.payment_id !== request.paymentId) {
+          throw new GatewayUnavailableError(`gateway code ${request.code} belongs to another payment`);
+        }
+        switch (found.status) {
+          case "paid":
+            return { state: "paid", paidAt: new Date(found.paid_at ?? Date.now()), payerMsisdn: found.payer_msisdn };
+          case "pending":
+            throw new GatewayUnavailableError(`gateway left code ${request.code} payable after a void`);
+          default:
+            // Voided, lapsed or unusable: the code can no longer be paid.
+            return { state: "voided" };
         }
       }),
 

@@ -16,7 +16,10 @@ export const issuePaymentCodeRequestSchema = z.object({
 });
 export type IssuePaymentCodeWireRequest = z.infer<typeof issuePaymentCodeRequestSchema>;
 
-export const paymentCodeStates = ["pending", "paid", "expired", "unusable"] as const;
+export const paymentCodeStates = ["pending", "paid", "expired", "unusable", "voided"] as const;
+
+/** `POST /v1/payment-codes/{code}/void`: the platform's payment id, checked against the code's. */
+export const voidPaymentCodeRequestSchema = z.object({ payment_id: z.string().min(1).max(100) });
 
 export const paymentCodeSchema = z.object({
   code: z.string().regex(/^[0-9]{9}$/),
@@ -39,6 +42,7 @@ export const gatewayErrorCodes = [
   "invalid_request",
   "code_generation_failed",
   "unavailable",
+  "not_supported",
 ] as const;
 export const gatewayErrorSchema = z.object({
   error: z.object({ code: z.enum(gatewayErrorCodes), message: z.string() }),

@@ -14,6 +14,8 @@ import {
   type IssueWithdrawalCodeRequest,
   type PaymentCodeInquiry,
   type PaymentCodeStatus,
+  type PaymentCodeVoid,
+  type PaymentCodeVoidRequest,
   type PayoutInquiry,
   type PayoutStatus,
   type SubmitPayoutRequest,
@@ -166,6 +168,18 @@ export function createSandboxGateway(options: {
         return { state: "paid", paidAt: new Date(settlesAt), payerMsisdn: null };
       }
       return { state: "pending" };
+    },
+    // Stateless, the sandbox honours a void by the time it is asked: a code it would already have
+    // settled was paid first; any other is void, and the platform never asks about it again.
+    async voidPaymentCode(request: PaymentCodeVoidRequest): Promise<PaymentCodeVoid> {
+      const settlesAt = request.issuedAt.getTime() + options.autoSettleMs;
+      const settles =
+        request.amountCents !== SANDBOX_MAGIC_AMOUNTS.neverSettles &&
+        request.amountCents !== SANDBOX_MAGIC_AMOUNTS.codeUnusable;
+      if (settles && now() >= settlesAt) {
+        return { state: "paid", paidAt: new Date(settlesAt), payerMsisdn: null };
+      }
+      return { state: "voided" };
     },
 
     async submitPayout(request: SubmitPayoutRequest) {

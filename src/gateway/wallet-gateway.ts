@@ -46,9 +46,25 @@ export type PaymentCodeInquiry = {
   issuedAt: Date;
 };
 
+/** What the platform knows of the code it asks the gateway to void. */
+export type PaymentCodeVoidRequest = Pick<PaymentCodeInquiry, "paymentId" | "code" | "amountCents" | "issuedAt">;
+
+/**
+ * The gateway's answer to a void: the code can no longer be paid (`voided`, also when it had lapsed),
+ * it was paid first (`paid`: nothing voided, the payment settles), or this gateway cannot void codes
+ * (`unsupported`: the code stays payable until it expires). Unclear answers throw
+ * `GatewayUnavailableError`.
+ */
+export type PaymentCodeVoid =
+  | { state: "voided" }
+  | { state: "paid"; paidAt: Date; payerMsisdn: string | null }
+  | { state: "unsupported" };
+
 export interface PaymentGateway {
   issuePaymentCode(request: IssuePaymentCodeRequest): Promise<IssuedPaymentCode>;
   inquirePaymentCode(request: PaymentCodeInquiry): Promise<PaymentCodeStatus>;
+  /** Asks the network to refuse any later payment of the code; idempotent on the payment. */
+  voidPaymentCode(request: PaymentCodeVoidRequest): Promise<PaymentCodeVoid>;
 }
 
 // Payouts: money from the merchant's balance to its verified wallet.

@@ -7,6 +7,8 @@ export const eventTypes = [
   "payment.paid",
   "payment.expired",
   "payment.failed",
+  "payment.cancelled",
+  "payment.late_paid",
   "payout.confirmed",
   "payout.failed",
   "payout.reversed",

@@ -11,6 +11,7 @@ const unconfigured = async (): Promise<never> => {
 const unconfiguredGateway: WalletGateway = {
   issuePaymentCode: unconfigured,
   inquirePaymentCode: unconfigured,
+  voidPaymentCode: unconfigured,
   submitPayout: unconfigured,
   inquirePayout: unconfigured,
   lookupAccount: unconfigured,

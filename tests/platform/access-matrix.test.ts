@@ -221,6 +221,7 @@ const PUBLIC_ROUTES = [
   "GET /checkout/:id",
   "GET /checkout/:id/status",
   "POST /checkout/:id/mockpay",
+  "POST /checkout/:id/cancel",
   "GET /static/:file",
   "GET /assets/:file",
   "GET /dashboard",

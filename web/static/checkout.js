@@ -9,6 +9,8 @@
   const cancelUrl = root.dataset.cancelUrl;
   const countdown = document.getElementById("countdown");
   const state = document.getElementById("state");
+  const pending = document.getElementById("pending");
+  const actions = document.getElementById("actions");
   // pos.js passes its page's origin: results are posted to that origin only.
   const openerOrigin = (() => {
     const origin = new URLSearchParams(location.search).get("origin");
@@ -32,8 +34,16 @@
     return target.toString();
   }
 
+  // The code can no longer be paid: nothing to pay, simulate or cancel is left on the page.
+  function ended() {
+    finished = true;
+    pending.hidden = true;
+    if (actions) actions.hidden = true;
+  }
+
   function show(status) {
     root.dataset.status = status;
+    if (status !== "pending") ended();
     if (status === "paid") {
       state.textContent = "Paid. Thank you!";
       finished = true;
@@ -43,12 +53,19 @@
       } else if (successUrl) {
         location.assign(withPaymentId(successUrl));
       }
-    } else if (status === "expired" || status === "failed") {
-      state.textContent =
-        status === "expired" ? "This payment code has expired." : "This payment could not be completed.";
-      finished = true;
+    } else if (status === "expired" || status === "failed" || status === "cancelled") {
+      state.textContent = {
+        expired: "This payment code has expired.",
+        failed: "This payment could not be completed.",
+        cancelled: "This payment was cancelled.",
+      }[status];
       tell({ type: "pos:cancel", reason: status });
     }
+  }
+
+  async function readStatus() {
+    const response = await fetch(`/checkout/${encodeURIComponent(paymentId)}/status`, { cache: "no-store" });
+    return response.ok ? (await response.json()).status : null;
   }
 
   function tick() {
@@ -59,18 +76,15 @@
   async function follow() {
     if (finished) return;
     try {
-      const response = await fetch(`/checkout/${encodeURIComponent(paymentId)}/status`, { cache: "no-store" });
-      if (response.ok) {
-        show((await response.json()).status);
-      }
+      const status = await readStatus();
+      if (status) show(status);
     } catch {
       // A missed poll is retried on the next tick.
     }
     if (!finished) setTimeout(follow, 2000);
   }
 
-  document.getElementById("cancel").addEventListener("click", () => {
-    finished = true;
+  function leave() {
     if (openerOrigin) {
       tell({ type: "pos:cancel", reason: "cancelled" });
       window.close();
@@ -79,7 +93,31 @@
     } else {
       history.back();
     }
-  });
+  }
+
+  // Cancel cancels the payment first (its code can no longer be paid), then leaves. Paid a moment
+  // before: the payer sees it paid instead. The server unreachable: say so and stay.
+  const cancel = document.getElementById("cancel");
+  if (cancel) {
+    cancel.addEventListener("click", async () => {
+      cancel.disabled = true;
+      try {
+        const response = await fetch(`/checkout/${encodeURIComponent(paymentId)}/cancel`, { method: "POST" });
+        const status = response.ok ? (await response.json()).status : await readStatus();
+        if (status === "cancelled") {
+          ended();
+          state.textContent = "This payment was cancelled.";
+          leave();
+        } else if (status) {
+          show(status);
+        }
+      } catch {
+        state.textContent = "Could not cancel: check the connection and try again.";
+      } finally {
+        cancel.disabled = false;
+      }
+    });
+  }
   const simulate = document.getElementById("simulate");
   if (simulate) {
     simulate.addEventListener("click", async () => {
@@ -88,7 +126,9 @@
         headers: { "content-type": "application/json" },
         body: "{}",
       });
-      if (response.ok) show((await response.json()).status);
+      // Refused (no longer payable): show the payment as it now stands rather than nothing.
+      const status = response.ok ? (await response.json()).status : await readStatus();
+      if (status) show(status);
     });
   }
 

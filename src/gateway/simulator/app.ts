@@ -9,6 +9,7 @@ import {
   issueWithdrawalCodeRequestSchema,
   submitPayoutRequestSchema,
   utilityPaymentRequestSchema,
+  voidPaymentCodeRequestSchema,
   walletTransferRequestSchema,
 } from "../protocol.ts";
 import { type Operation, operations, SimulatorState } from "./state.ts";
@@ -92,6 +93,16 @@ export function createSimulatorApp(options: {
     }
     const { code, created } = state.issue(parsed.data);
     response.status(created ? 201 : 200).json(code);
+  });
+  app.post("/v1/payment-codes/:code/void", authenticated, faulted("void_payment_code"), (request, response) => {
+    const parsed = body(voidPaymentCodeRequestSchema, request, response);
+    if (parsed === undefined) return;
+    const code = state.read(String(request.params.code));
+    if (code === undefined || code.payment_id !== parsed.payment_id) {
+      fail(response, 404, "not_found", "no such code for this payment");
+      return;
+    }
+    response.json(state.finish(code.code, { status: "voided" }));
   });
   app.get("/v1/payment-codes/:code", authenticated, faulted("inquire_payment_code"), (request, response) => {
     const code = state.read(String(request.params.code));

@@ -28,6 +28,7 @@ export type FaultMode = "unavailable" | "code_generation_failed" | "timeout";
 export const operations = [
   "issue_payment_code",
   "inquire_payment_code",
+  "void_payment_code",
   "submit_payout",
   "inquire_payout",
   "lookup_account",
@@ -152,7 +153,7 @@ export class SimulatorState {
 
   finish(
     code: string,
-    outcome: { status: "unusable"; reason: string } | { status: "expired" },
+    outcome: { status: "unusable"; reason: string } | { status: "expired" } | { status: "voided" },
   ): PaymentCodeWire | undefined {
     const record = this.read(code);
     if (record === undefined || record.status !== "pending") {

@@ -37,9 +37,19 @@ ${body}
 `;
 }
 
+/** What the payer reads once the payment is no longer payable (also what checkout.js writes). */
+const ENDED_TEXT: Record<Exclude<PaymentRow["status"], "pending">, string> = {
+  paid: "Paid. Thank you!",
+  expired: "This payment code has expired.",
+  failed: "This payment could not be completed.",
+  cancelled: "This payment was cancelled.",
+};
+
 export function checkoutPage(view: CheckoutView): string {
   const { payment } = view;
   const e = escapeHtml;
+  // Only a payable code offers paying, simulating or cancelling; an ended one shows its state alone.
+  const pending = payment.status === "pending";
   return layout(
     `Pay ${view.merchantName}`,
     `<main id="checkout" class="checkout"
@@ -53,7 +63,7 @@ export function checkoutPage(view: CheckoutView): string {
     <h1 class="amount">${e(formatAmount(payment))}</h1>
     ${payment.narration === null ? "" : `<p class="narration">${e(payment.narration)}</p>`}
   </header>
-  <section class="pending" aria-labelledby="code-label">
+  <section id="pending" class="pending" aria-labelledby="code-label"${pending ? "" : " hidden"}>
     <p id="code-label">Your payment code</p>
     <p class="code" data-testid="code" aria-label="Payment code ${e(payment.code.split("").join(" "))}">${e(groupCode(payment.code))}</p>
     <img class="qr" src="${e(view.qrPngDataUrl)}" alt="QR code to pay ${e(formatAmount(payment))}" width="180" height="180">
@@ -61,11 +71,15 @@ export function checkoutPage(view: CheckoutView): string {
     <p class="ussd">Or by USSD: ${e(view.ussd)}</p>
     <p class="countdown" role="timer" aria-live="off">Expires in <span id="countdown" data-testid="countdown">10:00</span></p>
   </section>
-  <p id="state" class="state" role="status" aria-live="polite"></p>
-  <p class="actions">
+  <p id="state" class="state" role="status" aria-live="polite">${payment.status === "pending" ? "" : e(ENDED_TEXT[payment.status])}</p>
+  ${
+    pending
+      ? `<p id="actions" class="actions">
     ${payment.livemode ? "" : '<button type="button" id="simulate" class="secondary">Simulate payment</button>'}
     <button type="button" id="cancel" class="secondary">Cancel</button>
-  </p>
+  </p>`
+      : ""
+  }
 </main>
 <script src="/static/checkout.js"></script>`,
   );

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ApiError } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import * as merchants from "../merchants/service.ts";
-import type { PaymentRow } from "../payments/schemas.ts";
+import { cancelPayment } from "../payments/cancellation.ts";
+import { type PaymentRow, paymentStatuses } from "../payments/schemas.ts";
 import * as payments from "../payments/service.ts";
 import { checkoutPage, notFoundPage } from "./page.ts";
 
@@ -13,7 +14,7 @@ import { checkoutPage, notFoundPage } from "./page.ts";
 const checkoutParams = z.strictObject({ id: z.string().max(100) });
 const checkoutStatusSchema = z
   .object({
-    status: z.enum(["pending", "paid", "expired", "failed"]),
+    status: z.enum(paymentStatuses),
     expires_at: z.iso.datetime(),
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
@@ -94,6 +95,20 @@ export function checkoutRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       handler: async ({ params, config, database, logger }) => {
         const payment = await payments.getPaymentById(database, params.id);
         return { body: presentStatus(await payments.refreshPayment({ config, database, logger, ...wiring }, payment)) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/checkout/:id/cancel",
+      operationId: "cancelCheckout",
+      summary: "The payer cancels: the payment is cancelled (its code voided where the gateway can); idempotent",
+      tags: ["Checkout"],
+      auth: "none",
+      request: { params: checkoutParams },
+      responses: { 200: { description: "The new status.", schema: checkoutStatusSchema } },
+      handler: async ({ params, config, database, logger }) => {
+        const payment = await payments.getPaymentById(database, params.id);
+        return { body: presentStatus(await cancelPayment({ config, database, logger, ...wiring }, payment)) };
       },
     }),
     defineRoute({

@@ -101,6 +101,7 @@ describe("polling and expiry in batches", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
     const counting: PaymentGateway = {
       issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
       inquirePaymentCode: (request) => {
         inquired.push(request.paymentId);
         return sandbox.inquirePaymentCode(request);
@@ -120,6 +121,7 @@ describe("polling and expiry in batches", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
     const counting: PaymentGateway = {
       issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
       inquirePaymentCode: (request) => {
         inquired.push(request.paymentId);
         return sandbox.inquirePaymentCode(request);
@@ -149,6 +151,7 @@ describe("polling and expiry in batches", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 1000 });
     const counting: PaymentGateway = {
       issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+      voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
       inquirePaymentCode: (request) => {
         inquiriesOf.set(request.paymentId, (inquiriesOf.get(request.paymentId) ?? 0) + 1);
         return sandbox.inquirePaymentCode(request);

@@ -7,7 +7,7 @@ import { CodeCollisionError } from "../../gateway/code-collisions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import { createPaymentWriter } from "./payment-writer.ts";
-import type { PaymentRow } from "./schemas.ts";
+import { NOT_CANCELLED, type PaymentRow } from "./schemas.ts";
 
 let db: TestDatabase;
 let shop: TestMerchant;
@@ -43,6 +43,7 @@ function pendingPayment(code = String(randomInt(100_000_000, 999_999_999))): Pay
     inquiry_count: 0,
     created_at: createdAt,
     updated_at: createdAt,
+    ...NOT_CANCELLED,
   };
 }
 

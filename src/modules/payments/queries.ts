@@ -13,12 +13,14 @@ const insertedIdSchema = z.object({ id: z.string() });
 
 const PAYMENT_COLUMNS = sql.fragment`merchant_id, id, livemode, status, amount_cents, currency, fee_cents, narration,
   merchant_ref, metadata, success_url, cancel_url, reference, code, gateway_reference, expires_at,
-  paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at`;
+  paid_at, payer_msisdn, failure_reason, last_inquiry_at, inquiry_count, created_at, updated_at, cancelled_at,
+  void_state, late_paid_at, late_refund, late_refund_reference`;
 /** The same columns of the updated row, in an UPDATE … FROM (where the bare names are ambiguous). */
-const PAYMENT_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
+export const PAYMENT_COLUMNS_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.amount_cents, p.currency,
   p.fee_cents, p.narration, p.merchant_ref, p.metadata, p.success_url, p.cancel_url, p.reference, p.code,
   p.gateway_reference, p.expires_at, p.paid_at, p.payer_msisdn, p.failure_reason,
-  p.last_inquiry_at, p.inquiry_count, p.created_at, p.updated_at`;
+  p.last_inquiry_at, p.inquiry_count, p.created_at, p.updated_at, p.cancelled_at, p.void_state, p.late_paid_at,
+  p.late_refund, p.late_refund_reference`;
 
 /**
  * A pending payment to insert, the idempotent response to store with it (null: nothing to store), its
@@ -192,7 +194,8 @@ export async function selectPayments(
 
 /**
  * Takes the right to ask the gateway about a pending payment now: at most once per interval across
- * every replica. Null when the payment is no longer pending or was asked about too recently.
+ * every replica. Null when the payment is no longer pending or was asked about too recently. A
+ * cancelled payment whose void the gateway did not confirm is asked about too: its code may be paid.
  */
 export async function claimInquiry(
   database: Queryable,
@@ -200,7 +203,8 @@ export async function claimInquiry(
 ): Promise<PaymentRow | null> {
   return database.maybeOne(sql.type(paymentRowSchema)`
     UPDATE payments SET last_inquiry_at = now(), inquiry_count = inquiry_count + 1
-    WHERE merchant_id = ${payment.merchantId} AND id = ${payment.id} AND status = 'pending'
+    WHERE merchant_id = ${payment.merchantId} AND id = ${payment.id}
+      AND (status = 'pending' OR (status = 'cancelled' AND void_state = 'unconfirmed' AND late_paid_at IS NULL))
       AND (last_inquiry_at IS NULL OR last_inquiry_at <= now() - ${payment.minIntervalMs} * interval '1 millisecond')
     RETURNING ${PAYMENT_COLUMNS}`);
 }
@@ -243,14 +247,16 @@ export async function endPaymentsStatement(
         )}::bool[],
         ${text((end) => paid(end)?.paidAt.toISOString() ?? null)}::timestamptz[],
         ${text((end) => paid(end)?.payerMsisdn ?? null)}::text[],
-        ${text((end) => (end.outcome.status === "failed" ? end.outcome.failureReason : null))}::text[])
-        WITH ORDINALITY AS o (merchant_id, id, status, only_when_due, paid_at, payer_msisdn, failure_reason, position)),
+        ${text((end) => (end.outcome.status === "failed" ? end.outcome.failureReason : null))}::text[],
+        ${text((end) => (end.outcome.status === "cancelled" ? end.outcome.voidState : null))}::text[])
+        WITH ORDINALITY AS o (merchant_id, id, status, only_when_due, paid_at, payer_msisdn, failure_reason, void_state,
+          position)),
     -- Each payment is locked through its key in turn and its status read under that lock, which
     -- guards the update: a status condition on the scanned rows let the planner read every pending
     -- payment through their partial index to find a few (on statistics that counted few pending).
     locked AS (
       SELECT p.merchant_id, p.id, p.status AS status_before, p.expires_at, o.status, o.only_when_due, o.paid_at,
-        o.payer_msisdn, o.failure_reason, o.position
+        o.payer_msisdn, o.failure_reason, o.void_state, o.position
       FROM observed o
       CROSS JOIN LATERAL (
         SELECT merchant_id, id, status, expires_at FROM payments WHERE merchant_id = o.merchant_id AND id = o.id
@@ -258,7 +264,7 @@ export async function endPaymentsStatement(
     ended_in_batch AS (
       UPDATE payments p
       SET status = l.status, paid_at = l.paid_at, payer_msisdn = l.payer_msisdn, failure_reason = l.failure_reason,
-        updated_at = now()
+        cancelled_at = CASE WHEN l.status = 'cancelled' THEN now() END, void_state = l.void_state, updated_at = now()
       FROM locked l
       WHERE l.status_before = 'pending' AND (NOT l.only_when_due OR l.expires_at <= now())
         AND p.merchant_id = l.merchant_id AND p.id = l.id
@@ -276,11 +282,15 @@ export const ENDED = sql.fragment`EXISTS (SELECT 1 FROM ended)`;
  */
 const END_EVENT_RECORDED = sql.fragment`EXISTS (SELECT 1 FROM end_event)`;
 
-/** How a pending payment ends: paid (as observed), expired (`onlyWhenDue`: once past `expires_at` on the database clock) or failed. */
+/**
+ * How a pending payment ends: paid (as observed), expired (`onlyWhenDue`: once past `expires_at` on the
+ * database clock), failed, or cancelled (`voidState`: whether the gateway confirmed its code void).
+ */
 export type PaymentEnd =
   | { status: "paid"; paidAt: Date; payerMsisdn: string | null }
   | { status: "expired"; onlyWhenDue: boolean }
-  | { status: "failed"; failureReason: string };
+  | { status: "failed"; failureReason: string }
+  | { status: "cancelled"; voidState: "voided" | "unconfirmed" };
 
 /** What other modules write with payments' ends (`hooks.ts`'s `EndEffects`), as this module's statements take it. */
 export type EffectCtes = {
@@ -319,7 +329,9 @@ export async function endPaymentStatement(
       UPDATE payments
       SET status = ${outcome.status}, paid_at = ${paid?.paidAt.toISOString() ?? null}::timestamptz,
         payer_msisdn = ${paid?.payerMsisdn ?? null}::text,
-        failure_reason = ${outcome.status === "failed" ? outcome.failureReason : null}::text, updated_at = now()
+        failure_reason = ${outcome.status === "failed" ? outcome.failureReason : null}::text,
+        cancelled_at = CASE WHEN ${outcome.status} = 'cancelled' THEN now() END,
+        void_state = ${outcome.status === "cancelled" ? outcome.voidState : null}::text, updated_at = now()
       WHERE merchant_id = ${end.merchantId} AND id = ${end.id} AND status = 'pending'
         AND (NOT ${outcome.status === "expired" && outcome.onlyWhenDue}::boolean OR expires_at <= now())
       RETURNING ${PAYMENT_COLUMNS}),

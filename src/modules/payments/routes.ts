@@ -1,5 +1,7 @@
 import type { Config } from "../../platform/config.ts";
+import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { cancelPayment, refundLatePayment } from "./cancellation.ts";
 import { createPaymentWriter, type PaymentWriter } from "./payment-writer.ts";
 import {
   createPaymentBody,
@@ -34,6 +36,16 @@ export function presentPayment(config: Config, payment: PaymentRow) {
     failure_reason: payment.failure_reason,
     success_url: payment.success_url,
     cancel_url: payment.cancel_url,
+    cancelled_at: payment.cancelled_at?.toISOString() ?? null,
+    late_payment:
+      payment.late_paid_at === null || payment.late_refund === null
+        ? null
+        : {
+            paid_at: payment.late_paid_at.toISOString(),
+            payer_msisdn: payment.payer_msisdn,
+            refund: payment.late_refund,
+            refund_reference: payment.late_refund_reference,
+          },
     created_at: payment.created_at.toISOString(),
   };
 }
@@ -81,6 +93,47 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
           await payments.getFreshPayment({ config, database, logger, ...wiring }, tenant, params.id),
         ),
       }),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/payments/:id/cancel",
+      operationId: "cancelPayment",
+      summary:
+        "Cancel a pending payment: the gateway voids its code where it can, a wallet sale is cancelled; idempotent",
+      tags: ["Payments"],
+      auth: { keys: "both", owner: "session" },
+      request: { params: paymentIdParams },
+      responses: {
+        200: { description: "The cancelled payment.", schema: paymentSchema },
+        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+        409: { description: "`payment_not_pending`: paid, expired or failed first.", schema: errorEnvelopeSchema },
+      },
+      handler: async ({ params, tenant, config, database, logger }) => {
+        const dependencies = { config, database, logger, ...wiring };
+        const payment = await payments.getPayment(database, tenant, params.id);
+        return { body: presentPayment(config, await cancelPayment(dependencies, payment)) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/payments/:id/refund_late",
+      operationId: "refundLatePayment",
+      summary:
+        "Refund a late payment: to the payer's wallet where the gateway allows, else flagged for a cash refund; idempotent",
+      tags: ["Payments"],
+      auth: { keys: "both", owner: "step_up" },
+      request: { params: paymentIdParams },
+      responses: {
+        200: { description: "The payment, its late payment's refund taken.", schema: paymentSchema },
+        402: { description: "`insufficient_funds`: nothing was sent.", schema: errorEnvelopeSchema },
+        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+        409: { description: "`no_late_payment`.", schema: errorEnvelopeSchema },
+      },
+      handler: async ({ params, tenant, config, database, logger }) => {
+        const dependencies = { config, database, logger, ...wiring };
+        const payment = await payments.getPayment(database, tenant, params.id);
+        return { body: presentPayment(config, await refundLatePayment(dependencies, payment)) };
+      },
     }),
     defineRoute({
       method: "get",

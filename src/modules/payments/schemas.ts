@@ -4,7 +4,10 @@ import { currencies } from "../../kernel/money.ts";
 import { amountCentsSchema, currencySchema } from "../../kernel/money-schemas.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
 
-export const paymentStatuses = ["pending", "paid", "expired", "failed"] as const;
+export const paymentStatuses = ["pending", "paid", "expired", "failed", "cancelled"] as const;
+
+/** What is to become of a late payment's money: refund due, refunded to the payer's wallet, or to refund in cash. */
+export const lateRefundStates = ["due", "wallet", "cash"] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 /** The largest payment: 10,000,000.00 in either currency. */
@@ -34,8 +37,22 @@ export const paymentRowSchema = z.object({
   inquiry_count: z.number().int(),
   created_at: z.date(),
   updated_at: z.date(),
+  cancelled_at: z.date().nullable(),
+  void_state: z.enum(["voided", "unconfirmed"]).nullable(),
+  late_paid_at: z.date().nullable(),
+  late_refund: z.enum(lateRefundStates).nullable(),
+  late_refund_reference: z.string().nullable(),
 });
 export type PaymentRow = z.infer<typeof paymentRowSchema>;
+
+/** A new payment's cancellation and late-payment columns: none yet. */
+export const NOT_CANCELLED = {
+  cancelled_at: null,
+  void_state: null,
+  late_paid_at: null,
+  late_refund: null,
+  late_refund_reference: null,
+} as const satisfies Partial<PaymentRow>;
 
 const absoluteHttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
@@ -84,6 +101,21 @@ export const paymentSchema = z
     failure_reason: z.string().nullable(),
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
+    cancelled_at: z.iso.datetime().nullable(),
+    late_payment: z
+      .object({
+        paid_at: z.iso.datetime(),
+        payer_msisdn: z.string().nullable(),
+        refund: z.enum(lateRefundStates),
+        refund_reference: z.string().nullable(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Money that arrived after the payment was cancelled or expired: credited to the balance, the sale left " +
+          "cancelled. `refund`: `due` (POST /v1/payments/:id/refund_late), `wallet` (sent back to the payer's " +
+          "wallet) or `cash` (to hand back in cash).",
+      }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Payment" });

@@ -24,10 +24,11 @@ import type { MerchantRow } from "../../platform/tenant.ts";
 import type { EventType } from "../events/event-types.ts";
 import * as events from "../events/service.ts";
 import type { PaymentHooks } from "./hooks.ts";
+import { lateObservable, recordLatePayment, watchingUnconfirmedVoid } from "./late-payments.ts";
 import { paymentsTotal } from "./metrics.ts";
 import { type PaymentObservedPaid, paidEventData, paymentEndWriterOf } from "./payment-ends.ts";
 import * as queries from "./queries.ts";
-import type { CreatePaymentInput, PaymentRow, PaymentStatus } from "./schemas.ts";
+import { type CreatePaymentInput, NOT_CANCELLED, type PaymentRow, type PaymentStatus } from "./schemas.ts";
 
 /**
  * Payments: created with a code from the world's gateway, settled exactly once.
@@ -160,6 +161,7 @@ export function pendingRowOf(tenant: World, prepared: PreparedPayment): PaymentR
     inquiry_count: 0,
     created_at: prepared.createdAt,
     updated_at: prepared.createdAt,
+    ...NOT_CANCELLED,
   };
 }
 
@@ -369,7 +371,7 @@ export async function refreshPayment(
   payment: PaymentRow,
   options: { force?: boolean } = {},
 ): Promise<PaymentRow> {
-  if (payment.status !== "pending") {
+  if (payment.status !== "pending" && !watchingUnconfirmedVoid(payment)) {
     return payment;
   }
   const claimed = await queries.claimInquiry(dependencies.database, {
@@ -426,7 +428,7 @@ async function applyGatewayStatus(
 }
 
 /** Re-reads a payment whose transition someone else made first. */
-async function current(database: Queryable, payment: PaymentRow): Promise<PaymentRow> {
+export async function current(database: Queryable, payment: PaymentRow): Promise<PaymentRow> {
   return (await queries.selectPaymentById(database, payment.id)) ?? payment;
 }
 
@@ -443,13 +445,20 @@ export async function settlePayment(
   payment: PaymentRow,
   observation: PaymentObservedPaid,
 ): Promise<PaymentRow> {
-  return endPayment(ending, payment, { status: "paid", ...observation });
+  const settled = await writeEnd(ending, payment, { status: "paid", ...observation });
+  if (settled !== null) {
+    return settled;
+  }
+  // Someone cancelled or expired it first, yet the payer paid: recorded as a late payment, never lost.
+  const now = await current(ending.database, payment);
+  return lateObservable(now) ? recordLatePayment(ending.database, now, observation) : now;
 }
 
 const END_EVENT_TYPES = {
   paid: "payment.paid",
   expired: "payment.expired",
   failed: "payment.failed",
+  cancelled: "payment.cancelled",
 } as const satisfies Record<queries.PaymentEnd["status"], EventType>;
 
 /**
@@ -470,7 +479,7 @@ async function endPayment(
  * hooks attach. Counted once committed. Null when it lost: the payment was no longer pending (or, an
  * expiry, not yet due), or another end of the same moment was chosen.
  */
-async function writeEnd(
+export async function writeEnd(
   ending: PaymentEnding,
   payment: PaymentRow,
   outcome: queries.PaymentEnd,

@@ -11,6 +11,7 @@ import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
 import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
 import * as returns from "./returns.ts";
+import { cancelSale } from "./sale-cancel.ts";
 import {
   createSaleBody,
   getSaleQuery,
@@ -211,6 +212,25 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
           cashierId: query.cashier_id,
         }),
       }),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/sales/:id/cancel",
+      operationId: "cancelSale",
+      summary:
+        "Cancel a pending wallet sale: its payment is cancelled (the code voided where the gateway can); idempotent",
+      tags: ["Sales"],
+      auth: { keys: "both", owner: "session", till: "cashier" },
+      request: { params: saleIdParams },
+      responses: {
+        200: { description: "The cancelled sale.", schema: saleSchema },
+        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+        409: { description: "`sale_not_pending`: completed, or a cash sale.", schema: errorEnvelopeSchema },
+      },
+      handler: async ({ params, tenant, config, database, logger }) => {
+        const cancelled = await cancelSale({ config, database, logger, ...wiring }, tenant, params.id);
+        return { body: presentSale(config, cancelled.sale, cancelled.payment, []) };
+      },
     }),
     defineRoute({
       method: "get",

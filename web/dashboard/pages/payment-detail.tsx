@@ -7,6 +7,7 @@ import { Link } from "../../ui/index.ts";
 import { BASE } from "../paths.ts";
 import { AttemptList } from "./developers/webhooks/attempts.tsx";
 import type { WebhookDelivery } from "./developers/webhooks/types.ts";
+import { type LatePayment, LatePaymentCard } from "./late-payment.tsx";
 import { type Payment, PaymentStatus, Status } from "./shared.tsx";
 
 type PaymentDetail = Payment & {
@@ -14,6 +15,8 @@ type PaymentDetail = Payment & {
   fee_cents: number;
   expires_at: string;
   failure_reason: string | null;
+  cancelled_at: string | null;
+  late_payment: LatePayment | null;
 };
 
 type PaymentEvent = { id: string; type: string; created_at: string };
@@ -74,6 +77,9 @@ function Detail(props: { timeline: Timeline }) {
           <code>{payment.reference}</code>
         </dd>
       </dl>
+      {payment.late_payment === null ? null : (
+        <LatePaymentCard payment={{ ...payment, late_payment: payment.late_payment }} />
+      )}
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
         <ol class="timeline">
@@ -88,6 +94,11 @@ function Detail(props: { timeline: Timeline }) {
           {payment.paid_at === null ? null : (
             <li>
               <strong>Paid</strong> · {formatDateTime(payment.paid_at)}
+            </li>
+          )}
+          {payment.cancelled_at === null ? null : (
+            <li>
+              <strong>Cancelled</strong> · {formatDateTime(payment.cancelled_at)}
             </li>
           )}
           {payment.failure_reason === null ? null : (

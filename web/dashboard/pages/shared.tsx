@@ -3,7 +3,7 @@ import type { Currency } from "../../../src/kernel/money.ts";
 
 export type Payment = {
   id: string;
-  status: "pending" | "paid" | "expired" | "failed";
+  status: "pending" | "paid" | "expired" | "failed" | "cancelled";
   amount_cents: number;
   currency: Currency;
   merchant_ref: string | null;

@@ -2,8 +2,10 @@ import { useEffect, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { Button } from "../../ui/index.ts";
 import { networkUp } from "../offline/index.ts";
-import { type CartLine, cart, cartCurrency, cartTotalCents, removeLine, setQty } from "./cart.ts";
+import { type CartLine, cart, cartCurrency, cartHeldBy, cartTotalCents, removeLine, setQty } from "./cart.ts";
 import { parkedHere } from "./parked.ts";
+import { CancelPaymentButton } from "./wallet-dialog.tsx";
+import { heldSale } from "./wallet-hold.ts";
 
 /**
  * The cart: a line per product and price with − / + / typed quantity, remove, line totals, total, pay;
@@ -18,11 +20,12 @@ export function CartPanel(props: {
   const lines = cart.value;
   const currency = cartCurrency.value;
   const parkedCount = parkedHere.value.length;
+  const held = cartHeldBy.value !== undefined;
   return (
     <div class="cart">
       <div class="cart-head">
         <h2>Cart</h2>
-        <Button disabled={lines.length === 0} onClick={props.onPark}>
+        <Button disabled={lines.length === 0 || held} onClick={props.onPark}>
           Park
         </Button>
         <Button onClick={props.onShowParked}>Parked ({parkedCount})</Button>
@@ -32,17 +35,18 @@ export function CartPanel(props: {
       ) : (
         <ul class="cart-lines">
           {lines.map((line) => (
-            <Line key={line.key} line={line} onEditDone={props.onEditDone} />
+            <Line key={line.key} line={line} locked={held} onEditDone={props.onEditDone} />
           ))}
         </ul>
       )}
       <div class="cart-pay">
+        {held ? <WaitingPayment onShow={() => props.onPay("wallet")} /> : null}
         <p class="cart-total">
           <span>Total</span>
           <output data-testid="cart-total">{formatMoney(currency ?? "USD", cartTotalCents.value)}</output>
         </p>
         <div class="pay-buttons">
-          <Button variant="primary" disabled={lines.length === 0} onClick={() => props.onPay("cash")}>
+          <Button variant="primary" disabled={lines.length === 0 || held} onClick={() => props.onPay("cash")}>
             Pay cash
           </Button>
           <Button
@@ -65,8 +69,27 @@ export function CartPanel(props: {
   );
 }
 
-function Line(props: { line: CartLine; onEditDone: () => void }) {
-  const { line } = props;
+/** The wallet payment the cart is locked to: its code, to show again, or to cancel to change the basket. */
+function WaitingPayment(props: { onShow: () => void }) {
+  const sale = heldSale.value;
+  if (sale === undefined) return null;
+  return (
+    <div class="cart-held" role="status" data-testid="cart-held">
+      <p>
+        Waiting for wallet payment of <strong>{formatMoney(sale.currency, sale.total_cents)}</strong>
+        {sale.payment === null ? null : ` · code ${sale.payment.code}`}. The basket is locked until it is paid, expires
+        or is cancelled.
+      </p>
+      <div class="cart-held-actions">
+        <Button onClick={props.onShow}>Show payment</Button>
+        <CancelPaymentButton />
+      </div>
+    </div>
+  );
+}
+
+function Line(props: { line: CartLine; locked: boolean; onEditDone: () => void }) {
+  const { line, locked } = props;
   const [draft, setDraft] = useState(String(line.qty));
   const [refused, setRefused] = useState<string | undefined>(undefined);
   useEffect(() => setDraft(String(line.qty)), [line.qty]);
@@ -95,6 +118,7 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
       <span class="line-qty">
         <Button
           aria-label={`One less ${label}`}
+          disabled={locked}
           onClick={() => (line.qty > 1 ? setQty(line.key, line.qty - 1) : removeThisLine())}
         >
           −
@@ -105,6 +129,7 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
           aria-invalid={refused === undefined ? undefined : true}
           aria-describedby={refused === undefined ? undefined : `qty-error-${line.key}`}
           inputMode="numeric"
+          disabled={locked}
           value={draft}
           onInput={(event) => setDraft(event.currentTarget.value)}
           onBlur={commit}
@@ -115,12 +140,12 @@ function Line(props: { line: CartLine; onEditDone: () => void }) {
             }
           }}
         />
-        <Button aria-label={`One more ${label}`} onClick={() => setQty(line.key, line.qty + 1)}>
+        <Button aria-label={`One more ${label}`} disabled={locked} onClick={() => setQty(line.key, line.qty + 1)}>
           +
         </Button>
       </span>
       <span class="line-total">{formatMoney(line.product.currency, line.qty * line.unit_cents)}</span>
-      <Button variant="danger" aria-label={`Remove ${label}`} onClick={removeThisLine}>
+      <Button variant="danger" aria-label={`Remove ${label}`} disabled={locked} onClick={removeThisLine}>
         ×
       </Button>
       {refused === undefined ? null : (

@@ -31,12 +31,20 @@ effect(() => {
     // Storage refused (private mode): the cart lasts for this page only.
   }
 });
+/**
+ * The pending wallet sale the cart belongs to (its id, `wallet-hold.ts` sets it): while its code can
+ * be paid the cart is locked, so the basket the customer pays is the one rung up. Changing the basket
+ * takes cancelling that payment first.
+ */
+export const cartHeldBy = signal<string | undefined>(undefined);
+
 export const cartTotalCents = computed(() => cart.value.reduce((sum, line) => sum + line.qty * line.unit_cents, 0));
 export const cartCurrency = computed(() => cart.value[0]?.product.currency);
 export const cartUnits = computed(() => cart.value.reduce((sum, line) => sum + line.qty, 0));
 
-/** Adds one unit; returns false when the product's currency is not the cart's. */
+/** Adds one unit; returns false when the cart is held by a wallet payment or the product's currency is not the cart's. */
 export function addToCart(product: Product, unitCents: number): boolean {
+  if (cartHeldBy.value !== undefined) return false;
   const currency = cartCurrency.value;
   if (currency !== undefined && currency !== product.currency) return false;
   const existing = cart.value.find((line) => line.product.id === product.id && line.unit_cents === unitCents);
@@ -50,6 +58,7 @@ export function addToCart(product: Product, unitCents: number): boolean {
 
 /** Sets a line's quantity (1 to QTY_MAX); 0 removes the line. */
 export function setQty(key: string, qty: number): void {
+  if (cartHeldBy.value !== undefined) return;
   if (qty <= 0) {
     removeLine(key);
     return;
@@ -59,6 +68,7 @@ export function setQty(key: string, qty: number): void {
 }
 
 export function removeLine(key: string): void {
+  if (cartHeldBy.value !== undefined) return;
   cart.value = cart.value.filter((line) => line.key !== key);
 }
 

@@ -15,7 +15,7 @@ export type Sale = {
   payment_id: string | null;
   payment: {
     id: string;
-    status: "pending" | "paid" | "expired" | "failed";
+    status: "pending" | "paid" | "expired" | "failed" | "cancelled";
     code: string;
     qr_png_data_url: string;
     deep_link: string;
@@ -72,15 +72,22 @@ const WAIT_SECONDS = 20;
 
 /**
  * Follows a pending wallet sale with one waiting request at a time (the API answers when the payment
- * settles or ends, or after WAIT_SECONDS), until it is no longer pending or `signal` aborts.
+ * settles or ends, or after WAIT_SECONDS), until it is no longer pending or `signal` aborts. `world`:
+ * the sale's own, when the till may have switched since (the client's current world when absent).
  */
-export async function followSale(saleId: string, signal: AbortSignal, onUpdate: (sale: Sale) => void): Promise<void> {
+export async function followSale(
+  saleId: string,
+  signal: AbortSignal,
+  onUpdate: (sale: Sale) => void,
+  world?: "test" | "live",
+): Promise<void> {
   let failures = 0;
   while (!signal.aborted) {
     try {
       const sale = await api.get<Sale>(`/v1/sales/${encodeURIComponent(saleId)}`, {
         query: { wait_seconds: WAIT_SECONDS },
         signal,
+        world,
       });
       failures = 0;
       if (signal.aborted) return;

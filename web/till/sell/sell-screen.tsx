@@ -10,7 +10,7 @@ import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
 import { useScanHandler } from "../scan/scan-target.ts";
 import { DrawerPrompt } from "../shift/drawer-prompt.tsx";
 import { loadOpenShift, openShift } from "../shift/shift-api.ts";
-import { addToCart, cart, cartCurrency } from "./cart.ts";
+import { addToCart, cartHeldBy } from "./cart.ts";
 import { CartPanel } from "./cart-panel.tsx";
 import { CashDialog } from "./cash-dialog.tsx";
 import { parkCart } from "./parked.ts";
@@ -18,7 +18,8 @@ import { ParkedDialog } from "./parked-dialog.tsx";
 import { PriceDialog } from "./price-dialog.tsx";
 import { ProductTiles } from "./product-tiles.tsx";
 import type { Completed } from "./sale-api.ts";
-import { WalletDialog, walletCodeOutstanding } from "./wallet-dialog.tsx";
+import { WalletDialog } from "./wallet-dialog.tsx";
+import { onHeldSaleEnded, resumeHeldSale } from "./wallet-hold.ts";
 
 type Mode =
   | { kind: "selling" }
@@ -52,6 +53,8 @@ export function SellScreen() {
   useEffect(() => {
     // Whether this till's drawer is open (in this world): cash waits for it. Unknown: the server decides.
     loadOpenShift().catch(() => {});
+    // A wallet payment held over a reload: follow it again (its end frees or clears the cart).
+    resumeHeldSale();
     document.addEventListener("pointerup", reclaimFocus);
     reclaimFocus();
     return () => document.removeEventListener("pointerup", reclaimFocus);
@@ -64,6 +67,10 @@ export function SellScreen() {
 
   const add = (product: Product, unitCents?: number) => {
     const price = unitCents ?? product.price_cents;
+    if (cartHeldBy.value !== undefined) {
+      toast("A wallet payment is waiting for this basket: cancel the payment to change it.", "error");
+      return;
+    }
     if (price === null) {
       setMode({ kind: "price", product });
       return;
@@ -97,6 +104,14 @@ export function SellScreen() {
     setCompleted(result);
     backToSelling();
   };
+  // A held wallet sale paid while its dialog is closed: the cart was cleared; say the sale is done.
+  useEffect(
+    () =>
+      onHeldSaleEnded((sale) => {
+        if (sale.status === "completed") setCompleted({ sale, changeCents: undefined });
+      }),
+    [],
+  );
 
   return (
     <div class="sell">
@@ -147,8 +162,8 @@ export function SellScreen() {
         <CartPanel
           onPay={(tender) => setMode({ kind: tender === "cash" && openShift.value === null ? "open-drawer" : tender })}
           onPark={() => {
-            if (walletCodeOutstanding(cart.value, cartCurrency.value)) {
-              toast("A wallet code for this cart can still be paid: wait for it or let it expire first.", "error");
+            if (cartHeldBy.value !== undefined) {
+              toast("A wallet payment is waiting for this basket: cancel the payment to park it.", "error");
               return;
             }
             parkCart();

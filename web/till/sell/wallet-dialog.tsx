@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
-import { Button, Dialog } from "../../ui/index.ts";
-import { type CartLine, cart, cartCurrency, clearCart, saleItems } from "./cart.ts";
-import { type Completed, followSale, postOnce, type Sale } from "./sale-api.ts";
-
-/** The wallet sale last issued for a cart, kept when the dialog closes while its code is valid. */
-let waiting: { cartKey: string; sale: Sale; expiresAt: string } | undefined;
+import { Button, Dialog, toast } from "../../ui/index.ts";
+import { type CartLine, cart, cartCurrency, saleItems } from "./cart.ts";
+import { type Completed, postOnce, type Sale } from "./sale-api.ts";
+import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded } from "./wallet-hold.ts";
 
 const walletBodyOf = (lines: readonly CartLine[], currency: string | undefined) => ({
   tender: "wallet",
@@ -14,29 +12,18 @@ const walletBodyOf = (lines: readonly CartLine[], currency: string | undefined) 
   items: saleItems(lines),
 });
 
-/**
- * Whether a wallet code issued for this cart may still be paid: such a cart must not be parked or
- * changed away from under the customer, who could pay the code while the cashier takes cash.
- */
-export function walletCodeOutstanding(lines: readonly CartLine[], currency: string | undefined): boolean {
-  return (
-    waiting !== undefined &&
-    waiting.cartKey === JSON.stringify(walletBodyOf(lines, currency)) &&
-    Date.parse(waiting.expiresAt) > Date.now()
-  );
-}
-
 type State =
   | { kind: "creating" }
-  | { kind: "pending"; sale: Sale }
+  | { kind: "pending" }
   | { kind: "ended"; sale: Sale }
   | { kind: "failed"; message: string };
 
 /**
- * Wallet: the pending sale's 9-digit code, QR and deep link with a countdown to expiry. It flips to
- * paid by itself: one waiting request at a time follows the sale (the API answers when the payment
- * settles), never a poll every few seconds. Expired or failed: try again with a new code, or take cash.
- * In TEST, "Simulate customer paid" settles the test payment as a customer would.
+ * Wallet: the pending sale's 9-digit code, QR and deep link with a countdown to expiry. The sale holds
+ * the cart (`wallet-hold.ts`): reopening Pay wallet shows the same code, never a second one the
+ * customer might also pay, and changing the basket takes "Cancel payment". It flips to paid by itself
+ * (the hold's one waiting request follows the sale). Expired: try again with a new code, or take
+ * cash. In TEST, "Simulate customer paid" settles the test payment as a customer would.
  */
 export function WalletDialog(props: {
   open: boolean;
@@ -49,52 +36,48 @@ export function WalletDialog(props: {
   const latest = useRef(props);
   latest.current = props;
 
+  useEffect(
+    () =>
+      onHeldSaleEnded((sale) => {
+        if (!latest.current.open) return;
+        if (sale.status === "completed") latest.current.onCompleted({ sale, changeCents: undefined });
+        else setState({ kind: "ended", sale });
+      }),
+    [],
+  );
+
   useEffect(() => {
     if (!props.open) return;
-    const following = new AbortController();
-    const body = walletBodyOf(cart.value, cartCurrency.value);
-    const cartKey = JSON.stringify(body);
-    // Reopened for the same cart while its code is still valid: wait for that code, never issue a
-    // second one the customer might also pay.
-    const resumed =
-      waiting !== undefined && waiting.cartKey === cartKey && Date.parse(waiting.expiresAt) > Date.now()
-        ? waiting.sale
-        : undefined;
+    if (heldSale.value !== undefined) {
+      setState({ kind: "pending" });
+      return;
+    }
+    let closed = false;
     setState({ kind: "creating" });
-    (resumed === undefined ? postOnce<Sale>("/v1/sales", body, newIdempotencyKey()) : Promise.resolve(resumed))
+    postOnce<Sale>("/v1/sales", walletBodyOf(cart.value, cartCurrency.value), newIdempotencyKey())
       .then((sale) => {
-        waiting = { cartKey, sale, expiresAt: sale.payment?.expires_at ?? sale.created_at };
-        if (following.signal.aborted) return;
-        setState({ kind: "pending", sale });
-        return followSale(sale.id, following.signal, (update) => {
-          if (update.status !== "pending") waiting = undefined;
-          if (update.status === "completed") {
-            clearCart();
-            latest.current.onCompleted({ sale: update, changeCents: undefined });
-          } else if (update.status === "cancelled") {
-            setState({ kind: "ended", sale: update });
-          } else {
-            setState({ kind: "pending", sale: update });
-          }
-        });
+        // Held even when the dialog was closed meanwhile: the code exists and can be paid.
+        holdWalletSale(sale);
+        if (!closed) setState({ kind: "pending" });
       })
       .catch((error: unknown) => {
-        if (!following.signal.aborted) {
-          setState({ kind: "failed", message: error instanceof ApiError ? error.message : String(error) });
-        }
+        if (!closed) setState({ kind: "failed", message: error instanceof ApiError ? error.message : String(error) });
       });
-    return () => following.abort();
+    return () => {
+      closed = true;
+    };
   }, [props.open, attempt]);
 
+  const held = heldSale.value;
   return (
     <Dialog open={props.open} title="Pay by wallet" onClose={props.onClose}>
       {state.kind === "creating" ? <p aria-live="polite">Getting a payment code…</p> : null}
-      {state.kind === "pending" && state.sale.payment !== null ? (
-        <Pending sale={state.sale} payment={state.sale.payment} />
-      ) : null}
+      {state.kind === "pending" && held?.payment != null ? <Pending sale={held} payment={held.payment} /> : null}
       {state.kind === "ended" ? (
         <p class="form-error" role="alert">
-          The payment code expired unpaid. Try again with a new code, or take cash.
+          {state.sale.payment?.status === "cancelled"
+            ? "The payment was cancelled. Try again with a new code, or take cash."
+            : "The payment code expired unpaid. Try again with a new code, or take cash."}
         </p>
       ) : null}
       {state.kind === "failed" ? (
@@ -109,9 +92,40 @@ export function WalletDialog(props: {
             <Button onClick={props.onPayCash}>Take cash instead</Button>
           </>
         ) : null}
+        {state.kind === "pending" && held !== undefined ? <CancelPaymentButton onCancelled={props.onClose} /> : null}
         <Button onClick={props.onClose}>Close</Button>
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * "Cancel payment": cancels the held sale's payment on the server (its code voided), which frees the
+ * cart to change. The customer may have paid a moment before: then the sale is shown completed.
+ */
+export function CancelPaymentButton(props: { onCancelled?: () => void }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      variant="danger"
+      busy={busy}
+      onClick={async () => {
+        setBusy(true);
+        try {
+          const sale = await cancelHeldPayment();
+          if (sale?.status === "cancelled") {
+            toast("Payment cancelled: the code can no longer be paid. Change the basket or pay again.", "info");
+            props.onCancelled?.();
+          }
+        } catch (error) {
+          toast(error instanceof ApiError ? error.message : "Could not cancel the payment. Try again.", "error");
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      Cancel payment
+    </Button>
   );
 }
 
@@ -146,7 +160,8 @@ function Pending(props: { sale: Sale; payment: NonNullable<Sale["payment"]> }) {
           : "Code expired"}
       </p>
       <p class="muted" aria-live="polite">
-        Waiting for the customer to pay… Closing keeps this code valid: Pay wallet again shows it.
+        Waiting for the customer to pay… The basket is locked to this code: closing keeps it, Pay wallet shows it again,
+        and Cancel payment frees the basket.
       </p>
       {sale.livemode ? null : (
         <Button

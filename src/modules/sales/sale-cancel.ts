@@ -1,0 +1,34 @@
+import type { World } from "../../kernel/world.ts";
+import { ApiError, conflict, notFound } from "../../platform/errors.ts";
+import { cancelPayment } from "../payments/cancellation.ts";
+import * as payments from "../payments/service.ts";
+import * as queries from "./queries.ts";
+import { getSale, type SaleDependencies } from "./service.ts";
+
+/**
+ * `POST /v1/sales/:id/cancel`: a pending wallet sale is cancelled by cancelling its payment
+ * (`payments/cancellation.ts`: the gateway voids the code, then the guarded end, whose hook cancels
+ * the sale with nothing moved, in the same statement). Idempotent: a cancelled sale answers as it
+ * is. A completed sale, or a cash sale (complete at once), answers 409 `sale_not_pending`, also when
+ * its payment settled first.
+ */
+export async function cancelSale(dependencies: SaleDependencies, world: World, saleId: string) {
+  const sale = await queries.selectSale(dependencies.database, world, saleId);
+  if (sale === null) {
+    throw notFound(`No such sale: ${saleId}.`);
+  }
+  if (sale.status === "pending" && sale.payment_id !== null) {
+    const payment = await payments.getPayment(dependencies.database, world, sale.payment_id);
+    try {
+      await cancelPayment(dependencies, payment);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "payment_not_pending")) throw error;
+    }
+  }
+  // Read through getSale: it also finishes a sale its payment's end left pending (an older release).
+  const now = await getSale(dependencies, world, saleId);
+  if (now.sale.status !== "cancelled") {
+    throw conflict("sale_not_pending", `The sale is ${now.sale.status}: it can no longer be cancelled.`);
+  }
+  return now;
+}
