@@ -13,7 +13,7 @@ import { type Replication, startReplicatedCluster, startTcpSwitch } from "./repl
 import { createTraffic, HANG_MS } from "./traffic.ts";
 
 /**
- * npm run chaos -- --failover [--replication synchronous|asynchronous|both] [--seconds N] [--short]
+ * npm run chaos:failover [--replication synchronous|asynchronous|both] [--seconds N] [--short]
  *
  * A primary and a streaming standby (PostgreSQL 15), a TCP switch as the read-write Service, the API
  * and the pools on the switch. Under traffic the primary's postmaster is SIGKILLed, the standby
