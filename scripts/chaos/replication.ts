@@ -121,6 +121,11 @@ export async function startReplicatedCluster(root: string, replication: Replicat
     },
     promoteStandby: async () => {
       await query(standby.port, "SELECT pg_promote(wait => true, wait_seconds => 60)");
+      // The standby's configuration came from the primary's (pg_basebackup), naming itself as the
+      // synchronous standby: as the new primary, with no standby left here, every commit would wait
+      // for ever. CloudNativePG's third instance becomes the new primary's standby; here there is none.
+      await query(standby.port, "ALTER SYSTEM SET synchronous_standby_names = ''");
+      await query(standby.port, "SELECT pg_reload_conf()");
     },
     stop: async () => {
       // The killed primary's backends leave by themselves once they see their postmaster gone.
