@@ -186,6 +186,36 @@ function superviseProcess(options: {
   return service;
 }
 
+/**
+ * A pool process's work counters from its /metrics: attempts started and finished (jobs and pumps'
+ * items alike) and its pumps' successful claims.
+ */
+export async function jobCounters(
+  service: ServiceProcess,
+): Promise<{ started: number; finished: number; claims: number } | undefined> {
+  const text = await fetch(`http://127.0.0.1:${service.port}/metrics`, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.text(),
+    () => undefined,
+  );
+  if (text === undefined) {
+    return undefined;
+  }
+  let started = 0;
+  let finished = 0;
+  for (const match of text.matchAll(/^worker_jobs_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
+    if (match[1] === "started") {
+      started += Number(match[2]);
+    } else {
+      finished += Number(match[2]);
+    }
+  }
+  let claims = 0;
+  for (const match of text.matchAll(/^worker_pump_claims_total\{[^}]*outcome="succeeded"[^}]*\} (\d+)/gm)) {
+    claims += Number(match[1]);
+  }
+  return { started, finished, claims };
+}
+
 async function waitUntilAnswering(service: ServiceProcess, timeoutMs: number): Promise<void> {
   const url = `http://127.0.0.1:${service.port}/readyz`;
   const deadline = Date.now() + timeoutMs;

@@ -14,7 +14,7 @@ import {
   payoutsOnce,
   subscribedEventIds,
 } from "./checks.ts";
-import { type Deployment, type ServiceProcess, startDeployment } from "./deployment.ts";
+import { type Deployment, jobCounters, type ServiceProcess, startDeployment } from "./deployment.ts";
 import { provisionMerchant, SUBSCRIBED_EVENTS } from "./merchants.ts";
 import { createTraffic, HANG_MS } from "./traffic.ts";
 
@@ -52,36 +52,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const tasksOfPool = poolTasks(createGateways(loadConfig({ NODE_ENV: "test" })));
 const taskIdentifiers = (pool: PoolName) => tasksOfPool[pool].map((definition) => definition.identifier);
-
-/**
- * A pool process's work counters from its /metrics: attempts started and finished (jobs and pumps'
- * items alike) and its pumps' successful claims.
- */
-async function jobCounters(
-  service: ServiceProcess,
-): Promise<{ started: number; finished: number; claims: number } | undefined> {
-  const text = await fetch(`http://127.0.0.1:${service.port}/metrics`, { signal: AbortSignal.timeout(2000) }).then(
-    (response) => response.text(),
-    () => undefined,
-  );
-  if (text === undefined) {
-    return undefined;
-  }
-  let started = 0;
-  let finished = 0;
-  for (const match of text.matchAll(/^worker_jobs_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
-    if (match[1] === "started") {
-      started += Number(match[2]);
-    } else {
-      finished += Number(match[2]);
-    }
-  }
-  let claims = 0;
-  for (const match of text.matchAll(/^worker_pump_claims_total\{[^}]*outcome="succeeded"[^}]*\} (\d+)/gm)) {
-    claims += Number(match[1]);
-  }
-  return { started, finished, claims };
-}
 
 /** SIGKILLs a pool process, if possible while one of its jobs runs; says whether one did. */
 async function killMidJob(service: ServiceProcess): Promise<boolean> {

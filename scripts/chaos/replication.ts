@@ -54,12 +54,42 @@ export type ReplicatedCluster = {
   stop: () => Promise<void>;
 };
 
-export async function startReplicatedCluster(root: string, replication: Replication): Promise<ReplicatedCluster> {
+/**
+ * `onStop` receives the cluster's `stop` before any server starts, so that a run interrupted while the
+ * cluster is being made (SIGINT during the base backup) still stops what was started.
+ */
+export async function startReplicatedCluster(
+  root: string,
+  replication: Replication,
+  onStop: (stop: () => Promise<void>) => void = () => {},
+): Promise<ReplicatedCluster> {
   await resolvePostgresUser();
   await mkdir(root, { recursive: true });
   await chmod(root, 0o777);
   const primary: Server = { name: "primary", directory: path.join(root, "primary"), port: await freePort() };
   const standby: Server = { name: "standby", directory: path.join(root, "standby"), port: await freePort() };
+  let primaryPid: number | undefined;
+  const alive = (pid: number | undefined) => {
+    if (pid === undefined) {
+      return false;
+    }
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stop = async () => {
+    // Either server may not have started yet (an interrupted start) or be dead already (the killed
+    // primary, whose backends leave by themselves once they see their postmaster gone).
+    await tool("pg_ctl", ["stop", "-m", "immediate", "-D", standby.directory]).catch(() => {});
+    if (primaryPid === undefined || alive(primaryPid)) {
+      await tool("pg_ctl", ["stop", "-m", "immediate", "-D", primary.directory]).catch(() => {});
+    }
+    await rm(root, { recursive: true, force: true });
+  };
+  onStop(stop);
   await tool("initdb", ["-D", primary.directory, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   await appendFile(
     path.join(primary.directory, "postgresql.conf"),
@@ -77,7 +107,8 @@ export async function startReplicatedCluster(root: string, replication: Replicat
       "",
     ].join("\n"),
   );
-  const primaryPid = await startServer(primary);
+  primaryPid = await startServer(primary);
+  const killedPid = primaryPid;
   await tool("pg_basebackup", [
     "-d",
     `host=127.0.0.1 port=${primary.port} user=postgres application_name=standby`,
@@ -98,14 +129,6 @@ export async function startReplicatedCluster(root: string, replication: Replicat
       await client.end();
     }
   };
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   return {
     primaryPort: primary.port,
     standbyPort: standby.port,
@@ -113,9 +136,9 @@ export async function startReplicatedCluster(root: string, replication: Replicat
       (await query(primary.port, "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'"))[0]
         ?.sync_state as string | undefined,
     killPrimary: async () => {
-      process.kill(primaryPid, "SIGKILL");
+      process.kill(killedPid, "SIGKILL");
       const deadline = Date.now() + 30_000;
-      while (alive(primaryPid) && Date.now() < deadline) {
+      while (alive(killedPid) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
@@ -127,14 +150,7 @@ export async function startReplicatedCluster(root: string, replication: Replicat
       await query(standby.port, "ALTER SYSTEM SET synchronous_standby_names = ''");
       await query(standby.port, "SELECT pg_reload_conf()");
     },
-    stop: async () => {
-      // The killed primary's backends leave by themselves once they see their postmaster gone.
-      await tool("pg_ctl", ["stop", "-m", "immediate", "-D", standby.directory]).catch(() => {});
-      if (alive(primaryPid)) {
-        await tool("pg_ctl", ["stop", "-m", "immediate", "-D", primary.directory]).catch(() => {});
-      }
-      await rm(root, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 
