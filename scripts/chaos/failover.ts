@@ -14,13 +14,16 @@ import { createTraffic, HANG_MS } from "./traffic.ts";
 
 /**
  * npm run chaos:failover [--replication synchronous|asynchronous|both] [--seconds N] [--short]
+ *                        [--stall-replication-ms N]
  *
  * A primary and a streaming standby (PostgreSQL 15), a TCP switch as the read-write Service, the API
  * and the pools on the switch. Under traffic the primary's postmaster is SIGKILLed, the standby
  * promoted and the switch moved, as CloudNativePG does. Then: every acknowledged payment, sale and payout
  * is on the new primary (with asynchronous replication, what is lost is counted and reported), nothing
  * settled or paid out twice, the ledger balances, every event is delivered, the API answered 503 and
- * never 500 nor hung, and served again within 10 s of the switch; a till's waiting request (LISTEN)
+ * never 500 nor hung, and served again within 10 s of the switch; With `--stall-replication-ms N` the
+ * standby's replication link stalls N ms before the kill (a replica fallen behind: a slow link between
+ * zones, a busy replica), which is what asynchronous replication loses. a till's waiting request (LISTEN)
  * is woken on the new primary, every LISTEN (the API's, the pools' wake-ups) is back on it, every pool
  * claims work again and no process had to be restarted. SIGINT or SIGTERM stops the run and removes
  * what it started (servers, switch, services, temporary directories).
@@ -32,8 +35,10 @@ const { values } = parseArgs({
     replication: { type: "string", default: "both" },
     seconds: { type: "string" },
     short: { type: "boolean", default: false },
+    "stall-replication-ms": { type: "string", default: "0" },
   },
 });
+const stallReplicationMs = Number(values["stall-replication-ms"]);
 const trafficSeconds = Number(values.seconds ?? (values.short ? 12 : 40));
 const modes: Replication[] =
   values.replication === "both" ? ["synchronous", "asynchronous"] : [values.replication as Replication];
@@ -88,6 +93,11 @@ async function failOver(
   state: { down: boolean },
 ): Promise<Failover> {
   state.down = true;
+  if (stallReplicationMs > 0) {
+    // The scenario's own parameter, not a guess: how far the standby falls behind before the kill.
+    cluster.stallReplication();
+    await sleep(stallReplicationMs);
+  }
   await cluster.killPrimary();
   const promotedAt = Date.now();
   await cluster.promoteStandby();
@@ -312,7 +322,7 @@ async function scenario(mode: Replication): Promise<{ checks: Check[]; figures: 
       tillCheck,
     ];
     const figures = [
-      `${mode}: promotion ${failover.promoteMs} ms, API 2xx ${failover.apiBackAfterSwitchMs} ms after the switch, answers in the gap ${gap}, ${lost} acknowledged writes lost (payments ${payments.missing}/${payments.acknowledged}, sales ${sales.missing}/${sales.acknowledged}, payouts ${payouts.missing}/${payouts.acknowledged})`,
+      `${mode}${stallReplicationMs > 0 ? ` (replication stalled ${stallReplicationMs} ms before the kill)` : ""}: promotion ${failover.promoteMs} ms, API 2xx ${failover.apiBackAfterSwitchMs} ms after the switch, answers in the gap ${gap}, ${lost} acknowledged writes lost (payments ${payments.missing}/${payments.acknowledged}, sales ${sales.missing}/${sales.acknowledged}, payouts ${payouts.missing}/${payouts.acknowledged})`,
     ];
     return { checks, figures };
   } finally {

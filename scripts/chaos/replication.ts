@@ -47,6 +47,11 @@ export type ReplicatedCluster = {
   standbyPort: number;
   /** The replication state the primary reports for the standby (`sync`, `async`), once streaming. */
   syncState: () => Promise<string | undefined>;
+  /**
+   * Stalls the standby's replication: from now on it receives nothing more from the primary (with
+   * synchronous replication, commits wait; with asynchronous, they return and the standby falls behind).
+   */
+  stallReplication: () => void;
   /** SIGKILLs the primary's postmaster and resolves once it is gone. */
   killPrimary: () => Promise<void>;
   /** Promotes the standby and resolves once it accepts writes. */
@@ -80,7 +85,9 @@ export async function startReplicatedCluster(
       return false;
     }
   };
+  let closeLink = async () => {};
   const stop = async () => {
+    await closeLink();
     // Either server may not have started yet (an interrupted start) or be dead already (the killed
     // primary, whose backends leave by themselves once they see their postmaster gone).
     await tool("pg_ctl", ["stop", "-m", "immediate", "-D", standby.directory]).catch(() => {});
@@ -109,9 +116,13 @@ export async function startReplicatedCluster(
   );
   primaryPid = await startServer(primary);
   const killedPid = primaryPid;
+  // The standby replicates through a link of its own (a TCP relay), which the run can stall: a
+  // replica that has fallen behind (a slow network between zones, a busy replica).
+  const link = await startTcpSwitch(primary.port);
+  closeLink = () => link.close();
   await tool("pg_basebackup", [
     "-d",
-    `host=127.0.0.1 port=${primary.port} user=postgres application_name=standby`,
+    `host=127.0.0.1 port=${link.port} user=postgres application_name=standby`,
     "-D",
     standby.directory,
     "-R",
@@ -135,8 +146,11 @@ export async function startReplicatedCluster(
     syncState: async () =>
       (await query(primary.port, "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'"))[0]
         ?.sync_state as string | undefined,
+    stallReplication: () => link.hold(),
     killPrimary: async () => {
       process.kill(killedPid, "SIGKILL");
+      // The dead primary's connections end (whatever a stalled link still held is gone with them).
+      link.moveTo(primary.port);
       const deadline = Date.now() + 30_000;
       while (alive(killedPid) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -154,7 +168,13 @@ export async function startReplicatedCluster(
   };
 }
 
-export type TcpSwitch = { port: number; moveTo: (port: number) => void; close: () => Promise<void> };
+export type TcpSwitch = {
+  port: number;
+  moveTo: (port: number) => void;
+  /** Stops forwarding what the target sends on the connections open now (a link that stalls). */
+  hold: () => void;
+  close: () => Promise<void>;
+};
 
 /**
  * The read-write Service: forwards each connection to the current target. Moving it cuts every
@@ -164,8 +184,12 @@ export type TcpSwitch = { port: number; moveTo: (port: number) => void; close: (
 export async function startTcpSwitch(targetPort: number): Promise<TcpSwitch> {
   let target = targetPort;
   const open = new Set<Socket>();
+  const links = new Set<{ client: Socket; upstream: Socket }>();
   const server = createServer((client) => {
     const upstream = tcpConnect(target, "127.0.0.1");
+    const link = { client, upstream };
+    links.add(link);
+    upstream.on("close", () => links.delete(link));
     for (const socket of [client, upstream]) {
       open.add(socket);
       socket.on("close", () => open.delete(socket));
@@ -185,6 +209,12 @@ export async function startTcpSwitch(targetPort: number): Promise<TcpSwitch> {
       target = to;
       for (const socket of open) {
         socket.destroy();
+      }
+    },
+    hold: () => {
+      for (const { client, upstream } of links) {
+        upstream.unpipe(client);
+        upstream.pause();
       }
     },
     close: () =>
