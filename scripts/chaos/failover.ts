@@ -52,22 +52,31 @@ const startedAtMs = Date.now();
  * (services, switch, servers) and its directories removed before the process exits.
  */
 const cleanups: (() => Promise<unknown>)[] = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0) {
-    await (cleanups.shift() as () => Promise<unknown>)().catch(() => {});
-  }
+/** One clean-up at a time: the signal's and the scenario's own wait for each other. */
+let cleaning = Promise.resolve();
+function cleanUp(): Promise<void> {
+  cleaning = cleaning.then(async () => {
+    while (cleanups.length > 0) {
+      await (cleanups.shift() as () => Promise<unknown>)().catch(() => {});
+    }
+  });
+  return cleaning;
 }
+/** Set on SIGINT or SIGTERM: the run then ends with the signal's code once cleaned up, whatever else fails. */
+let signalled: string | undefined;
 for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
 ] as const) {
   process.once(signal, () => {
+    signalled = signal;
     process.stderr.write(`${signal}: stopping the services, the switch and the servers\n`);
     // A second signal during the clean-up ends the process at once.
     process.once(signal, () => process.exit(code));
     void cleanUp().finally(() => process.exit(code));
   });
 }
+
 const log = (message: string) =>
   process.stdout.write(`[${((Date.now() - startedAtMs) / 1000).toFixed(1)} s] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -158,6 +167,9 @@ async function acknowledgedPresent(database: pg.Pool, table: string, ids: readon
 }
 
 async function scenario(mode: Replication): Promise<{ checks: Check[]; figures: string[] }> {
+  if (signalled !== undefined) {
+    throw new Error(`${signalled}: not starting the ${mode} scenario`);
+  }
   const root = await mkdtemp(path.join(tmpdir(), "pos-failover-"));
   cleanups.unshift(() => rm(root, { recursive: true, force: true }));
   // As root the servers run as the postgres user, who must reach their directories.
@@ -349,10 +361,16 @@ async function main(): Promise<boolean> {
 
 main().then(
   (passed) => {
+    if (signalled !== undefined) {
+      return;
+    }
     process.stdout.write(passed ? "failover run passed\n" : "failover run FAILED\n");
     process.exit(passed ? 0 : 1);
   },
   (error: unknown) => {
+    if (signalled !== undefined) {
+      return;
+    }
     process.stderr.write(`failover run crashed: ${(error as Error).stack}\n`);
     process.exit(1);
   },
