@@ -186,6 +186,36 @@ function superviseProcess(options: {
   return service;
 }
 
+/**
+ * A pool process's work counters from its /metrics: attempts started and finished (jobs and pumps'
+ * items alike) and its pumps' successful claims.
+ */
+export async function jobCounters(
+  service: ServiceProcess,
+): Promise<{ started: number; finished: number; claims: number } | undefined> {
+  const text = await fetch(`http://127.0.0.1:${service.port}/metrics`, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.text(),
+    () => undefined,
+  );
+  if (text === undefined) {
+    return undefined;
+  }
+  let started = 0;
+  let finished = 0;
+  for (const match of text.matchAll(/^worker_jobs_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
+    if (match[1] === "started") {
+      started += Number(match[2]);
+    } else {
+      finished += Number(match[2]);
+    }
+  }
+  let claims = 0;
+  for (const match of text.matchAll(/^worker_pump_claims_total\{[^}]*outcome="succeeded"[^}]*\} (\d+)/gm)) {
+    claims += Number(match[1]);
+  }
+  return { started, finished, claims };
+}
+
 async function waitUntilAnswering(service: ServiceProcess, timeoutMs: number): Promise<void> {
   const url = `http://127.0.0.1:${service.port}/readyz`;
   const deadline = Date.now() + timeoutMs;
@@ -219,6 +249,60 @@ async function startCluster(dataDirectory: string) {
   }
 }
 
+/**
+ * The API and every pool as supervised processes on `databaseUrl` (one pool as two replicas), each
+ * answering /readyz before this resolves; `stop` stops them all.
+ */
+export async function startServices(options: {
+  databaseUrl: string;
+  replicatedPool: PoolName;
+  startedAtMs: number;
+  /** More settings for every process (the failover run's shorter statement timeout, ...). */
+  environment?: Record<string, string>;
+}): Promise<{ services: ServiceProcess[]; apiUrl: string; stop: () => Promise<void> }> {
+  const { databaseUrl } = options;
+  const pools: PoolName[] = ["gateway-poller", "code-expiry", "payout-processor", "webhook-delivery"];
+  const instances: { name: string; role: Role }[] = [
+    { name: "api", role: "api" },
+    ...pools.flatMap((pool) =>
+      pool === options.replicatedPool
+        ? [
+            { name: `${pool}-1`, role: pool },
+            { name: `${pool}-2`, role: pool },
+          ]
+        : [{ name: pool, role: pool }],
+    ),
+  ];
+  const services: ServiceProcess[] = [];
+  for (const instance of instances) {
+    const port = await freePort();
+    const own: Record<string, string> =
+      instance.role === "api"
+        ? { DATABASE_URL: databaseUrl, PORT: String(port), METRICS_PORT: "0" }
+        : { DATABASE_URL: databaseUrl, WORKER_HTTP_PORT: String(port), ...BATCHED_FETCH[instance.role] };
+    services.push(
+      superviseProcess({
+        ...instance,
+        port,
+        startedAtMs: options.startedAtMs,
+        environment: { ...options.environment, ...own },
+      }),
+    );
+  }
+  const stop = () => Promise.all(services.map((service) => service.stop())).then(() => {});
+  try {
+    for (const service of services) {
+      // Generous: on a busy machine, six Node processes load their modules at once.
+      await waitUntilAnswering(service, 180_000);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const api = services.find((service) => service.role === "api") as ServiceProcess;
+  return { services, apiUrl: `http://127.0.0.1:${api.port}`, stop };
+}
+
 export async function startDeployment(options: {
   /** The pool run as two replicas. */
   replicatedPool: PoolName;
@@ -236,52 +320,24 @@ export async function startDeployment(options: {
   const databaseUrl = cluster.url("postgres");
   await migrate({ databaseUrl, logger: createLogger({ level: "warn", service: "chaos" }) });
 
-  const pools: PoolName[] = ["gateway-poller", "code-expiry", "payout-processor", "webhook-delivery"];
-  const instances: { name: string; role: Role }[] = [
-    { name: "api", role: "api" },
-    ...pools.flatMap((pool) =>
-      pool === options.replicatedPool
-        ? [
-            { name: `${pool}-1`, role: pool },
-            { name: `${pool}-2`, role: pool },
-          ]
-        : [{ name: pool, role: pool }],
-    ),
-  ];
-  const services: ServiceProcess[] = [];
-  for (const instance of instances) {
-    const port = await freePort();
-    services.push(
-      superviseProcess({
-        ...instance,
-        port,
-        startedAtMs: options.startedAtMs,
-        environment:
-          instance.role === "api"
-            ? { DATABASE_URL: databaseUrl, PORT: String(port), METRICS_PORT: "0" }
-            : { DATABASE_URL: databaseUrl, WORKER_HTTP_PORT: String(port), ...BATCHED_FETCH[instance.role] },
-      }),
-    );
-  }
+  const started = await startServices({
+    databaseUrl,
+    replicatedPool: options.replicatedPool,
+    startedAtMs: options.startedAtMs,
+  }).catch(async (error: unknown) => {
+    await cluster.stop().catch(() => control.stop("immediate"));
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  });
   const stop = async () => {
-    await Promise.all(services.map((service) => service.stop()));
+    await started.stop();
     await cluster.stop().catch(() => control.stop("immediate"));
     await rm(directory, { recursive: true, force: true });
   };
-  try {
-    for (const service of services) {
-      // Generous: on a busy machine, six Node processes load their modules at once.
-      await waitUntilAnswering(service, 180_000);
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  const api = services.find((service) => service.role === "api") as ServiceProcess;
   return {
     databaseUrl,
-    apiUrl: `http://127.0.0.1:${api.port}`,
-    services,
+    apiUrl: started.apiUrl,
+    services: started.services,
     crashDatabase: async () => {
       await control.stop("immediate");
       await control.start();

@@ -14,7 +14,8 @@ import {
   payoutsOnce,
   subscribedEventIds,
 } from "./checks.ts";
-import { ADMIN_TOKEN, type Deployment, type ServiceProcess, startDeployment } from "./deployment.ts";
+import { type Deployment, jobCounters, type ServiceProcess, startDeployment } from "./deployment.ts";
+import { provisionMerchant, SUBSCRIBED_EVENTS } from "./merchants.ts";
 import { createTraffic, HANG_MS } from "./traffic.ts";
 
 /**
@@ -42,7 +43,6 @@ const OUTAGE_MS = 10_000;
 const RECOVERY_LIMIT_MS = { api: 10_000, pools: 20_000 };
 /** How long the run may take, after the traffic, for every payment, payout and delivery to finish. */
 const CONVERGENCE_MS = 180_000;
-const SUBSCRIBED_EVENTS = ["payment.paid", "payout.confirmed", "payout.failed"];
 const REPLICATED_POOL: PoolName = "webhook-delivery";
 
 const startedAtMs = Date.now();
@@ -52,36 +52,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const tasksOfPool = poolTasks(createGateways(loadConfig({ NODE_ENV: "test" })));
 const taskIdentifiers = (pool: PoolName) => tasksOfPool[pool].map((definition) => definition.identifier);
-
-/**
- * A pool process's work counters from its /metrics: attempts started and finished (jobs and pumps'
- * items alike) and its pumps' successful claims.
- */
-async function jobCounters(
-  service: ServiceProcess,
-): Promise<{ started: number; finished: number; claims: number } | undefined> {
-  const text = await fetch(`http://127.0.0.1:${service.port}/metrics`, { signal: AbortSignal.timeout(2000) }).then(
-    (response) => response.text(),
-    () => undefined,
-  );
-  if (text === undefined) {
-    return undefined;
-  }
-  let started = 0;
-  let finished = 0;
-  for (const match of text.matchAll(/^worker_jobs_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
-    if (match[1] === "started") {
-      started += Number(match[2]);
-    } else {
-      finished += Number(match[2]);
-    }
-  }
-  let claims = 0;
-  for (const match of text.matchAll(/^worker_pump_claims_total\{[^}]*outcome="succeeded"[^}]*\} (\d+)/gm)) {
-    claims += Number(match[1]);
-  }
-  return { started, finished, claims };
-}
 
 /** SIGKILLs a pool process, if possible while one of its jobs runs; says whether one did. */
 async function killMidJob(service: ServiceProcess): Promise<boolean> {
@@ -109,41 +79,6 @@ async function timeUntil(condition: () => Promise<boolean>, limitMs: number): Pr
     await sleep(200);
   }
   return undefined;
-}
-
-async function provisionMerchant(apiUrl: string, index: number, sink: Awaited<ReturnType<typeof startWebhookSink>>) {
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
-  const created = await fetch(`${apiUrl}/admin/v1/merchants`, {
-    method: "POST",
-    headers: admin,
-    body: JSON.stringify({
-      name: `Chaos ${index}`,
-      email: `chaos-${index}@example.com`,
-      password: "chaos run password",
-    }),
-  });
-  if (created.status !== 201) {
-    throw new Error(`provisioning a merchant failed: ${created.status} ${await created.text()}`);
-  }
-  const merchant = (await created.json()) as { id: string; test_secret_key: string };
-  const destination = await fetch(`${apiUrl}/admin/v1/merchants/${merchant.id}/payout_destination`, {
-    method: "POST",
-    headers: admin,
-    body: JSON.stringify({ msisdn: `26377100000${index}`, verified: true }),
-  });
-  if (destination.status !== 200) {
-    throw new Error(`setting the payout destination failed: ${destination.status} ${await destination.text()}`);
-  }
-  const endpoint = await fetch(`${apiUrl}/v1/webhook_endpoints`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${merchant.test_secret_key}`, "content-type": "application/json" },
-    body: JSON.stringify({ url: sink.urlFor(index), event_types: SUBSCRIBED_EVENTS }),
-  });
-  if (endpoint.status !== 201) {
-    throw new Error(`registering a webhook endpoint failed: ${endpoint.status} ${await endpoint.text()}`);
-  }
-  sink.trust(index, ((await endpoint.json()) as { secret: string }).secret);
-  return { key: merchant.test_secret_key };
 }
 
 type OutageObservation = {

@@ -22,6 +22,8 @@ export type TrafficRecord = {
   answers: Answer[];
   paymentIds: string[];
   payoutIds: string[];
+  /** Cash sales acknowledged (201), when the traffic sends sales. */
+  saleIds: string[];
   /** Operations given up after their deadline (the key still not answered finally). */
   abandoned: string[];
 };
@@ -31,8 +33,13 @@ export const HANG_MS = 20_000;
 
 type Merchant = { key: string };
 
-export function createTraffic(options: { apiUrl: string; databaseDown: () => boolean }) {
-  const record: TrafficRecord = { answers: [], paymentIds: [], payoutIds: [], abandoned: [] };
+export function createTraffic(options: {
+  apiUrl: string;
+  databaseDown: () => boolean;
+  /** Each iteration also rings up a cash sale (the till's money path; posted to the ledger at once). */
+  sales?: boolean;
+}) {
+  const record: TrafficRecord = { answers: [], paymentIds: [], payoutIds: [], saleIds: [], abandoned: [] };
 
   async function send(operation: string, url: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
     const sentDuringOutage = options.databaseDown();
@@ -138,8 +145,22 @@ export function createTraffic(options: { apiUrl: string; databaseDown: () => boo
     }
   }
 
+  async function sale(merchant: Merchant, giveUpAtMs: number): Promise<void> {
+    const created = await untilFinal(
+      "create sale",
+      moneyPost(merchant, "/v1/sales", {
+        tender: "cash",
+        items: [{ name: "Bread", qty: 1 + Math.floor(Math.random() * 3), unit_cents: 150 }],
+      }),
+      giveUpAtMs,
+    );
+    if (created?.status === 201) {
+      record.saleIds.push((created.body as { id: string }).id);
+    }
+  }
+
   /**
-   * Runs `clients` loops until `untilMs`: each sends a payment, and every fifth iteration a payout.
+   * Runs `clients` loops until `untilMs`: each sends a payment (and a cash sale, with `sales`), and every fifth iteration a payout.
    * Operations started before `untilMs` may finish (retrying) until `untilMs + graceMs`.
    */
   async function run(merchants: readonly Merchant[], clients: number, untilMs: number, graceMs: number) {
@@ -148,6 +169,9 @@ export function createTraffic(options: { apiUrl: string; databaseDown: () => boo
         for (let iteration = 0; Date.now() < untilMs; iteration += 1) {
           const merchant = merchants[(client + iteration) % merchants.length] as Merchant;
           await payment(merchant, iteration % 2 === 0, untilMs + graceMs);
+          if (options.sales === true) {
+            await sale(merchant, untilMs + graceMs);
+          }
           if (iteration % 5 === 4) {
             await payout(merchant, untilMs + graceMs);
           }

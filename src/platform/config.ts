@@ -42,6 +42,7 @@ const environmentSchema = z.object({
   NOTIFICATIONS_DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  DATABASE_PREPARED_STATEMENTS: booleanFlag(true),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(9090),
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
@@ -117,6 +118,12 @@ export type Config = {
   notificationsDatabaseUrl: string | undefined;
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
+  /**
+   * Whether the hot statements are named prepared statements (planned once per connection). False for
+   * a transaction pooler that keeps none across transactions (PgBouncer before 1.21 or without
+   * max_prepared_statements, RDS Proxy, ...): every statement is then sent unnamed.
+   */
+  databasePreparedStatements: boolean;
   port: number;
   workerHttpPort: number;
   /** The API's /metrics, apart from its public port so only the scraper's network path reaches it. */
@@ -260,6 +267,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     notificationsDatabaseUrl: env.NOTIFICATIONS_DATABASE_URL ?? env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     port: env.PORT,
     workerHttpPort: env.WORKER_HTTP_PORT,
     metricsPort: env.METRICS_PORT,

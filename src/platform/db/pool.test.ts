@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { z } from "zod";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { createLogger } from "../telemetry/logger.ts";
 import { createDatabase, type Database, sql } from "./pool.ts";
@@ -43,4 +44,34 @@ test("a refused statement reaches its caller, and the pool logs it below warning
   expect(lines.filter((line) => line.level === "debug").map((line) => line.msg)).toEqual([
     "query failed (thrown to its caller)",
   ]);
+});
+
+/**
+ * Behind a transaction pooler that keeps no prepared statements, `DATABASE_PREPARED_STATEMENTS=false`
+ * sends every statement unnamed: the server session keeps none of them (pg_prepared_statements lists
+ * the protocol-level named statements of the session). With the default they stay named.
+ */
+test.each([
+  { preparedStatements: true, kept: ["pool_test_named"] },
+  { preparedStatements: false, kept: [] },
+])("prepared statements $preparedStatements: the session keeps $kept", async ({ preparedStatements, kept }) => {
+  const single = await createDatabase({
+    url: db.url,
+    poolSize: 1,
+    statementTimeoutMs: 30_000,
+    logger: createLogger({ level: "silent", service: "test" }),
+    applicationName: "test",
+    preparedStatements,
+  });
+  try {
+    const answer = sql.prepared("pool_test_named", z.object({ answer: z.number() }))`SELECT ${41}::int + 1 AS answer`;
+    expect(await single.oneFirst(answer)).toBe(42);
+    expect(await single.oneFirst(answer)).toBe(42);
+    const names = await single.anyFirst(
+      sql.type(z.object({ name: z.string() }))`SELECT name FROM pg_prepared_statements`,
+    );
+    expect(names).toEqual(kept);
+  } finally {
+    await single.end();
+  }
 });

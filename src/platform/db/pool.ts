@@ -63,12 +63,26 @@ const validateRows: Interceptor = {
   },
 };
 
+/**
+ * Sends every statement unnamed. A named prepared statement (`sql.prepared`) lives in the server
+ * session that parsed it; behind a transaction pooler that keeps none across transactions, the next
+ * transaction may run on another server connection ("prepared statement ... does not exist") or on
+ * one that already has it from another client ("... already exists"). An unnamed statement is
+ * parsed, bound and run in one exchange, which any pooler carries: it costs a parse per execution.
+ */
+const unnamedStatements: Interceptor = {
+  name: "unnamed-statements",
+  transformQuery: (_context, query) => (query.name === undefined ? query : { ...query, name: undefined }),
+};
+
 export async function createDatabase(options: {
   url: string;
   poolSize: number;
   statementTimeoutMs: number;
   logger: Logger;
   applicationName: string;
+  /** False behind a transaction pooler that keeps no prepared statements (see `unnamedStatements`). */
+  preparedStatements?: boolean;
 }): Promise<Database> {
   const url = new URL(options.url);
   url.searchParams.set("application_name", options.applicationName);
@@ -81,7 +95,7 @@ export async function createDatabase(options: {
     connectionTimeout: 10_000,
     captureStackTrace: false,
     typeParsers: [int8AsSafeNumber, timestamptzAsDate],
-    interceptors: [validateRows],
+    interceptors: options.preparedStatements === false ? [unnamedStatements, validateRows] : [validateRows],
     // slonik's default reset runs DISCARD ALL on every release: one extra round trip per query. The
     // application never changes session state (only SET LOCAL inside transactions), so nothing to reset.
     resetConnection: async () => {},
@@ -96,12 +110,13 @@ export async function createDatabase(options: {
 
 /** A deployment's pool, sized and timed by its configuration. */
 export function createConfiguredDatabase(
-  config: Pick<Config, "databasePoolSize" | "databaseStatementTimeoutMs">,
+  config: Pick<Config, "databasePoolSize" | "databaseStatementTimeoutMs" | "databasePreparedStatements">,
   options: { url: string; logger: Logger; applicationName: string },
 ): Promise<Database> {
   return createDatabase({
     ...options,
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
   });
 }

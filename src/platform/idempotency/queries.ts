@@ -60,14 +60,20 @@ export async function insertInFlight(
   return inserted !== null;
 }
 
+/**
+ * An in-flight record is abandoned once its lock has timed out (its owner crashed or hung) or when it
+ * was claimed under another postmaster (the migration that added `claimed_under` says why).
+ */
+const ABANDONED = sql.fragment`(locked_until <= now() OR claimed_under <> pg_postmaster_start_time())`;
+
 export async function selectRecord(database: Queryable, scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
   return database.maybeOne(sql.type(recordSchema)`
-    SELECT request_fingerprint, state, locked_until <= now() AS lock_expired, response_status, response_body
+    SELECT request_fingerprint, state, ${ABANDONED} AS lock_expired, response_status, response_body
     FROM idempotency_keys
     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}`);
 }
 
-/** Takes over an in-flight record whose owner's lock has expired (the owner crashed or hung). */
+/** Takes over an abandoned in-flight record (its lock expired, or the server it was claimed on is gone). */
 export async function takeOverAbandoned(
   database: Queryable,
   scope: IdempotencyScope,
@@ -75,9 +81,10 @@ export async function takeOverAbandoned(
 ): Promise<boolean> {
   const updated = await database.maybeOneFirst(sql.type(ownerTokenRowSchema)`
     UPDATE idempotency_keys
-    SET owner_token = ${takeover.ownerToken}, locked_until = now() + ${takeover.lockTimeoutMs} * interval '1 millisecond'
+    SET owner_token = ${takeover.ownerToken}, locked_until = now() + ${takeover.lockTimeoutMs} * interval '1 millisecond',
+      claimed_under = pg_postmaster_start_time()
     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND key = ${scope.key}
-      AND state = 'in_flight' AND locked_until <= now()
+      AND state = 'in_flight' AND ${ABANDONED}
     RETURNING owner_token`);
   return updated !== null;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { Database, Transaction } from "../db/pool.ts";
-import { conflict } from "../errors.ts";
+import { ApiError, conflict } from "../errors.ts";
 import * as queries from "./queries.ts";
 
 /**
@@ -12,7 +12,8 @@ import * as queries from "./queries.ts";
  *   in flight (409 `idempotency_in_flight`) while it runs;
  * - the response (status and exact bytes) is stored in the same transaction as the handler's effects,
  *   and replayed byte for byte afterwards;
- * - a record whose owner crashed becomes claimable again once its lock times out;
+ * - a record whose owner crashed becomes claimable again once its lock times out, and at once when
+ *   it was claimed under a server that has since restarted or been replaced by a promoted standby;
  * - a 5xx releases the record, so the client retries with the same key as the specification asks.
  */
 
@@ -86,10 +87,22 @@ export async function claim(
     }
     break;
   }
-  throw conflict(
-    "idempotency_in_flight",
-    "A request with this Idempotency-Key is still being processed. Retry shortly with the same key.",
-  );
+  throw inFlight("A request with this Idempotency-Key is still being processed. Retry shortly with the same key.");
+}
+
+/**
+ * A 409 `idempotency_in_flight` says when to retry: the owner usually answers within the request's
+ * own time, and a retry finds its replay or takes over an abandoned claim.
+ */
+const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
+function inFlight(message: string): ApiError {
+  return new ApiError({
+    status: 409,
+    type: "invalid_request",
+    code: "idempotency_in_flight",
+    message,
+    headers: { "Retry-After": String(IN_FLIGHT_RETRY_AFTER_SECONDS) },
+  });
 }
 
 /**
@@ -101,10 +114,7 @@ export type ResponseToStore = queries.ResponseToStore;
 export const storeResponsesStatement = queries.storeResponsesStatement;
 
 export function takenOver(): Error {
-  return conflict(
-    "idempotency_in_flight",
-    "This request took longer than the idempotency lock and was taken over by a retry.",
-  );
+  return inFlight("This request took longer than the idempotency lock and was taken over by a retry.");
 }
 
 /** Stores the response inside the handler's transaction; fails it if another execution took over. */
