@@ -108,3 +108,28 @@ test("sign out: the page shows sign-in and the old cookie is refused by the API"
     await app.close();
   }
 });
+
+test("sign out everywhere, from Settings: every session ends (another browser's too) and every till is unpaired", async () => {
+  const app = await openAppPage(browser);
+  const other = await openAppPage(browser);
+  const { page } = app;
+  try {
+    await signInToDashboard(other, platform.baseUrl, shop.email);
+    await signInToDashboard(app, platform.baseUrl, shop.email);
+    const otherCookie = (await other.context.cookies()).find((candidate) => candidate.name === "pos_session");
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign out everywhere?" });
+    await dialog.getByText("every till is unpaired").waitFor();
+    expect(await app.accessibilityViolations()).toEqual([]);
+    await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.getByRole("heading", { name: "Sign in to your dashboard" }).waitFor();
+    const refused = await fetch(`${platform.baseUrl}/v1/me`, {
+      headers: { cookie: `pos_session=${otherCookie?.value}` },
+    });
+    expect(refused.status).toBe(401);
+  } finally {
+    await other.close();
+    await app.close();
+  }
+});

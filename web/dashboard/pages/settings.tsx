@@ -5,6 +5,7 @@ import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
 import { Button, Field, Table, toast } from "../../ui/index.ts";
 import { Status } from "./shared.tsx";
+import { SignOutEverywhere } from "./sign-out-everywhere.tsx";
 import { TwoFactorSection } from "./two-factor-settings.tsx";
 
 type SessionItem = {
@@ -68,6 +69,7 @@ export function SettingsPage() {
         ) : (
           <Status resource={sessions} />
         )}
+        <SignOutEverywhere />
       </section>
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">Audit log</h2>
@@ -109,7 +111,7 @@ function PasswordForm(props: { onChanged: () => void }) {
             await api.post("/v1/session/password", { current_password: current, new_password: next });
             setCurrent("");
             setNext("");
-            toast("Password changed. Your other sessions were signed out.");
+            toast("Password changed. Your other sessions were signed out and every till unpaired.");
             props.onChanged();
           } catch (caught) {
             setError(caught instanceof ApiError ? caught.message : "The password could not be changed.");
