@@ -75,8 +75,13 @@ export async function tillSession(baseUrl: string, token: string): Promise<HttpS
 }
 
 /** Creates a cashier as the owner. */
-export async function createCashier(owner: HttpSession, name: string, pin: string): Promise<{ id: string }> {
-  const created = await owner.call<{ id: string }>("POST", "/v1/cashiers", { name, pin });
+export async function createCashier(
+  owner: HttpSession,
+  name: string,
+  pin: string,
+  role: "cashier" | "manager" = "cashier",
+): Promise<{ id: string }> {
+  const created = await owner.call<{ id: string }>("POST", "/v1/cashiers", { name, pin, role });
   if (created.status !== 201) {
     throw new Error(`cashier not created: ${created.status} ${JSON.stringify(created.body)}`);
   }
@@ -109,13 +114,14 @@ export const SHOP_DAY_TILL = "Front counter";
 
 /**
  * A day at a till, through the API as the till app makes it (TEST world): the owner pairs the till
- * and adds a cashier, who switches in by PIN, opens the shift with a USD and a ZWG float, sells for
+ * and adds a cashier (a manager: the return, the pay-out and the close with a difference need one),
+ * who switches in by PIN, opens the shift with a USD and a ZWG float, sells for
  * cash in both currencies, takes a loaf back, pays the cleaner out of the drawer and closes the shift
  * USD 0.50 short and ZWG 1.00 over.
  */
 export async function shopDay(baseUrl: string, email: string): Promise<ShopDay> {
   const owner = await ownerSession(baseUrl, email);
-  const cashier = await createCashier(owner, SHOP_DAY_CASHIER, "190734");
+  const cashier = await createCashier(owner, SHOP_DAY_CASHIER, "190734", "manager");
   const device = await openTill(owner, SHOP_DAY_TILL);
   const till = await tillSession(baseUrl, device.token);
   const tillId = device.id;

@@ -130,7 +130,9 @@ test("five wrong PINs lock the cashier, shown on screen with the attempts left b
     await signInToPinScreen(till);
     await page.getByRole("button", { name: "Farai" }).click();
     // A disabled cashier no longer works here: only the active and locked ones are listed.
-    expect(await page.getByRole("list", { name: "Cashiers" }).getByRole("button").allTextContents()).toEqual(["Farai"]);
+    const listed = await page.getByRole("list", { name: "Cashiers" }).getByRole("button").allTextContents();
+    expect(listed).toContain("Farai");
+    expect(listed).not.toContain("Nyasha");
     const keypad = page.getByRole("group", { name: "Keypad" });
     const alert = page.getByRole("alert");
     for (const left of [4, 3, 2, 1]) {
