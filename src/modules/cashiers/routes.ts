@@ -35,7 +35,7 @@ export function presentCashier(cashier: CashierRow) {
 }
 
 const ownerOnly = {
-  description: "`dashboard_session_required`: only the owner's dashboard session.",
+  description: "`principal_not_allowed`: only the owner's dashboard session.",
   schema: errorEnvelopeSchema,
 };
 const notFoundResponse = { description: "`resource_missing`.", schema: errorEnvelopeSchema };
@@ -132,7 +132,7 @@ export const cashierRoutes: AnyRoute[] = [
       200: { description: "The cashier now switched in.", schema: cashierSchema },
       401: { description: "`invalid_pin` (counted towards the lock).", schema: errorEnvelopeSchema },
       403: {
-        description: "`cashier_locked`, `cashier_disabled`, `till_session_required`.",
+        description: "`cashier_locked`, `cashier_disabled`, `principal_not_allowed` (only a till).",
         schema: errorEnvelopeSchema,
       },
       404: notFoundResponse,

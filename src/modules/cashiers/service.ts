@@ -24,7 +24,7 @@ import { type CashierRow, PIN_ATTEMPTS_MAX } from "./schemas.ts";
  * - a disabled cashier cannot switch in, and a session it was switched in on stops acting as it at
  *   its next request (the session lookup ignores disabled cashiers).
  *
- * Error codes: `dashboard_session_required`, `till_session_required`, `cashier_locked`,
+ * Error codes: `principal_not_allowed` (the routes' access), `cashier_locked`,
  * `cashier_disabled`, `cashier_required`, `not_a_manager`, `manager_required` (403), `invalid_pin` (401),
  * `resource_missing` (404), `cashier_name_taken` (409: a shop's cashier names differ, case and outer
  * spaces aside).

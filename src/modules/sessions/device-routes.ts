@@ -31,7 +31,8 @@ function presentDevice(device: DeviceRow) {
 }
 
 const ownerOnly = {
-  description: "`dashboard_session_required`; `step_up_required` (pairing: enter the password again first).",
+  description:
+    "`principal_not_allowed`: only the owner's dashboard session; `step_up_required` (pairing: type the password again first).",
   schema: errorEnvelopeSchema,
 };
 
