@@ -87,7 +87,7 @@ test("Cashiers: added with a PIN (stored hashed, never shown back), locked by 5 
 
     await page.reload();
     await row.getByRole("cell", { name: "locked" }).waitFor();
-    expect(await row.getByRole("cell").nth(2).textContent()).toBe("5");
+    expect(await row.getByRole("cell").nth(3).textContent()).toBe("5"); // Name, Role, Status, Wrong PINs
     expect(await app.accessibilityViolations()).toEqual([]);
     await page.getByRole("button", { name: "Unlock Tendai Moyo" }).click();
     await row.getByRole("cell", { name: "active" }).waitFor();
