@@ -4,7 +4,8 @@ import { findViolations, formatViolations, readImportGraph } from "./graph.ts";
 
 /**
  * `npm run check:imports` (part of `make test`): fails, naming every offending import, when the code
- * imports upward, when two modules import each other, or when files import each other in a circle.
+ * imports upward, when two modules import each other, when files import each other in a circle, or
+ * when code outside a module reaches past its front door (`src/modules/<name>/index.ts`).
  * The rules are written in ./graph.ts and docs/architecture.md.
  */
 const root = process.argv[2] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

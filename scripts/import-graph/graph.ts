@@ -17,6 +17,9 @@ import { parseSync } from "@swc/core";
  *   whole;
  * - no two modules (src/modules/<a>, src/modules/<b>) import each other, directly or round a circle
  *   (test files apart);
+ * - front doors: production code outside a module (another module, src/wiring, services/) imports
+ *   that module only through its `index.ts`, never its service.ts, queries.ts, routes.ts, schemas.ts
+ *   or any other file. Test files and tooling (tests/, bench/, scripts/, load-tests/) may reach in;
  * - no import cycle between files.
  */
 
@@ -209,6 +212,25 @@ export function layerRuleBroken(edge: ImportEdge): string | null {
   return null;
 }
 
+/** The rule of module front doors, as its violations are headed. */
+export const FRONT_DOOR_RULE = "reaches into another module: import its front door, src/modules/<name>/index.ts";
+
+/**
+ * The front-door rule an edge breaks, or null: a production file (src/, services/) outside module
+ * <b> imports a file of src/modules/<b>/ other than its index.ts. Tests and tooling are exempt.
+ */
+export function frontDoorRuleBroken(edge: ImportEdge): string | null {
+  const { from, to } = edge;
+  if (isTestFile(from) || !(from.startsWith("src/") || from.startsWith("services/"))) {
+    return null;
+  }
+  const target = moduleOf(to);
+  if (target === null || moduleOf(from) === target || to === `src/modules/${target}/index.ts`) {
+    return null;
+  }
+  return FRONT_DOOR_RULE;
+}
+
 /** Strongly connected components of more than one node (or a node importing itself), by Tarjan. */
 export function cyclesOf(nodes: Iterable<string>, edges: readonly { from: string; to: string }[]): string[][] {
   const next = new Map<string, string[]>();
@@ -294,7 +316,7 @@ export function findViolations(graph: { edges: ImportEdge[]; unresolved: ImportE
   }
   const byRule = new Map<string, ImportEdge[]>();
   for (const edge of graph.edges) {
-    const rule = layerRuleBroken(edge);
+    const rule = layerRuleBroken(edge) ?? frontDoorRuleBroken(edge);
     if (rule !== null) {
       byRule.set(rule, [...(byRule.get(rule) ?? []), edge]);
     }

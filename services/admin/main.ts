@@ -1,15 +1,14 @@
 import { parseArgs } from "node:util";
 import {
   createMerchantBody,
+  merchants,
   mintKeyBody,
   payoutDestinationBody,
   setStatusBody,
   setTimezoneBody,
-} from "../../src/modules/merchants/schemas.ts";
-import * as merchants from "../../src/modules/merchants/service.ts";
-import { reversePayoutBody } from "../../src/modules/payouts/schemas.ts";
-import * as payouts from "../../src/modules/payouts/service.ts";
-import * as webhooks from "../../src/modules/webhooks/service.ts";
+} from "../../src/modules/merchants/index.ts";
+import { payouts, reversePayoutBody } from "../../src/modules/payouts/index.ts";
+import { webhooks } from "../../src/modules/webhooks/index.ts";
 import { type Config, ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../../src/platform/db/pool.ts";
 import { ApiError } from "../../src/platform/errors.ts";

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { apiKeyAuthenticator } from "../modules/merchants/service.ts";
+import { apiKeyAuthenticator } from "../modules/merchants/index.ts";
 import { sessionAuthenticator, warmUp as warmUpSessions } from "../modules/sessions/index.ts";
 import { type Config, requireDatabaseUrl, requireWebhookSecretKey } from "../platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../platform/db/pool.ts";

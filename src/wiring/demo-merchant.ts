@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { z } from "zod";
-import * as merchants from "../modules/merchants/service.ts";
+import { merchants } from "../modules/merchants/index.ts";
 import type { Database } from "../platform/db/pool.ts";
 import { randomSecret } from "../platform/ids.ts";
 

@@ -7,7 +7,7 @@ import { checkoutModule } from "../modules/checkout/index.ts";
 import { eventsModule } from "../modules/events/index.ts";
 import { ledgerModule } from "../modules/ledger/index.ts";
 import { merchantsModule } from "../modules/merchants/index.ts";
-import type { PaymentHooks } from "../modules/payments/hooks.ts";
+import type { PaymentHooks } from "../modules/payments/index.ts";
 import { paymentsModule } from "../modules/payments/index.ts";
 import { payoutsModule } from "../modules/payouts/index.ts";
 import { salePaymentHook, salesModule } from "../modules/sales/index.ts";

@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { findViolations, formatViolations, readImportGraph } from "../../scripts/import-graph/graph.ts";
+import {
+  FRONT_DOOR_RULE,
+  findViolations,
+  formatViolations,
+  readImportGraph,
+} from "../../scripts/import-graph/graph.ts";
 
 /** The import-graph check of `make test`, on small trees written for each case. */
 
@@ -29,7 +34,9 @@ test("a clean tree breaks no rule", () => {
     "src/kernel/money.ts": `import { z } from "zod";\nexport const currencies = ["USD"] as const;\n`,
     "src/platform/errors.ts": `import { currencies } from "../kernel/money.ts";\nexport const a = currencies;\n`,
     "src/modules/a/service.ts": `import { a } from "../../platform/errors.ts";\nexport const b = a;\n`,
-    "src/modules/b/service.ts": `import { b } from "../a/service.ts";\nexport const c = b;\n`,
+    "src/modules/a/index.ts": `export * as a from "./service.ts";\n`,
+    "src/modules/b/service.ts": `import { a } from "../a/index.ts";\nexport const c = a.b;\n`,
+    "src/wiring/modules.ts": `import { a } from "../modules/a/index.ts";\nexport const f = a;\n`,
     "src/modules/b/b.test.ts": `import { c } from "./service.ts";\nimport "../../../tests/support/x.ts";\n`,
     "tests/support/x.ts": `import { c } from "../../src/modules/b/service.ts";\nexport const d = c;\n`,
     "web/app.tsx": `import { currencies } from "../src/kernel/money.ts";\nimport "./app.css";\nexport const e = <p>{currencies}</p>;\n`,
@@ -55,9 +62,10 @@ test("a file cycle is found, with its edges", () => {
 
 test("two modules importing each other, even without a file cycle, are a folder cycle", () => {
   tree({
-    "src/modules/catalog/service.ts": `import { move } from "../stock/service.ts";\nexport const product = move;\n`,
-    "src/modules/stock/service.ts": `export const move = 1;\n`,
-    "src/modules/stock/routes.ts": `import { product } from "../catalog/service.ts";\nexport const routes = product;\n`,
+    "src/modules/catalog/index.ts": `export * from "./service.ts";\n`,
+    "src/modules/catalog/service.ts": `import { move } from "../stock/index.ts";\nexport const product = move;\n`,
+    "src/modules/stock/index.ts": `export const move = 1;\n`,
+    "src/modules/stock/routes.ts": `import { product } from "../catalog/index.ts";\nexport const routes = product;\n`,
   });
   expect(violationsOf()).toEqual([
     {
@@ -66,17 +74,44 @@ test("two modules importing each other, even without a file cycle, are a folder 
       edges: [
         {
           from: "src/modules/catalog/service.ts",
-          to: "src/modules/stock/service.ts",
-          specifier: "../stock/service.ts",
+          to: "src/modules/stock/index.ts",
+          specifier: "../stock/index.ts",
         },
         {
           from: "src/modules/stock/routes.ts",
-          to: "src/modules/catalog/service.ts",
-          specifier: "../catalog/service.ts",
+          to: "src/modules/catalog/index.ts",
+          specifier: "../catalog/index.ts",
         },
       ],
     },
   ]);
+});
+
+test("reaching past another module's front door is named, from a module, the wiring or a service; tests may", () => {
+  tree({
+    "src/modules/catalog/index.ts": `export * as catalog from "./service.ts";\n`,
+    "src/modules/catalog/service.ts": `import { rows } from "./queries.ts";\nexport const product = rows;\n`,
+    "src/modules/catalog/queries.ts": `export const rows = 1;\n`,
+    "src/modules/catalog/catalog.test.ts": `import { rows } from "./queries.ts";\nexport const t = rows;\n`,
+    "src/modules/stock/service.ts": `import { catalog } from "../catalog/index.ts";\nexport const move = catalog;\n`,
+    "src/modules/stock/queries.ts": `import { rows } from "../catalog/queries.ts";\nexport const moves = rows;\n`,
+    "src/modules/stock/pumps/due.ts": `import type { product } from "../../catalog/service.ts";\nexport type P = typeof product;\n`,
+    "src/modules/stock/stock.test.ts": `import { rows } from "../catalog/queries.ts";\nexport const t = rows;\n`,
+    "src/wiring/modules.ts": `import { product } from "../modules/catalog/service.ts";\nexport const w = product;\n`,
+    "services/admin/main.ts": `import { catalog } from "../../src/modules/catalog/index.ts";\nexport const s = catalog;\n`,
+    "tests/support/catalog.ts": `import { rows } from "../../src/modules/catalog/queries.ts";\nexport const t = rows;\n`,
+    "bench/catalog.ts": `import { product } from "../src/modules/catalog/service.ts";\nexport const b = product;\n`,
+  });
+  const violations = violationsOf();
+  expect(violations.map((violation) => violation.rule)).toEqual([FRONT_DOOR_RULE]);
+  expect(formatViolations(violations)).toBe(
+    [
+      `✗ ${FRONT_DOOR_RULE}`,
+      "    src/modules/stock/pumps/due.ts → src/modules/catalog/service.ts",
+      "    src/modules/stock/queries.ts → src/modules/catalog/queries.ts",
+      "    src/wiring/modules.ts → src/modules/catalog/service.ts",
+    ].join("\n"),
+  );
 });
 
 test("upward imports, the kernel's and the browser's outside imports are each named", () => {

@@ -2,7 +2,7 @@ import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import type { Config } from "../../platform/config.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import * as instantTransfer from "../money-out/instant-transfer.ts";
+import { instantTransfer } from "../money-out/index.ts";
 import * as accountLookup from "./account-lookup.ts";
 import * as bankChanges from "./bank-changes.ts";
 import {

@@ -3,7 +3,7 @@ import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { CashierRole, Tenant } from "../../platform/tenant.ts";
-import { hashPassword, verifyPassword } from "../merchants/passwords.ts";
+import { hashPassword, verifyPassword } from "../merchants/index.ts";
 import { setSessionCashier, tillSessionOf } from "../sessions/index.ts";
 import * as queries from "./queries.ts";
 import { type CashierRow, PIN_ATTEMPTS_MAX } from "./schemas.ts";

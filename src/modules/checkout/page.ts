@@ -1,6 +1,6 @@
 import escapeHtml from "escape-html";
 import { formatMoney } from "../../kernel/money.ts";
-import type { PaymentRow } from "../payments/schemas.ts";
+import type { PaymentRow } from "../payments/index.ts";
 
 /**
  * The hosted checkout page, rendered on the server from the payment (everything in it is escaped).

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import * as merchants from "../merchants/service.ts";
-import { cancelPayment } from "../payments/cancellation.ts";
-import { type PaymentRow, paymentStatuses } from "../payments/schemas.ts";
-import * as payments from "../payments/service.ts";
+import { merchants } from "../merchants/index.ts";
+import { cancelPayment, type PaymentRow, paymentStatuses, payments } from "../payments/index.ts";
 import { checkoutPage, notFoundPage } from "./page.ts";
 
 /**

@@ -5,9 +5,17 @@ import { paymentRoutes } from "./routes.ts";
 import type { PaymentWiring } from "./service.ts";
 
 /**
- * Wallet-code payments (README.md); other modules call `service.ts`. Its routes and pumps end
- * payments, so they take the payment hooks (`hooks.ts`) the composition lists.
+ * Wallet-code payments (README.md); other modules call `payments` (the service), cancel with
+ * `cancelPayment` and present a payment with `presentPayment`. Its routes and pumps end payments, so
+ * they take the payment hooks (`hooks.ts`) the composition lists.
  */
+export { cancelPayment } from "./cancellation.ts";
+export type { EndEffects, PaymentHook, PaymentHooks } from "./hooks.ts";
+export { presentPayment } from "./routes.ts";
+export { type PaymentRow, paymentSchema, paymentStatuses } from "./schemas.ts";
+export * as payments from "./service.ts";
+export { type PaymentWiring, qrPngDataUrlOf } from "./service.ts";
+
 export const paymentsModule: ModuleFace<PaymentWiring> = {
   name: "payments",
   routes: (wiring) => paymentRoutes(wiring),

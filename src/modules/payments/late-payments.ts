@@ -1,6 +1,6 @@
 import { type Queryable, sql } from "../../platform/db/pool.ts";
-import * as events from "../events/service.ts";
-import * as ledger from "../ledger/service.ts";
+import { events } from "../events/index.ts";
+import { ledger } from "../ledger/index.ts";
 import { type PaymentObservedPaid, paidEventData, settlementPosting } from "./payment-ends.ts";
 import { PAYMENT_COLUMNS_OF_P } from "./queries.ts";
 import { type PaymentRow, paymentRowSchema } from "./schemas.ts";

@@ -1,8 +1,8 @@
 import type { FragmentSqlToken } from "slonik";
 import { batchPerTurn, writeInKeyOrder, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import { type Database, sql } from "../../platform/db/pool.ts";
-import * as events from "../events/service.ts";
-import * as ledger from "../ledger/service.ts";
+import { events } from "../events/index.ts";
+import { ledger } from "../ledger/index.ts";
 import { afterEndsCommitted, type EndEffects, endEffects, type PaymentHooks } from "./hooks.ts";
 import { endsPerStatement } from "./metrics.ts";
 import * as queries from "./queries.ts";

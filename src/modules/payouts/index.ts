@@ -3,7 +3,10 @@ import type { ModuleFace } from "../../platform/module.ts";
 import { processDuePayoutsPump } from "./pumps/process-due-payouts.ts";
 import { payoutAdminRoutes, payoutRoutes } from "./routes.ts";
 
-/** Payouts to the merchant's wallet (README.md). */
+/** Payouts to the merchant's wallet (README.md); the admin service calls `payouts` (the service). */
+export { reversePayoutBody } from "./schemas.ts";
+export * as payouts from "./service.ts";
+
 export const payoutsModule: ModuleFace<{ gateways: WalletGateways }> = {
   name: "payouts",
   routes: () => payoutRoutes(),

@@ -1,5 +1,5 @@
 import type { ModuleFace } from "../../platform/module.ts";
-import type { PaymentWiring } from "../payments/service.ts";
+import type { PaymentWiring } from "../payments/index.ts";
 import { receiptRoutes } from "./receipt-routes.ts";
 import { saleRoutes } from "./routes.ts";
 

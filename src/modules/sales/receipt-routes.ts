@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { qrPngOfText } from "../../platform/qr/index.ts";
-import * as merchants from "../merchants/service.ts";
+import { merchants } from "../merchants/index.ts";
 import { SALE_COLUMNS } from "./queries.ts";
 import {
   type Paper,

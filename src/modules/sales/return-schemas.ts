@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { actorKinds } from "../../platform/tenant.ts";
-import { tillIdSchema } from "../shifts/schemas.ts";
+import { tillIdSchema } from "../shifts/index.ts";
 import { LINE_QTY_MAX, SALE_ITEMS_MAX } from "./limits.ts";
 
 /** A returned line: which line of the sale (0-based), its snapshot, and how many units came back. */

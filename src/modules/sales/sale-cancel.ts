@@ -1,7 +1,6 @@
 import type { World } from "../../kernel/world.ts";
 import { ApiError, conflict, notFound } from "../../platform/errors.ts";
-import { cancelPayment } from "../payments/cancellation.ts";
-import * as payments from "../payments/service.ts";
+import { cancelPayment, payments } from "../payments/index.ts";
 import * as queries from "./queries.ts";
 import { getSale, type SaleDependencies } from "./service.ts";
 

@@ -4,9 +4,9 @@ import { currencies } from "../../kernel/money.ts";
 import { currencySchema } from "../../kernel/money-schemas.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
 import { actorKinds } from "../../platform/tenant.ts";
-import { PRICE_CENTS_MAX } from "../catalog/schemas.ts";
-import { paymentSchema } from "../payments/schemas.ts";
-import { tillIdSchema } from "../shifts/schemas.ts";
+import { PRICE_CENTS_MAX } from "../catalog/index.ts";
+import { paymentSchema } from "../payments/index.ts";
+import { tillIdSchema } from "../shifts/index.ts";
 import { LINE_QTY_MAX, SALE_ITEMS_MAX } from "./limits.ts";
 import { saleReturnSchema } from "./return-schemas.ts";
 

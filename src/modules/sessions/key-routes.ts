@@ -2,9 +2,7 @@ import { requireStepUpOfSession } from "../../platform/http/access.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
-import { presentApiKey } from "../merchants/present.ts";
-import { apiKeySchema } from "../merchants/schemas.ts";
-import * as merchants from "../merchants/service.ts";
+import { apiKeySchema, merchants, presentApiKey } from "../merchants/index.ts";
 import { keyIdParams, mintKeyBody, rolledKeySchema, rollKeyBody } from "./schemas.ts";
 
 /**

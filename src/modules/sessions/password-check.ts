@@ -3,7 +3,7 @@ import type { Database } from "../../platform/db/pool.ts";
 import { ApiError, forbidden, unauthenticated } from "../../platform/errors.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
-import { hashPassword, verifyPassword } from "../merchants/passwords.ts";
+import { hashPassword, verifyPassword } from "../merchants/index.ts";
 import * as queries from "./queries.ts";
 
 type SessionSettings = Config["sessions"];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { cashierRoles, managerActions, merchantRowSchema } from "../../platform/tenant.ts";
-import { type RateLimit, rateLimitLog, takeRateLimitSlots } from "../merchants/queries.ts";
+import { type RateLimit, rateLimitLog, takeRateLimitSlots } from "../merchants/index.ts";
 
 export type SessionKind = "dashboard" | "till";
 

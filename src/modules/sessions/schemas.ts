@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { merchantStatuses } from "../../platform/tenant.ts";
-import { apiKeySchema } from "../merchants/schemas.ts";
+import { apiKeySchema } from "../merchants/index.ts";
 
 /**
  * The second factor, when the user has two-factor sign-in on: the 6 digits of the authenticator app

@@ -6,7 +6,7 @@ import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
 import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
-import { hashPassword } from "../merchants/passwords.ts";
+import { hashPassword } from "../merchants/index.ts";
 import * as devices from "./device-queries.ts";
 import { checkPassword, clientColumns, type SecondFactor } from "./password-check.ts";
 import * as queries from "./queries.ts";

@@ -7,7 +7,7 @@ import type { RequestClient } from "../../platform/http/route.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
-import { openSecret, type SecretKeyring, sealSecret } from "../webhooks/secret-box.ts";
+import { openSecret, type SecretKeyring, sealSecret } from "../webhooks/index.ts";
 import type { SecondFactor } from "./password-check.ts";
 import type { SignInUser } from "./queries.ts";
 import * as queries from "./two-factor-queries.ts";

@@ -15,7 +15,7 @@ import {
 import { newId } from "../../platform/ids.ts";
 import type { Actor, SessionFacts } from "../../platform/tenant.ts";
 import { recordApproval, requireManager } from "../cashiers/index.ts";
-import * as events from "../events/service.ts";
+import { events } from "../events/index.ts";
 import { present, type ShiftView, sumOf } from "./cash.ts";
 import * as queries from "./queries.ts";
 import type { CashMoveInput, CashMoveRow, CloseShiftInput, OpenShiftInput, ShiftRow, ShiftStatus } from "./schemas.ts";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { currencies } from "../../kernel/money.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import type { Actor } from "../../platform/tenant.ts";
-import { type ProductRow, productRowSchema } from "../catalog/schemas.ts";
+import { type ProductRow, productRowSchema } from "../catalog/index.ts";
 import { type StockMoveKind, type StockMoveRow, stockMoveRowSchema } from "./schemas.ts";
 
 /**

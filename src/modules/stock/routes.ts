@@ -1,7 +1,7 @@
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
-import { presentProduct } from "../catalog/present.ts";
+import { presentProduct } from "../catalog/index.ts";
 import {
   adjustBody,
   countBody,

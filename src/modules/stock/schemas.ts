@@ -3,7 +3,7 @@ import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { cursorSchema, limitSchema, pageSchema } from "../../platform/http/pagination.ts";
 import { actorKinds } from "../../platform/tenant.ts";
-import { productSchema, STOCK_QTY_MAX } from "../catalog/schemas.ts";
+import { productSchema, STOCK_QTY_MAX } from "../catalog/index.ts";
 
 export const stockMoveKinds = ["receive", "sale", "adjust", "count", "return"] as const;
 export type StockMoveKind = (typeof stockMoveKinds)[number];

@@ -7,7 +7,7 @@ import { ApiError, invalidRequest } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Actor } from "../../platform/tenant.ts";
-import { isLowStock, type ProductRow } from "../catalog/schemas.ts";
+import { isLowStock, type ProductRow } from "../catalog/index.ts";
 import * as queries from "./queries.ts";
 import { LOW_STOCK_LIST_MAX, type StockMoveKind, type StockMoveRow } from "./schemas.ts";
 

@@ -1,6 +1,6 @@
 import type { WalletGateways } from "../../gateway/wallet-gateway.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import * as instantTransfer from "../money-out/instant-transfer.ts";
+import { instantTransfer } from "../money-out/index.ts";
 import { presentCatalogue } from "./catalogue.ts";
 import {
   createUtilityPaymentBody,

@@ -10,10 +10,10 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { invalidRequest, notFound } from "../../platform/errors.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import type { Logger } from "../../platform/telemetry/logger.ts";
-import * as events from "../events/service.ts";
-import type { PostingInput } from "../ledger/schemas.ts";
-import * as ledger from "../ledger/service.ts";
-import * as instantTransfer from "../money-out/instant-transfer.ts";
+import { events } from "../events/index.ts";
+import type { PostingInput } from "../ledger/index.ts";
+import { ledger } from "../ledger/index.ts";
+import { instantTransfer } from "../money-out/index.ts";
 import { type PricedUtilityPayment, priceUtilityPayment } from "./catalogue.ts";
 import { reconcileUtilityPaymentJob } from "./jobs.ts";
 import * as queries from "./queries.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../../platform/http/pagination.ts";
-import { eventTypes } from "../events/event-types.ts";
+import { eventTypes } from "../events/index.ts";
 
 /** How much of a receiver's response body an attempt keeps for the delivery log. */
 export const RESPONSE_EXCERPT_BYTES_MAX = 512;

@@ -7,7 +7,7 @@ import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../pl
 import { newId } from "../../platform/ids.ts";
 import type { Actor } from "../../platform/tenant.ts";
 import { type AuditEntry, recordAuditEntry } from "../audit/index.ts";
-import * as events from "../events/service.ts";
+import { events } from "../events/index.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import {
   webhookAttemptDurationSeconds,
