@@ -10,6 +10,7 @@ import { type AuditEntry, recordAuditEntry } from "../audit/index.ts";
 import * as events from "../events/service.ts";
 import { associatedDataOf, keyringOf } from "./endpoint-secret.ts";
 import * as queries from "./queries.ts";
+import * as resealQueries from "./reseal-queries.ts";
 import {
   type AttemptRow,
   type CreateEndpointInput,
@@ -355,7 +356,7 @@ export async function resealSecrets(database: Database, config: Config): Promise
   let resealed = 0;
   let after: { merchantId: string; id: string } | undefined;
   for (;;) {
-    const batch = await queries.selectSealedSecrets(database, { after, limit: 500 });
+    const batch = await resealQueries.selectSealedSecrets(database, { after, limit: 500 });
     let raced = false;
     for (const endpoint of batch) {
       const previous = endpoint.previous_secret_ciphertext;
@@ -364,7 +365,7 @@ export async function resealSecrets(database: Database, config: Config): Promise
         (previous !== null && !isSealedWith(keyring.current, previous));
       if (stale) {
         const associatedData = associatedDataOf(endpoint);
-        const updated = await queries.updateSealedSecrets(database, {
+        const updated = await resealQueries.updateSealedSecrets(database, {
           merchantId: endpoint.merchant_id,
           id: endpoint.id,
           read: { current: endpoint.secret_ciphertext, previous },
