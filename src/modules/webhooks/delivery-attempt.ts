@@ -57,13 +57,7 @@ export async function attemptDelivery(
 ): Promise<DeliveryRow | null> {
   const { store, config } = dependencies;
   if (!claimed.endpoint_active) {
-    return store.record({
-      ...deliveryOf(claimed),
-      attempt: null,
-      attemptNumber: claimed.attempt_count,
-      status: "canceled",
-      nextAttemptInMs: null,
-    });
+    return recordWithoutAttempt(store, claimed, { status: "canceled", nextAttemptInMs: null });
   }
   const body = eventBodyOf(claimed);
   const secrets = await openSigningSecrets(dependencies, claimed);
@@ -83,6 +77,13 @@ export async function attemptDelivery(
 }
 
 const deliveryOf = (claimed: Claimed) => ({ merchantId: claimed.merchant_id, deliveryId: claimed.id });
+
+/** Settles the delivery with no attempt made: canceled, or its attempt given back while it waits. */
+const recordWithoutAttempt = (
+  store: DeliveryStore,
+  claimed: Claimed,
+  outcome: Pick<queries.AttemptRecord, "status" | "nextAttemptInMs" | "attemptReturned">,
+) => store.record({ ...deliveryOf(claimed), attempt: null, attemptNumber: claimed.attempt_count, ...outcome });
 
 /** The event as receivers get it (and as its signature covers it). */
 function eventBodyOf(claimed: Claimed): string {
@@ -114,10 +115,7 @@ async function openSigningSecrets(
   } catch (error) {
     // Our keys, not the receiver: nothing is sent, the attempt is given back, and the delivery waits
     // for the operator to configure the key it was sealed under (or the merchant to roll the secret).
-    await store.record({
-      ...deliveryOf(claimed),
-      attempt: null,
-      attemptNumber: claimed.attempt_count,
+    await recordWithoutAttempt(store, claimed, {
       status: "pending",
       nextAttemptInMs: SECRET_UNOPENABLE_RETRY_MS,
       attemptReturned: true,
