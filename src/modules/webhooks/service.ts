@@ -268,15 +268,20 @@ export async function sendTestEvent(
 
 export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
 
+async function deliveryOrNotFound(database: Queryable, world: World, deliveryId: string): Promise<DeliveryRow> {
+  const delivery = await queries.selectDelivery(database, world, deliveryId);
+  if (delivery === null) {
+    throw notFound(`No such webhook delivery: ${deliveryId}.`);
+  }
+  return delivery;
+}
+
 export async function getDelivery(
   database: Queryable,
   world: World,
   deliveryId: string,
 ): Promise<DeliveryWithAttempts> {
-  const delivery = await queries.selectDelivery(database, world, deliveryId);
-  if (delivery === null) {
-    throw notFound(`No such webhook delivery: ${deliveryId}.`);
-  }
+  const delivery = await deliveryOrNotFound(database, world, deliveryId);
   const attempts = await queries.selectAttempts(database, world.merchantId, [deliveryId]);
   return { ...delivery, attempts: [...attempts] };
 }
@@ -325,10 +330,7 @@ export async function retryDelivery(
   world: World,
   deliveryId: string,
 ): Promise<DeliveryWithAttempts> {
-  const delivery = await queries.selectDelivery(database, world, deliveryId);
-  if (delivery === null) {
-    throw notFound(`No such webhook delivery: ${deliveryId}.`);
-  }
+  const delivery = await deliveryOrNotFound(database, world, deliveryId);
   const endpoint = await getEndpoint(database, world, delivery.endpoint_id);
   if (!endpoint.active) {
     throw invalidRequest("endpoint_inactive", "The delivery's endpoint is deactivated.");
