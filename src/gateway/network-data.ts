@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Currency, formatMoney } from "../kernel/money.ts";
+import type { UtilityPaymentRequest } from "./wallet-gateway.ts";
 
 /**
  * What the wallet network and its billers would answer, derived deterministically from the request:
@@ -90,15 +91,11 @@ const ELECTRICITY_CENTS_PER_KWH: Record<Currency, number> = { USD: 10, ZWG: 270 
  * receipt details the customer gets. The providers and products are the platform's catalogue
  * (src/modules/utilities/catalogue.ts).
  */
-export function utilityReceiptOf(request: {
-  paymentId: string;
-  provider: string;
-  product: string;
-  amountCents: number;
-  currency: Currency;
-  account: string;
-  additionalData: Record<string, unknown>;
-}): { providerReference: string; token: string | null; receipt: Record<string, string | number | null> } {
+export function utilityReceiptOf(request: Omit<UtilityPaymentRequest, "attempt">): {
+  providerReference: string;
+  token: string | null;
+  receipt: Record<string, string | number | null>;
+} {
   const providerReference = referenceOf(`${request.provider.toUpperCase()}-`, request.paymentId);
   switch (request.provider) {
     case "zesa": {

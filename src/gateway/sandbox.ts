@@ -76,6 +76,11 @@ function transientFault(destination: string, attempt: number): void {
   }
 }
 
+/**
+ * The test world's gateway. Longer than 70 lines on purpose: it is the whole `WalletGateway`
+ * interface, each operation a few lines of the deterministic rules above, in one closure over the
+ * clock and the settle delays they share; it reads as the list of the sandbox's answers.
+ */
 export function createSandboxGateway(options: {
   autoSettleMs: number;
   /** How long after submission a payout settles (20 s by default). */

@@ -238,13 +238,45 @@ export class ConfigError extends Error {
 
 /** Parses an environment (by default the process's) into a `Config`, naming every bad variable. */
 export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const env = parseEnvironment(environment);
+  refuseInconsistentSettings(env);
+  return {
+    ...serverSettings(env),
+    sessions: sessionSettings(env),
+    idempotency: {
+      retentionMs: toMs(env.IDEMPOTENCY_RETENTION_SECONDS),
+      lockTimeoutMs: toMs(env.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS),
+    },
+    paymentCodeWindowMs: toMs(env.PAYMENT_CODE_WINDOW_SECONDS),
+    sandboxAutoSettleMs: toMs(env.SANDBOX_AUTO_SETTLE_SECONDS),
+    ...moneySettings(env),
+    webhook: {
+      timeoutMs: toMs(env.WEBHOOK_TIMEOUT_SECONDS),
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.map(toMs),
+      secretKey: env.WEBHOOK_SECRET_ENCRYPTION_KEY,
+      previousSecretKey: env.WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS,
+      privateTargets: env.WEBHOOK_PRIVATE_TARGETS,
+    },
+    worker: workerSettings(env),
+    telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },
+  };
+}
+
+type Environment = z.infer<typeof environmentSchema>;
+
+const toMs = (value: number) => Math.round(value * 1000);
+
+function parseEnvironment(environment: Record<string, string | undefined>): Environment {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
-  const env = parsed.data;
-  const toMs = (value: number) => Math.round(value * 1000);
+  return parsed.data;
+}
+
+/** Refuses settings that are each valid but wrong together. */
+function refuseInconsistentSettings(env: Environment): void {
   // A lease shorter than one gateway call with its retries and backoff would let a second actor take
   // over a payout or transfer while the first one's call may still land.
   const gatewayCallMaxMs = env.GATEWAY_TIMEOUT_MS * (env.GATEWAY_RETRIES + 1) + 100 * (2 ** env.GATEWAY_RETRIES - 1);
@@ -261,6 +293,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       "Invalid configuration:\n  WORKER_REFETCH_DELAY_MS: needs WORKER_LOCAL_QUEUE_SIZE above 1 and must not exceed WORKER_POLL_INTERVAL_MS",
     );
   }
+}
+
+/** Where the process listens and connects, and how its HTTP server behaves. */
+function serverSettings(env: Environment) {
   return {
     nodeEnv: env.NODE_ENV,
     databaseUrl: env.DATABASE_URL,
@@ -281,22 +317,25 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     httpDrainDelayMs: toMs(env.HTTP_DRAIN_DELAY_SECONDS),
     rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowMs: toMs(env.RATE_LIMIT_WINDOW_SECONDS) },
     trustProxyHops: env.TRUST_PROXY_HOPS,
-    sessions: {
-      idleTimeoutMs: toMs(env.SESSION_IDLE_TIMEOUT_SECONDS),
-      dashboardLifetimeMs: toMs(env.SESSION_ABSOLUTE_TIMEOUT_SECONDS),
-      tillLifetimeMs: toMs(env.TILL_SESSION_ABSOLUTE_TIMEOUT_SECONDS),
-      stepUpWindowMs: toMs(env.SESSION_STEP_UP_WINDOW_SECONDS),
-      failuresPerAccount: env.SIGN_IN_FAILURES_PER_ACCOUNT,
-      failuresPerAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
-      failureWindowMs: toMs(env.SIGN_IN_FAILURE_WINDOW_SECONDS),
-      clock: Date.now,
-    },
-    idempotency: {
-      retentionMs: toMs(env.IDEMPOTENCY_RETENTION_SECONDS),
-      lockTimeoutMs: toMs(env.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS),
-    },
-    paymentCodeWindowMs: toMs(env.PAYMENT_CODE_WINDOW_SECONDS),
-    sandboxAutoSettleMs: toMs(env.SANDBOX_AUTO_SETTLE_SECONDS),
+  } satisfies Partial<Config>;
+}
+
+function sessionSettings(env: Environment): Config["sessions"] {
+  return {
+    idleTimeoutMs: toMs(env.SESSION_IDLE_TIMEOUT_SECONDS),
+    dashboardLifetimeMs: toMs(env.SESSION_ABSOLUTE_TIMEOUT_SECONDS),
+    tillLifetimeMs: toMs(env.TILL_SESSION_ABSOLUTE_TIMEOUT_SECONDS),
+    stepUpWindowMs: toMs(env.SESSION_STEP_UP_WINDOW_SECONDS),
+    failuresPerAccount: env.SIGN_IN_FAILURES_PER_ACCOUNT,
+    failuresPerAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
+    failureWindowMs: toMs(env.SIGN_IN_FAILURE_WINDOW_SECONDS),
+    clock: Date.now,
+  };
+}
+
+/** The wallet gateway, payments' polls, payouts, and money-out leases. */
+function moneySettings(env: Environment) {
+  return {
     gateway: {
       url: env.GATEWAY_URL,
       apiKey: env.GATEWAY_API_KEY,
@@ -320,24 +359,19 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       withdrawalDeepLinkPrefix: env.WALLET_WITHDRAWAL_DEEP_LINK_PREFIX,
       bankChangeLimitCents: { USD: env.BANK_CHANGE_LIMIT_USD_CENTS, ZWG: env.BANK_CHANGE_LIMIT_ZWG_CENTS },
     },
-    webhook: {
-      timeoutMs: toMs(env.WEBHOOK_TIMEOUT_SECONDS),
-      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.map(toMs),
-      secretKey: env.WEBHOOK_SECRET_ENCRYPTION_KEY,
-      previousSecretKey: env.WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS,
-      privateTargets: env.WEBHOOK_PRIVATE_TARGETS,
-    },
-    worker: {
-      concurrency: env.WORKER_CONCURRENCY,
-      pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
-      localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
-      refetchDelayMs: env.WORKER_REFETCH_DELAY_MS,
-      queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
-      shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
-      stallTimeoutMs: toMs(env.WORKER_STALL_TIMEOUT_SECONDS),
-      heartbeatIntervalMs: toMs(env.WORKER_HEARTBEAT_SECONDS),
-    },
-    telemetry: { sdkDisabled: env.OTEL_SDK_DISABLED, serviceName: env.OTEL_SERVICE_NAME },
+  } satisfies Partial<Config>;
+}
+
+function workerSettings(env: Environment): Config["worker"] {
+  return {
+    concurrency: env.WORKER_CONCURRENCY,
+    pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+    localQueueSize: env.WORKER_LOCAL_QUEUE_SIZE,
+    refetchDelayMs: env.WORKER_REFETCH_DELAY_MS,
+    queueSampleIntervalMs: toMs(env.WORKER_QUEUE_SAMPLE_INTERVAL_SECONDS),
+    shutdownTimeoutMs: toMs(env.WORKER_SHUTDOWN_TIMEOUT_SECONDS),
+    stallTimeoutMs: toMs(env.WORKER_STALL_TIMEOUT_SECONDS),
+    heartbeatIntervalMs: toMs(env.WORKER_HEARTBEAT_SECONDS),
   };
 }
 

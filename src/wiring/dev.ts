@@ -50,16 +50,7 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
   const dataDirectory = path.resolve(environmentConfig.devDataDirectory);
   await mkdir(dataDirectory, { recursive: true });
   const logger = createLogger({ level: environmentConfig.logLevel, service: "dev" });
-  let stopCluster = async () => {};
-  let databaseUrl = environmentConfig.databaseUrl;
-  let clusterDataDirectory: string | undefined;
-  if (databaseUrl === undefined) {
-    const cluster = await startEmbeddedPostgres({ dataDirectory: path.join(dataDirectory, "postgres") });
-    stopCluster = cluster.stop;
-    clusterDataDirectory = cluster.dataDirectory;
-    await ensureDatabase(cluster.url("postgres"), DEV_DATABASE);
-    databaseUrl = cluster.url(DEV_DATABASE);
-  }
+  const { databaseUrl, stopCluster, clusterDataDirectory } = await devDatabase(environmentConfig, dataDirectory);
   await migrate({ databaseUrl, logger });
   const database = await createConfiguredDatabase(environmentConfig, {
     url: databaseUrl,
@@ -108,14 +99,56 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
   });
   await pools.started;
 
+  printWelcome({
+    config,
+    metricsPort: portOf(api.metricsServer),
+    simulatorUrl: simulator?.url,
+    clusterDataDirectory,
+    demo,
+  });
+  return async () => {
+    await api.stop();
+    await pools.stop();
+    await simulator?.stop();
+    await database.end();
+    await stopCluster();
+  };
+}
+
+/** The database `make run` uses: DATABASE_URL when set, else an embedded PostgreSQL under the data directory. */
+async function devDatabase(
+  environmentConfig: Config,
+  dataDirectory: string,
+): Promise<{ databaseUrl: string; stopCluster: () => Promise<void>; clusterDataDirectory: string | undefined }> {
+  if (environmentConfig.databaseUrl !== undefined) {
+    return { databaseUrl: environmentConfig.databaseUrl, stopCluster: async () => {}, clusterDataDirectory: undefined };
+  }
+  const cluster = await startEmbeddedPostgres({ dataDirectory: path.join(dataDirectory, "postgres") });
+  await ensureDatabase(cluster.url("postgres"), DEV_DATABASE);
+  return {
+    databaseUrl: cluster.url(DEV_DATABASE),
+    stopCluster: cluster.stop,
+    clusterDataDirectory: cluster.dataDirectory,
+  };
+}
+
+/** What `make run` prints once everything is up: where each part is and how to sign in. */
+function printWelcome(options: {
+  config: Config;
+  metricsPort: number | undefined;
+  simulatorUrl: string | undefined;
+  clusterDataDirectory: string | undefined;
+  demo: Awaited<ReturnType<typeof provisionDemoMerchant>>;
+}): void {
+  const { config, simulatorUrl, clusterDataDirectory, demo } = options;
   process.stdout.write(
     [
       "",
       "POS platform is running (Ctrl-C to stop)",
       `  Base URL         ${config.publicBaseUrl}`,
       `  OpenAPI          ${config.publicBaseUrl}/v1/openapi.json`,
-      `  Metrics          http://localhost:${portOf(api.metricsServer)}/metrics  (not on the public port)`,
-      `  Gateway          ${simulator === undefined ? config.gateway.url : `simulator at ${simulator.url} (pay a live code: POST ${simulator.url}/sim/payment-codes/<code>/pay; claim a cash-out code: POST ${simulator.url}/sim/withdrawal-codes/<code>/claim)`}`,
+      `  Metrics          http://localhost:${options.metricsPort}/metrics  (not on the public port)`,
+      `  Gateway          ${simulatorUrl === undefined ? config.gateway.url : `simulator at ${simulatorUrl} (pay a live code: POST ${simulatorUrl}/sim/payment-codes/<code>/pay; claim a cash-out code: POST ${simulatorUrl}/sim/withdrawal-codes/<code>/claim)`}`,
       `  Database         ${clusterDataDirectory === undefined ? "DATABASE_URL" : `embedded PostgreSQL, data in ${clusterDataDirectory}`}`,
       `  Admin token      ${demo.adminToken}`,
       `  Demo merchant    Demo Shop (${demo.merchantId})`,
@@ -127,11 +160,4 @@ export async function startDev(environmentConfig: Config): Promise<() => Promise
       "",
     ].join("\n"),
   );
-  return async () => {
-    await api.stop();
-    await pools.stop();
-    await simulator?.stop();
-    await database.end();
-    await stopCluster();
-  };
 }

@@ -1,10 +1,11 @@
+import type pg from "pg";
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/pool.ts";
-import { pumpSettingsOf, startPump } from "../platform/queue/due-pump.ts";
+import { pumpSettingsOf, type RunningPump, startPump } from "../platform/queue/due-pump.ts";
 import { createWorkerPgPool } from "../platform/queue/pg-pool.ts";
 import type { PoolLiveness, SupervisedPool } from "../platform/queue/pool-supervisor.ts";
 import { type QueueDepth, sampleQueueDepth, startQueueDepthSampler } from "../platform/queue/queue-depth.ts";
-import type { PoolName } from "../platform/queue/task.ts";
+import type { PoolName, TaskDependencies } from "../platform/queue/task.ts";
 import { startSupervisedWorkerPool, workerPgPoolSize } from "../platform/queue/worker-pool.ts";
 import type { Logger } from "../platform/telemetry/logger.ts";
 import type { Metrics } from "../platform/telemetry/metrics.ts";
@@ -63,7 +64,32 @@ export function startPools(options: {
       onFatal: options.onFatal,
     }),
   );
-  const running = options.pools.flatMap((pool) =>
+  const running = startPumps(options, pumps, dependencies);
+  const sampling = startBacklogSamplers(options, { tasks, running, pgPool });
+  return {
+    started: Promise.all([...supervised.map((pool) => pool.started), ...sampling]).then(() => {}),
+    liveness: () => livenessOfAll(supervised, running),
+    stop: async () => {
+      for (const stopSampling of await Promise.all(sampling)) {
+        stopSampling();
+      }
+      await Promise.all([...supervised.map((pool) => pool.stop()), ...running.map((each) => each.pump.stop())]);
+      await pgPool.end();
+    },
+  };
+}
+
+type PoolsOptions = Parameters<typeof startPools>[0];
+type RunningPumps = readonly { pool: PoolName; pump: RunningPump }[];
+
+/** Starts each pool's pumps; a pump that cannot start is fatal for the process. */
+function startPumps(
+  options: PoolsOptions,
+  pumps: ReturnType<typeof poolPumps>,
+  dependencies: TaskDependencies,
+): RunningPumps {
+  const { config } = options;
+  return options.pools.flatMap((pool) =>
     pumps[pool].flatMap((definition) => {
       try {
         const pump = startPump({
@@ -81,8 +107,16 @@ export function startPools(options: {
       }
     }),
   );
-  // One sampler per pool: its backlog is its runnable jobs and its pumps' due rows together.
-  const sampling = options.pools.map((pool) =>
+}
+
+/** One sampler per pool: its backlog is its runnable jobs and its pumps' due rows together. */
+function startBacklogSamplers(
+  options: PoolsOptions,
+  started: { tasks: ReturnType<typeof poolTasks>; running: RunningPumps; pgPool: pg.Pool },
+) {
+  const { config, logger } = options;
+  const { tasks, running, pgPool } = started;
+  return options.pools.map((pool) =>
     startQueueDepthSampler({
       pool,
       sample: async () =>
@@ -104,26 +138,18 @@ export function startPools(options: {
       onError: (error) => logger.warn({ pool, err: error }, "backlog sample failed"),
     }),
   );
-  return {
-    started: Promise.all([...supervised.map((pool) => pool.started), ...sampling]).then(() => {}),
-    liveness: async () => {
-      const statuses = [
-        ...(await Promise.all(supervised.map((pool) => pool.liveness()))),
-        ...running.map((each) => each.pump.liveness()),
-      ];
-      const stalled = statuses.filter((status) => !status.live);
-      return stalled.length === 0
-        ? { live: true, detail: statuses.map((status) => status.detail).join("; ") }
-        : { live: false, detail: stalled.map((status) => status.detail).join("; ") };
-    },
-    stop: async () => {
-      for (const stopSampling of await Promise.all(sampling)) {
-        stopSampling();
-      }
-      await Promise.all([...supervised.map((pool) => pool.stop()), ...running.map((each) => each.pump.stop())]);
-      await pgPool.end();
-    },
-  };
+}
+
+/** Live while every supervised pool and every pump is; the detail names the stalled ones. */
+async function livenessOfAll(supervised: readonly SupervisedPool[], running: RunningPumps): Promise<PoolLiveness> {
+  const statuses = [
+    ...(await Promise.all(supervised.map((pool) => pool.liveness()))),
+    ...running.map((each) => each.pump.liveness()),
+  ];
+  const stalled = statuses.filter((status) => !status.live);
+  return stalled.length === 0
+    ? { live: true, detail: statuses.map((status) => status.detail).join("; ") }
+    : { live: false, detail: stalled.map((status) => status.detail).join("; ") };
 }
 
 /** A pool's backlog from its parts: their items added up, the oldest wait of any. */

@@ -42,6 +42,11 @@ const faultBody = z.object({
   count: z.number().int().min(1).max(1000).default(1),
 });
 
+/**
+ * The simulator's Express app. Longer than 70 lines on purpose: one route per operation of the
+ * gateway protocol and per `/sim/*` control (short handlers each), over the one shared simulator state
+ * and request counters; the file reads as the protocol's list of endpoints.
+ */
 export function createSimulatorApp(options: {
   apiKey: string;
   state: SimulatorState;

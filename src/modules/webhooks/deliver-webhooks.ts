@@ -1,9 +1,9 @@
 import { requireWebhookSecretKey } from "../../platform/config.ts";
 import type { PumpDefinition } from "../../platform/queue/due-pump.ts";
+import { attemptDelivery, claimDueDeliveries } from "./delivery-attempt.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { createWebhookPoster } from "./post-webhook.ts";
 import { DELIVERIES_DUE_CHANNEL, selectDueBacklog } from "./queries.ts";
-import { attemptDelivery, claimDueDeliveries } from "./service.ts";
 
 /**
  * webhook-delivery: claims due deliveries in batches and makes one attempt of each (`attemptDelivery`),

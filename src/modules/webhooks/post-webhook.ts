@@ -38,49 +38,12 @@ export function createWebhookPoster(options: { timeoutMs: number }) {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const url = new URL(request.url);
-    const protocol = url.protocol === "https:" ? https : http;
     const agent = url.protocol === "https:" ? agents["https:"] : agents["http:"];
     try {
       if (request.guardPrivate) {
         await assertPublicHost(hostOf(url));
       }
-      const response = await new Promise<{ status: number; excerpt: string }>((resolve, reject) => {
-        const outgoing = protocol.request(
-          url,
-          {
-            method: "POST",
-            agent,
-            headers: {
-              ...request.headers,
-              "Content-Type": "application/json",
-              "Content-Length": String(Buffer.byteLength(request.body)),
-              "User-Agent": "pos-platform-webhooks/1",
-            },
-            ...(request.guardPrivate ? { lookup: guardedLookup } : {}),
-            signal: AbortSignal.timeout(options.timeoutMs),
-          },
-          (incoming) => {
-            let bytesRead = 0;
-            const excerpt: Buffer[] = [];
-            const settle = () =>
-              resolve({ status: incoming.statusCode ?? 0, excerpt: excerptOf(Buffer.concat(excerpt)) });
-            incoming.on("data", (chunk: Buffer) => {
-              if (bytesRead < RESPONSE_EXCERPT_BYTES_MAX) {
-                excerpt.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES_MAX - bytesRead));
-              }
-              bytesRead += chunk.length;
-              if (bytesRead > RESPONSE_BYTES_READ_MAX) {
-                incoming.destroy();
-                settle();
-              }
-            });
-            incoming.on("end", settle);
-            incoming.on("error", reject);
-          },
-        );
-        outgoing.on("error", reject);
-        outgoing.end(request.body);
-      });
+      const response = await exchange(url, request, { agent, timeoutMs: options.timeoutMs });
       return { responseStatus: response.status, responseExcerpt: response.excerpt, error: null, durationMs: elapsed() };
     } catch (error) {
       return {
@@ -99,6 +62,55 @@ export function createWebhookPoster(options: { timeoutMs: number }) {
       agents["https:"].destroy();
     },
   };
+}
+
+/**
+ * One POST and its answer: the status, and the kept start of the body (at most 64 KiB read). Rejects
+ * on a network error, a refused lookup or the deadline.
+ */
+function exchange(
+  url: URL,
+  request: { body: string; headers: Record<string, string>; guardPrivate: boolean },
+  connection: { agent: http.Agent; timeoutMs: number },
+): Promise<{ status: number; excerpt: string }> {
+  const protocol = url.protocol === "https:" ? https : http;
+  const { agent } = connection;
+  return new Promise((resolve, reject) => {
+    const outgoing = protocol.request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          ...request.headers,
+          "Content-Type": "application/json",
+          "Content-Length": String(Buffer.byteLength(request.body)),
+          "User-Agent": "pos-platform-webhooks/1",
+        },
+        ...(request.guardPrivate ? { lookup: guardedLookup } : {}),
+        signal: AbortSignal.timeout(connection.timeoutMs),
+      },
+      (incoming) => {
+        let bytesRead = 0;
+        const excerpt: Buffer[] = [];
+        const settle = () => resolve({ status: incoming.statusCode ?? 0, excerpt: excerptOf(Buffer.concat(excerpt)) });
+        incoming.on("data", (chunk: Buffer) => {
+          if (bytesRead < RESPONSE_EXCERPT_BYTES_MAX) {
+            excerpt.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES_MAX - bytesRead));
+          }
+          bytesRead += chunk.length;
+          if (bytesRead > RESPONSE_BYTES_READ_MAX) {
+            incoming.destroy();
+            settle();
+          }
+        });
+        incoming.on("end", settle);
+        incoming.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(request.body);
+  });
 }
 
 /**

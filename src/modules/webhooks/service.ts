@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { World } from "../../kernel/world.ts";
-import { type Config, requireWebhookSecretKey } from "../../platform/config.ts";
+import type { Config } from "../../platform/config.ts";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
@@ -8,15 +8,9 @@ import { newId } from "../../platform/ids.ts";
 import type { Actor } from "../../platform/tenant.ts";
 import { type AuditEntry, recordAuditEntry } from "../audit/index.ts";
 import { events } from "../events/index.ts";
-import type { DeliveryStore } from "./delivery-store.ts";
-import {
-  webhookAttemptDurationSeconds,
-  webhookAttemptsTotal,
-  webhookDeadDeliveriesTotal,
-  webhookSecretUnopenableTotal,
-} from "./metrics.ts";
-import type { AttemptOutcome } from "./post-webhook.ts";
+import { associatedDataOf, keyringOf } from "./endpoint-secret.ts";
 import * as queries from "./queries.ts";
+import * as resealQueries from "./reseal-queries.ts";
 import {
   type AttemptRow,
   type CreateEndpointInput,
@@ -25,8 +19,7 @@ import {
   type EndpointRow,
   RECOVERY_WINDOW_MS,
 } from "./schemas.ts";
-import { isSealedWith, openSecret, type SecretKeyring, sealSecret } from "./secret-box.ts";
-import { signatureHeader } from "./signature.ts";
+import { isSealedWith, openSecret, sealSecret } from "./secret-box.ts";
 import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } from "./target-guard.ts";
 
 /**
@@ -50,17 +43,17 @@ import { assertPublicHost, BlockedTargetError, hostOf, privateTargetsAllowed } f
  * `endpoint_inactive` (400), `parameter_invalid` (400, a recovery reaching back too far).
  */
 
-/** How long a delivery whose endpoint secret does not decrypt waits before it is tried again. */
-const SECRET_UNOPENABLE_RETRY_MS = 60_000;
-
 /** Dead deliveries one recovery call makes due (one statement); the caller repeats while `has_more`. */
 const RECOVERED_PER_CALL_MAX = 5000;
 
-function keyringOf(config: Config): SecretKeyring {
-  return { current: requireWebhookSecretKey(config), previous: config.webhook.previousSecretKey };
-}
-
-const associatedDataOf = (endpoint: { merchant_id: string; id: string }) => `${endpoint.merchant_id}/${endpoint.id}`;
+// The delivery of an attempt lives in delivery-attempt.ts; tests and the pump's task have always
+// imported it from here, so the service keeps answering for it.
+export {
+  attemptDelivery,
+  attemptLeaseMs,
+  claimDueDeliveries,
+  type DeliveryDependencies,
+} from "./delivery-attempt.ts";
 
 /** Refuses URLs a world may not deliver to; in the live world also hosts that resolve to private addresses. */
 async function validateTargetUrl(rawUrl: string, world: World, config: Config): Promise<URL> {
@@ -275,15 +268,20 @@ export async function sendTestEvent(
 
 export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
 
+async function deliveryOrNotFound(database: Queryable, world: World, deliveryId: string): Promise<DeliveryRow> {
+  const delivery = await queries.selectDelivery(database, world, deliveryId);
+  if (delivery === null) {
+    throw notFound(`No such webhook delivery: ${deliveryId}.`);
+  }
+  return delivery;
+}
+
 export async function getDelivery(
   database: Queryable,
   world: World,
   deliveryId: string,
 ): Promise<DeliveryWithAttempts> {
-  const delivery = await queries.selectDelivery(database, world, deliveryId);
-  if (delivery === null) {
-    throw notFound(`No such webhook delivery: ${deliveryId}.`);
-  }
+  const delivery = await deliveryOrNotFound(database, world, deliveryId);
   const attempts = await queries.selectAttempts(database, world.merchantId, [deliveryId]);
   return { ...delivery, attempts: [...attempts] };
 }
@@ -332,10 +330,7 @@ export async function retryDelivery(
   world: World,
   deliveryId: string,
 ): Promise<DeliveryWithAttempts> {
-  const delivery = await queries.selectDelivery(database, world, deliveryId);
-  if (delivery === null) {
-    throw notFound(`No such webhook delivery: ${deliveryId}.`);
-  }
+  const delivery = await deliveryOrNotFound(database, world, deliveryId);
   const endpoint = await getEndpoint(database, world, delivery.endpoint_id);
   if (!endpoint.active) {
     throw invalidRequest("endpoint_inactive", "The delivery's endpoint is deactivated.");
@@ -346,133 +341,6 @@ export async function retryDelivery(
   }
   const attempts = await queries.selectAttempts(database, world.merchantId, [deliveryId]);
   return { ...due, attempts: [...attempts] };
-}
-
-export type DeliveryDependencies = {
-  store: DeliveryStore;
-  config: Config;
-  post: (request: {
-    url: string;
-    body: string;
-    headers: Record<string, string>;
-    guardPrivate: boolean;
-  }) => Promise<AttemptOutcome>;
-  /** The clock of signatures, in seconds; tests may move it. */
-  nowSeconds?: () => number;
-};
-
-/** The lease of a claimed attempt: its own deadline with room to record it, so it lapses only when the worker is gone. */
-export const attemptLeaseMs = (config: Pick<Config, "webhook">) => 2 * config.webhook.timeoutMs + 1000;
-
-/**
- * Claims up to `limit` due deliveries (of one merchant, or of all when `merchantId` is null) with
- * their attempts' leases, in one statement (`DeliveryStore.claimDue`); each is then `attemptDelivery`'s.
- */
-export function claimDueDeliveries(
-  dependencies: Pick<DeliveryDependencies, "store" | "config">,
-  claim: { limit: number; merchantId: string | null },
-): Promise<readonly queries.ClaimedDelivery[]> {
-  return dependencies.store.claimDue({ ...claim, leaseMs: attemptLeaseMs(dependencies.config) });
-}
-
-/**
- * One attempt of a claimed delivery (its attempt counted and leased by the claim): post the signed
- * event outside any transaction, then record the attempt and settle the delivery in one statement
- * (a failure's next attempt is the delivery's `next_attempt_at`, where the claim finds it).
- */
-export async function attemptDelivery(
-  dependencies: DeliveryDependencies,
-  claimed: queries.ClaimedDelivery,
-): Promise<DeliveryRow | null> {
-  const { store, config } = dependencies;
-  const delivery = { merchantId: claimed.merchant_id, deliveryId: claimed.id };
-  if (!claimed.endpoint_active) {
-    return store.record({
-      ...delivery,
-      attempt: null,
-      attemptNumber: claimed.attempt_count,
-      status: "canceled",
-      nextAttemptInMs: null,
-    });
-  }
-  const body = JSON.stringify({
-    id: claimed.event_id,
-    type: claimed.event_type,
-    livemode: claimed.livemode,
-    created_at: claimed.event_created_at.toISOString(),
-    data: claimed.event_data,
-  });
-  const associatedData = associatedDataOf({ merchant_id: claimed.merchant_id, id: claimed.endpoint_id });
-  let secrets: [string, ...string[]];
-  try {
-    const secret = openSecret(keyringOf(config), claimed.secret_ciphertext, associatedData);
-    // During a roll's overlap the previous secret signs too, so receivers still holding it accept.
-    secrets =
-      claimed.previous_secret_ciphertext === null
-        ? [secret]
-        : [secret, openSecret(keyringOf(config), claimed.previous_secret_ciphertext, associatedData)];
-  } catch (error) {
-    // Our keys, not the receiver: nothing is sent, the attempt is given back, and the delivery waits
-    // for the operator to configure the key it was sealed under (or the merchant to roll the secret).
-    await store.record({
-      ...delivery,
-      attempt: null,
-      attemptNumber: claimed.attempt_count,
-      status: "pending",
-      nextAttemptInMs: SECRET_UNOPENABLE_RETRY_MS,
-      attemptReturned: true,
-    });
-    webhookSecretUnopenableTotal.inc();
-    throw new Error(
-      `endpoint ${claimed.endpoint_id}'s secret does not decrypt with the configured keys; delivery ${claimed.id} waits ${SECRET_UNOPENABLE_RETRY_MS / 1000} s without using an attempt`,
-      { cause: error },
-    );
-  }
-  const startedAt = new Date();
-  const timestampSeconds = dependencies.nowSeconds?.() ?? Math.floor(startedAt.getTime() / 1000);
-  const outcome = await dependencies.post({
-    url: claimed.url,
-    body,
-    headers: {
-      "X-Pos-Event-Id": claimed.event_id,
-      "X-Pos-Delivery-Id": claimed.id,
-      "X-Pos-Signature": signatureHeader({ secrets, timestampSeconds, body }),
-    },
-    guardPrivate: !privateTargetsAllowed(config.webhook.privateTargets, claimed.livemode),
-  });
-  const succeeded = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300;
-  const attemptsMax = config.webhook.retryScheduleMs.length + 1;
-  const retryInMs = config.webhook.retryScheduleMs[claimed.attempt_count - 1];
-  const status: DeliveryStatus = succeeded
-    ? "succeeded"
-    : claimed.attempt_count >= attemptsMax || retryInMs === undefined
-      ? "dead"
-      : "pending";
-  webhookAttemptsTotal.inc({
-    outcome: succeeded ? "succeeded" : "failed",
-    attempt: claimed.attempt_count <= attemptsMax ? String(claimed.attempt_count) : `${attemptsMax + 1}+`,
-  });
-  webhookAttemptDurationSeconds.observe(outcome.durationMs / 1000);
-  // One statement: the attempt's record and the delivery's new state.
-  const settled = await store.record({
-    ...delivery,
-    attempt: {
-      attempt: claimed.attempt_count,
-      started_at: startedAt,
-      duration_ms: outcome.durationMs,
-      response_status: outcome.responseStatus,
-      response_excerpt: outcome.responseExcerpt,
-      error: outcome.error,
-      succeeded,
-    },
-    attemptNumber: claimed.attempt_count,
-    status,
-    nextAttemptInMs: status === "pending" ? (retryInMs ?? null) : null,
-  });
-  if (settled?.status === "dead") {
-    webhookDeadDeliveriesTotal.inc();
-  }
-  return settled;
 }
 
 /**
@@ -490,7 +358,7 @@ export async function resealSecrets(database: Database, config: Config): Promise
   let resealed = 0;
   let after: { merchantId: string; id: string } | undefined;
   for (;;) {
-    const batch = await queries.selectSealedSecrets(database, { after, limit: 500 });
+    const batch = await resealQueries.selectSealedSecrets(database, { after, limit: 500 });
     let raced = false;
     for (const endpoint of batch) {
       const previous = endpoint.previous_secret_ciphertext;
@@ -499,7 +367,7 @@ export async function resealSecrets(database: Database, config: Config): Promise
         (previous !== null && !isSealedWith(keyring.current, previous));
       if (stale) {
         const associatedData = associatedDataOf(endpoint);
-        const updated = await queries.updateSealedSecrets(database, {
+        const updated = await resealQueries.updateSealedSecrets(database, {
           merchantId: endpoint.merchant_id,
           id: endpoint.id,
           read: { current: endpoint.secret_ciphertext, previous },

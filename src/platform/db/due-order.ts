@@ -6,7 +6,7 @@ import { type Database, sql, type Transaction } from "./pool.ts";
  * stops at the limit: O(batch) whatever is pending. Planned on statistics taken while almost nothing
  * was pending (a quiet hour's ANALYZE, a cached generic plan), the planner otherwise rates "every
  * pending row through another partial index on the same status, then a sort" as cheap as the due
- * index and may take it: each claim then reads every pending row (docs/performance.md, "Claims that
+ * index and may take it: each claim then reads every pending row (docs/performance-history.md, "Claims that
  * read every pending row"). Each execution is also planned for the table as it is now
  * (`force_custom_plan`): a generic plan cached while the table was a page or two joins the claimed
  * rows back by hashing a sequential scan of the whole table, and without an ANALYZE (autovacuum off,

@@ -28,6 +28,10 @@ type Waiter = { channel: string; payload: string; wake: (reason: Awaited<Subscri
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Longer than 70 lines on purpose: its four steps (connect, disconnect, listen, subscribe; none over
+ * 30 lines) share the one connection and the set of waiters, which must change together.
+ */
 export function createNotifications(options: { url: string; logger: Logger; applicationName: string }): Notifications {
   const waiters = new Set<Waiter>();
   type Connection = { client: pg.Client; ready: Promise<unknown>; channels: Map<string, Promise<void>> };

@@ -254,6 +254,10 @@ export function rowBytesOf(widthPx: number): number {
 /**
  * The image's PNG scanlines (each a filter-type byte 0, none, and a row) as a zlib stream: the first
  * scanline of each run as literals, its repeats as matches one scanline back.
+ *
+ * Longer than 70 lines on purpose: it runs for every code drawn, in one pass that writes the stream
+ * and sums its Adler-32 together, and it reads top to bottom as the zlib stream is laid out (header,
+ * runs, end of block, checksum); its state (the writer, the distance codes, the sums) is per image.
  */
 export function deflateRepeatedRows(image: RepeatedRowsImage): Uint8Array {
   const rowBytes = rowBytesOf(image.widthPx);

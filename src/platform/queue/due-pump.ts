@@ -46,7 +46,7 @@ export type RunningPump = {
 /** A pool's pump settings from its configuration (`WORKER_*`), as `startPools` runs it. */
 export function pumpSettingsOf(
   worker: Config["worker"],
-): Pick<Parameters<typeof startPump>[0], "concurrency" | "idleIntervalMs" | "stallAfterMs" | "shutdownTimeoutMs"> {
+): Pick<PumpOptions, "concurrency" | "idleIntervalMs" | "stallAfterMs" | "shutdownTimeoutMs"> {
   return {
     concurrency: worker.concurrency,
     // As graphile-worker's own polling: how long a pool goes without looking when nothing is announced.
@@ -66,7 +66,34 @@ const RETRY_DELAY_MS = { initial: 500, max: 5000 };
  * the database returns. Live while its claims keep coming round: not live when none has begun or
  * ended for `stallAfterMs` (a claim that hangs, or a pump whose timer no longer fires).
  */
-export function startPump(options: {
+export function startPump(options: PumpOptions): RunningPump {
+  const pump = new Pump(options);
+  const { definition } = options;
+  const listener =
+    definition.channel === null
+      ? null
+      : listen({
+          databaseUrl: options.databaseUrl,
+          channel: definition.channel,
+          applicationName: definition.name,
+          logger: pump.logger,
+          // Also on each (re)connection: what was announced while no one listened is claimed now.
+          onAnnounced: () => void pump.claimDue(),
+        });
+  void pump.claimDue();
+
+  return {
+    backlog: pump.backlog,
+    liveness: () => pump.liveness(),
+    stop: async () => {
+      pump.stopClaiming();
+      await listener?.close();
+      await pump.waitForInFlight();
+    },
+  };
+}
+
+type PumpOptions = {
   pool: PoolName;
   definition: PumpDefinition;
   dependencies: TaskDependencies;
@@ -77,43 +104,64 @@ export function startPump(options: {
   idleIntervalMs: number;
   stallAfterMs: number;
   shutdownTimeoutMs: number;
-}): RunningPump {
-  const { pool, definition, dependencies } = options;
-  const logger = dependencies.logger.child({ pool, pump: definition.name });
-  const { claim, backlog } = definition.build(dependencies);
-  const idleIntervalMs = definition.intervalMs ?? options.idleIntervalMs;
-  const { jobsTotal, jobDurationSeconds, pumpClaimsTotal } = jobMetrics(options.registry);
-  const labels = { pool, task: definition.task };
-  const inFlight = new Set<Promise<unknown>>();
-  let stopped = false;
-  let claiming = false;
-  let claimAgain = false;
-  let moreMayBeDue = false;
-  let failures = 0;
+};
+
+/** One pump's state: the items in flight, the claim under way, and the timers that claim next. */
+class Pump {
+  readonly logger: Logger;
+  readonly backlog: () => Promise<QueueDepth>;
+  private readonly options: PumpOptions;
+  private readonly claim: (limit: number) => Promise<readonly PumpItem[]>;
+  private readonly idleIntervalMs: number;
+  private readonly metrics: ReturnType<typeof jobMetrics>;
+  private readonly labels: { pool: PoolName; task: string };
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private stopped = false;
+  private claiming = false;
+  private claimAgain = false;
+  private moreMayBeDue = false;
+  private failures = 0;
   // When the last claim began or ended: a claim that hangs counts as quiet too.
-  let lastClaimMovedAt = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  let soon: NodeJS.Immediate | undefined;
+  private lastClaimMovedAt = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Immediate | undefined;
 
-  const schedule = (delayMs: number) => {
-    clearTimeout(timer);
-    timer = stopped ? undefined : setTimeout(() => void claimDue(), delayMs);
-  };
+  constructor(options: PumpOptions) {
+    const { pool, definition, dependencies } = options;
+    this.options = options;
+    this.logger = dependencies.logger.child({ pool, pump: definition.name });
+    const { claim, backlog } = definition.build(dependencies);
+    this.claim = claim;
+    this.backlog = backlog;
+    this.idleIntervalMs = definition.intervalMs ?? options.idleIntervalMs;
+    this.metrics = jobMetrics(options.registry);
+    this.labels = { pool, task: definition.task };
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = this.stopped ? undefined : setTimeout(() => void this.claimDue(), delayMs);
+  }
+
   // Items that end in the same turn (their records share a statement) lead to one claim.
-  const claimSoon = () => {
-    soon ??= setImmediate(() => {
-      soon = undefined;
-      void claimDue();
+  private claimSoon(): void {
+    this.soon ??= setImmediate(() => {
+      this.soon = undefined;
+      void this.claimDue();
     });
-  };
+  }
 
-  const run = (item: PumpItem) => {
+  /** Runs one claimed item in its job span, counted as a job of the definition's task. */
+  private run(item: PumpItem): void {
+    const { jobsTotal, jobDurationSeconds } = this.metrics;
+    const { labels } = this;
+    const task = this.options.definition.task;
     jobsTotal.inc({ ...labels, outcome: "started" });
     const stopTimer = jobDurationSeconds.startTimer(labels);
     const running: Promise<unknown> = inJobSpan(
       {
-        pool,
-        task: definition.task,
+        pool: this.options.pool,
+        task,
         jobId: item.id,
         attempt: item.attempt,
         payload: { traceparent: item.traceparent },
@@ -125,100 +173,96 @@ export function startPump(options: {
         (error: unknown) => {
           // The row keeps its own attempts: it falls due again when its lease lapses.
           jobsTotal.inc({ ...labels, outcome: "retried" });
-          logger.warn({ err: error, id: item.id }, `${definition.task} failed; it falls due again`);
+          this.logger.warn({ err: error, id: item.id }, `${task} failed; it falls due again`);
         },
       )
       .finally(() => {
         stopTimer();
-        inFlight.delete(running);
-        if (moreMayBeDue) {
-          claimSoon();
+        this.inFlight.delete(running);
+        if (this.moreMayBeDue) {
+          this.claimSoon();
         }
       });
-    inFlight.add(running);
-  };
+    this.inFlight.add(running);
+  }
 
-  async function claimDue(): Promise<void> {
-    if (stopped) {
+  /**
+   * Claims up to the room left, again while a claim fills it or an announcement came meanwhile, then
+   * schedules the next look. The loop stays inline: `claiming` must drop in the same turn as the last
+   * claim answers, or an announcement in between would be folded into a claim that never comes.
+   */
+  async claimDue(): Promise<void> {
+    if (this.stopped) {
       return;
     }
-    if (claiming) {
-      claimAgain = true;
+    if (this.claiming) {
+      this.claimAgain = true;
       return;
     }
-    claiming = true;
-    lastClaimMovedAt = Date.now();
-    let delayMs = idleIntervalMs;
+    this.claiming = true;
+    this.lastClaimMovedAt = Date.now();
+    const { pumpClaimsTotal } = this.metrics;
+    const { pool, definition } = this.options;
+    let delayMs = this.idleIntervalMs;
     try {
       do {
-        claimAgain = false;
-        const room = options.concurrency - inFlight.size;
+        this.claimAgain = false;
+        const room = this.options.concurrency - this.inFlight.size;
         // Full: an item that ends claims again.
-        moreMayBeDue = room <= 0;
+        this.moreMayBeDue = room <= 0;
         if (room <= 0) {
           break;
         }
-        const items = await claim(room);
+        const items = await this.claim(room);
         pumpClaimsTotal.inc({ pool, pump: definition.name, outcome: "succeeded" });
         for (const item of items) {
-          run(item);
+          this.run(item);
         }
         if (items.length === room) {
-          moreMayBeDue = true;
-          claimAgain = true;
+          this.moreMayBeDue = true;
+          this.claimAgain = true;
         }
-      } while (claimAgain && !stopped);
-      failures = 0;
+      } while (this.claimAgain && !this.stopped);
+      this.failures = 0;
     } catch (error) {
       pumpClaimsTotal.inc({ pool, pump: definition.name, outcome: "failed" });
-      failures += 1;
-      delayMs = Math.min(RETRY_DELAY_MS.max, RETRY_DELAY_MS.initial * 2 ** (failures - 1));
-      logger.warn({ err: error, failures }, `${definition.name}: claim failed; trying again`);
+      this.failures += 1;
+      delayMs = Math.min(RETRY_DELAY_MS.max, RETRY_DELAY_MS.initial * 2 ** (this.failures - 1));
+      this.logger.warn({ err: error, failures: this.failures }, `${definition.name}: claim failed; trying again`);
     } finally {
-      claiming = false;
-      lastClaimMovedAt = Date.now();
-      schedule(delayMs);
+      this.claiming = false;
+      this.lastClaimMovedAt = Date.now();
+      this.schedule(delayMs);
     }
   }
 
-  const listener =
-    definition.channel === null
-      ? null
-      : listen({
-          databaseUrl: options.databaseUrl,
-          channel: definition.channel,
-          applicationName: definition.name,
-          logger,
-          // Also on each (re)connection: what was announced while no one listened is claimed now.
-          onAnnounced: () => void claimDue(),
-        });
-  void claimDue();
+  liveness(): PoolLiveness {
+    const { name } = this.options.definition;
+    const quietMs = Date.now() - this.lastClaimMovedAt;
+    return this.stopped || quietMs < this.options.stallAfterMs
+      ? { live: true, detail: `${name}: ${this.inFlight.size} in flight` }
+      : { live: false, detail: `${name}: no claim for ${Math.round(quietMs / 1000)} s` };
+  }
 
-  return {
-    backlog,
-    liveness: () => {
-      const quietMs = Date.now() - lastClaimMovedAt;
-      return stopped || quietMs < options.stallAfterMs
-        ? { live: true, detail: `${definition.name}: ${inFlight.size} in flight` }
-        : { live: false, detail: `${definition.name}: no claim for ${Math.round(quietMs / 1000)} s` };
-    },
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      if (soon !== undefined) {
-        clearImmediate(soon);
-      }
-      await listener?.close();
-      let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        new Promise((resolve) => {
-          timeout = setTimeout(resolve, options.shutdownTimeoutMs);
-        }),
-      ]);
-      clearTimeout(timeout);
-    },
-  };
+  stopClaiming(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.soon !== undefined) {
+      clearImmediate(this.soon);
+    }
+  }
+
+  /** Waits for the items in flight, at most `shutdownTimeoutMs`. */
+  async waitForInFlight(): Promise<void> {
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => {
+        timeout = setTimeout(resolve, this.options.shutdownTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timeout);
+  }
 }
 
 /**

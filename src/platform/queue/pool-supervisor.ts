@@ -1,7 +1,7 @@
-import { EventEmitter } from "node:events";
 import type { Runner, WorkerEvents } from "graphile-worker";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Logger } from "../telemetry/logger.ts";
+import { watchRunner } from "./runner-watch.ts";
 
 /**
  * Keeps one worker pool taking jobs through database outages. graphile-worker's runner does not
@@ -78,180 +78,158 @@ export type SupervisorOptions = {
   beatIntervalMs: number;
 };
 
-/**
- * How long after the database answered a fetch must still fail to condemn the runner: a healthy runner's
- * fetch already under way when the database came back may still fail once.
- */
-const BROKEN_RUNNER_CONFIRM_MS = 1_000;
-
-// Events that show a worker asking the queue for work and getting an answer, a job or none.
-const ACTIVITY_EVENTS = ["worker:getJob:empty", "job:start", "job:complete", "localQueue:getJobs:complete"] as const;
-
 export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool {
-  const { logger } = options;
-  let runner: Runner | undefined;
+  const supervisor = new PoolSupervisor(options);
+  const heartbeat = setInterval(() => supervisor.beatOnce(), options.beatIntervalMs);
+  heartbeat.unref();
+  const watchdog = startWatchdog(supervisor, options);
+  return {
+    started: supervisor.runStartLoop(),
+    liveness: () => supervisor.liveness(),
+    stop: async () => {
+      clearInterval(watchdog);
+      clearInterval(heartbeat);
+      await supervisor.stop();
+    },
+  };
+}
+
+/** Checks liveness every `checkIntervalMs` (one check at a time) and gives up on a stalled pool. */
+function startWatchdog(supervisor: PoolSupervisor, options: SupervisorOptions): NodeJS.Timeout {
+  let checking = false;
+  const watchdog = setInterval(() => {
+    if (checking) {
+      return;
+    }
+    checking = true;
+    supervisor
+      .liveness()
+      .then((status) => {
+        if (!status.live && !supervisor.stopping) {
+          options.onFatal(`the worker pool is stalled: ${status.detail}`);
+        }
+      })
+      .finally(() => {
+        checking = false;
+      });
+  }, options.checkIntervalMs);
+  watchdog.unref();
+  return watchdog;
+}
+
+/** The state of one supervised pool: its live runner, and what watches and beats for it. */
+class PoolSupervisor {
+  stopping = false;
+  private runner: Runner | undefined;
   // The live runner's worker pool id, once graphile-worker has reported it.
-  let runnerPoolId: () => string | undefined = () => undefined;
+  private runnerPoolId: () => string | undefined = () => undefined;
   // Watches the live (or starting) runner's local queue for silence; one at a time.
-  let silenceCheck: NodeJS.Timeout | undefined;
-  let lastActivityAt = Date.now();
-  let stopping = false;
-  let wakeUp: (() => void) | undefined;
-  let startLoop: Promise<void> = Promise.resolve();
+  private silenceCheck: NodeJS.Timeout | undefined;
+  private lastActivityAt = Date.now();
+  private wakeUp: (() => void) | undefined;
+  private startLoop: Promise<void> = Promise.resolve();
+  // The beat under way, if any: one at a time, and awaited by `stop` (its connection must be back
+  // in the pool before the process closes it).
+  private beat: Promise<void> | undefined;
+  private readonly options: SupervisorOptions;
+  private readonly logger: Logger;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
+  constructor(options: SupervisorOptions) {
+    this.options = options;
+    this.logger = options.logger;
+  }
+
+  /** Starts a runner, retrying with backoff while the database is unavailable; rejects on any other error. */
+  runStartLoop(): Promise<void> {
+    this.startLoop = this.startRunner().catch((error: unknown) => {
+      this.options.onFatal("the worker pool could not start", error);
     });
+    return this.startLoop;
+  }
 
-  const startRunner = async (): Promise<void> => {
-    let delayMs = options.retryDelayMs.initial;
-    while (!stopping) {
-      clearInterval(silenceCheck);
+  private async startRunner(): Promise<void> {
+    let delayMs = this.options.retryDelayMs.initial;
+    while (!this.stopping) {
+      clearInterval(this.silenceCheck);
       try {
-        await options.probeDatabase();
-        const events: WorkerEvents = new EventEmitter();
-        let workerPoolId: string | undefined;
-        let started: Runner | undefined;
-        events.on("pool:create", ({ workerPool }) => {
-          workerPoolId = workerPool.id;
-        });
-        // graphile-worker shuts its worker pool down by itself when it cannot record a job's outcome;
-        // that shutdown may wait long for jobs in flight, so a new runner starts at once.
-        events.on("pool:gracefulShutdown", () => {
-          setImmediate(() => {
-            if (started !== undefined) {
-              retire(started, () => workerPoolId);
-            }
-          });
-        });
-        // Fetches failing since (undefined while they succeed), and when the database last answered a
-        // probe made because of them. A fetch failing after that answer is the runner's fault.
-        let failingSince: number | undefined;
-        let databaseAnsweredAt: number | undefined;
-        let probing = false;
-        for (const event of ACTIVITY_EVENTS) {
-          events.on(event, () => {
-            lastActivityAt = Date.now();
-            failingSince = undefined;
-            databaseAnsweredAt = undefined;
-          });
-        }
-        // A fetch failed. After the database has answered a probe, one more failure condemns the runner
-        // (`confirmMs` later: a fetch already under way when the database came back may still fail).
-        const fetchFailed = (confirmMs: number) => {
-          const now = Date.now();
-          failingSince ??= now;
-          if (started === undefined || now - failingSince < options.brokenRunnerAfterMs) {
-            return;
-          }
-          if (databaseAnsweredAt !== undefined && now - databaseAnsweredAt >= confirmMs) {
-            logger.error(
-              { pool: options.pool },
-              "the worker pool's runner fails every fetch of a job while the database answers; rebuilding it",
-            );
-            retire(started, () => workerPoolId);
-            return;
-          }
-          if (probing || databaseAnsweredAt !== undefined) {
-            return;
-          }
-          probing = true;
-          // A plain query: it answers once the database is back, whatever the runner has cached.
-          options
-            .probeDatabase()
-            .then(
-              () => {
-                if (failingSince !== undefined) databaseAnsweredAt ??= Date.now();
-              },
-              () => {},
-            )
-            .finally(() => {
-              probing = false;
-            });
-        };
-        events.on("worker:getJob:error", () => fetchFailed(BROKEN_RUNNER_CONFIRM_MS));
-        // A local queue's failed fetch raises no event (graphile-worker logs it and polls again), but a
-        // polling local queue whose fetches succeed answers at least every poll interval, so one silent
-        // for `brokenRunnerAfterMs` (above the poll interval) is failing, and still silent that long
-        // after the database answered, broken. A waiting one (jobs fetched, workers busy) fetches
-        // nothing and is not judged.
-        let localQueuePolling = false;
-        let localQueueAnsweredAt = Date.now();
-        events.on("localQueue:setMode", ({ newMode }) => {
-          localQueuePolling = newMode === "POLLING";
-          localQueueAnsweredAt = Date.now();
-        });
-        events.on("localQueue:getJobs:complete", () => {
-          localQueueAnsweredAt = Date.now();
-        });
-        silenceCheck = setInterval(
-          () => {
-            if (localQueuePolling && Date.now() - localQueueAnsweredAt >= options.brokenRunnerAfterMs) {
-              failingSince ??= localQueueAnsweredAt;
-              fetchFailed(options.brokenRunnerAfterMs);
-            }
-          },
-          Math.max(10, options.brokenRunnerAfterMs / 5),
-        );
-        silenceCheck.unref();
-        started = await options.start(events);
-        lastActivityAt = Date.now();
-        if (stopping) {
-          await started.stop();
-          return;
-        }
-        runner = started;
-        runnerPoolId = () => workerPoolId;
-        watch(started, () => workerPoolId);
-        beatOnce();
+        await this.options.probeDatabase();
+        await this.startOneRunner();
         return;
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
           throw error;
         }
-        logger.warn(
-          { pool: options.pool, err: error, retryInMs: delayMs },
+        this.logger.warn(
+          { pool: this.options.pool, err: error, retryInMs: delayMs },
           "database unavailable; the worker pool will try again",
         );
-        await sleep(delayMs);
-        delayMs = Math.min(delayMs * 2, options.retryDelayMs.max);
+        await this.sleep(delayMs);
+        delayMs = Math.min(delayMs * 2, this.options.retryDelayMs.max);
       }
     }
-  };
+  }
 
-  const runStartLoop = () => {
-    startLoop = startRunner().catch((error: unknown) => {
-      options.onFatal("the worker pool could not start", error);
+  /** Starts one runner under a new watch, and makes it the live one unless the pool is stopping. */
+  private async startOneRunner(): Promise<void> {
+    const watch = watchRunner({
+      pool: this.options.pool,
+      logger: this.logger,
+      probeDatabase: () => this.options.probeDatabase(),
+      brokenRunnerAfterMs: this.options.brokenRunnerAfterMs,
+      onActivity: () => {
+        this.lastActivityAt = Date.now();
+      },
+      retire: (runner, workerPoolId) => this.retire(runner, workerPoolId),
     });
-    return startLoop;
-  };
-
-  const watch = (watched: Runner, workerPoolId: () => string | undefined) => {
-    watched.promise.then(
-      () => retire(watched, workerPoolId),
-      (error: unknown) => retire(watched, workerPoolId, error),
+    this.silenceCheck = watch.silenceCheck;
+    const started = await this.options.start(watch.events);
+    watch.attach(started);
+    this.lastActivityAt = Date.now();
+    if (this.stopping) {
+      await started.stop();
+      return;
+    }
+    this.runner = started;
+    this.runnerPoolId = watch.workerPoolId;
+    started.promise.then(
+      () => this.retire(started, watch.workerPoolId),
+      (error: unknown) => this.retire(started, watch.workerPoolId, error),
     );
-  };
+    this.beatOnce();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 
   /**
    * Replaces a runner that stopped, or began stopping, by itself. Its jobs (fetched, or in flight)
    * are unlocked once it has settled, so that the new runner takes them now rather than in hours.
    */
-  const retire = (retired: Runner, workerPoolId: () => string | undefined, error?: unknown) => {
-    if (stopping || runner !== retired) {
+  private retire(retired: Runner, workerPoolId: () => string | undefined, error?: unknown): void {
+    if (this.stopping || this.runner !== retired) {
       return;
     }
-    runner = undefined;
-    clearInterval(silenceCheck);
-    logger.error({ pool: options.pool, err: error }, "the worker pool's runner is stopping by itself; rebuilding it");
+    this.runner = undefined;
+    clearInterval(this.silenceCheck);
+    this.logger.error(
+      { pool: this.options.pool, err: error },
+      "the worker pool's runner is stopping by itself; rebuilding it",
+    );
     // Also ends the retired runner's cron and queue-depth sampling; it rejects when already stopped.
     retired.stop().catch(() => {});
-    void runStartLoop();
+    void this.runStartLoop();
+    this.unlockWhenSettled(retired, workerPoolId);
+  }
+
+  /** Unlocks a retired runner's jobs once, when it settles or `retiredRunnerGraceMs` has passed. */
+  private unlockWhenSettled(retired: Runner, workerPoolId: () => string | undefined): void {
     let unlockStarted = false;
     const unlockOnce = () => {
       if (unlockStarted) {
@@ -261,129 +239,102 @@ export function superviseWorkerPool(options: SupervisorOptions): SupervisedPool 
       clearTimeout(graceTimer);
       const id = workerPoolId();
       if (id === undefined) {
-        logger.error(
-          { pool: options.pool },
+        this.logger.error(
+          { pool: this.options.pool },
           "the retired runner never reported its worker pool id; its jobs stay locked",
         );
         return;
       }
-      void unlockEventually(id);
+      void this.unlockEventually(id);
     };
-    const graceTimer = setTimeout(unlockOnce, options.retiredRunnerGraceMs);
+    const graceTimer = setTimeout(unlockOnce, this.options.retiredRunnerGraceMs);
     graceTimer.unref();
     retired.promise.then(unlockOnce, unlockOnce);
-  };
+  }
 
-  const unlockEventually = async (workerPoolId: string) => {
-    let delayMs = options.retryDelayMs.initial;
-    while (!stopping) {
+  private async unlockEventually(workerPoolId: string): Promise<void> {
+    let delayMs = this.options.retryDelayMs.initial;
+    while (!this.stopping) {
       try {
-        await options.unlockWorkerPool(workerPoolId);
-        logger.info({ pool: options.pool, workerPoolId }, "unlocked the jobs of the retired runner");
+        await this.options.unlockWorkerPool(workerPoolId);
+        this.logger.info({ pool: this.options.pool, workerPoolId }, "unlocked the jobs of the retired runner");
         return;
       } catch (error) {
-        logger.warn(
-          { pool: options.pool, err: error, retryInMs: delayMs },
+        this.logger.warn(
+          { pool: this.options.pool, err: error, retryInMs: delayMs },
           "unlocking the retired runner's jobs failed",
         );
         await new Promise((resolve) => setTimeout(resolve, delayMs));
-        delayMs = Math.min(delayMs * 2, options.retryDelayMs.max);
+        delayMs = Math.min(delayMs * 2, this.options.retryDelayMs.max);
       }
     }
-  };
+  }
 
-  const liveness = async (): Promise<PoolLiveness> => {
-    const status = await livenessOfRunner();
-    return { ...status, detail: `${options.pool}: ${status.detail}` };
-  };
+  async liveness(): Promise<PoolLiveness> {
+    const status = await this.livenessOfRunner();
+    return { ...status, detail: `${this.options.pool}: ${status.detail}` };
+  }
 
-  const livenessOfRunner = async (): Promise<PoolLiveness> => {
-    if (stopping) {
+  private async livenessOfRunner(): Promise<PoolLiveness> {
+    if (this.stopping) {
       return { live: true, detail: "stopping" };
     }
-    if (runner === undefined) {
+    if (this.runner === undefined) {
       return { live: true, detail: "starting: waiting for the database" };
     }
-    const idleMs = Date.now() - lastActivityAt;
-    if (idleMs < options.stallAfterMs) {
+    const idleMs = Date.now() - this.lastActivityAt;
+    if (idleMs < this.options.stallAfterMs) {
       return { live: true, detail: "taking jobs" };
     }
     let oldestAgeSeconds: number;
     try {
-      oldestAgeSeconds = await options.oldestRunnableAgeSeconds();
+      oldestAgeSeconds = await this.options.oldestRunnableAgeSeconds();
     } catch {
       // Without the database no pool can take jobs; restarting this one would not help.
       return { live: true, detail: "database unavailable" };
     }
-    if (oldestAgeSeconds * 1000 < options.stallAfterMs) {
+    if (oldestAgeSeconds * 1000 < this.options.stallAfterMs) {
       return { live: true, detail: "idle" };
     }
     return {
       live: false,
       detail: `no job taken for ${Math.round(idleMs / 1000)} s while a job has been due for ${Math.round(oldestAgeSeconds)} s`,
     };
-  };
+  }
 
-  // The beat under way, if any: one at a time, and awaited by `stop` (its connection must be back
-  // in the pool before the process closes it).
-  let beat: Promise<void> | undefined;
-  const beatOnce = () => {
-    if (beat !== undefined || stopping) {
+  /** Beats for the live runner's worker pool (none while no runner is up); one beat at a time. */
+  beatOnce(): void {
+    if (this.beat !== undefined || this.stopping) {
       return;
     }
-    const id = runner === undefined ? undefined : runnerPoolId();
-    beat = options
+    const id = this.runner === undefined ? undefined : this.runnerPoolId();
+    this.beat = this.options
       .beat(id === undefined ? [] : [id])
       .then(
         (freed) => {
           if (freed.length > 0) {
-            logger.warn(
-              { pool: options.pool, freedWorkerPools: freed },
+            this.logger.warn(
+              { pool: this.options.pool, freedWorkerPools: freed },
               "freed the jobs of worker pools that stopped beating (their processes died)",
             );
           }
         },
         (error: unknown) => {
-          logger.warn({ pool: options.pool, err: error }, "the worker pool's heartbeat failed");
+          this.logger.warn({ pool: this.options.pool, err: error }, "the worker pool's heartbeat failed");
         },
       )
       .finally(() => {
-        beat = undefined;
+        this.beat = undefined;
       });
-  };
-  const heartbeat = setInterval(beatOnce, options.beatIntervalMs);
-  heartbeat.unref();
+  }
 
-  let checking = false;
-  const watchdog = setInterval(() => {
-    if (checking) {
-      return;
-    }
-    checking = true;
-    liveness()
-      .then((status) => {
-        if (!status.live && !stopping) {
-          options.onFatal(`the worker pool is stalled: ${status.detail}`);
-        }
-      })
-      .finally(() => {
-        checking = false;
-      });
-  }, options.checkIntervalMs);
-  watchdog.unref();
-
-  return {
-    started: runStartLoop(),
-    liveness,
-    stop: async () => {
-      stopping = true;
-      clearInterval(watchdog);
-      clearInterval(heartbeat);
-      clearInterval(silenceCheck);
-      wakeUp?.();
-      await beat;
-      await startLoop;
-      await runner?.stop();
-    },
-  };
+  /** Stops taking jobs and waits for the beat, the start loop and the live runner's jobs in flight. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.silenceCheck);
+    this.wakeUp?.();
+    await this.beat;
+    await this.startLoop;
+    await this.runner?.stop();
+  }
 }

@@ -26,8 +26,39 @@ export async function startWorkerPool(options: {
   events?: WorkerEvents;
 }): Promise<Runner> {
   const { config, logger } = options.dependencies;
-  const { jobsTotal, jobDurationSeconds } = jobMetrics(options.registry);
+  const taskList = taskListOf(options);
+  const cronItems = cronItemsOf(options.tasks);
 
+  const runner = await run({
+    pgPool: options.pgPool,
+    concurrency: config.worker.concurrency,
+    pollInterval: config.worker.pollIntervalMs,
+    noHandleSignals: true,
+    ...(options.events === undefined ? {} : { events: options.events }),
+    taskList,
+    parsedCronItems: cronItems,
+    gracefulShutdownAbortTimeout: config.worker.shutdownTimeoutMs,
+    // Batched completion (flushed at once with a zero delay) is the mode in which graphile-worker
+    // awaits the last completions during shutdown; unbatched completions are fire-and-forget and a
+    // stopping process could leave a finished job locked, to be run again hours later.
+    preset: {
+      worker: {
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+        ...localQueueOf(config.worker),
+      },
+    },
+    logger: workerLogger(logger.child({ pool: options.pool })),
+  });
+  logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
+  return runner;
+}
+
+type WorkerPoolOptions = Parameters<typeof startWorkerPool>[0];
+
+/** The pool's tasks as graphile-worker runs them: each in its job span, counted by outcome and timed. */
+function taskListOf(options: WorkerPoolOptions): TaskList {
+  const { jobsTotal, jobDurationSeconds } = jobMetrics(options.registry);
   const taskList: TaskList = {};
   for (const definition of options.tasks) {
     const handler = definition.build(options.dependencies);
@@ -59,8 +90,13 @@ export async function startWorkerPool(options: {
       }
     };
   }
-  const cronItems = parseCronItems(
-    options.tasks
+  return taskList;
+}
+
+/** The schedules of the pool's cron tasks. */
+function cronItemsOf(tasks: WorkerPoolOptions["tasks"]) {
+  return parseCronItems(
+    tasks
       .filter((definition) => definition.cron !== undefined)
       .map((definition) => ({
         task: definition.identifier,
@@ -70,30 +106,6 @@ export async function startWorkerPool(options: {
         options: { backfillPeriod: 0, maxAttempts: 3 },
       })),
   );
-
-  const runner = await run({
-    pgPool: options.pgPool,
-    concurrency: config.worker.concurrency,
-    pollInterval: config.worker.pollIntervalMs,
-    noHandleSignals: true,
-    ...(options.events === undefined ? {} : { events: options.events }),
-    taskList,
-    parsedCronItems: cronItems,
-    gracefulShutdownAbortTimeout: config.worker.shutdownTimeoutMs,
-    // Batched completion (flushed at once with a zero delay) is the mode in which graphile-worker
-    // awaits the last completions during shutdown; unbatched completions are fire-and-forget and a
-    // stopping process could leave a finished job locked, to be run again hours later.
-    preset: {
-      worker: {
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-        ...localQueueOf(config.worker),
-      },
-    },
-    logger: workerLogger(logger.child({ pool: options.pool })),
-  });
-  logger.info({ pool: options.pool, tasks: Object.keys(taskList) }, "worker pool started");
-  return runner;
 }
 
 /**
