@@ -88,6 +88,14 @@ test("both worlds' keys are listed on TEST; revoking asks in our dialog, a LIVE 
 
     expect(nativeDialogs).toEqual([]);
     expect(await app.accessibilityViolations()).toEqual([]);
+
+    // The audit log names who revoked them: the owner's email, never a raw user id.
+    await openDashboardPage(app, "Settings");
+    const audit = page.getByRole("table", { name: "Latest account activity" });
+    const revoked = audit.locator("tbody tr").filter({ hasText: "api_key.revoked" });
+    await revoked.first().waitFor();
+    expect(await revoked.locator("td:nth-child(3)").allTextContents()).toEqual([shop.email, shop.email]);
+    expect(await audit.textContent()).not.toMatch(/dashboard_user|usr_/);
     expect(app.refusals).toEqual(["401 GET /v1/session", `403 DELETE /v1/api_keys/${shop.liveKeyId}`]);
     expectCleanSession(app, platform.baseUrl);
   } finally {
