@@ -70,9 +70,11 @@ describe("public receipts", () => {
     const csp = plain.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain("unsafe-inline");
-    expect(csp).not.toContain("script-src");
+    // One script, this origin's file for the Print button: none inline, none from elsewhere.
+    expect(csp).toContain("script-src 'self';");
     const html = await plain.text();
-    expect(html).not.toMatch(/<script|\son\w+=|style=/i);
+    expect(html.match(/<script[^>]*>/gi)).toEqual(['<script src="/receipts/assets/print.js" defer>']);
+    expect(html).not.toMatch(/\son\w+=|style=/i);
     expect(html).toContain("Bread &lt;loaf&gt;");
     expect(html).toContain("USD 3.35");
     expect(html).toContain("Returned");
@@ -109,6 +111,33 @@ describe("public receipts", () => {
     expect(a4.subarray(0, 5).toString("latin1")).toBe("%PDF-");
 
     expect([...origins]).toEqual([platform.baseUrl]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the receipt's Print button opens the print dialog (window.print), with no inline script", async () => {
+    const sale = await post("/v1/sales", { tender: "cash", items: [{ name: "Tea", qty: 1, unit_cents: 300 }] });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+    page.on("pageerror", (error) => problems.push(error.message));
+    // Headless Chromium has no print dialog: count the calls instead.
+    await page.addInitScript(() => {
+      (window as unknown as { printed: number }).printed = 0;
+      window.print = () => {
+        (window as unknown as { printed: number }).printed += 1;
+      };
+    });
+    await page.goto(sale.receipt_url);
+    const print = page.getByRole("button", { name: "Print" });
+    const box = await print.boundingBox();
+    expect(box === null ? 0 : Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+    await print.click();
+    await page.waitForFunction(() => (window as unknown as { printed: number }).printed === 1);
+    // Printing hides the button (screen only).
+    await page.emulateMedia({ media: "print" });
+    expect(await print.isVisible()).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });

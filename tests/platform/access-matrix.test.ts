@@ -215,6 +215,7 @@ test("a till is never signed in with a password", async () => {
 const PUBLIC_ROUTES = [
   "POST /v1/session",
   "POST /v1/session/device",
+  "GET /receipts/assets/print.js",
   "GET /receipts/assets/:file",
   "GET /receipts/:token/qr.png",
   "GET /receipts/:token",

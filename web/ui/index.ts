@@ -1,5 +1,6 @@
 /** The apps' component kit (the dashboard's and the till's). Import tokens.css once per app. */
 export { Button } from "./Button.tsx";
+export { ConfirmDialog } from "./ConfirmDialog.tsx";
 export { Dialog } from "./Dialog.tsx";
 export { Field, SelectField } from "./Field.tsx";
 export { Link } from "./Link.tsx";

@@ -54,6 +54,7 @@ const auditRowSchema = z.object({
   client_address: z.string().nullable(),
   user_agent: z.string().nullable(),
   created_at: z.date(),
+  actor_name: z.string().nullable(),
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 
@@ -74,6 +75,20 @@ export async function insertAuditEntry(database: Queryable, entry: AuditEntry): 
       ${entry.target?.type ?? null}, ${entry.target?.id ?? null}, ${address}, ${userAgent})`);
 }
 
+/**
+ * Who an actor is, as a person reads it: the owner's email, a cashier's or a till's name (a till
+ * session's actor is its cashier, else its device, else the owner who paired it), "API key …last4".
+ * Looked up when read, so a renamed cashier shows their current name; null once the actor is gone.
+ */
+const ACTOR_NAME = sql.fragment`CASE a.actor_type
+    WHEN 'dashboard_user' THEN (SELECT u.email FROM dashboard_users u WHERE u.merchant_id = a.merchant_id AND u.id = a.actor_id)
+    WHEN 'api_key' THEN (SELECT 'API key …' || k.secret_last4 FROM api_keys k WHERE k.merchant_id = a.merchant_id AND k.id = a.actor_id)
+    WHEN 'till_user' THEN coalesce(
+      (SELECT c.name FROM cashiers c WHERE c.merchant_id = a.merchant_id AND c.id = a.actor_id),
+      (SELECT d.name FROM till_devices d WHERE d.merchant_id = a.merchant_id AND d.id = a.actor_id),
+      (SELECT u.email FROM dashboard_users u WHERE u.merchant_id = a.merchant_id AND u.id = a.actor_id))
+  END`;
+
 /** The merchant's entries, newest first, before the sequence number `beforeSeq` when given. */
 export async function selectAuditEntries(
   database: Queryable,
@@ -81,10 +96,10 @@ export async function selectAuditEntries(
   options: { limit: number; beforeSeq: number | undefined },
 ): Promise<readonly AuditRow[]> {
   return database.any(sql.type(auditRowSchema)`
-    SELECT merchant_id, id, seq, action, actor_type, actor_id, livemode, target_type, target_id, client_address,
-      user_agent, created_at
-    FROM audit_log
-    WHERE merchant_id = ${merchantId} AND (${options.beforeSeq ?? null}::bigint IS NULL OR seq < ${options.beforeSeq ?? null})
-    ORDER BY seq DESC
+    SELECT a.merchant_id, a.id, a.seq, a.action, a.actor_type, a.actor_id, a.livemode, a.target_type, a.target_id,
+      a.client_address, a.user_agent, a.created_at, ${ACTOR_NAME} AS actor_name
+    FROM audit_log a
+    WHERE a.merchant_id = ${merchantId} AND (${options.beforeSeq ?? null}::bigint IS NULL OR a.seq < ${options.beforeSeq ?? null})
+    ORDER BY a.seq DESC
     LIMIT ${options.limit + 1}`);
 }

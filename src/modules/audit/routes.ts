@@ -8,7 +8,13 @@ const auditEntrySchema = z
     id: z.string(),
     object: z.literal("audit_entry"),
     action: z.enum(auditActions),
-    actor: z.object({ type: z.string(), id: z.string().nullable() }),
+    actor: z.object({
+      type: z.string(),
+      id: z.string().nullable(),
+      name: z.string().nullable().meta({
+        description: "Who it is: the owner's email, a cashier's or till's name, or `API key …last4`; null if unknown.",
+      }),
+    }),
     livemode: z.boolean().nullable(),
     target: z.object({ type: z.string(), id: z.string() }).nullable(),
     client_address: z.string().nullable(),
@@ -24,7 +30,7 @@ function presentAuditEntry(row: AuditRow): z.infer<typeof auditEntrySchema> {
     id: row.id,
     object: "audit_entry",
     action: row.action as z.infer<typeof auditEntrySchema>["action"],
-    actor: { type: row.actor_type, id: row.actor_id },
+    actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
     livemode: row.livemode,
     target: row.target_type === null || row.target_id === null ? null : { type: row.target_type, id: row.target_id },
     client_address: row.client_address,

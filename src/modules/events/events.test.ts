@@ -105,6 +105,32 @@ test("since and limit page through the feed; an unknown since is a 404", async (
   ).toBe(emitted[0]);
 });
 
+test("order=newest_first lists newest first and pages on to older ones; a bad order is a 400", async () => {
+  const other = await newMerchant(db.database);
+  const emitted = [];
+  for (let index = 0; index < 3; index += 1) {
+    emitted.push((await emit(other.id, false, { index })).id);
+  }
+  // Oldest first shows all three once the feed's horizon has passed them.
+  await pollFor(3, other.testKey);
+  const newest = (since?: string) =>
+    request(app)
+      .get("/v1/events")
+      .query({ order: "newest_first", limit: 2, ...(since === undefined ? {} : { since }) })
+      .set("Authorization", `Bearer ${other.testKey}`);
+  const first = await newest();
+  expect(first.body.data.map((event: { id: string }) => event.id)).toEqual([emitted[2], emitted[1]]);
+  expect(first.body).toMatchObject({ has_more: true, next_cursor: emitted[1] });
+  const rest = await newest(first.body.next_cursor);
+  expect(rest.body.data.map((event: { id: string }) => event.id)).toEqual([emitted[0]]);
+  expect(rest.body.has_more).toBe(false);
+  const bad = await request(app)
+    .get("/v1/events")
+    .query({ order: "sideways" })
+    .set("Authorization", `Bearer ${other.testKey}`);
+  expect(bad.status).toBe(400);
+});
+
 test("an event is written with its change or not at all", async () => {
   await expect(
     db.database.transaction(async (transaction) => {

@@ -75,8 +75,11 @@ export async function selectVisibleEventsAfter(
     types: readonly string[] | undefined;
     paymentId?: string | undefined;
     limit: number;
+    /** Newest first (a person reading the log): `after` is then the position to go on before. */
+    newestFirst?: boolean | undefined;
   },
 ): Promise<readonly EventRow[]> {
+  const newest = feed.newestFirst === true;
   const types =
     feed.types === undefined
       ? sql.fragment`AND type <> ${TEST_EVENT_TYPE}`
@@ -84,7 +87,9 @@ export async function selectVisibleEventsAfter(
   const after =
     feed.after === undefined
       ? sql.fragment``
-      : sql.fragment`AND (transaction_xid, seq) > (${feed.after.transactionXid}::xid8, ${feed.after.seq}::bigint)`;
+      : newest
+        ? sql.fragment`AND (transaction_xid, seq) < (${feed.after.transactionXid}::xid8, ${feed.after.seq}::bigint)`
+        : sql.fragment`AND (transaction_xid, seq) > (${feed.after.transactionXid}::xid8, ${feed.after.seq}::bigint)`;
   const payment =
     feed.paymentId === undefined ? sql.fragment`` : sql.fragment`AND data->>'payment_id' = ${feed.paymentId}`;
   return database.any(sql.type(eventRowSchema)`
@@ -92,6 +97,6 @@ export async function selectVisibleEventsAfter(
     WHERE merchant_id = ${feed.merchantId} AND livemode = ${feed.livemode}
       AND transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
       ${types} ${payment} ${after}
-    ORDER BY events.transaction_xid, events.seq
+    ${newest ? sql.fragment`ORDER BY events.transaction_xid DESC, events.seq DESC` : sql.fragment`ORDER BY events.transaction_xid, events.seq`}
     LIMIT ${feed.limit}`);
 }

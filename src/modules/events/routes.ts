@@ -26,6 +26,7 @@ export const eventRoutes: AnyRoute[] = [
         types: query.type,
         paymentId: query.payment_id,
         limit: query.limit,
+        newestFirst: query.order === "newest_first",
       });
       return { body: { ...page, data: page.data.map(events.presentEvent) } };
     },

@@ -29,6 +29,14 @@ export const eventSchema = z
 export const eventPageSchema = pageSchema(eventSchema);
 
 export const listEventsQuery = z.strictObject({
+  order: z
+    .enum(["oldest_first", "newest_first"])
+    .default("oldest_first")
+    .meta({
+      description:
+        "oldest_first (default): the feed to process, `since` the last event processed. newest_first: for reading " +
+        "a log, `since` then the last event shown (the page goes on with older ones).",
+    }),
   since: z
     .string()
     .max(100)

@@ -88,6 +88,8 @@ export async function listEventsSince(
     /** Only events whose `data.payment_id` is this (a payment's timeline). */
     paymentId?: string | undefined;
     limit: number;
+    /** Newest first, `since` then being the event to go on before (the dashboard's log). */
+    newestFirst?: boolean | undefined;
   },
 ): Promise<Page<EventRow>> {
   const since = feed.since === undefined ? undefined : await getEvent(database, feed, feed.since);
@@ -98,6 +100,7 @@ export async function listEventsSince(
     types: feed.types,
     paymentId: feed.paymentId,
     limit: feed.limit + 1,
+    newestFirst: feed.newestFirst,
   });
   const hasMore = rows.length > feed.limit;
   const data = hasMore ? rows.slice(0, feed.limit) : rows;

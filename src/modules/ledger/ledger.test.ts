@@ -287,7 +287,7 @@ describe("GET /v1/ledger", () => {
       balance_after_cents: 700,
       currency: "USD",
       transaction_id: debited.transaction.id,
-      source: { type: "payout", id: "payout:po_filter" },
+      source: { type: "payout", id: "payout:po_filter", merchant_ref: null },
     });
     const payouts = await page(shop.liveKey, { entry_type: "payout" });
     expect(payouts.body.data).toHaveLength(1);

@@ -178,8 +178,13 @@ export async function selectAccountBalances(
     WHERE merchant_id = ${account.merchantId} AND livemode = ${account.livemode} AND account = ${account.account}`);
 }
 
+// The payment's merchant_ref rides along so the dashboard shows the merchant's own reference, not the
+// wallet's (a lookup by the payments table's primary key, one per row of a page).
 const ENTRY_COLUMNS = sql.fragment`p.merchant_id, p.id, p.transaction_id, p.livemode, p.account, p.entry_type, p.currency,
-  p.amount_cents, p.balance_after_cents, p.seq, p.created_at, t.description, t.source_type, t.source_id, t.reverses_transaction_id`;
+  p.amount_cents, p.balance_after_cents, p.seq, p.created_at, t.description, t.source_type, t.source_id, t.reverses_transaction_id,
+  CASE WHEN t.source_type = 'payment' THEN (
+    SELECT pay.merchant_ref FROM payments pay WHERE pay.merchant_id = t.merchant_id AND pay.id = t.source_id
+  ) END AS source_merchant_ref`;
 
 type EntryFilter = {
   merchantId: string;

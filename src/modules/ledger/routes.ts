@@ -21,7 +21,7 @@ function presentEntry(entry: EntryRow) {
     amount_cents: entry.amount_cents,
     balance_after_cents: entry.balance_after_cents,
     description: entry.description,
-    source: { type: entry.source_type, id: entry.source_id },
+    source: { type: entry.source_type, id: entry.source_id, merchant_ref: entry.source_merchant_ref },
     reverses_transaction_id: entry.reverses_transaction_id,
     created_at: entry.created_at.toISOString(),
   };

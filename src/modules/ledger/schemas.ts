@@ -74,6 +74,7 @@ export const entryRowSchema = postingRowSchema.extend({
   source_type: z.string(),
   source_id: z.string(),
   reverses_transaction_id: z.string().nullable(),
+  source_merchant_ref: z.string().nullable(),
 });
 export type EntryRow = z.infer<typeof entryRowSchema>;
 
@@ -96,7 +97,14 @@ export const ledgerEntrySchema = z
     amount_cents: z.number().int().meta({ description: "Signed: credits are positive, debits negative." }),
     balance_after_cents: z.number().int(),
     description: z.string(),
-    source: z.object({ type: z.string(), id: z.string() }),
+    source: z.object({
+      type: z.string(),
+      id: z.string(),
+      merchant_ref: z
+        .string()
+        .nullable()
+        .meta({ description: "The payment's merchant_ref when the source is a payment; else null." }),
+    }),
     reverses_transaction_id: z.string().nullable(),
     created_at: z.iso.datetime(),
   })

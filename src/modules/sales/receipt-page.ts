@@ -25,11 +25,13 @@ function layout(title: string, paper: Paper, body: string): string {
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="/receipts/assets/receipt.css">
 <link rel="stylesheet" href="/receipts/assets/receipt-${paper}.css">
+<script src="/receipts/assets/print.js" defer></script>
 </head>
 <body class="paper-${paper}">
 <main class="receipt">
 ${body}
 </main>
+<p class="screen-only"><button type="button" id="print-receipt">Print</button></p>
 <p class="screen-only"><a href="?paper=${other}">Print layout: ${other === "a4" ? "A4" : "80 mm receipt"}</a></p>
 </body>
 </html>
@@ -124,6 +126,7 @@ table{width:100%;border-collapse:collapse}td{padding:.25rem 0;vertical-align:top
 td.qty{white-space:nowrap;padding-right:.5rem}td.amount{text-align:right;white-space:nowrap}
 small{color:#333}.total{display:flex;justify-content:space-between;font-weight:700;border-top:1px solid #111;padding-top:.25rem}
 .screen-only{text-align:center}a{color:#0645ad}
+#print-receipt{font:inherit;min-height:44px;min-width:44px;padding:.5rem 2rem;cursor:pointer}
 @media print{body{background:#fff}.receipt{margin:0;padding:0;max-width:none}.screen-only{display:none}}
 `,
   "receipt-80mm.css": `.paper-80mm .receipt{max-width:80mm}
@@ -133,3 +136,10 @@ small{color:#333}.total{display:flex;justify-content:space-between;font-weight:7
 `,
 } as const;
 export type ReceiptStyle = keyof typeof RECEIPT_STYLES;
+
+/**
+ * The receipt page's one script, a file of this origin (the page's CSP allows no inline script): the
+ * Print button opens the browser's print dialog, so a receipt opened from the till prints in a tap.
+ */
+export const RECEIPT_PRINT_SCRIPT = `document.getElementById("print-receipt")?.addEventListener("click",()=>print());
+`;

@@ -6,6 +6,7 @@ import { merchants } from "../merchants/index.ts";
 import { SALE_COLUMNS } from "./queries.ts";
 import {
   type Paper,
+  RECEIPT_PRINT_SCRIPT,
   RECEIPT_STYLES,
   type ReceiptStyle,
   receiptNotFoundPage,
@@ -18,12 +19,12 @@ import { saleReturnRowSchema } from "./return-schemas.ts";
 import { saleRowSchema } from "./schemas.ts";
 
 /**
- * No script, no other origin, no framing: the page only needs its own stylesheets (and an empty
- * data: icon, so the browser does not ask for /favicon.ico).
+ * No inline script, no other origin, no framing: the page only needs its own stylesheets, its print
+ * button's script file (and an empty data: icon, so the browser does not ask for /favicon.ico).
  */
 const PAGE_HEADERS = {
   "Content-Security-Policy":
-    "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "Cache-Control": "no-store",
   "Referrer-Policy": "no-referrer",
   "X-Robots-Tag": "noindex",
@@ -63,6 +64,21 @@ async function receiptExists(database: Database, token: string): Promise<boolean
 }
 
 export const receiptRoutes: AnyRoute[] = [
+  // Before the stylesheets' route, whose :file would take this path too.
+  defineRoute({
+    method: "get",
+    path: "/receipts/assets/print.js",
+    operationId: "getReceiptPrintScript",
+    summary: "The receipt pages' script: its Print button opens the browser's print dialog",
+    tags: ["Sales"],
+    auth: "none",
+    responses: { 200: { description: "The script.", contentType: "text/javascript" } },
+    handler: async () => ({
+      contentType: "text/javascript; charset=utf-8",
+      payload: RECEIPT_PRINT_SCRIPT,
+      headers: { "Cache-Control": "public, max-age=300, must-revalidate" },
+    }),
+  }),
   defineRoute({
     method: "get",
     path: "/receipts/assets/:file",

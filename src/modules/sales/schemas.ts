@@ -98,7 +98,7 @@ export const createSaleBody = z.strictObject({
     description:
       "The till (device) ringing the sale up. A cash sale on a till joins its open shift (its cash is expected " +
       "in that drawer) and is refused with 409 shift_not_open when the till has none; without till_id a " +
-      "sale belongs to no drawer.",
+      "sale belongs to no drawer. A wallet sale from a paired till's session without till_id is that till's.",
   }),
   client_sale_id: z
     .string()

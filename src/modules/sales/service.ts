@@ -497,7 +497,11 @@ function saleToInsert(
     client_sale_id: prepared.clientRequest?.clientSaleId ?? null,
     client_request_fingerprint: prepared.clientRequest?.fingerprint ?? null,
     taken_at: takenAt,
-    till_id: prepared.input.till_id ?? null,
+    // A wallet sale rung up on a paired till is that till's even when the request does not name it
+    // (the dashboard's Sales shows its till); a cash sale names its drawer itself (its shift hangs on it).
+    till_id:
+      prepared.input.till_id ??
+      (prepared.input.tender === "wallet" && tenant.session?.kind === "till" ? tenant.session.deviceId : null),
     shift_id: recorded.shiftId,
     receipt_token: newReceiptToken(),
     created_at: createdAt,

@@ -236,8 +236,8 @@ describe("worlds and origins", () => {
 });
 
 describe("audit names the actor as it really is", () => {
-  test("a device session's opening is the device's; webhook endpoint changes are the changer's", async () => {
-    const till = await openTill(app, owner);
+  test("a device session's opening is the device's; webhook endpoint changes are the changer's, each by name", async () => {
+    const till = await openTill(app, owner, "Front counter");
     const created = await request(app)
       .post("/v1/webhook_endpoints")
       .set("Authorization", `Bearer ${shop.testKey}`)
@@ -250,16 +250,19 @@ describe("audit names the actor as it really is", () => {
     await owner.send("delete", `/v1/webhook_endpoints/${created.body.id}`).expect(200);
     const entries = (await owner.send("get", "/v1/audit_log?limit=100").expect(200)).body.data as {
       action: string;
-      actor: { type: string; id: string };
+      actor: { type: string; id: string; name: string | null };
       target: { id: string } | null;
     }[];
     const of = (action: string) => entries.find((entry) => entry.action === action);
-    expect(of("session.device_opened")).toMatchObject({ actor: { type: "till_user", id: till.deviceId } });
+    // Each actor by the name a person knows (the audit log page shows it, not the raw id).
+    expect(of("session.device_opened")).toMatchObject({
+      actor: { type: "till_user", id: till.deviceId, name: "Front counter" },
+    });
     expect(of("webhook_endpoint.created")).toMatchObject({
-      actor: { type: "api_key" },
+      actor: { type: "api_key", name: `API key …${shop.testKey.slice(-4)}` },
       target: { id: created.body.id },
     });
-    expect(of("webhook_endpoint.secret_rolled")).toMatchObject({ actor: { type: "dashboard_user" } });
-    expect(of("webhook_endpoint.deactivated")).toMatchObject({ actor: { type: "dashboard_user" } });
+    expect(of("webhook_endpoint.secret_rolled")).toMatchObject({ actor: { type: "dashboard_user", name: shop.email } });
+    expect(of("webhook_endpoint.deactivated")).toMatchObject({ actor: { type: "dashboard_user", name: shop.email } });
   });
 });

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import type { Browser } from "playwright-core";
 import { z } from "zod";
+import { formatMoney } from "../../../src/kernel/money.ts";
 import { sql } from "../../../src/platform/db/pool.ts";
 import { launchChromium } from "../../support/browser.ts";
 import {
@@ -38,7 +39,7 @@ const availableCents = (merchantId: string) =>
     SELECT coalesce(sum(balance_cents), 0)::bigint AS cents FROM ledger_balances
     WHERE merchant_id = ${merchantId} AND NOT livemode AND account = 'merchant_available' AND currency = 'USD'`);
 
-test("Home's 7-day chart; Balance: the ledger entries, and a statement CSV for chosen days that parses and adds up", async () => {
+test("Home's 7-day chart; Balance: the balance, ledger entries by the merchant's reference, a statement CSV named by its days", async () => {
   const shop = await newMerchant(db.database);
   await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
   const payment = await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 1500, merchantRef: "csv-1" });
@@ -58,6 +59,18 @@ test("Home's 7-day chart; Balance: the ledger entries, and a statement CSV for c
 
     await openDashboardPage(app, "Balance");
     await page.getByRole("cell", { name: "Test funding" }).waitFor();
+    // The available balance is on the page, as the ledger keeps it.
+    expect(await page.getByTestId("available-USD").textContent()).toBe(
+      `USD · TEST${formatMoney("USD", await availableCents(shop.id))}`,
+    );
+    // The payment's entries show the merchant's reference (not the wallet's) and link to the payment.
+    const references = page.getByRole("link", { name: "csv-1", exact: true });
+    expect(await references.count()).toBeGreaterThan(0);
+    expect(await references.first().getAttribute("href")).toBe(`/dashboard/payments/${payment.id}`);
+    await references.first().click();
+    await page.getByRole("heading", { name: `Payment ${payment.id}`, level: 1 }).waitFor();
+    await page.goBack();
+    await page.getByRole("cell", { name: "Test funding" }).waitFor();
     expect(await app.accessibilityViolations()).toEqual([]);
 
     // Yesterday through today (local days, as the form takes them).
@@ -71,7 +84,8 @@ test("Home's 7-day chart; Balance: the ledger entries, and a statement CSV for c
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Download CSV" }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^statement-test-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Named by the days chosen, as the person reads them (not the exclusive end instant's date).
+    expect(download.suggestedFilename()).toBe(`statement-test-${day(yesterday)}-to-${day(today)}.csv`);
     const text = await readFile(await download.path(), "utf8");
     const rows: Record<string, string>[] = parse(text, { bom: true, columns: true });
     // One opening and one closing row per currency, the period's entries between them.

@@ -2,8 +2,8 @@ import { useState } from "preact/hooks";
 import type { Page } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
-import { Button, Dialog, SelectField, Table, toast } from "../../ui/index.ts";
+import { api, liveAvailable } from "../../lib/session.ts";
+import { Button, ConfirmDialog, Dialog, SelectField, Table, toast } from "../../ui/index.ts";
 import { OVERLAP_CHOICES } from "../components/overlaps.ts";
 import { SecretDialog } from "../components/secret-dialog.tsx";
 import { useStepUp } from "../components/step-up.tsx";
@@ -29,9 +29,10 @@ type ApiKey = {
  * lives only in this component's state: a reload forgets it.
  */
 export function ApiKeysPage() {
-  const [keys, reload] = useResource(() => api.get<Page<ApiKey>>("/v1/api_keys", { query: { limit: 100 } }), []);
+  const [keys, reload] = useResource(bothWorldsKeys, [liveAvailable.value]);
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [rolling, setRolling] = useState<ApiKey | undefined>(undefined);
+  const [revoking, setRevoking] = useState<ApiKey | undefined>(undefined);
   const stepUp = useStepUp("Live keys move real money.");
 
   const mint = (livemode: boolean) =>
@@ -42,10 +43,18 @@ export function ApiKeysPage() {
     });
   const roll = (key: ApiKey, overlapSeconds: number) =>
     stepUp.run(async () => {
-      const rolled = await api.post<{ key: ApiKey }>(`/v1/api_keys/${key.id}/roll`, {
-        expires_in_seconds: overlapSeconds,
-      });
+      const rolled = await api.post<{ key: ApiKey }>(
+        `/v1/api_keys/${key.id}/roll`,
+        { expires_in_seconds: overlapSeconds },
+        { world: worldOf(key) },
+      );
       setSecret(rolled.key.secret_key);
+      reload();
+    });
+  const revoke = (key: ApiKey) =>
+    stepUp.run(async () => {
+      await api.delete(`/v1/api_keys/${key.id}`, { world: worldOf(key) });
+      toast("Key revoked.");
       reload();
     });
 
@@ -95,12 +104,7 @@ export function ApiKeysPage() {
                     <Button
                       variant="danger"
                       aria-label={`Revoke key ending ${key.last4}`}
-                      onClick={async () => {
-                        if (!confirm(`Revoke the key ending ${key.last4}? Requests with it fail at once.`)) return;
-                        await api.delete(`/v1/api_keys/${key.id}`);
-                        toast("Key revoked.");
-                        reload();
-                      }}
+                      onClick={() => setRevoking(key)}
                     >
                       Revoke
                     </Button>
@@ -128,9 +132,34 @@ export function ApiKeysPage() {
           void roll(key, overlapSeconds);
         }}
       />
+      <ConfirmDialog
+        open={revoking !== undefined}
+        title="Revoke key"
+        confirmLabel="Revoke key"
+        onClose={() => setRevoking(undefined)}
+        onConfirm={() => revoking !== undefined && void revoke(revoking)}
+      >
+        <p>
+          Revoke the {revoking?.livemode ? "LIVE" : "TEST"} key ending {revoking?.last4}? Requests with it fail at once.
+        </p>
+      </ConfirmDialog>
       {stepUp.dialog}
     </>
   );
+}
+
+/** A key's own world: the /v1 key routes act on the world of the request, so each key goes with its own. */
+const worldOf = (key: ApiKey) => (key.livemode ? "live" : "test");
+
+/**
+ * Both worlds' keys, newest first: each world is listed with its own Pos-World header (the routes are
+ * world-scoped), LIVE only for a merchant that has it (the API refuses LIVE to a pending merchant).
+ */
+async function bothWorldsKeys(): Promise<Page<ApiKey>> {
+  const list = (world: "test" | "live") => api.get<Page<ApiKey>>("/v1/api_keys", { query: { limit: 100 }, world });
+  const pages = await Promise.all(liveAvailable.value ? [list("live"), list("test")] : [list("test")]);
+  const data = pages.flatMap((page) => page.data).sort((a, b) => b.created_at.localeCompare(a.created_at));
+  return { data, has_more: pages.some((page) => page.has_more), next_cursor: null };
 }
 
 function RollDialog(props: {

@@ -4,8 +4,10 @@ import type { Page } from "../../lib/api.ts";
 import { saveFile } from "../../lib/download.ts";
 import { dateInputValue, formatDateTime, localDayEnd, localDayStart, startOfDay } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
-import { Button, Field, Table, toast } from "../../ui/index.ts";
+import { api, liveAvailable, world } from "../../lib/session.ts";
+import { Button, Field, Link, Table, toast } from "../../ui/index.ts";
+import { AvailableBalance, type Balance } from "../components/available-balance.tsx";
+import { paymentPath } from "../paths.ts";
 import { Status } from "./shared.tsx";
 
 type LedgerEntry = {
@@ -15,12 +17,16 @@ type LedgerEntry = {
   amount_cents: number;
   balance_after_cents: number;
   description: string;
-  source: { type: string; id: string };
+  source: { type: string; id: string; merchant_ref: string | null };
   created_at: string;
 };
 
-/** The current world's ledger entries, newest first, and its statement as a CSV file for chosen days. */
+/**
+ * The current world's available balance, its ledger entries (newest first; a payment's entry shows the
+ * merchant's own reference and links to the payment) and its statement as a CSV file for chosen days.
+ */
 export function BalancePage() {
+  const [balance] = useResource(() => api.get<Balance>("/v1/balance"), []);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
   const [entries] = useResource(
@@ -30,6 +36,7 @@ export function BalancePage() {
   return (
     <>
       <h1>Balance</h1>
+      <AvailableBalance balance={balance} title="Available" />
       <StatementForm />
       <section aria-labelledby="ledger-title">
         <h2 id="ledger-title">Ledger entries</h2>
@@ -43,7 +50,7 @@ export function BalancePage() {
               columns={[
                 { header: "When", cell: (entry) => formatDateTime(entry.created_at) },
                 { header: "Type", cell: (entry) => entry.entry_type },
-                { header: "Description", cell: (entry) => entry.description },
+                { header: "Reference", cell: (entry) => <EntryReference entry={entry} /> },
                 {
                   header: "Amount",
                   numeric: true,
@@ -76,6 +83,21 @@ export function BalancePage() {
   );
 }
 
+/** A payment's entry: the merchant's reference (or the description without one), linked to the payment. */
+function EntryReference(props: { entry: LedgerEntry }) {
+  const { source, description } = props.entry;
+  if (source.type !== "payment") return <>{description}</>;
+  return <Link href={paymentPath(source.id)}>{source.merchant_ref ?? description}</Link>;
+}
+
+/**
+ * The statement's file name, by the local days chosen (`statement-test-2026-10-29-to-2026-11-28.csv`).
+ * It is decided here only: the server sees instants, not the person's days, so its name is not used.
+ */
+export function statementFileName(fileWorld: "test" | "live", from: string, to: string): string {
+  return `statement-${fileWorld}-${from}-to-${to}.csv`;
+}
+
 /** Local days in, the statement's instants out: `from` at its day's start, `to` at the end of its day. */
 function StatementForm() {
   const [from, setFrom] = useState(dateInputValue(startOfDay(30)));
@@ -93,7 +115,8 @@ function StatementForm() {
             const file = await api.download("/v1/statement.csv", {
               query: { from: localDayStart(from), to: localDayEnd(to) },
             });
-            saveFile({ blob: file.blob, filename: file.filename ?? "statement.csv" });
+            const fileWorld = world.value === "live" && liveAvailable.value ? "live" : "test";
+            saveFile({ blob: file.blob, filename: statementFileName(fileWorld, from, to) });
           } catch (caught) {
             toast(caught instanceof Error ? caught.message : "The statement could not be made.", "error");
           } finally {

@@ -1,8 +1,8 @@
-import { useState } from "preact/hooks";
 import type { Page } from "../../lib/api.ts";
 import { localDayEnd, localDayStart } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
+import { currentQuery, replaceQuery } from "../../lib/url-query.ts";
 import { Button, Field, SelectField } from "../../ui/index.ts";
 import { PaymentTable } from "../components/payment-table.tsx";
 import { type Payment, Status } from "./shared.tsx";
@@ -15,57 +15,79 @@ const STATUSES = [
   { value: "failed", label: "Failed" },
 ];
 
-/** The current world's payments, newest first, filtered by status and dates, page by page (cursor). */
+/** The list's filters and page, as the URL holds them: `after` is the trail of cursors to this page. */
+type Filters = { status: string; from: string; to: string; after: string[] };
+
+function filtersOf(query: URLSearchParams): Filters {
+  const after = query.get("after");
+  return {
+    status: query.get("status") ?? "",
+    from: query.get("from") ?? "",
+    to: query.get("to") ?? "",
+    after: after === null || after === "" ? [] : after.split(","),
+  };
+}
+
+const writeFilters = (filters: Filters) => replaceQuery({ ...filters, after: filters.after.join(",") });
+
+/**
+ * The current world's payments, newest first, filtered by status and dates, page by page (cursor).
+ * Filters and page live in the URL, so Back from a payment shows the same list; a From day after the
+ * To day says so and asks for nothing.
+ */
 export function PaymentsPage() {
-  const [status, setStatus] = useState("");
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
+  const filters = filtersOf(currentQuery.value);
+  const { status, from, to, after } = filters;
+  const backwards = from !== "" && to !== "" && from > to;
+  const cursor = after.at(-1);
   const [page] = useResource(
     () =>
-      api.get<Page<Payment>>("/v1/payments", {
-        query: { status, from: localDayStart(from), to: localDayEnd(to), limit: 20, cursor },
-      }),
+      backwards
+        ? Promise.resolve(undefined)
+        : api.get<Page<Payment>>("/v1/payments", {
+            query: { status, from: localDayStart(from), to: localDayEnd(to), limit: 20, cursor },
+          }),
     [status, from, to, cursor],
   );
-  const filter = (apply: () => void) => {
-    apply();
-    setCursors([undefined]);
-  };
+  // A filter change starts again at the first page.
+  const filter = (change: Partial<Filters>) => writeFilters({ ...filters, ...change, after: [] });
   return (
     <>
       <h1>Payments</h1>
       <form class="row" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-        <SelectField
-          label="Status"
-          value={status}
-          onValue={(value) => filter(() => setStatus(value))}
-          options={STATUSES}
+        <SelectField label="Status" value={status} onValue={(value) => filter({ status: value })} options={STATUSES} />
+        <Field label="From" type="date" value={from} onValue={(value) => filter({ from: value })} />
+        <Field
+          label="To"
+          type="date"
+          value={to}
+          onValue={(value) => filter({ to: value })}
+          error={backwards ? "To is before From: choose a To day on or after the From day." : undefined}
         />
-        <Field label="From" type="date" value={from} onValue={(value) => filter(() => setFrom(value))} />
-        <Field label="To" type="date" value={to} onValue={(value) => filter(() => setTo(value))} />
       </form>
-      {page.state === "loaded" ? (
+      {backwards ? null : page.state === "loaded" && page.value !== undefined ? (
         <>
           <PaymentTable
-            caption={`Payments, page ${cursors.length}`}
+            caption={`Payments, page ${after.length + 1}`}
             payments={page.value.data}
             empty="No payments match."
           />
           <div class="pager">
-            <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+            <Button
+              disabled={after.length === 0}
+              onClick={() => writeFilters({ ...filters, after: after.slice(0, -1) })}
+            >
               Previous page
             </Button>
             <Button
               disabled={!page.value.has_more}
-              onClick={() => setCursors([...cursors, page.value.next_cursor ?? undefined])}
+              onClick={() => writeFilters({ ...filters, after: [...after, page.value?.next_cursor ?? ""] })}
             >
               Next page
             </Button>
           </div>
         </>
-      ) : (
+      ) : page.state === "loaded" ? null : (
         <Status resource={page} />
       )}
     </>

@@ -1,10 +1,12 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies, formatMoney } from "../../../src/kernel/money.ts";
-import { newIdempotencyKey, type Page } from "../../lib/api.ts";
+import { ApiError, newIdempotencyKey, type Page } from "../../lib/api.ts";
 import { centsFromMajorUnits, formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
 import { Button, Field, SelectField, Table, toast } from "../../ui/index.ts";
+import { AvailableBalance, type Balance } from "../components/available-balance.tsx";
+import { usePolled } from "../components/polled.ts";
 import { useStepUp } from "../components/step-up.tsx";
 import { Status } from "./shared.tsx";
 
@@ -20,24 +22,33 @@ type Payout = {
 
 type Profile = { payout_destination: { msisdn: string | null; verified: boolean } };
 
-/** The current world's payouts and a request for one to the merchant's verified wallet (step-up). */
+/** A payout the processor still works on: its status changes without the merchant doing anything. */
+const unsettled = (page: Page<Payout>) =>
+  page.data.some((payout) => payout.status === "requested" || payout.status === "submitted");
+
+/**
+ * The current world's available balance, a request for a payout to the merchant's verified wallet
+ * (step-up), and the payouts, whose statuses update on their own while any is still on its way.
+ */
 export function PayoutsPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
-  const [payouts, reload] = useResource(
-    () => api.get<Page<Payout>>("/v1/payouts", { query: { limit: 20, cursor } }),
-    [cursor],
-  );
+  const load = () => api.get<Page<Payout>>("/v1/payouts", { query: { limit: 20, cursor } });
+  const [loaded, reload] = useResource(load, [cursor]);
+  const payouts = usePolled(loaded, load, unsettled);
   const [profile] = useResource(() => api.get<Profile>("/v1/me"), []);
+  const [balance, reloadBalance] = useResource(() => api.get<Balance>("/v1/balance"), []);
   return (
     <>
       <h1>Payouts</h1>
+      <AvailableBalance balance={balance} title="Available to pay out" />
       {profile.state === "loaded" ? (
         <RequestPayout
           destination={profile.value.payout_destination}
           onRequested={() => {
             setCursors([undefined]);
             reload();
+            reloadBalance();
           }}
         />
       ) : (
@@ -116,14 +127,20 @@ function RequestPayout(props: { destination: Profile["payout_destination"]; onRe
           setBusy(true);
           // A step-up refusal is stored against its Idempotency-Key: each attempt gets its own.
           await stepUp.run(async () => {
-            const payout = await api.post<Payout>(
-              "/v1/payouts",
-              { amount_cents: cents, currency },
-              { idempotencyKey: newIdempotencyKey() },
-            );
-            setAmount("");
-            toast(`Payout of ${formatMoney(payout.currency, payout.amount_cents)} requested.`);
-            props.onRequested();
+            try {
+              const payout = await api.post<Payout>(
+                "/v1/payouts",
+                { amount_cents: cents, currency },
+                { idempotencyKey: newIdempotencyKey() },
+              );
+              setAmount("");
+              toast(`Payout of ${formatMoney(payout.currency, payout.amount_cents)} requested.`);
+              props.onRequested();
+            } catch (caught) {
+              // A refusal (not enough money, a limit) stays under the field until the form changes.
+              if (!(caught instanceof ApiError) || caught.code === "step_up_required") throw caught;
+              setError(caught.message);
+            }
           });
           setBusy(false);
         }}
@@ -137,14 +154,20 @@ function RequestPayout(props: { destination: Profile["payout_destination"]; onRe
             inputMode="decimal"
             required
             value={amount}
-            onValue={setAmount}
+            onValue={(value) => {
+              setAmount(value);
+              setError(undefined);
+            }}
             error={error}
             hint="In major units, e.g. 25.50"
           />
           <SelectField
             label="Currency"
             value={currency}
-            onValue={(value) => setCurrency(value as Currency)}
+            onValue={(value) => {
+              setCurrency(value as Currency);
+              setError(undefined);
+            }}
             options={currencies.map((code) => ({ value: code, label: code }))}
           />
         </div>

@@ -18,7 +18,12 @@ type SessionItem = {
   current: boolean;
 };
 
-type AuditEntry = { id: string; action: string; actor: { type: string; id: string | null }; created_at: string };
+type AuditEntry = {
+  id: string;
+  action: string;
+  actor: { type: string; id: string | null; name: string | null };
+  created_at: string;
+};
 
 /** Password, two-factor sign-in, the user's sessions (with revoke) and the account's audit log. */
 export function SettingsPage() {
@@ -82,7 +87,7 @@ export function SettingsPage() {
             columns={[
               { header: "When", cell: (entry) => formatDateTime(entry.created_at) },
               { header: "Action", cell: (entry) => entry.action },
-              { header: "By", cell: (entry) => `${entry.actor.type} ${entry.actor.id ?? ""}` },
+              { header: "By", cell: (entry) => entry.actor.name ?? entry.actor.type },
             ]}
           />
         ) : (

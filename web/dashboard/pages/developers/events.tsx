@@ -3,7 +3,7 @@ import { ApiError, type Page } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
-import { Button, Field, Table } from "../../../ui/index.ts";
+import { Button, Field, SelectField, Table } from "../../../ui/index.ts";
 import { Status } from "../shared.tsx";
 
 type Event = { id: string; type: string; created_at: string; data: Record<string, unknown> };
@@ -13,14 +13,15 @@ type Search = { id: string } | { type: string };
 
 /**
  * The event log of the current world: searchable by type (`payment.paid`, or a family `payment.*`)
- * and by id. The feed's order is the API's (oldest first, no event ever skipped); a page's cursor is
- * the id of its last event.
+ * and by id. Newest first unless the person switches to oldest first (the order a webhook consumer
+ * processes them in); a page's cursor is the id of its last event.
  */
 export function EventsPage() {
   const [search, setSearch] = useState<Search>({ type: "" });
   const [typeText, setTypeText] = useState("");
   const [idText, setIdText] = useState("");
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [order, setOrder] = useState("newest_first");
   const since = cursors.at(-1);
   const [found] = useResource(async (): Promise<Page<Event>> => {
     if ("id" in search) {
@@ -34,8 +35,8 @@ export function EventsPage() {
         throw caught;
       }
     }
-    return api.get<Page<Event>>("/v1/events", { query: { type: search.type, since, limit: 20 } });
-  }, [JSON.stringify(search), since]);
+    return api.get<Page<Event>>("/v1/events", { query: { type: search.type, since, order, limit: 20 } });
+  }, [JSON.stringify(search), since, order]);
   const show = (next: Search) => {
     setSearch(next);
     setCursors([undefined]);
@@ -71,11 +72,27 @@ export function EventsPage() {
           <Field label="Event id" value={idText} onValue={setIdText} placeholder="evt_…" />
           <Button type="submit">Find event</Button>
         </form>
+        <SelectField
+          label="Order"
+          value={order}
+          onValue={(value) => {
+            setOrder(value);
+            setCursors([undefined]);
+          }}
+          options={[
+            { value: "newest_first", label: "Newest first" },
+            { value: "oldest_first", label: "Oldest first" },
+          ]}
+        />
       </div>
       {found.state === "loaded" ? (
         <>
           <Table
-            caption={"id" in search ? `Event ${search.id}` : `Events${search.type === "" ? "" : ` of ${search.type}`}`}
+            caption={
+              "id" in search
+                ? `Event ${search.id}`
+                : `Events${search.type === "" ? "" : ` of ${search.type}`}, ${order === "newest_first" ? "newest" : "oldest"} first`
+            }
             rows={found.value.data}
             rowKey={(event) => event.id}
             empty={"id" in search ? "No event has this id in this world." : "No events."}

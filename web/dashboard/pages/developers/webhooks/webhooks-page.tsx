@@ -3,7 +3,7 @@ import type { Page } from "../../../../lib/api.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { api } from "../../../../lib/session.ts";
-import { Button, Dialog, SelectField, Table, toast } from "../../../../ui/index.ts";
+import { Button, ConfirmDialog, Dialog, SelectField, Table, toast } from "../../../../ui/index.ts";
 import { OVERLAP_CHOICES } from "../../../components/overlaps.ts";
 import { SecretDialog } from "../../../components/secret-dialog.tsx";
 import { useStepUp } from "../../../components/step-up.tsx";
@@ -24,6 +24,7 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [rolling, setRolling] = useState<WebhookEndpoint | undefined>(undefined);
+  const [disabling, setDisabling] = useState<WebhookEndpoint | undefined>(undefined);
   // Bumped after an action that adds a delivery, so the open log loads again.
   const [logGeneration, setLogGeneration] = useState(0);
   const stepUp = useStepUp("A new signing secret changes what your server must verify.");
@@ -101,14 +102,7 @@ export function WebhooksPage() {
                         <Button
                           variant="danger"
                           aria-label={`Disable ${endpoint.url}`}
-                          onClick={() =>
-                            act(async () => {
-                              if (!confirm(`Disable ${endpoint.url}? It gets no more deliveries.`)) return;
-                              await api.delete(`/v1/webhook_endpoints/${endpoint.id}`);
-                              toast("Endpoint disabled.");
-                              reload();
-                            }, "The endpoint could not be disabled.")
-                          }
+                          onClick={() => setDisabling(endpoint)}
                         >
                           Disable
                         </Button>
@@ -144,6 +138,25 @@ export function WebhooksPage() {
           });
         }}
       />
+      <ConfirmDialog
+        open={disabling !== undefined}
+        title="Disable endpoint"
+        confirmLabel="Disable endpoint"
+        onClose={() => setDisabling(undefined)}
+        onConfirm={() => {
+          const endpoint = disabling;
+          if (endpoint === undefined) return;
+          void act(async () => {
+            await api.delete(`/v1/webhook_endpoints/${endpoint.id}`);
+            toast("Endpoint disabled.");
+            reload();
+          }, "The endpoint could not be disabled.");
+        }}
+      >
+        <p>
+          Disable <code>{disabling?.url}</code>? It gets no more deliveries.
+        </p>
+      </ConfirmDialog>
       {stepUp.dialog}
     </>
   );

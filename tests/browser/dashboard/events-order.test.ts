@@ -1,0 +1,62 @@
+/// <reference lib="dom" />
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../../support/browser.ts";
+import {
+  expectCleanSession,
+  openDashboardPage,
+  paidTestPayment,
+  signInToDashboard,
+} from "../../support/dashboard-page.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { newMerchant } from "../../support/factories.ts";
+import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
+import { waitUntil } from "../../support/time.ts";
+import { openAppPage } from "../../support/web-app.ts";
+
+let db: TestDatabase;
+let browser: Browser;
+let platform: ServedPlatform;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  browser = await launchChromium();
+  platform = await servePlatform(db.database, db.url);
+});
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await db?.close();
+});
+
+test("Developers → Events lists the newest event first, and Oldest first switches the order", async () => {
+  const shop = await newMerchant(db.database);
+  await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 500, merchantRef: "first" });
+  await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 700, merchantRef: "second" });
+  // The feed (oldest first), once it shows every event: the order the page must reverse.
+  let oldestFirst: string[] = [];
+  await waitUntil("the feed shows the events of both paid payments", async () => {
+    const response = await fetch(`${platform.baseUrl}/v1/events?limit=100`, {
+      headers: { authorization: `Bearer ${shop.testKey}` },
+    });
+    oldestFirst = ((await response.json()) as { data: { id: string }[] }).data.map((event) => event.id);
+    return oldestFirst.length >= 2;
+  });
+  const app = await openAppPage(browser);
+  const { page } = app;
+  try {
+    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await openDashboardPage(app, "Events");
+    const table = page.getByRole("table", { name: "Events, newest first" });
+    await table.getByRole("cell", { name: oldestFirst.at(-1) }).waitFor();
+    expect(await table.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual([...oldestFirst].reverse());
+    expect(await app.accessibilityViolations()).toEqual([]);
+
+    await page.getByLabel("Order").selectOption({ label: "Oldest first" });
+    const oldest = page.getByRole("table", { name: "Events, oldest first" });
+    await oldest.waitFor();
+    expect(await oldest.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual(oldestFirst);
+    expectCleanSession(app, platform.baseUrl);
+  } finally {
+    await app.close();
+  }
+});
