@@ -8,6 +8,7 @@ import {
   setTimezoneBody,
 } from "../../src/modules/merchants/index.ts";
 import { payouts, reversePayoutBody } from "../../src/modules/payouts/index.ts";
+import { resealTwoFactorSecrets } from "../../src/modules/sessions/index.ts";
 import { webhooks } from "../../src/modules/webhooks/index.ts";
 import { type Config, ConfigError, loadConfig, requireDatabaseUrl } from "../../src/platform/config.ts";
 import { createConfiguredDatabase, type Database } from "../../src/platform/db/pool.ts";
@@ -36,8 +37,9 @@ Commands:
   get-payout --payout po_…
   reverse-payout --payout po_… [--reason text]
                            a confirmed payout's amount returns to the balance (payout.reversed)
-  reseal-webhook-secrets   re-encrypt every webhook secret under WEBHOOK_SECRET_ENCRYPTION_KEY
-                           (run with the old key as WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS)`;
+  reseal-webhook-secrets   re-encrypt every webhook secret and two-factor (TOTP) secret under
+                           WEBHOOK_SECRET_ENCRYPTION_KEY (run with the old key as
+                           WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -142,8 +144,12 @@ async function run(command: string | undefined, database: Database, config: Conf
       const input = parseRequestPart(reversePayoutBody, withoutUndefined({ reason: values.reason }), "options");
       return payouts.reversePayout(database, values.payout ?? "", { reason: input?.reason ?? null });
     }
-    case "reseal-webhook-secrets":
-      return webhooks.resealSecrets(database, config);
+    case "reseal-webhook-secrets": {
+      // Both kinds of secret are sealed under the same key: a rotation re-encrypts them together.
+      const endpoints = await webhooks.resealSecrets(database, config);
+      const twoFactor = await resealTwoFactorSecrets(database, config);
+      return { resealed: endpoints.resealed, resealed_two_factor: twoFactor.resealed };
+    }
     default:
       process.stderr.write(`${USAGE}\n`);
       process.exit(command === undefined || values.help === true ? 0 : 2);

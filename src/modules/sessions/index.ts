@@ -18,6 +18,7 @@ export {
   warmUp,
 } from "./service.ts";
 export { hashToken, sessionCookieName } from "./tokens.ts";
+export { resealTwoFactorSecrets } from "./two-factor.ts";
 
 export const sessionsModule: ModuleFace<unknown> = {
   name: "sessions",

@@ -85,3 +85,29 @@ export async function countUnusedRecoveryCodes(database: Queryable, merchantId: 
     SELECT count(*)::integer AS n FROM two_factor_recovery_codes
     WHERE merchant_id = ${merchantId} AND user_id = ${userId} AND used_at IS NULL`);
 }
+
+const sealedSecretSchema = z.object({ merchant_id: z.string(), id: z.string(), sealed: z.instanceof(Buffer) });
+
+/** The users with a sealed TOTP secret (pending or on), in key order after `after`, a batch at a time. */
+export async function selectSealedSecrets(
+  database: Queryable,
+  page: { after: { merchantId: string; id: string } | undefined; limit: number },
+): Promise<readonly z.infer<typeof sealedSecretSchema>[]> {
+  const after = page.after ?? { merchantId: "", id: "" };
+  return database.any(sql.type(sealedSecretSchema)`
+    SELECT merchant_id, id, two_factor_secret_ciphertext AS sealed FROM dashboard_users
+    WHERE two_factor_secret_ciphertext IS NOT NULL AND (merchant_id, id) > (${after.merchantId}, ${after.id})
+    ORDER BY merchant_id, id LIMIT ${page.limit}`);
+}
+
+/** Replaces a sealed secret with the same secret sealed under the current key, unless it changed meanwhile. */
+export async function updateSealedSecret(
+  database: Queryable,
+  user: { merchantId: string; id: string; read: Buffer; resealed: Buffer },
+): Promise<boolean> {
+  const result = await database.query(sql.unsafe`
+    UPDATE dashboard_users SET two_factor_secret_ciphertext = ${sql.binary(user.resealed)}
+    WHERE merchant_id = ${user.merchantId} AND id = ${user.id}
+      AND two_factor_secret_ciphertext = ${sql.binary(user.read)}`);
+  return result.rowCount === 1;
+}

@@ -7,6 +7,7 @@ import { newMerchant, type TestMerchant } from "../../../tests/support/factories
 import { signIn, type TestSession } from "../../../tests/support/sessions.ts";
 import { type ManualClock, manualClock } from "../../../tests/support/time.ts";
 import { sql } from "../../platform/db/pool.ts";
+import { resealTwoFactorSecrets } from "./two-factor.ts";
 
 const PASSWORD = "correct horse battery";
 const STEP_MS = 30_000;
@@ -272,5 +273,31 @@ describe("step-up and turning off", () => {
     const left = await db.database.oneFirst(sql.type(z.object({ n: z.number() }))`
       SELECT count(*)::integer AS n FROM two_factor_recovery_codes WHERE merchant_id = ${shop.id}`);
     expect(left).toBe(0);
+  });
+});
+
+describe("key rotation", () => {
+  test("reseal-webhook-secrets' two-factor step re-encrypts the TOTP secret: after the old key is gone, the code still signs in", async () => {
+    const { shop, secret } = await enrolled();
+    const oldKey = testConfig(db.url).webhook.secretKey;
+    const newKey = Buffer.alloc(32, 9).toString("base64");
+    const rotating = testConfig(db.url, {
+      WEBHOOK_SECRET_ENCRYPTION_KEY: newKey,
+      WEBHOOK_SECRET_ENCRYPTION_KEY_PREVIOUS: oldKey?.toString("base64") ?? "",
+    });
+    const first = await resealTwoFactorSecrets(db.database, rotating);
+    expect(first.resealed).toBeGreaterThanOrEqual(1);
+    // Re-run: nothing left under the old key.
+    expect((await resealTwoFactorSecrets(db.database, rotating)).resealed).toBe(0);
+    const rotated = testConfig(db.url, { WEBHOOK_SECRET_ENCRYPTION_KEY: newKey, SIGN_IN_FAILURES_PER_ADDRESS: "1000" });
+    const afterRotation = testApp({
+      database: db.database,
+      config: { ...rotated, sessions: { ...rotated.sessions, clock: clock.now } },
+    });
+    clock.advance(STEP_MS);
+    await request(afterRotation)
+      .post("/v1/session")
+      .send(signInBody(shop, codeAt(secret, clock.now())))
+      .expect(201);
   });
 });

@@ -7,7 +7,7 @@ import type { RequestClient } from "../../platform/http/route.ts";
 import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
-import { openSecret, type SecretKeyring, sealSecret } from "../webhooks/index.ts";
+import { isSealedWith, openSecret, type SecretKeyring, sealSecret } from "../webhooks/index.ts";
 import type { SecondFactor } from "./password-check.ts";
 import type { SignInUser } from "./queries.ts";
 import * as queries from "./two-factor-queries.ts";
@@ -210,3 +210,33 @@ export const secondFactorOf =
     }
     return (await verifySecondFactor(database, config, { user, otp, client })) ? "ok" : "wrong";
   };
+
+/**
+ * Re-encrypts every TOTP secret under the current key: the second step of a key rotation, beside the
+ * webhook secrets' (`reseal-webhook-secrets` runs both), while the previous key is still configured.
+ * Safe to re-run; a secret changed meanwhile (a new enrolment) was sealed under the current key anyway.
+ */
+export async function resealTwoFactorSecrets(database: Database, config: Config): Promise<{ resealed: number }> {
+  const keyring = keyringOf(config);
+  let resealed = 0;
+  let after: { merchantId: string; id: string } | undefined;
+  for (;;) {
+    const batch = await queries.selectSealedSecrets(database, { after, limit: 500 });
+    for (const user of batch.filter((candidate) => !isSealedWith(keyring.current, candidate.sealed))) {
+      const associatedData = associatedDataOf(user.merchant_id, user.id);
+      const plain = openSecret(keyring, user.sealed, associatedData);
+      const updated = await queries.updateSealedSecret(database, {
+        merchantId: user.merchant_id,
+        id: user.id,
+        read: user.sealed,
+        resealed: sealSecret(keyring, plain, associatedData),
+      });
+      resealed += updated ? 1 : 0;
+    }
+    const last = batch.at(-1);
+    if (last === undefined) {
+      return { resealed };
+    }
+    after = { merchantId: last.merchant_id, id: last.id };
+  }
+}
