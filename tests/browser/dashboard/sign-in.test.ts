@@ -97,7 +97,7 @@ test("sign out: the page shows sign-in and the old cookie is refused by the API"
     const cookie = (await context.cookies()).find((candidate) => candidate.name === "pos_session");
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe("Lax");
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("heading", { name: "Sign in to your dashboard" }).waitFor();
     const refused = await fetch(`${platform.baseUrl}/v1/me`, { headers: { cookie: `pos_session=${cookie?.value}` } });
     expect(refused.status).toBe(401);

@@ -54,7 +54,7 @@ test("turn two-factor sign-in on in Settings, sign out, sign in again with a cod
     await page.getByRole("button", { name: "I have saved them" }).click();
     await page.getByRole("button", { name: "Turn off two-factor sign-in" }).waitFor();
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByLabel("Email").fill(shop.email);
     await page.getByLabel("Password").fill(DASHBOARD_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -40,7 +40,8 @@ test("one basket, one wallet charge: the pending code locks the cart; Cancel pay
     await page.getByRole("button", { name: "Pay wallet" }).click();
     const dialog = page.getByRole("dialog", { name: "Pay by wallet" });
     const firstCode = (await page.getByTestId("payment-code").textContent()) ?? "";
-    expect(firstCode).toMatch(/^\d{9}$/);
+    // Grouped in threes as the checkout shows it (006 572 813).
+    expect(firstCode).toMatch(/^\d{3} \d{3} \d{3}$/);
     await dialog.getByRole("button", { name: "Close" }).click();
 
     // The cart is held by the waiting payment: it says so, and an added item is refused.

@@ -4,7 +4,7 @@ import { Button } from "../../ui/index.ts";
 import { networkUp } from "../offline/index.ts";
 import { type CartLine, cart, cartCurrency, cartHeldBy, cartTotalCents, removeLine, setQty } from "./cart.ts";
 import { parkedHere } from "./parked.ts";
-import { CancelPaymentButton } from "./wallet-dialog.tsx";
+import { CancelPaymentButton, groupCode } from "./wallet-dialog.tsx";
 import { heldSale } from "./wallet-hold.ts";
 
 /**
@@ -77,7 +77,7 @@ function WaitingPayment(props: { onShow: () => void }) {
     <div class="cart-held" role="status" data-testid="cart-held">
       <p>
         Waiting for wallet payment of <strong>{formatMoney(sale.currency, sale.total_cents)}</strong>
-        {sale.payment === null ? null : ` · code ${sale.payment.code}`}. The basket is locked until it is paid, expires
+        {sale.payment === null ? null : ` · code ${groupCode(sale.payment.code)}`}. The basket is locked until it is paid, expires
         or is cancelled.
       </p>
       <div class="cart-held-actions">
