@@ -77,8 +77,8 @@ function WaitingPayment(props: { onShow: () => void }) {
     <div class="cart-held" role="status" data-testid="cart-held">
       <p>
         Waiting for wallet payment of <strong>{formatMoney(sale.currency, sale.total_cents)}</strong>
-        {sale.payment === null ? null : ` · code ${groupCode(sale.payment.code)}`}. The basket is locked until it is paid, expires
-        or is cancelled.
+        {sale.payment === null ? null : ` · code ${groupCode(sale.payment.code)}`}. The basket is locked until it is
+        paid, expires or is cancelled.
       </p>
       <div class="cart-held-actions">
         <Button onClick={props.onShow}>Show payment</Button>
