@@ -229,8 +229,10 @@ export async function claimDueDeliveries(
   database: Database,
   claim: { limit: number; leaseMs: number; merchantId: string | null },
 ): Promise<readonly ClaimedDelivery[]> {
-  return claimInDueOrder(database, (transaction) =>
-    transaction.any(sql.prepared("webhook_claim_due_deliveries", claimedDeliverySchema)`
+  return claimInDueOrder(
+    database,
+    (transaction) =>
+      transaction.any(sql.prepared("webhook_claim_due_deliveries", claimedDeliverySchema)`
     WITH due AS (
       SELECT ctid AS row_id FROM webhook_deliveries
       WHERE status = 'pending' AND greatest(next_attempt_at, lease_expires_at) <= now()
@@ -259,6 +261,8 @@ export async function claimDueDeliveries(
       CROSS JOIN LATERAL (
         SELECT id, type, data, created_at, traceparent FROM events
         WHERE merchant_id = c.merchant_id AND id = c.event_id OFFSET 0) AS ev`),
+    // It joins its claimed rows back by ctid: planned for the table as it is (see claimInDueOrder).
+    { plannedEachTime: true },
   );
 }
 
