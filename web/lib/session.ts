@@ -1,5 +1,5 @@
 import { computed, signal } from "@preact/signals";
-import { type ApiClient, ApiError, createApiClient, type World } from "./api.ts";
+import { type ApiClient, ApiError, createApiClient, type WorldName } from "./api/client.ts";
 
 /**
  * The signed-in session of a browser app (dashboard or till), as signals: the session the API
@@ -35,12 +35,12 @@ export type Session = {
 export const session = signal<Session | null | undefined>(undefined);
 
 const WORLD_STORAGE_KEY = "pos.world";
-export const world = signal<World>(readWorld());
+export const world = signal<WorldName>(readWorld());
 
 /** LIVE is only for an active merchant (the API refuses it otherwise). */
 export const liveAvailable = computed(() => session.value?.merchant.status === "active");
 
-function readWorld(): World {
+function readWorld(): WorldName {
   try {
     return sessionStorage.getItem(WORLD_STORAGE_KEY) === "live" ? "live" : "test";
   } catch {
@@ -48,7 +48,7 @@ function readWorld(): World {
   }
 }
 
-export function setWorld(next: World): void {
+export function setWorld(next: WorldName): void {
   world.value = next;
   try {
     sessionStorage.setItem(WORLD_STORAGE_KEY, next);

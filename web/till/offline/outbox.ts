@@ -1,6 +1,6 @@
 import { computed, effect, signal } from "@preact/signals";
 import type { Currency } from "../../../src/kernel/money.ts";
-import { ApiError, newIdempotencyKey, type World } from "../../lib/api.ts";
+import { ApiError, newIdempotencyKey, type WorldName } from "../../lib/api.ts";
 import { saveFile } from "../../lib/download.ts";
 import { api, apiReachable, session } from "../../lib/session.ts";
 import { toast } from "../../ui/index.ts";
@@ -107,7 +107,7 @@ async function currentStore(): Promise<OutboxStore> {
  * caller shows the sale as complete then; sending is not awaited.
  */
 export async function queueSale(sale: {
-  world: World;
+  world: WorldName;
   body: Record<string, unknown>;
   totalCents: number;
   currency: Currency;
