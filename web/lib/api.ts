@@ -6,7 +6,7 @@
  */
 export * from "./api/api-keys.ts";
 export * from "./api/balance.ts";
-export type { AnswerOf, BodyOf, CallOptions, QueryOf, Schema } from "./api/call.ts";
+export { type AnswerOf, type BodyOf, type CallOptions, chosen, type QueryOf, type Schema } from "./api/call.ts";
 export * from "./api/cashiers.ts";
 export * from "./api/client.ts";
 export * from "./api/devices.ts";

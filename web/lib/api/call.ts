@@ -48,3 +48,7 @@ export function call<P extends keyof paths, M extends MethodOf<P>>(
   const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ""));
   return api.request(method.toUpperCase() as Uppercase<Method>, url, options as RequestOptions);
 }
+
+/** A select's value as a query filter: "" (everything) is no filter; the options are the API's values. */
+export const chosen = <Value extends string>(value: string): Value | undefined =>
+  value === "" ? undefined : (value as Value);

@@ -1,12 +1,12 @@
 import { signal } from "@preact/signals";
 import type { Currency } from "../../../src/kernel/money.ts";
+import type { Shift } from "../../lib/api.ts";
 import { api } from "../../lib/session.ts";
-import type { Shift } from "../../lib/shift.ts";
 import { unsyncedSales } from "../offline/index.ts";
 import { postOnce } from "../sell/sale-api.ts";
 import { tillId } from "./till-id.ts";
 
-export type { Shift, ShiftCash } from "../../lib/shift.ts";
+export type { Shift, ShiftCash } from "../../lib/api.ts";
 
 export type Amount = { currency: Currency; amount_cents: number };
 
