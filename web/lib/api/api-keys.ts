@@ -12,3 +12,6 @@ export const rollApiKey = (id: string, body: BodyOf<"/v1/api_keys/{id}/roll", "p
 
 export const revokeApiKey = (id: string, options: CallOptions) =>
   call("delete", "/v1/api_keys/{id}", { ...options, path: { id } });
+
+/** How long a rolled key keeps working: the API's few choices (web/dashboard/components/overlaps.ts offers them). */
+export type KeyOverlapSeconds = NonNullable<BodyOf<"/v1/api_keys/{id}/roll", "post">["expires_in_seconds"]>;
