@@ -3,14 +3,14 @@ import type { ApiClient } from "./client.ts";
 
 /** Till devices paired to the shop (a till signs in as its device; docs/shop.md). */
 export type TillDevice = Schema<"TillDevice">;
-export type Session = Schema<"Session">;
+type Session = Schema<"Session">;
 
 export const listTillDevices = () => call("get", "/v1/till_devices");
 
 export const revokeTillDevice = (id: string) => call("delete", "/v1/till_devices/{id}", { path: { id } });
 
 /** Opens this paired device's till session. */
-export const openDeviceSession = () => call("post", "/v1/session/device", { world: "test", body: {} });
+export const startDeviceSession = () => call("post", "/v1/session/device", { world: "test", body: {} });
 
 /**
  * Pairing is done with an owner's own short-lived client (the owner signs in on the till; the till's
@@ -21,3 +21,8 @@ export const signInOwner = (owner: ApiClient, body: BodyOf<"/v1/session", "post"
 
 export const pairTillDevice = (owner: ApiClient, body: BodyOf<"/v1/till_devices", "post">) =>
   owner.post<TillDevice>("/v1/till_devices", body, { world: "test" });
+
+export const revokeTillDeviceAsOwner = (owner: ApiClient, id: string) =>
+  owner.delete(`/v1/till_devices/${encodeURIComponent(id)}`, { world: "test" });
+
+export const signOutOwner = (owner: ApiClient) => owner.delete("/v1/session", { world: "test" });

@@ -1,6 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { Currency } from "../../../src/kernel/money.ts";
-import type { WorldName } from "../../lib/api.ts";
+import type { NewSale, WorldName } from "../../lib/api.ts";
 
 /**
  * Where the till keeps the cash sales it has not yet handed to the server: IndexedDB, one database per
@@ -19,7 +19,7 @@ export type OutboxEntry = {
   idempotency_key: string;
   world: WorldName;
   /** The POST /v1/sales body, stored whole (client_sale_id and taken_at included) and sent unchanged. */
-  body: Record<string, unknown>;
+  body: NewSale;
   /** When the sale was rung up (device clock), ISO 8601. */
   taken_at: string;
   total_cents: number;

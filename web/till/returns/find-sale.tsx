@@ -1,9 +1,7 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
-import { api } from "../../lib/session.ts";
+import { ApiError, getSale, listSales } from "../../lib/api.ts";
 import { Button, Field } from "../../ui/index.ts";
 import { useScanHandler } from "../scan/scan-target.ts";
-import type { Sale } from "../sell/sale-api.ts";
 import { saleReference } from "./sale-reference.ts";
 
 const NOT_FOUND = "Not found: no sale of this shop has that receipt.";
@@ -29,12 +27,8 @@ export function FindSale(props: { onFound: (saleId: string) => void }) {
     try {
       const saleId =
         "saleId" in reference
-          ? (await api.get<Sale>(`/v1/sales/${encodeURIComponent(reference.saleId)}`)).id
-          : (
-              await api.get<{ data: Sale[] }>("/v1/sales", {
-                query: { receipt_token: reference.receiptToken, limit: 1 },
-              })
-            ).data[0]?.id;
+          ? (await getSale(reference.saleId)).id
+          : (await listSales({ receipt_token: reference.receiptToken, limit: 1 })).data[0]?.id;
       if (saleId === undefined) {
         setError(NOT_FOUND);
         return;
