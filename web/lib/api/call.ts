@@ -31,7 +31,7 @@ type PathParametersOf<P extends keyof paths, M extends Method> =
 /** The transport's own options (world, Idempotency-Key, signal, manager approval). */
 export type CallOptions = Omit<RequestOptions, "query" | "body">;
 
-type Parameters<P extends keyof paths, M extends Method> = CallOptions & {
+type CallParameters<P extends keyof paths, M extends Method> = CallOptions & {
   path?: PathParametersOf<P, M>;
   query?: QueryOf<P, M>;
   body?: BodyOf<P, M>;
@@ -41,7 +41,7 @@ type Parameters<P extends keyof paths, M extends Method> = CallOptions & {
 export function call<P extends keyof paths, M extends MethodOf<P>>(
   method: M,
   path: P,
-  parameters: Parameters<P, M> = {},
+  parameters: CallParameters<P, M> = {},
 ): Promise<AnswerOf<P, M>> {
   const { path: pathParameters, ...options } = parameters;
   const values = (pathParameters ?? {}) as Record<string, string>;

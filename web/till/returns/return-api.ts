@@ -27,5 +27,5 @@ export async function returnItems(
 ) {
   const reason = input.reason.trim();
   const body = withTillId(reason === "" ? { items: input.items } : { items: input.items, reason });
-  return postOnce("return", (managerApproval) => returnSale(sale.id, body, { idempotencyKey, managerApproval }));
+  return postOnce((managerApproval) => returnSale(sale.id, body, { idempotencyKey, managerApproval }), "return");
 }

@@ -1,3 +1,4 @@
+import { keepsIdempotencyKey } from "../../lib/action-key.ts";
 import { ApiError, getSale, type ManagerAction, type Sale, type WorldName } from "../../lib/api.ts";
 import { askManager } from "../cashier/manager-approval.ts";
 
@@ -21,11 +22,12 @@ const RETRY_DELAYS_MS = [300, 1000, 2000, 4000];
  * Sends an action that must happen exactly once (a sale, a stock receipt): on a dropped connection,
  * a 5xx or "still in flight", `send` goes again (it sends the action's one Idempotency-Key), and the
  * server replays the first answer if the first attempt went through. `managerAction`: what a manager's
- * PIN approves when the API answers `manager_required`; `send` then gets the approval.
+ * PIN approves when the API answers `manager_required` (`send` then gets the approval); only returns,
+ * pay-outs and closes are answered so, and any other request is asked as a product change.
  */
 export async function postOnce<T>(
-  managerAction: ManagerAction,
   send: (managerApproval: string | undefined) => Promise<T>,
+  managerAction: ManagerAction = "product_update",
 ): Promise<T> {
   let managerApproval: string | undefined;
   for (let attempt = 0; ; attempt += 1) {
@@ -39,11 +41,9 @@ export async function postOnce<T>(
         attempt -= 1;
         continue;
       }
-      const retryable =
-        error instanceof ApiError &&
-        (error.type === "network_error" || error.status >= 500 || error.code === "idempotency_in_flight");
+      // The failures that keep the action's key (a lost answer) are the ones worth sending again.
       const delay = RETRY_DELAYS_MS[attempt];
-      if (!retryable || delay === undefined) throw error;
+      if (!keepsIdempotencyKey(error) || delay === undefined) throw error;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

@@ -59,7 +59,7 @@ export function WalletDialog(props: {
     let closed = false;
     setState({ kind: "creating" });
     const idempotencyKey = key.take();
-    postOnce("product_update", () => createSale(walletBodyOf(cart.value, cartCurrency.value), { idempotencyKey }))
+    postOnce(() => createSale(walletBodyOf(cart.value, cartCurrency.value), { idempotencyKey }))
       .then((sale) => {
         key.settle();
         // Held even when the dialog was closed meanwhile: the code exists and can be paid.

@@ -29,10 +29,7 @@ export async function getShift(id: string): Promise<Shift> {
 
 /** Each call is one action: its Idempotency-Key is made by the caller when the form opens. */
 export async function openDrawer(float: Amount[], idempotencyKey: string): Promise<Shift> {
-  // Opening needs no manager: the API never asks for one here.
-  openShift.value = await postOnce("product_update", () =>
-    shifts.openShift({ till_id: tillId(), float }, { idempotencyKey }),
-  );
+  openShift.value = await postOnce(() => shifts.openShift({ till_id: tillId(), float }, { idempotencyKey }));
   return openShift.value;
 }
 
@@ -41,8 +38,9 @@ export async function moveCash(
   move: Amount & { kind: "pay_in" | "pay_out"; reason: string },
   idempotencyKey: string,
 ): Promise<Shift> {
-  const result = await postOnce("cash_pay_out", (managerApproval) =>
-    shifts.moveCash(shift.id, move, { idempotencyKey, managerApproval }),
+  const result = await postOnce(
+    (managerApproval) => shifts.moveCash(shift.id, move, { idempotencyKey, managerApproval }),
+    "cash_pay_out",
   );
   openShift.value = result.shift;
   return result.shift;
@@ -60,8 +58,9 @@ export async function closeDrawer(shift: Shift, counted: Amount[], note: string,
   const blocked = closeBlocked();
   if (blocked !== undefined) throw new Error(blocked);
   const body = note.trim() === "" ? { counted } : { counted, note: note.trim() };
-  const closed = await postOnce("shift_close", (managerApproval) =>
-    shifts.closeShift(shift.id, body, { idempotencyKey, managerApproval }),
+  const closed = await postOnce(
+    (managerApproval) => shifts.closeShift(shift.id, body, { idempotencyKey, managerApproval }),
+    "shift_close",
   );
   openShift.value = null;
   return closed;

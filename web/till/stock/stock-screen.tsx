@@ -173,7 +173,7 @@ function QuantityForm(props: {
           return;
         }
         await run(async (idempotencyKey) => {
-          const result = await postOnce("product_update", () =>
+          const result = await postOnce(() =>
             changeStock(props.path, { product_id: props.product.id, qty: value }, { idempotencyKey }),
           );
           setQty("");
