@@ -1,5 +1,5 @@
 import { api } from "../session.ts";
-import type { RequestOptions } from "./client.ts";
+import type { ApiClient, RequestOptions } from "./client.ts";
 import type { components, paths } from "./generated.ts";
 
 /**
@@ -32,6 +32,8 @@ type PathParametersOf<P extends keyof paths, M extends Method> =
 export type CallOptions = Omit<RequestOptions, "query" | "body">;
 
 type CallParameters<P extends keyof paths, M extends Method> = CallOptions & {
+  /** Another client than the session's (a till pairing with an owner's short-lived session). */
+  client?: ApiClient;
   path?: PathParametersOf<P, M>;
   query?: QueryOf<P, M>;
   body?: BodyOf<P, M>;
@@ -43,10 +45,10 @@ export function call<P extends keyof paths, M extends MethodOf<P>>(
   path: P,
   parameters: CallParameters<P, M> = {},
 ): Promise<AnswerOf<P, M>> {
-  const { path: pathParameters, ...options } = parameters;
+  const { path: pathParameters, client = api, ...options } = parameters;
   const values = (pathParameters ?? {}) as Record<string, string>;
   const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ""));
-  return api.request(method.toUpperCase() as Uppercase<Method>, url, options as RequestOptions);
+  return client.request(method.toUpperCase() as Uppercase<Method>, url, options as RequestOptions);
 }
 
 /** A select's value as a query filter: "" (everything) is no filter; the options are the API's values. */

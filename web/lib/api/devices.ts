@@ -3,7 +3,6 @@ import type { ApiClient } from "./client.ts";
 
 /** Till devices paired to the shop (a till signs in as its device; docs/shop.md). */
 export type TillDevice = Schema<"TillDevice">;
-type Session = Schema<"Session">;
 
 export const listTillDevices = () => call("get", "/v1/till_devices");
 
@@ -17,12 +16,12 @@ export const startDeviceSession = () => call("post", "/v1/session/device", { wor
  * session is not theirs), so these take it.
  */
 export const signInOwner = (owner: ApiClient, body: BodyOf<"/v1/session", "post">) =>
-  owner.post<Session>("/v1/session", body, { world: "test" });
+  call("post", "/v1/session", { client: owner, world: "test", body });
 
 export const pairTillDevice = (owner: ApiClient, body: BodyOf<"/v1/till_devices", "post">) =>
-  owner.post<TillDevice>("/v1/till_devices", body, { world: "test" });
+  call("post", "/v1/till_devices", { client: owner, world: "test", body });
 
 export const revokeTillDeviceAsOwner = (owner: ApiClient, id: string) =>
-  owner.delete(`/v1/till_devices/${encodeURIComponent(id)}`, { world: "test" });
+  call("delete", "/v1/till_devices/{id}", { client: owner, world: "test", path: { id } });
 
-export const signOutOwner = (owner: ApiClient) => owner.delete("/v1/session", { world: "test" });
+export const signOutOwner = (owner: ApiClient) => call("delete", "/v1/session", { client: owner, world: "test" });
