@@ -5,6 +5,7 @@ import { cashiersModule } from "../modules/cashiers/index.ts";
 import { catalogModule } from "../modules/catalog/index.ts";
 import { checkoutModule } from "../modules/checkout/index.ts";
 import { eventsModule } from "../modules/events/index.ts";
+import { exchangeRatesModule } from "../modules/exchange-rates/index.ts";
 import { ledgerModule } from "../modules/ledger/index.ts";
 import { merchantsModule } from "../modules/merchants/index.ts";
 import type { PaymentHooks } from "../modules/payments/index.ts";
@@ -55,6 +56,7 @@ export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   stockModule,
   salesModule,
   shiftsModule,
+  exchangeRatesModule,
   payoutsModule,
   agentModule,
   utilitiesModule,

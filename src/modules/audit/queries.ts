@@ -28,6 +28,7 @@ export const auditActions = [
   "webhook_endpoint.secret_rolled",
   "webhook_endpoint.deactivated",
   "manager.approved",
+  "exchange_rate.set",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
