@@ -25,6 +25,7 @@ TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NU
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
 TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
+TABLE shop_profiles (merchant_id text NOT NULL, display_name text, address text, tax_number text, receipt_footer text, tax_mode text NOT NULL DEFAULT 'inclusive'::text, default_tax_rate_bp integer NOT NULL DEFAULT 0, updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE till_devices (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, user_id text NOT NULL, token_hash bytea NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
@@ -242,6 +243,14 @@ CONSTRAINT shifts_opened_by_type_check ON shifts: CHECK ((opened_by_type = ANY (
 CONSTRAINT shifts_pkey ON shifts: PRIMARY KEY (merchant_id, id);
 CONSTRAINT shifts_status_check ON shifts: CHECK ((status = ANY (ARRAY['open'::text, 'closed'::text])));
 CONSTRAINT shifts_till_id_check ON shifts: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
+CONSTRAINT shop_profiles_address_check ON shop_profiles: CHECK ((char_length(address) <= 300));
+CONSTRAINT shop_profiles_default_tax_rate_bp_check ON shop_profiles: CHECK (((default_tax_rate_bp >= 0) AND (default_tax_rate_bp <= 10000)));
+CONSTRAINT shop_profiles_display_name_check ON shop_profiles: CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 100)));
+CONSTRAINT shop_profiles_merchant_id_fkey ON shop_profiles: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT shop_profiles_pkey ON shop_profiles: PRIMARY KEY (merchant_id);
+CONSTRAINT shop_profiles_receipt_footer_check ON shop_profiles: CHECK ((char_length(receipt_footer) <= 300));
+CONSTRAINT shop_profiles_tax_mode_check ON shop_profiles: CHECK ((tax_mode = ANY (ARRAY['inclusive'::text, 'exclusive'::text])));
+CONSTRAINT shop_profiles_tax_number_check ON shop_profiles: CHECK ((char_length(tax_number) <= 50));
 CONSTRAINT sign_in_failures_subject_check ON sign_in_failures: CHECK ((char_length(subject) <= 300));
 CONSTRAINT stock_moves_actor_type_check ON stock_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
 CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text])) = (sale_id IS NOT NULL)));
@@ -372,6 +381,7 @@ CREATE UNIQUE INDEX shift_counts_pkey ON public.shift_counts USING btree (mercha
 CREATE INDEX shifts_list_idx ON public.shifts USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX shifts_one_open_per_till ON public.shifts USING btree (merchant_id, livemode, till_id) WHERE (status = 'open'::text);
 CREATE UNIQUE INDEX shifts_pkey ON public.shifts USING btree (merchant_id, id);
+CREATE UNIQUE INDEX shop_profiles_pkey ON public.shop_profiles USING btree (merchant_id);
 CREATE INDEX sign_in_failures_subject ON public.sign_in_failures USING btree (subject, failed_at);
 CREATE INDEX stock_moves_list_idx ON public.stock_moves USING btree (merchant_id, livemode, seq);
 CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant_id, id);

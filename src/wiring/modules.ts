@@ -14,6 +14,7 @@ import { payoutsModule } from "../modules/payouts/index.ts";
 import { salePaymentHook, salesModule } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
 import { shiftsModule } from "../modules/shifts/index.ts";
+import { shopProfileModule } from "../modules/shop-profile/index.ts";
 import { recordOpening, stockModule } from "../modules/stock/index.ts";
 import { utilitiesModule } from "../modules/utilities/index.ts";
 import { webAppsModule } from "../modules/web-apps/index.ts";
@@ -48,6 +49,7 @@ export function moduleDependencies(gateways: WalletGateways): ModuleDependencies
  */
 export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   merchantsModule,
+  shopProfileModule,
   sessionsModule,
   cashiersModule,
   auditModule,

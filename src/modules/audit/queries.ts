@@ -29,6 +29,7 @@ export const auditActions = [
   "webhook_endpoint.deactivated",
   "manager.approved",
   "exchange_rate.set",
+  "shop_profile.updated",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
