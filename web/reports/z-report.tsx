@@ -11,7 +11,8 @@ import "./z-report.css";
 
 type Paper = "roll" | "a4";
 
-const MOVE_KINDS: Record<DrawerMove["kind"], string> = {
+/** A drawer move's kind as a person reads it. */
+export const MOVE_KINDS: Record<DrawerMove["kind"], string> = {
   float: "Opening float",
   sale: "Cash sale",
   return: "Refund",

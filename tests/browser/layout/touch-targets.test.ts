@@ -24,6 +24,23 @@ afterAll(() => world?.close());
 const settled = (page: Page) =>
   page.waitForFunction(() => !(document.body.textContent ?? "").includes("Loading"), undefined, { timeout: 30_000 });
 
+test("the measure finds a bare 13 px checkbox and a short button, and takes a checkbox's label as its target", async () => {
+  const app = await openAppPage(world.browser);
+  try {
+    await app.page.setContent(`
+      <input type="checkbox" aria-label="Pair this till">
+      <label style="display:block;padding:12px"><input type="checkbox"> Remember</label>
+      <button style="height:30px;width:120px">Short</button>
+      <p>Read <a href="#terms">the terms</a> first.</p>`);
+    expect(await smallTouchTargets(app.page)).toEqual([
+      'input[checkbox] "Pair this till": 13×13',
+      'button "Short": 120×30',
+    ]);
+  } finally {
+    await app.close();
+  }
+});
+
 test("every till screen at 1024×768: each control is at least 44 × 44 px", async () => {
   const till = await TillPage.open(world, { viewport: { width: 1024, height: 768 } });
   const { page } = till;

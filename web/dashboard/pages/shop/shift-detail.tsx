@@ -4,20 +4,12 @@ import type { Page } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
-import { ZReportView } from "../../../reports/index.ts";
+import { MOVE_KINDS, ZReportView } from "../../../reports/index.ts";
 import { Button, Link, Table, toast } from "../../../ui/index.ts";
 import { BASE, salePath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
 import { useActorNames } from "./actors.tsx";
 import type { CashMove } from "./types.ts";
-
-const MOVE_KINDS: Record<CashMove["kind"], string> = {
-  float: "Opening float",
-  sale: "Cash sale",
-  return: "Refund",
-  pay_in: "Pay-in",
-  pay_out: "Pay-out",
-};
 
 /**
  * One shift: its Z report (the till's too, web/reports), printed by the browser, and below it the
