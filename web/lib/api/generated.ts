@@ -38,6 +38,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shop_profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the shop prints on receipts (name, address, tax number, footer) and how it prices tax */
+        get: operations["getShopProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the receipt header and footer, the tax number, the tax mode or the default tax rate (the owner) */
+        patch: operations["updateShopProfile"];
+        trace?: never;
+    };
     "/v1/session": {
         parameters: {
             query?: never;
@@ -791,6 +809,58 @@ export interface paths {
         };
         /** A shift with its cash per currency (expected live while open; frozen with counts once closed) */
         get: operations["getShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shifts/{id}/z_report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shift's Z report: its cash per currency, the till's and everyone's names, their counts, and the drawer's moves */
+        get: operations["getShiftZReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exchange_rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rates set, newest first (who set each and when) */
+        get: operations["listExchangeRates"];
+        put?: never;
+        /** Set the shop's rate of the day for a pair of currencies (a new rate; earlier ones stay as history) */
+        post: operations["setExchangeRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exchange_rates/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rate in force for each pair the shop has set (the newest of each) */
+        get: operations["currentExchangeRates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1637,6 +1707,19 @@ export interface components {
             /** @description Only in the response that creates the key. */
             secret_key?: string;
         };
+        ShopProfile: {
+            /** @constant */
+            object: "shop_profile";
+            /** @description The name printed on receipts (the account's name unless set). */
+            display_name: string;
+            address: string | null;
+            tax_number: string | null;
+            receipt_footer: string | null;
+            /** @enum {string} */
+            tax_mode: "inclusive" | "exclusive";
+            default_tax_rate_bp: number;
+            updated_at: string | null;
+        };
         Session: {
             id: string;
             /** @constant */
@@ -1729,7 +1812,7 @@ export interface components {
             token: string;
             manager_id: string;
             /** @enum {string} */
-            action: "return" | "cash_pay_out" | "shift_close" | "product_update";
+            action: "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate";
             /** Format: date-time */
             expires_at: string;
         };
@@ -1738,7 +1821,7 @@ export interface components {
             /** @constant */
             object: "audit_entry";
             /** @enum {string} */
-            action: "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "session.revoked" | "session.stepped_up" | "session.step_up_failed" | "session.device_opened" | "session.signed_out_everywhere" | "user.password_changed" | "user.password_change_failed" | "session.two_factor_failed" | "user.two_factor_enrolment_started" | "user.two_factor_enabled" | "user.two_factor_disabled" | "user.two_factor_recovery_code_used" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "till_device.paired" | "till_device.revoked" | "webhook_endpoint.created" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deactivated" | "manager.approved";
+            action: "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "session.revoked" | "session.stepped_up" | "session.step_up_failed" | "session.device_opened" | "session.signed_out_everywhere" | "user.password_changed" | "user.password_change_failed" | "session.two_factor_failed" | "user.two_factor_enrolment_started" | "user.two_factor_enabled" | "user.two_factor_disabled" | "user.two_factor_recovery_code_used" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "till_device.paired" | "till_device.revoked" | "webhook_endpoint.created" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deactivated" | "manager.approved" | "exchange_rate.set" | "shop_profile.updated";
             actor: {
                 type: string;
                 id: string | null;
@@ -2086,6 +2169,83 @@ export interface components {
                 id: string;
             };
             /** Format: date-time */
+            created_at: string;
+        };
+        ZReport: {
+            /** @constant */
+            object: "z_report";
+            shift: components["schemas"]["Shift"];
+            till: {
+                id: string;
+                /** @description The paired till's name; null for a till that is not paired. */
+                name: string | null;
+            };
+            opened_by: {
+                /** @enum {string} */
+                type: "api_key" | "dashboard_user" | "till_user";
+                id: string;
+                name: string;
+            };
+            closed_by: {
+                /** @enum {string} */
+                type: "api_key" | "dashboard_user" | "till_user";
+                id: string;
+                name: string;
+            } | null;
+            /** @description Everyone who opened, closed or moved cash in the shift, with their cash sales and refunds. */
+            cashiers: {
+                /** @enum {string} */
+                type: "api_key" | "dashboard_user" | "till_user";
+                id: string;
+                name: string;
+                cash_sales_count: number;
+                refunds_count: number;
+            }[];
+            /** @description The drawer's moves other than cash sales (float, pay-ins, pay-outs, refunds), oldest first, at most 200; cash sales are counted in `shift.cash`. */
+            cash_moves: {
+                id: string;
+                /** @constant */
+                object: "shift_cash_move";
+                shift_id: string;
+                /** @enum {string} */
+                kind: "float" | "sale" | "return" | "pay_in" | "pay_out";
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                /** @description Signed: into the drawer positive, out negative. */
+                amount_cents: number;
+                reason: string | null;
+                sale_id: string | null;
+                return_id: string | null;
+                actor: {
+                    /** @enum {string} */
+                    type: "api_key" | "dashboard_user" | "till_user";
+                    id: string;
+                    name: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            /** @description True when the shift has more such moves than listed. */
+            cash_moves_has_more: boolean;
+        };
+        ExchangeRate: {
+            id: string;
+            /** @constant */
+            object: "exchange_rate";
+            livemode: boolean;
+            /** @enum {string} */
+            base: "USD" | "ZWG";
+            /** @enum {string} */
+            other: "USD" | "ZWG";
+            /** @description The rate as set, without trailing zeros. */
+            rate: string;
+            /** @description The rate in millionths: cents of `other` one cent of `base` is worth × 1,000,000. */
+            other_per_base_micros: number;
+            set_by: {
+                /** @enum {string} */
+                type: "api_key" | "dashboard_user" | "till_user";
+                id: string;
+            };
             created_at: string;
         };
         Payout: {
@@ -2669,6 +2829,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getShopProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile (defaults until the owner sets one). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopProfile"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateShopProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The shop's name on receipts; empty or null: the account's name. */
+                    display_name?: string | null;
+                    /** @description Up to 300 characters; line breaks kept. */
+                    address?: string | null;
+                    /** @description The VAT or tax number printed on receipts. */
+                    tax_number?: string | null;
+                    /** @description A closing line or two (returns policy, thanks). */
+                    receipt_footer?: string | null;
+                    /**
+                     * @description `inclusive`: product prices include tax (the usual shelf price); `exclusive`: tax is added on top.
+                     * @enum {string}
+                     */
+                    tax_mode?: "inclusive" | "exclusive";
+                    /** @description The tax rate of a product that names none, in basis points (15.5 % = 1550). */
+                    default_tax_rate_bp?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The profile as it now stands; audited as `shop_profile.updated`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopProfile"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `principal_not_allowed`: only the owner's dashboard session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
             429: {
@@ -4527,7 +4837,7 @@ export interface operations {
                      * @description The one kind of request the approval is for.
                      * @enum {string}
                      */
-                    action: "return" | "cash_pay_out" | "shift_close" | "product_update";
+                    action: "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate";
                 };
             };
         };
@@ -7139,6 +7449,307 @@ export interface operations {
             };
             /** @description `resource_missing`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getShiftZReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Z report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZReport"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listExchangeRates: {
+        parameters: {
+            query?: {
+                base?: "USD" | "ZWG";
+                other?: "USD" | "ZWG";
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The next_cursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExchangeRate"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setExchangeRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Currency: USD or ZWG.
+                     * @enum {string}
+                     */
+                    base: "USD" | "ZWG";
+                    /**
+                     * @description Currency: USD or ZWG.
+                     * @enum {string}
+                     */
+                    other: "USD" | "ZWG";
+                    /** @description How many of the other currency one unit of the base buys, e.g. `26.7843` (at most 6 decimals). */
+                    rate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rate now in force for the pair; audited as `exchange_rate.set`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRate"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `principal_not_allowed`, `manager_required` (a cashier at the till). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    currentExchangeRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One rate per pair set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExchangeRate"][];
+                    };
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

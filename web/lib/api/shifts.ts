@@ -22,3 +22,9 @@ export const moveCash = (id: string, body: BodyOf<"/v1/shifts/{id}/cash_moves", 
 
 export const closeShift = (id: string, body: BodyOf<"/v1/shifts/{id}/close", "post">, options: CallOptions) =>
   call("post", "/v1/shifts/{id}/close", { ...options, path: { id }, body });
+
+/** A shift's Z report: the drawer, the till by name, who did what, the moves other than cash sales. */
+export type ZReport = Schema<"ZReport">;
+export type DrawerMove = ZReport["cash_moves"][number];
+
+export const getZReport = (id: string) => call("get", "/v1/shifts/{id}/z_report", { path: { id } });

@@ -8,6 +8,7 @@ export const actionLabels: Record<ManagerAction, string> = {
   cash_pay_out: "a cash pay-out",
   shift_close: "closing the drawer with a difference",
   product_update: "a product change",
+  exchange_rate: "setting the rate of the day",
 };
 
 /** The request the manager dialog is open for; undefined: closed. */
