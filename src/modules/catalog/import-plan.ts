@@ -1,5 +1,5 @@
 import type { ImportError, ImportRow } from "./csv-import.ts";
-import type { ImportedProduct } from "./import-queries.ts";
+import { IMPORTED_COLUMNS, type ImportedProduct } from "./import-queries.ts";
 import type { ProductRow } from "./schemas.ts";
 
 /**
@@ -30,18 +30,8 @@ function target(row: ImportRow, existing: { bySku: Map<string, ProductRow[]>; by
 const sameProduct = (left: ImportedProduct, right: ImportedProduct) =>
   (Object.keys(left) as (keyof ImportedProduct)[]).every((key) => left[key] === right[key]);
 
-const catalogFields = (product: ProductRow): ImportedProduct => ({
-  id: product.id,
-  name: product.name,
-  sku: product.sku,
-  barcode: product.barcode,
-  category: product.category,
-  price_cents: product.price_cents,
-  currency: product.currency,
-  track_stock: product.track_stock,
-  low_stock_at: product.low_stock_at,
-  active: product.active,
-});
+const catalogFields = (product: ProductRow) =>
+  Object.fromEntries(IMPORTED_COLUMNS.map((column) => [column, product[column]])) as ImportedProduct;
 
 /** The plan for `rows` (already valid one by one) against the existing products they may name. */
 export function planImport(

@@ -57,9 +57,12 @@ const COLUMN_TYPES = [
   ["active", "bool"],
 ] as const satisfies readonly (readonly [keyof ImportedProduct, string])[];
 
-/** One array per column, in `ROW_NAMES` order, for `unnest`. */
-const columnArrays = (products: readonly ImportedProduct[]) =>
-  sql.join(
+/** The columns an import writes, in `COLUMN_TYPES` order. */
+export const IMPORTED_COLUMNS = COLUMN_TYPES.map(([column]) => column);
+
+/** The products as rows `imported` (one array per column through `unnest`), for a statement's FROM. */
+const importedRows = (products: readonly ImportedProduct[]) =>
+  sql.fragment`unnest(${sql.join(
     COLUMN_TYPES.map(([column, type]) =>
       sql.array(
         products.map((product) => product[column]),
@@ -67,9 +70,10 @@ const columnArrays = (products: readonly ImportedProduct[]) =>
       ),
     ),
     sql.fragment`, `,
-  );
-
-const ROW_NAMES = sql.fragment`(id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at, active)`;
+  )}) AS imported (${sql.join(
+    IMPORTED_COLUMNS.map((column) => sql.identifier([column])),
+    sql.fragment`, `,
+  )})`;
 
 export async function insertProducts(
   transaction: Transaction,
@@ -81,9 +85,10 @@ export async function insertProducts(
     INSERT INTO products (merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
       low_stock_at, active)
     SELECT ${merchantId}, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at, active
-    FROM unnest(${columnArrays(products)}) AS imported ${ROW_NAMES}`);
+    FROM ${importedRows(products)}`);
 }
 
+/** Sets every imported column of each product (the plan merged the file's cells into its current row). */
 export async function updateProducts(
   transaction: Transaction,
   merchantId: string,
@@ -91,10 +96,12 @@ export async function updateProducts(
 ): Promise<void> {
   if (products.length === 0) return;
   await transaction.query(sql.unsafe`
-    UPDATE products SET name = imported.name, sku = imported.sku, barcode = imported.barcode,
-      category = imported.category, price_cents = imported.price_cents, currency = imported.currency,
-      track_stock = imported.track_stock, low_stock_at = imported.low_stock_at, active = imported.active,
-      updated_at = now()
-    FROM unnest(${columnArrays(products)}) AS imported ${ROW_NAMES}
+    UPDATE products SET ${sql.join(
+      IMPORTED_COLUMNS.filter((column) => column !== "id").map(
+        (column) => sql.fragment`${sql.identifier([column])} = ${sql.identifier(["imported", column])}`,
+      ),
+      sql.fragment`, `,
+    )}, updated_at = now()
+    FROM ${importedRows(products)}
     WHERE products.merchant_id = ${merchantId} AND products.id = imported.id`);
 }

@@ -231,7 +231,7 @@ describe("exporting", () => {
 });
 
 describe("access", () => {
-  test("the test key may import too; a till may not (docs/security.md)", async () => {
+  test("a test key may use it too (a till is refused: tests/platform/access-matrix.test.ts)", async () => {
     expect((await preview(lines("name", "Bread"), shop.testKey)).status).toBe(200);
   });
 });

@@ -85,6 +85,52 @@ function fieldOf(error: ApiError): keyof Draft | undefined {
   );
 }
 
+type FieldsProps = { draft: Draft; setDraft: (draft: Draft) => void; errors: Errors; creating: boolean };
+
+/** The form's fields, each with its own error under it. */
+function ProductFields({ draft, setDraft, errors, creating }: FieldsProps) {
+  const field = (name: keyof Draft) => ({
+    value: draft[name],
+    onValue: (value: string) => setDraft({ ...draft, [name]: value }),
+    error: errors[name],
+  });
+  return (
+    <>
+      <Field label="Name" maxLength={200} {...field("name")} />
+      <div class="row">
+        <Field label="Price" inputMode="decimal" hint="Empty: priced at the sale" {...field("price")} />
+        <SelectField
+          label="Currency"
+          value={draft.currency}
+          onValue={(currency) => setDraft({ ...draft, currency: currency as Currency })}
+          options={currencies.map((currency) => ({ value: currency, label: currency }))}
+        />
+      </div>
+      <div class="row">
+        <Field label="Barcode" maxLength={100} {...field("barcode")} />
+        <Field label="SKU" maxLength={100} {...field("sku")} />
+        <Field label="Category" maxLength={100} {...field("category")} />
+      </div>
+      {/* A tax rate joins these fields with the tax work (issue 47 point 4). */}
+      <div class="row">
+        <SelectField
+          label="Stock"
+          value={draft.track_stock}
+          onValue={(track_stock) => setDraft({ ...draft, track_stock })}
+          options={[
+            { value: "true", label: "Counted" },
+            { value: "false", label: "Not counted (a service)" },
+          ]}
+        />
+        {creating && draft.track_stock === "true" ? (
+          <Field label="Opening stock" inputMode="numeric" {...field("stock_qty")} />
+        ) : null}
+        <Field label="Low-stock level" inputMode="numeric" {...field("low_stock_at")} />
+      </div>
+    </>
+  );
+}
+
 /** Create (no `product`) or edit a product; each field's error is shown under it. */
 export function ProductForm(props: {
   product: Product | undefined;
@@ -96,11 +142,6 @@ export function ProductForm(props: {
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onValue: (value: string) => setDraft({ ...draft, [name]: value }),
-    error: errors[name],
-  });
   async function save(event: Event) {
     event.preventDefault();
     const result = changesOf(draft, creating);
@@ -126,44 +167,14 @@ export function ProductForm(props: {
   return (
     <Dialog open title={creating ? "New product" : `Edit ${props.product?.name}`} onClose={props.onClose}>
       <form onSubmit={save} noValidate>
-        <Field label="Name" maxLength={200} {...field("name")} />
-        <div class="row">
-          <Field label="Price" inputMode="decimal" hint="Empty: priced at the sale" {...field("price")} />
-          <SelectField
-            label="Currency"
-            value={draft.currency}
-            onValue={(currency) => setDraft({ ...draft, currency: currency as Currency })}
-            options={currencies.map((currency) => ({ value: currency, label: currency }))}
-          />
-        </div>
-        <div class="row">
-          <Field label="Barcode" maxLength={100} {...field("barcode")} />
-          <Field label="SKU" maxLength={100} {...field("sku")} />
-          <Field label="Category" maxLength={100} {...field("category")} />
-        </div>
-        {/* Tax rate joins these fields with the tax work (issue 47 point 4). */}
-        <div class="row">
-          <SelectField
-            label="Stock"
-            value={draft.track_stock}
-            onValue={(track_stock) => setDraft({ ...draft, track_stock })}
-            options={[
-              { value: "true", label: "Counted" },
-              { value: "false", label: "Not counted (a service)" },
-            ]}
-          />
-          {creating && draft.track_stock === "true" ? (
-            <Field label="Opening stock" inputMode="numeric" {...field("stock_qty")} />
-          ) : null}
-          <Field label="Low-stock level" inputMode="numeric" {...field("low_stock_at")} />
-        </div>
+        <ProductFields draft={draft} setDraft={setDraft} errors={errors} creating={creating} />
         {formError === undefined ? null : (
           <p class="field-error" role="alert">
             {formError}
           </p>
         )}
         <div class="row">
-          <Button type="submit" variant="primary" disabled={saving}>
+          <Button type="submit" variant="primary" busy={saving}>
             {creating ? "Create product" : "Save changes"}
           </Button>
           <Button type="button" onClick={props.onClose}>

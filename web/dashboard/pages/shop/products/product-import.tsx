@@ -10,6 +10,32 @@ type Preview = ImportSummary & { errors: ImportError[] };
 const summaryText = (summary: ImportSummary) =>
   `${summary.rows} rows: ${summary.created} new, ${summary.updated} changed, ${summary.unchanged} unchanged.`;
 
+/** The dry run's answer: every row's error, or what the import would do. */
+function DryRun(props: { fileName: string; preview: Preview }) {
+  const { preview } = props;
+  if (preview.errors.length === 0) {
+    return <p role="status">{summaryText(preview)}</p>;
+  }
+  return (
+    <>
+      <p role="status">
+        {props.fileName}: {preview.errors.length} errors. Nothing is imported until the file has none.
+      </p>
+      <Table
+        caption="Errors by row"
+        rows={preview.errors}
+        rowKey={(error) => `${error.row}:${error.column}:${error.code}`}
+        empty=""
+        columns={[
+          { header: "Row", numeric: true, cell: (error) => error.row },
+          { header: "Column", cell: (error) => error.column ?? "—" },
+          { header: "Problem", cell: (error) => error.message },
+        ]}
+      />
+    </>
+  );
+}
+
 /**
  * Import a CSV: choose the file, read the dry run (every row's error, or what would change), then
  * apply it (all rows or none; one Idempotency-Key per chosen file, so a retried apply writes once).
@@ -52,26 +78,7 @@ export function ProductImport(props: { onClose: () => void; onImported: (summary
           Columns: name, sku, barcode, category, price, currency, track_stock, stock_qty, low_stock_at, active.
         </p>
       </div>
-      {preview === undefined ? null : preview.errors.length > 0 ? (
-        <>
-          <p role="status">
-            {chosen?.name}: {preview.errors.length} errors. Nothing is imported until the file has none.
-          </p>
-          <Table
-            caption="Errors by row"
-            rows={preview.errors}
-            rowKey={(error) => `${error.row}:${error.column}:${error.code}`}
-            empty=""
-            columns={[
-              { header: "Row", numeric: true, cell: (error) => error.row },
-              { header: "Column", cell: (error) => error.column ?? "—" },
-              { header: "Problem", cell: (error) => error.message },
-            ]}
-          />
-        </>
-      ) : (
-        <p role="status">{summaryText(preview)}</p>
-      )}
+      {preview === undefined ? null : <DryRun fileName={chosen?.name ?? ""} preview={preview} />}
       {problem === undefined ? null : (
         <p class="form-error" role="alert">
           {problem}
