@@ -22,7 +22,7 @@ beforeEach(async () => {
 });
 afterAll(() => db.close());
 
-const preview = (csv: string, key = shop.liveKey) =>
+const preview = (csv: string | Buffer, key = shop.liveKey) =>
   request(app)
     .post("/v1/products/import/preview")
     .set("Authorization", `Bearer ${key}`)
@@ -87,6 +87,14 @@ describe("the dry run", () => {
       expect.objectContaining({ row: 1, column: "colour", code: "parameter_unknown" }),
       expect.objectContaining({ row: 1, column: "name", code: "parameter_missing" }),
     ]);
+  });
+
+  test("a file over 2 MB is 413 body_too_large; bytes that are not UTF-8 are 400 invalid_encoding", async () => {
+    const large = await preview(`name\n${"x".repeat(2_000_001)}\n`);
+    expect([large.status, large.body.error.code]).toEqual([413, "body_too_large"]);
+    const latin1 = await preview(Buffer.from("name\nCaf\xe9\n", "latin1"));
+    expect([latin1.status, latin1.body.error.code]).toEqual([400, "invalid_encoding"]);
+    expect(await productCount()).toBe(0);
   });
 
   test("a body that is not text/csv is refused", async () => {
