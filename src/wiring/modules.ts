@@ -5,6 +5,7 @@ import { cashiersModule } from "../modules/cashiers/index.ts";
 import { catalogModule } from "../modules/catalog/index.ts";
 import { checkoutModule } from "../modules/checkout/index.ts";
 import { eventsModule } from "../modules/events/index.ts";
+import { exchangeRatesModule } from "../modules/exchange-rates/index.ts";
 import { ledgerModule } from "../modules/ledger/index.ts";
 import { merchantsModule } from "../modules/merchants/index.ts";
 import type { PaymentHooks } from "../modules/payments/index.ts";
@@ -13,6 +14,7 @@ import { payoutsModule } from "../modules/payouts/index.ts";
 import { salePaymentHook, salesModule } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
 import { shiftsModule } from "../modules/shifts/index.ts";
+import { shopProfileModule } from "../modules/shop-profile/index.ts";
 import { recordOpenings, stockModule } from "../modules/stock/index.ts";
 import { utilitiesModule } from "../modules/utilities/index.ts";
 import { webAppsModule } from "../modules/web-apps/index.ts";
@@ -47,6 +49,7 @@ export function moduleDependencies(gateways: WalletGateways): ModuleDependencies
  */
 export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   merchantsModule,
+  shopProfileModule,
   sessionsModule,
   cashiersModule,
   auditModule,
@@ -55,6 +58,7 @@ export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   stockModule,
   salesModule,
   shiftsModule,
+  exchangeRatesModule,
   payoutsModule,
   agentModule,
   utilitiesModule,
