@@ -15,7 +15,7 @@ import { salePaymentHook, salesModule } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
 import { shiftsModule } from "../modules/shifts/index.ts";
 import { shopProfileModule } from "../modules/shop-profile/index.ts";
-import { recordOpening, stockModule } from "../modules/stock/index.ts";
+import { recordOpenings, stockModule } from "../modules/stock/index.ts";
 import { utilitiesModule } from "../modules/utilities/index.ts";
 import { webAppsModule } from "../modules/web-apps/index.ts";
 import { webhooksModule } from "../modules/webhooks/index.ts";
@@ -24,8 +24,8 @@ import type { ModuleFace } from "../platform/module.ts";
 /** What the composition hands the modules; each module's face takes the part it needs. */
 export type ModuleDependencies = {
   gateways: WalletGateways;
-  /** The stock module's opening move, for the catalog (stock depends on the catalog, not the reverse). */
-  recordOpening: typeof recordOpening;
+  /** The stock module's opening moves, for the catalog (stock depends on the catalog, not the reverse). */
+  recordOpenings: typeof recordOpenings;
   /** What a payment's end does in the modules built on payments, for every module that ends payments. */
   paymentHooks: PaymentHooks;
 };
@@ -39,7 +39,7 @@ export type ModuleDependencies = {
 export const paymentHooks: PaymentHooks = [salePaymentHook];
 
 export function moduleDependencies(gateways: WalletGateways): ModuleDependencies {
-  return { gateways, recordOpening, paymentHooks };
+  return { gateways, recordOpenings, paymentHooks };
 }
 
 /**

@@ -4,7 +4,6 @@
  * resource, typed from docs/openapi.json (./api/generated.ts, `npm run openapi:write`). Screens call
  * these functions; none writes a path or an API type by hand.
  */
-export * from "./api/api-keys.ts";
 export * from "./api/balance.ts";
 export { type AnswerOf, type BodyOf, type CallOptions, chosen, type QueryOf, type Schema } from "./api/call.ts";
 export * from "./api/cashiers.ts";

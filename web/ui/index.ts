@@ -5,7 +5,7 @@ export { Dialog } from "./Dialog.tsx";
 export { Field, SelectField } from "./Field.tsx";
 export { FormError } from "./FormError.tsx";
 export { Link } from "./Link.tsx";
-export { Pager } from "./Pager.tsx";
+export { Pager, type PagerProps, useCursorPages } from "./Pager.tsx";
 export { SignIn } from "./SignIn.tsx";
 export { type Column, Table } from "./Table.tsx";
 export { Toasts, toast } from "./Toast.tsx";

@@ -63,6 +63,49 @@ export async function insertMove(
     RETURNING ${MOVE_COLUMNS}`);
 }
 
+/**
+ * Opening `count` moves of products created in this transaction, live (on-hand set by the delta), in
+ * one statement; the rows are new, so no other transaction can hold them.
+ */
+export async function insertOpeningMoves(
+  transaction: Transaction,
+  request: {
+    merchantId: string;
+    note: string;
+    actor: Actor;
+    openings: readonly { moveId: string; productId: string; qty: number }[];
+  },
+): Promise<readonly StockMoveRow[]> {
+  const { openings } = request;
+  return transaction.any(sql.type(stockMoveRowSchema)`
+    WITH wanted AS (
+      SELECT * FROM unnest(
+        ${sql.array(
+          openings.map((opening) => opening.moveId),
+          "text",
+        )}::text[],
+        ${sql.array(
+          openings.map((opening) => opening.productId),
+          "text",
+        )}::text[],
+        ${sql.array(
+          openings.map((opening) => opening.qty),
+          "int8",
+        )}::int8[]) AS w (move_id, product_id, qty)),
+    updated AS (
+      UPDATE products p SET stock_qty = p.stock_qty + w.qty
+      FROM wanted w
+      WHERE p.merchant_id = ${request.merchantId} AND p.id = w.product_id
+      RETURNING p.id, p.stock_qty, w.qty, w.move_id)
+    INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, note, actor_type,
+      actor_id)
+    SELECT ${request.merchantId}, u.move_id, true, u.id, 'count', u.qty, u.stock_qty, ${request.note},
+      ${request.actor.kind}, ${request.actor.id}
+    FROM updated u
+    ORDER BY u.id
+    RETURNING ${MOVE_COLUMNS}`);
+}
+
 export type SaleMoves = {
   merchantId: string;
   livemode: boolean;

@@ -18,7 +18,7 @@ import {
   handleIdempotent,
   type TransactionWithReply,
 } from "./idempotent-route.ts";
-import { jsonBodyOf, jsonBodyParser } from "./json-body.ts";
+import { jsonBodyOf, jsonBodyParser, textBodyParser } from "./json-body.ts";
 import { openApiJson } from "./openapi.ts";
 import { clientOf, resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import { refuseUnsafeValues } from "./request-strings.ts";
@@ -152,7 +152,8 @@ function addRoutes(app: express.Express, dependencies: AppDependencies): void {
     response.type("application/json").send(openApiDocument);
   });
   for (const route of routes) {
-    app[route.method](route.path, async (request: Request, response: Response) => {
+    const bodyParsers = route.textBody === undefined ? [] : textBodyParser(route.textBody);
+    app[route.method](route.path, ...bodyParsers, async (request: Request, response: Response) => {
       await handle(route, request, response, dependencies);
     });
   }

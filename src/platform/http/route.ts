@@ -107,6 +107,11 @@ export type RouteDefinition<
     field: string;
     derive: (holder: Record<string, unknown>, config: Config) => string;
   };
+  /**
+   * A body that is not JSON (a CSV upload): UTF-8 text of this media type, read up to `limitBytes`
+   * (which may exceed the JSON limit), then validated by `request.body` as a string.
+   */
+  textBody?: { mediaType: string; limitBytes: number };
   request?: { body?: B; query?: Q; params?: P };
   responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
   handler: (context: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => Promise<Reply>;

@@ -4,11 +4,10 @@ import {
   createApiKey,
   type KeyOverlapSeconds,
   listApiKeys,
-  type Page,
   revokeApiKey,
   rollApiKey,
-  type WorldName,
-} from "../../lib/api.ts";
+} from "../../lib/api/api-keys.ts";
+import type { Page, WorldName } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { liveAvailable } from "../../lib/session.ts";

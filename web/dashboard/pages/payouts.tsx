@@ -13,8 +13,7 @@ import {
 import { centsFromMajorUnits, formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { useAction } from "../../lib/use-action.ts";
-import { useCursorPages } from "../../lib/use-cursor-pages.ts";
-import { Button, Field, Pager, SelectField, Table, toast } from "../../ui/index.ts";
+import { Button, Field, Pager, SelectField, Table, toast, useCursorPages } from "../../ui/index.ts";
 import { AvailableBalance } from "../components/available-balance.tsx";
 import { usePolled } from "../components/polled.ts";
 import { useStepUp } from "../components/step-up.tsx";

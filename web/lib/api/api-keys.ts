@@ -1,6 +1,10 @@
 import { type BodyOf, type CallOptions, call, type Schema } from "./call.ts";
 
-/** Secret API keys of each world (the dashboard lists both; `options.world` names the key's own). */
+/**
+ * Secret API keys of each world (the dashboard lists both; `options.world` names the key's own). Only
+ * the API keys page calls these: it imports this file directly, not through web/lib/api.ts, so they
+ * stay in that page's lazily loaded chunk.
+ */
 export type ApiKey = Schema<"ApiKey">;
 
 export const listApiKeys = (options: CallOptions) => call("get", "/v1/api_keys", { ...options, query: { limit: 100 } });

@@ -1,9 +1,12 @@
 import { useState } from "preact/hooks";
-import { ApiError, chosen, type Event, getEvent, listEvents, type Page } from "../../../lib/api.ts";
+// A lazily loaded page imports the API's modules themselves, not web/lib/api.ts: the front door (and
+// all it re-exports) then stays in the dashboard's first load instead of a chunk shared with this page.
+import { chosen } from "../../../lib/api/call.ts";
+import { ApiError, type Page } from "../../../lib/api/client.ts";
+import { type Event, getEvent, listEvents } from "../../../lib/api/events.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { useCursorPages } from "../../../lib/use-cursor-pages.ts";
-import { Button, Field, Pager, SelectField, Table } from "../../../ui/index.ts";
+import { Button, Field, Pager, SelectField, Table, useCursorPages } from "../../../ui/index.ts";
 import { Status } from "../shared.tsx";
 
 /** What to show: one event by its id, or the feed (oldest first) of a type or family, page by page. */

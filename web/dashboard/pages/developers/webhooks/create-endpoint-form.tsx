@@ -1,11 +1,8 @@
 import { useState } from "preact/hooks";
 import { eventTypes } from "../../../../../src/kernel/event-types.ts";
-import {
-  ApiError,
-  type CreatedWebhookEndpoint,
-  createWebhookEndpoint,
-  type EventSubscription,
-} from "../../../../lib/api.ts";
+import { ApiError } from "../../../../lib/api/client.ts";
+import { createWebhookEndpoint } from "../../../../lib/api/webhook-endpoints.ts";
+import type { CreatedWebhookEndpoint, EventSubscription } from "../../../../lib/api/webhooks.ts";
 import { Button, Field, FormError } from "../../../../ui/index.ts";
 
 type FieldErrors = { url?: string; types?: string; form?: string };

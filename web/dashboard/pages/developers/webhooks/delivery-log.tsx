@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { listEndpointDeliveries, recoverWebhooks, retryDelivery, type WebhookEndpoint } from "../../../../lib/api.ts";
+import { listEndpointDeliveries, recoverWebhooks, retryDelivery } from "../../../../lib/api/webhook-endpoints.ts";
+import type { WebhookEndpoint } from "../../../../lib/api.ts";
 import { dateTimeInputValue, formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { useCursorPages } from "../../../../lib/use-cursor-pages.ts";
-import { Button, Field, Pager, Table, toast } from "../../../../ui/index.ts";
+import { Button, Field, Pager, Table, toast, useCursorPages } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
 import { AttemptList } from "./attempts.tsx";
 

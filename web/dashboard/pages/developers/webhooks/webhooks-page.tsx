@@ -4,8 +4,8 @@ import {
   listWebhookEndpoints,
   rollWebhookSecret,
   sendTestWebhook,
-  type WebhookEndpoint,
-} from "../../../../lib/api.ts";
+} from "../../../../lib/api/webhook-endpoints.ts";
+import type { WebhookEndpoint } from "../../../../lib/api.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { Button, ConfirmDialog, Dialog, SelectField, Table, toast } from "../../../../ui/index.ts";
