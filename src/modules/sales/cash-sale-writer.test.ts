@@ -10,10 +10,10 @@ import { type Database, sql } from "../../platform/db/pool.ts";
 import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import * as events from "../events/service.ts";
-import { createCashSaleWriter } from "./cash-sale-writer.ts";
-import type { SaleToInsert } from "./queries.ts";
+import { type CashSaleToWrite, createCashSaleWriter, writeCashSales } from "./cash-sale-writer.ts";
 import { newReceiptToken } from "./receipt-token.ts";
-import { type CashSaleToWrite, saleCompletedData, writeCashSales } from "./service.ts";
+import type { SaleToInsert } from "./ring-up-queries.ts";
+import { saleCompletedData } from "./sale-effects.ts";
 
 /**
  * The cash sale writer: the cash sales of one event-loop turn (here: the writes started together) in

@@ -20,7 +20,7 @@ import { createSandboxGateway, SANDBOX_MAGIC_AMOUNTS } from "../../gateway/sandb
 import type { PaymentGateway } from "../../gateway/wallet-gateway.ts";
 import { type Database, sql } from "../../platform/db/pool.ts";
 import * as payments from "../payments/service.ts";
-import { salePaymentHook } from "./service.ts";
+import { salePaymentHook } from "./payment-end.ts";
 
 /** Wallet sales in the test world: completed or cancelled with their payment's end, exactly once. */
 

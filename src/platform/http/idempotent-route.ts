@@ -5,7 +5,7 @@ import * as idempotency from "../idempotency/service.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 import { toApiError } from "./error-mapping.ts";
-import type { AnyRoute, JsonReply } from "./route.ts";
+import type { AnsweredWrite, AnyRoute, JsonReply } from "./route.ts";
 
 export type CommitWithResponse = Parameters<AnyRoute["handler"]>[0]["commitWithResponse"];
 
@@ -17,6 +17,27 @@ export type ContextFactory = (
 ) => Parameters<AnyRoute["handler"]>[0];
 
 type Scope = idempotency.IdempotencyScope;
+
+/**
+ * The context's `answeredWrite` over its `commitWithResponse` (idempotent or plain): the answer is
+ * made once, from the service's result, stored with the write and kept for the route to return.
+ */
+export const answeredWriteOf =
+  (commitWithResponse: CommitWithResponse) =>
+  <Result>(present: (result: Result) => JsonReply): AnsweredWrite<Result> => {
+    let committed: JsonReply | undefined;
+    return {
+      commit: async (result, write) => {
+        committed = await commitWithResponse(present(result), write);
+      },
+      reply: () => {
+        if (committed === undefined) {
+          throw new TypeError("an answered write was replied to before it committed");
+        }
+        return committed;
+      },
+    };
+  };
 
 /**
  * Runs an idempotent route: claim the key, execute, and store the response with the effects.
