@@ -150,9 +150,8 @@ async function storeErrorOrRelease(
   claimed: { scope: Scope; ownerToken: string },
 ): Promise<void> {
   const apiError = toApiError(error);
-  // Nothing was committed: free the key so the client's retry with the same key runs again. A
-  // `manager_required` refusal is lifted by a manager's approval, which the till sends with its retry.
-  if (apiError.status >= 500 || apiError.code === "idempotency_in_flight" || apiError.code === "manager_required") {
+  // Nothing was committed: free the key so the client's retry with the same key runs again.
+  if (apiError.status >= 500 || apiError.retryWithSameKey) {
     await idempotency.release(database, claimed.scope, claimed.ownerToken).catch(() => {});
     throw error;
   }

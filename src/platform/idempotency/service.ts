@@ -102,6 +102,7 @@ function inFlight(message: string): ApiError {
     code: "idempotency_in_flight",
     message,
     headers: { "Retry-After": String(IN_FLIGHT_RETRY_AFTER_SECONDS) },
+    retryWithSameKey: true,
   });
 }
 
