@@ -17,7 +17,7 @@ type Line = { product: Product; qty: number } | { name: string; qty: number; uni
 /**
  * What the cash sale writer's tests (`src/modules/sales/cash-sale-writer*.test.ts`) write and read in
  * their world: sales as the API would answer them before writing them, claimed keys, and the rows the
- * writer leaves.
+ * writer leaves. A container of small helpers over one world, not one function.
  */
 export function cashSaleWriterFixtures(world: ReturnType<typeof salesTestWorld>) {
   /** A completed cash sale as the API would answer it before writing it. */

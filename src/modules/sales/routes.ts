@@ -96,31 +96,23 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
           schema: errorEnvelopeSchema,
         },
       },
-      handler: ({ params, body, tenant, config, transaction }) =>
-        transaction(async (tx) => {
-          const {
-            sale,
-            saleReturn,
-            returns: saleReturns,
-          } = await returns.createReturn(
-            tx,
-            {
-              merchantId: tenant.merchantId,
-              livemode: tenant.livemode,
-              actor: tenant.actor,
-              session: tenant.session,
-            },
-            params.id,
-            body,
-          );
-          return {
-            status: 201,
-            body: {
-              sale_return: presentReturn(config, saleReturn),
-              sale: presentSale(config, sale, null, saleReturns),
-            },
-          };
-        }),
+      handler: async ({ params, body, tenant, config, answeredWrite }) => {
+        const made = answeredWrite((returned: returns.ReturnMade) => ({
+          status: 201,
+          body: {
+            sale_return: presentReturn(config, returned.saleReturn),
+            sale: presentSale(config, returned.sale, null, returned.returns),
+          },
+        }));
+        const world = {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          actor: tenant.actor,
+          session: tenant.session,
+        };
+        await returns.createReturn(made.transaction, world, params.id, body);
+        return made.reply();
+      },
     }),
     defineRoute({
       method: "get",

@@ -256,7 +256,7 @@ function contextFactory(
       idempotencyKey: principal.idempotencyKey,
       transaction,
       commitWithResponse,
-      answeredWrite: answeredWriteOf(commitWithResponse),
+      answeredWrite: answeredWriteOf(transaction, commitWithResponse),
     }) as never;
 }
 

@@ -19,16 +19,25 @@ export type ContextFactory = (
 type Scope = idempotency.IdempotencyScope;
 
 /**
- * The context's `answeredWrite` over its `commitWithResponse` (idempotent or plain): the answer is
- * made once, from the service's result, stored with the write and kept for the route to return.
+ * The context's `answeredWrite` over its `transaction` and `commitWithResponse` (idempotent or plain):
+ * the answer is made once, from the service's result, stored with the write and kept for the route
+ * to return.
  */
 export const answeredWriteOf =
-  (commitWithResponse: CommitWithResponse) =>
+  (transaction: TransactionWithReply, commitWithResponse: CommitWithResponse) =>
   <Result>(present: (result: Result) => JsonReply): AnsweredWrite<Result> => {
     let committed: JsonReply | undefined;
     return {
       commit: async (result, write) => {
         committed = await commitWithResponse(present(result), write);
+      },
+      transaction: async (effects) => {
+        let result: Result | undefined;
+        committed = await transaction(async (tx) => {
+          result = await effects(tx);
+          return present(result);
+        });
+        return result as Result;
       },
       reply: () => {
         if (committed === undefined) {

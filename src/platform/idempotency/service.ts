@@ -124,6 +124,13 @@ export type CommitWithAnswer<Result> = (
   result: Result,
   write: (response: ResponseToStore | null) => Promise<boolean>,
 ) => Promise<void>;
+
+/**
+ * How a service's write of several statements commits with its request's stored answer:
+ * `inTransaction(effects)` runs `effects` in one transaction, in which the route's answer of their
+ * result is stored too (on an idempotent route), and returns that result.
+ */
+export type TransactionWithAnswer<Result> = (effects: (transaction: Transaction) => Promise<Result>) => Promise<Result>;
 export const storeResponsesStatement = queries.storeResponsesStatement;
 
 export function takenOver(): Error {
