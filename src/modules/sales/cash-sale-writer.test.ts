@@ -15,34 +15,22 @@ import { saleCompletedData } from "./sale-effects.ts";
  */
 
 const world = salesTestWorld();
-const {
-  cashSale,
-  claimedResponse,
-  toWrite,
-  salesWritten,
-  transactionsOf,
-  completedEventsOf,
-  cashMovesOf,
-  recordOf,
-  saleMovesOf,
-  newProduct,
-  openShift,
-} = cashSaleWriterFixtures(world);
+const writer = cashSaleWriterFixtures(world);
 
 test("a turn's cash sales are one statement and one commit: each with its answer, event, stock and cash, only while its key is owned and its shift open", async () => {
-  const cola = await newProduct({ name: "Cola", price_cents: 150, stock_qty: 20 });
-  const bread = await newProduct({ name: "Bread", price_cents: 90, stock_qty: 5 });
-  const haircut = await newProduct({
+  const cola = await writer.newProduct({ name: "Cola", price_cents: 150, stock_qty: 20 });
+  const bread = await writer.newProduct({ name: "Bread", price_cents: 90, stock_qty: 5 });
+  const haircut = await writer.newProduct({
     name: "Haircut",
     price_cents: 500,
     track_stock: false,
   });
-  const tillA = await openShift("till-A");
-  const tillB = await openShift("till-B");
+  const tillA = await writer.openShift("till-A");
+  const tillB = await writer.openShift("till-B");
   // Till B's shift closes after its sale read it open, before the sale's statement.
   expect((await world.live.post(`/v1/shifts/${tillB.id}/close`, { counted: [] })).status).toBe(200);
 
-  const onTill = cashSale({
+  const onTill = writer.cashSale({
     lines: [
       { product: cola, qty: 3 },
       { product: bread, qty: 1 },
@@ -52,17 +40,17 @@ test("a turn's cash sales are one statement and one commit: each with its answer
     shift: tillA,
     clientSaleId: randomUUID(),
   });
-  const testWorld = cashSale({ livemode: false, lines: [{ product: cola, qty: 2 }] });
-  const untracked = cashSale({
+  const testWorld = writer.cashSale({ livemode: false, lines: [{ product: cola, qty: 2 }] });
+  const untracked = writer.cashSale({
     lines: [
       { product: haircut, qty: 1 },
       { name: "Tip", qty: 1, unit_cents: 100 },
     ],
   });
-  const takenOver = cashSale({ lines: [{ product: cola, qty: 5 }] });
-  const shiftClosed = cashSale({ lines: [{ product: bread, qty: 2 }], shift: tillB });
+  const takenOver = writer.cashSale({ lines: [{ product: cola, qty: 5 }] });
+  const shiftClosed = writer.cashSale({ lines: [{ product: bread, qty: 2 }], shift: tillB });
   const [onTillResponse, testWorldResponse, takenOverResponse, shiftClosedResponse] = (await Promise.all(
-    [onTill, testWorld, takenOver, shiftClosed].map(claimedResponse),
+    [onTill, testWorld, takenOver, shiftClosed].map(writer.claimedResponse),
   )) as [ResponseToStore, ResponseToStore, ResponseToStore, ResponseToStore];
   // A retry took this key over: its owner token is no longer this request's.
   const lost = { ...takenOverResponse, ownerToken: randomUUID() };
@@ -70,11 +58,11 @@ test("a turn's cash sales are one statement and one commit: each with its answer
   const counting = countingDatabase(world.db.database);
   const write = createCashSaleWriter(counting.database);
   const outcomes = await Promise.all([
-    write(toWrite(onTill, onTillResponse)),
-    write(toWrite(testWorld, testWorldResponse)),
-    write(toWrite(untracked, null)),
-    write(toWrite(takenOver, lost)),
-    write(toWrite(shiftClosed, shiftClosedResponse)),
+    write(writer.toWrite(onTill, onTillResponse)),
+    write(writer.toWrite(testWorld, testWorldResponse)),
+    write(writer.toWrite(untracked, null)),
+    write(writer.toWrite(takenOver, lost)),
+    write(writer.toWrite(shiftClosed, shiftClosedResponse)),
   ]);
   expect(counting.statements()).toBe(1);
   expect(outcomes).toEqual([
@@ -85,17 +73,22 @@ test("a turn's cash sales are one statement and one commit: each with its answer
     { recorded: false, shiftOpen: false },
   ]);
   const recorded = [onTill, testWorld, untracked];
-  expect(await salesWritten([...recorded, takenOver, shiftClosed])).toEqual(recorded.map((sale) => sale.id).sort());
-  expect(await transactionsOf(recorded)).toBe(1);
+  expect(await writer.salesWritten([...recorded, takenOver, shiftClosed])).toEqual(
+    recorded.map((sale) => sale.id).sort(),
+  );
+  expect(await writer.transactionsOf(recorded)).toBe(1);
 
   // Answers stored only for the sales written; the lost key and the closed shift's stay in flight.
-  expect(await recordOf(onTillResponse)).toEqual({ state: "completed", response_body: onTillResponse.body });
-  expect(await recordOf(testWorldResponse)).toEqual({ state: "completed", response_body: testWorldResponse.body });
-  expect(await recordOf(lost)).toEqual({ state: "in_flight", response_body: null });
-  expect(await recordOf(shiftClosedResponse)).toEqual({ state: "in_flight", response_body: null });
+  expect(await writer.recordOf(onTillResponse)).toEqual({ state: "completed", response_body: onTillResponse.body });
+  expect(await writer.recordOf(testWorldResponse)).toEqual({
+    state: "completed",
+    response_body: testWorldResponse.body,
+  });
+  expect(await writer.recordOf(lost)).toEqual({ state: "in_flight", response_body: null });
+  expect(await writer.recordOf(shiftClosedResponse)).toEqual({ state: "in_flight", response_body: null });
 
   // One sale.completed per sale written, in the order of the sales, in their one transaction.
-  const completed = await completedEventsOf([...recorded, takenOver, shiftClosed]);
+  const completed = await writer.completedEventsOf([...recorded, takenOver, shiftClosed]);
   expect(completed.map((event) => event.sale_id)).toEqual(recorded.map((sale) => sale.id));
   expect(new Set(completed.map((event) => event.transaction_xid)).size).toBe(1);
   expect(completed[0]?.data).toEqual(JSON.parse(JSON.stringify(saleCompletedData(onTill))));
@@ -105,30 +98,35 @@ test("a turn's cash sales are one statement and one commit: each with its answer
   expect(await onHandOf(world.db, cola.id)).toBe(16);
   expect(await onHandOf(world.db, bread.id)).toBe(4);
   expect(
-    (await saleMovesOf(cola.id)).map((move) => [move.sale_id, move.livemode, move.qty_delta, move.stock_qty_after]),
+    (await writer.saleMovesOf(cola.id)).map((move) => [
+      move.sale_id,
+      move.livemode,
+      move.qty_delta,
+      move.stock_qty_after,
+    ]),
   ).toEqual([
     [onTill.id, true, -4, 16],
     [testWorld.id, false, -2, 20],
   ]);
-  expect((await saleMovesOf(bread.id)).map((move) => [move.sale_id, move.qty_delta, move.stock_qty_after])).toEqual([
-    [onTill.id, -1, 4],
-  ]);
-  expect(await saleMovesOf(haircut.id)).toEqual([]);
+  expect(
+    (await writer.saleMovesOf(bread.id)).map((move) => [move.sale_id, move.qty_delta, move.stock_qty_after]),
+  ).toEqual([[onTill.id, -1, 4]]);
+  expect(await writer.saleMovesOf(haircut.id)).toEqual([]);
 
   // Cash in the open shift only.
-  expect(await cashMovesOf([...recorded, shiftClosed])).toEqual([
+  expect(await writer.cashMovesOf([...recorded, shiftClosed])).toEqual([
     { sale_id: onTill.id, shift_id: tillA.id, amount_cents: onTill.total_cents },
   ]);
 });
 
 test("many sales of one product from several requests and two processes at once: exact on-hand, one move per sale, the journal's on-hand running", async () => {
-  const hot = await newProduct({ name: "Hot item", price_cents: 100, stock_qty: 1000 });
-  const side = await newProduct({ name: "Side", price_cents: 50, stock_qty: 100 });
+  const hot = await writer.newProduct({ name: "Hot item", price_cents: 100, stock_qty: 1000 });
+  const side = await writer.newProduct({ name: "Side", price_cents: 50, stock_qty: 100 });
   // Two API processes, each with its writer: two statements at once, locking the same products.
   const processes = [countingDatabase(world.db.database), countingDatabase(world.db.database)];
   const writers = processes.map((process) => createCashSaleWriter(process.database));
   const sales = Array.from({ length: 40 }, (_, index) =>
-    cashSale({
+    writer.cashSale({
       lines:
         index % 4 === 0
           ? [
@@ -139,9 +137,9 @@ test("many sales of one product from several requests and two processes at once:
           : [{ product: hot, qty: (index % 3) + 1 }],
     }),
   );
-  const responses = await Promise.all(sales.map(claimedResponse));
+  const responses = await Promise.all(sales.map(writer.claimedResponse));
   const outcomes = await Promise.all(
-    sales.map((sale, index) => (writers[index % 2] ?? writers[0])?.(toWrite(sale, responses[index] ?? null))),
+    sales.map((sale, index) => (writers[index % 2] ?? writers[0])?.(writer.toWrite(sale, responses[index] ?? null))),
   );
   expect(processes.map((process) => process.statements())).toEqual([1, 1]);
   expect(outcomes.every((outcome) => outcome?.recorded === true)).toBe(true);
@@ -152,7 +150,7 @@ test("many sales of one product from several requests and two processes at once:
   expect(await onHandOf(world.db, hot.id)).toBe(1000 - sold);
   expect(await onHandOf(world.db, side.id)).toBe(90);
 
-  const moves = await saleMovesOf(hot.id);
+  const moves = await writer.saleMovesOf(hot.id);
   expect(moves).toHaveLength(40);
   expect(new Map(moves.map((move) => [move.sale_id, -move.qty_delta]))).toEqual(
     new Map(sales.map((sale) => [sale.id, hotSold(sale)])),
@@ -162,8 +160,8 @@ test("many sales of one product from several requests and two processes at once:
     running += move.qty_delta;
     expect(move.stock_qty_after).toBe(running);
   }
-  expect((await saleMovesOf(side.id)).map((move) => move.stock_qty_after).sort((a, b) => b - a)).toEqual(
+  expect((await writer.saleMovesOf(side.id)).map((move) => move.stock_qty_after).sort((a, b) => b - a)).toEqual(
     Array.from({ length: 10 }, (_, index) => 99 - index),
   );
-  expect(await completedEventsOf(sales)).toHaveLength(40);
+  expect(await writer.completedEventsOf(sales)).toHaveLength(40);
 });
