@@ -1,7 +1,7 @@
 import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import { notFound } from "../../platform/errors.ts";
-import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newestFirstPage, type Page } from "../../platform/http/pagination.ts";
 import * as queries from "./queries.ts";
 import type { PaymentRow, PaymentStatus } from "./schemas.ts";
 
@@ -35,17 +35,7 @@ export async function listPayments(
     cursor: string | undefined;
   },
 ): Promise<Page<PaymentRow>> {
-  const after = decodeCreatedAtCursor(filter.cursor);
-  const rows = await queries.selectPayments(database, {
-    ...filter,
-    after,
-    limit: filter.limit + 1,
-  });
-  return toPage(rows, {
-    limit: filter.limit,
-    keyOf: createdAtKey,
-    present: (row) => row,
-  });
+  return newestFirstPage(filter, (keyset) => queries.selectPayments(database, { ...filter, ...keyset }));
 }
 
 /** Re-reads a payment whose transition someone else made first. */

@@ -91,30 +91,31 @@ async function applyGatewayStatus(
  * The poller's turn for one payment: one (throttled) inquiry. Its next turn is not this function's:
  * the claim of `claimDuePaymentPolls` set it.
  */
-export async function pollPayment(
-  dependencies: PaymentDependencies,
-  job: { paymentId: string },
-): Promise<PaymentRow | null> {
-  const payment = await queries.selectPaymentById(dependencies.database, job.paymentId);
-  if (payment === null || payment.status !== "pending") {
-    return payment;
-  }
-  return refreshPayment(dependencies, payment);
+export function pollPayment(dependencies: PaymentDependencies, job: { paymentId: string }): Promise<PaymentRow | null> {
+  return whilePending(dependencies, job.paymentId, (payment) => refreshPayment(dependencies, payment));
 }
 
 /**
  * The code window closed: one last, unthrottled inquiry decides. Paid in the last second is paid;
  * a gateway that cannot answer throws (tried again later), never an expiry by guesswork.
  */
-export async function expireIfUnpaid(
+export function expireIfUnpaid(
   dependencies: PaymentDependencies,
   job: { paymentId: string },
 ): Promise<PaymentRow | null> {
-  const payment = await queries.selectPaymentById(dependencies.database, job.paymentId);
-  if (payment === null || payment.status !== "pending") {
-    return payment;
-  }
-  return expireAfterInquiry(dependencies, await refreshPayment(dependencies, payment, { force: true }));
+  return whilePending(dependencies, job.paymentId, async (payment) =>
+    expireAfterInquiry(dependencies, await refreshPayment(dependencies, payment, { force: true })),
+  );
+}
+
+/** A job's payment handed to `then` while pending; as it stands otherwise (null: there is none). */
+async function whilePending(
+  dependencies: PaymentDependencies,
+  paymentId: string,
+  then: (payment: PaymentRow) => Promise<PaymentRow>,
+): Promise<PaymentRow | null> {
+  const payment = await queries.selectPaymentById(dependencies.database, paymentId);
+  return payment === null || payment.status !== "pending" ? payment : then(payment);
 }
 
 /** The last inquiry said (or someone else made it) pending, paid, failed or expired; pending expires. */

@@ -36,19 +36,6 @@ export async function selectSale(database: Queryable, world: World, saleId: stri
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${saleId}`);
 }
 
-/** The sale whose own receipt link this is (any merchant's: the token is the capability). */
-export async function selectSaleByReceiptToken(database: Queryable, token: string): Promise<SaleRow | null> {
-  return database.maybeOne(sql.type(saleRowSchema)`
-    SELECT ${SALE_COLUMNS} FROM sales WHERE receipt_token = ${token}`);
-}
-
-/** Whether a sale or a return has this receipt token. */
-export async function selectReceiptTokenExists(database: Queryable, token: string): Promise<boolean> {
-  return database.oneFirst(sql.type(z.object({ found: z.boolean() }))`
-    SELECT EXISTS (SELECT 1 FROM sales WHERE receipt_token = ${token})
-      OR EXISTS (SELECT 1 FROM sale_returns WHERE receipt_token = ${token}) AS found`);
-}
-
 export async function selectSales(
   database: Queryable,
   filter: NewestFirstFilter & {
@@ -82,6 +69,19 @@ const byReceiptToken = (token: string | undefined) =>
     ? sql.fragment`TRUE`
     : sql.fragment`(sales.receipt_token = ${token} OR sales.id IN (
         SELECT sale_id FROM sale_returns WHERE receipt_token = ${token} AND merchant_id = sales.merchant_id))`;
+
+/** The sale whose own receipt link this is (any merchant's: the token is the capability). */
+export async function selectSaleByReceiptToken(database: Queryable, token: string): Promise<SaleRow | null> {
+  return database.maybeOne(sql.type(saleRowSchema)`
+    SELECT ${SALE_COLUMNS} FROM sales WHERE receipt_token = ${token}`);
+}
+
+/** Whether a sale or a return has this receipt token. */
+export async function selectReceiptTokenExists(database: Queryable, token: string): Promise<boolean> {
+  return database.oneFirst(sql.type(z.object({ found: z.boolean() }))`
+    SELECT EXISTS (SELECT 1 FROM sales WHERE receipt_token = ${token})
+      OR EXISTS (SELECT 1 FROM sale_returns WHERE receipt_token = ${token}) AS found`);
+}
 
 /** The channel a sale's end is announced on (payload: the sale id), for requests waiting on it. */
 export const SALE_FINISHED_CHANNEL = "sale_finished";

@@ -3,7 +3,7 @@ import { requireDatabaseUrl } from "../../platform/config.ts";
 import { type Notifications, sharedNotifications } from "../../platform/db/notifications.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import { notFound } from "../../platform/errors.ts";
-import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
+import { newestFirstPage, type Page } from "../../platform/http/pagination.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import type { PaymentRow } from "../payments/index.ts";
 import { payments } from "../payments/index.ts";
@@ -141,20 +141,15 @@ export async function listSales(
     cursor: string | undefined;
   },
 ): Promise<Page<SaleView>> {
-  const after = decodeCreatedAtCursor(filter.cursor);
-  const rows = await queries.selectSales(database, { ...filter, after, limit: filter.limit + 1 });
-  const page = toPage(rows, { limit: filter.limit, keyOf: createdAtKey, present: (row) => row });
-  const saleReturns = await returnQueries.selectReturnsOfSales(
-    database,
-    filter.merchantId,
-    page.data.map((sale) => sale.id),
+  const page = await newestFirstPage(filter, (keyset) => queries.selectSales(database, { ...filter, ...keyset }));
+  const returnsOf = Map.groupBy(
+    await returnQueries.selectReturnsOfSales(
+      database,
+      filter.merchantId,
+      page.data.map((sale) => sale.id),
+    ),
+    (saleReturn) => saleReturn.sale_id,
   );
-  return {
-    ...page,
-    data: page.data.map((sale) => ({
-      sale,
-      payment: null,
-      returns: saleReturns.filter((saleReturn) => saleReturn.sale_id === sale.id),
-    })),
-  };
+  // Each sale's returns keep the query's order: oldest first.
+  return { ...page, data: page.data.map((sale) => ({ sale, payment: null, returns: returnsOf.get(sale.id) ?? [] })) };
 }
