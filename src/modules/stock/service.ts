@@ -119,13 +119,11 @@ export async function recordReturn(
     actor: Actor;
     lines: readonly { productId: string | null; qty: number }[];
   },
-): Promise<readonly StockMoveRow[]> {
-  return recordSaleLines(transaction, { ...sale, kind: "return", note: `Return ${sale.returnId}` });
-}
-
-async function recordSaleLines(transaction: Transaction, sale: SaleLines): Promise<readonly StockMoveRow[]> {
-  const moves = saleMovesOf(sale);
-  return moves === null ? [] : queries.insertSaleMoves(transaction, moves);
+): Promise<void> {
+  const moves = saleMovesOf({ ...sale, kind: "return", note: `Return ${sale.returnId}` });
+  if (moves !== null) {
+    await queries.insertSaleMoves(transaction, moves);
+  }
 }
 
 type SaleLines = World & {

@@ -13,6 +13,7 @@ import type { Tenant } from "../tenant.ts";
 import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { answerError, routeNotFound } from "./error-mapping.ts";
 import {
+  answeredWriteOf,
   type CommitWithResponse,
   type ContextFactory,
   handleIdempotent,
@@ -256,6 +257,7 @@ function contextFactory(
       idempotencyKey: principal.idempotencyKey,
       transaction,
       commitWithResponse,
+      answeredWrite: answeredWriteOf(transaction, commitWithResponse),
     }) as never;
 }
 
