@@ -1,5 +1,6 @@
+import type { Transaction } from "../../platform/db/pool.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
-import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { presentProduct } from "../catalog/index.ts";
 import {
@@ -42,6 +43,30 @@ const operationResponses = {
   404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
 };
 
+/**
+ * The three stock operations answer alike: the operation applied to the body's product in the route's
+ * transaction (which also stores the idempotent answer), then the move and the product as it now stands.
+ */
+function operationHandler(kind: "receive" | "adjust" | "count") {
+  return ({
+    body,
+    tenant,
+    transaction,
+  }: {
+    body: { product_id: string; qty: number; note?: string | undefined };
+    tenant: Tenant;
+    transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
+  }) =>
+    transaction(async (tx) => {
+      const result = await stock.applyOperation(tx, worldOf(tenant), {
+        productId: body.product_id,
+        note: body.note,
+        operation: { kind, qty: body.qty },
+      });
+      return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
+    });
+}
+
 export const stockRoutes: AnyRoute[] = [
   defineRoute({
     method: "post",
@@ -53,15 +78,7 @@ export const stockRoutes: AnyRoute[] = [
     idempotent: "optional",
     request: { body: receiveBody },
     responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
-          productId: body.product_id,
-          note: body.note,
-          operation: { kind: "receive", qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+    handler: operationHandler("receive"),
   }),
   defineRoute({
     method: "post",
@@ -73,15 +90,7 @@ export const stockRoutes: AnyRoute[] = [
     idempotent: "optional",
     request: { body: adjustBody },
     responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
-          productId: body.product_id,
-          note: body.note,
-          operation: { kind: "adjust", qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+    handler: operationHandler("adjust"),
   }),
   defineRoute({
     method: "post",
@@ -93,15 +102,7 @@ export const stockRoutes: AnyRoute[] = [
     idempotent: "optional",
     request: { body: countBody },
     responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
-          productId: body.product_id,
-          note: body.note,
-          operation: { kind: "count", qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+    handler: operationHandler("count"),
   }),
   defineRoute({
     method: "get",
