@@ -3,6 +3,7 @@ import { z } from "zod";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
+import { endpointRegistrar } from "../../../tests/support/webhook-deliveries.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../sdk/verify-webhook.ts";
 import { signatureHeader } from "./signature.ts";
@@ -22,15 +23,7 @@ beforeEach(async () => {
 });
 afterAll(() => db.close());
 
-async function createEndpoint(key: string, body: Record<string, unknown>) {
-  return request(app).post("/v1/webhook_endpoints").set("Authorization", `Bearer ${key}`).send(body);
-}
-
-async function registered(key: string, body: Record<string, unknown>) {
-  const response = await createEndpoint(key, body);
-  expect(response.status).toBe(201);
-  return response.body as { id: string; secret: string; url: string };
-}
+const { createEndpoint, registered } = endpointRegistrar(() => app);
 
 describe("registering endpoints", () => {
   test("the secret is whsec_ + 32 random bytes, shown once, and stored only encrypted", async () => {

@@ -7,6 +7,7 @@ import { newMerchant, type TestMerchant } from "../../../tests/support/factories
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import { startDeliveryPump } from "../../../tests/support/pumps.ts";
 import { waitUntil } from "../../../tests/support/time.ts";
+import { endpointRegistrar } from "../../../tests/support/webhook-deliveries.ts";
 import { startReceiver } from "../../../tests/support/webhook-receiver.ts";
 import type { Config } from "../../platform/config.ts";
 import { sql } from "../../platform/db/pool.ts";
@@ -46,15 +47,7 @@ afterAll(async () => {
   await db.close();
 });
 
-async function createEndpoint(key: string, body: Record<string, unknown>) {
-  return request(app).post("/v1/webhook_endpoints").set("Authorization", `Bearer ${key}`).send(body);
-}
-
-async function registered(key: string, body: Record<string, unknown>) {
-  const response = await createEndpoint(key, body);
-  expect(response.status).toBe(201);
-  return response.body as { id: string; secret: string; url: string };
-}
+const { registered } = endpointRegistrar(() => app);
 
 function emit(merchantId: string, livemode: boolean, type: EventType, data: Record<string, unknown> = {}) {
   return db.database.transaction((transaction) => events.emit(transaction, { merchantId, livemode, type, data }));
