@@ -1,6 +1,5 @@
-import type { Transaction } from "../../platform/db/pool.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
-import { type AnyRoute, defineRoute, type JsonReply } from "../../platform/http/route.ts";
+import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { presentProduct } from "../catalog/index.ts";
 import {
@@ -44,65 +43,59 @@ const operationResponses = {
 };
 
 /**
- * The three stock operations answer alike: the operation applied to the body's product in the route's
- * transaction (which also stores the idempotent answer), then the move and the product as it now stands.
+ * The three stock operations (owner or cashier; idempotent when the client sends a key) answer alike:
+ * the operation applied to the body's product in the route's transaction (which also stores the
+ * idempotent answer), then the move and the product as it now stands.
  */
-function operationHandler(kind: "receive" | "adjust" | "count") {
-  return ({
-    body,
-    tenant,
-    transaction,
-  }: {
-    body: { product_id: string; qty: number; note?: string | undefined };
-    tenant: Tenant;
-    transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
-  }) =>
-    transaction(async (tx) => {
-      const result = await stock.applyOperation(tx, worldOf(tenant), {
-        productId: body.product_id,
-        note: body.note,
-        operation: { kind, qty: body.qty },
-      });
-      return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-    });
+function operationRoute(
+  kind: "receive" | "adjust" | "count",
+  route: {
+    path: string;
+    operationId: string;
+    summary: string;
+    body: typeof receiveBody | typeof adjustBody | typeof countBody;
+  },
+): AnyRoute {
+  return defineRoute({
+    method: "post",
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: ["Stock"],
+    auth: { keys: "both", owner: "session", till: "cashier" },
+    idempotent: "optional",
+    request: { body: route.body },
+    responses: operationResponses,
+    handler: ({ body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const result = await stock.applyOperation(tx, worldOf(tenant), {
+          productId: body.product_id,
+          note: body.note,
+          operation: { kind, qty: body.qty },
+        });
+        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
+      }),
+  });
 }
 
 export const stockRoutes: AnyRoute[] = [
-  defineRoute({
-    method: "post",
+  operationRoute("receive", {
     path: "/v1/stock/receive",
     operationId: "receiveStock",
     summary: "Add received units to on-hand (live keys; test keys only journal) as a receive move",
-    tags: ["Stock"],
-    auth: { keys: "both", owner: "session", till: "cashier" },
-    idempotent: "optional",
-    request: { body: receiveBody },
-    responses: operationResponses,
-    handler: operationHandler("receive"),
+    body: receiveBody,
   }),
-  defineRoute({
-    method: "post",
+  operationRoute("adjust", {
     path: "/v1/stock/adjust",
     operationId: "adjustStock",
     summary: "Change on-hand by a signed, non-zero delta (live keys; test keys only journal) as an adjust move",
-    tags: ["Stock"],
-    auth: { keys: "both", owner: "session", till: "cashier" },
-    idempotent: "optional",
-    request: { body: adjustBody },
-    responses: operationResponses,
-    handler: operationHandler("adjust"),
+    body: adjustBody,
   }),
-  defineRoute({
-    method: "post",
+  operationRoute("count", {
     path: "/v1/stock/count",
     operationId: "countStock",
     summary: "Record a stocktake: the delta to the counted quantity is computed under a lock and journaled",
-    tags: ["Stock"],
-    auth: { keys: "both", owner: "session", till: "cashier" },
-    idempotent: "optional",
-    request: { body: countBody },
-    responses: operationResponses,
-    handler: operationHandler("count"),
+    body: countBody,
   }),
   defineRoute({
     method: "get",
