@@ -53,63 +53,10 @@ export function developerApiTestWorld() {
         SELECT id, endpoint_id, event_id, status, attempt_count, created_at FROM webhook_deliveries
         WHERE merchant_id = ${merchantId} ORDER BY created_at, id`),
     /** Attempts the merchant's due deliveries until none is pending, as the delivery worker would. */
-    deliverAll: async (merchantId: string) => {
-      const dependencies = { store: createDeliveryStore(world.db.database), config: world.config, post: poster.post };
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const claimed = await claimDueDeliveries(dependencies, { limit: 100, merchantId });
-        for (const delivery of claimed) {
-          await attemptDelivery(dependencies, delivery);
-        }
-        if (claimed.length > 0) {
-          continue;
-        }
-        const pending = (await world.deliveriesOf(merchantId)).filter((delivery) => delivery.status === "pending");
-        if (pending.length === 0) {
-          return;
-        }
-        if (Date.now() > deadline) {
-          throw new Error(`${pending.length} deliveries still pending`);
-        }
-        // A retry not yet due: look again shortly (the deadline bounds it).
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    /**
-     * Waits until the feed's ids satisfy `done`: the feed exposes an event once every older transaction on
-     * the server has ended, and other test files share the server. It polls through the service (the HTTP
-     * rate limit would throttle a tight loop); the tests then read the feed over HTTP once.
-     */
-    waitForFeed: async (merchantId: string, done: (ids: string[]) => boolean): Promise<void> => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const page = await events.listEventsSince(world.db.database, {
-          merchantId,
-          livemode: false,
-          since: undefined,
-          limit: 100,
-        });
-        if (done(page.data.map((event) => event.id))) {
-          return;
-        }
-        if (Date.now() > deadline) {
-          throw new Error("the feed did not show the expected events in time");
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    deliverAll: (merchantId: string) => deliverAll(world, merchantId),
+    waitForFeed: (merchantId: string, done: (ids: string[]) => boolean) => waitForFeed(world.db, merchantId, done),
     /** Waits until the database clock has passed `time`, so rows created next are created after it. */
-    waitForDatabaseClockPast: async (time: Date) => {
-      for (;;) {
-        const now = await world.db.database.oneFirst(
-          sql.type(z.object({ now: z.date() }))`SELECT clock_timestamp() AS now`,
-        );
-        if (now.getTime() > time.getTime()) {
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-    },
+    waitForDatabaseClockPast: (time: Date) => waitForDatabaseClockPast(world.db, time),
   };
   beforeAll(async () => {
     world.db = await createTestDatabase();
@@ -124,4 +71,69 @@ export function developerApiTestWorld() {
     await world.db.close();
   });
   return world;
+}
+
+async function deliverAll(
+  world: {
+    db: TestDatabase;
+    config: Config;
+    poster: ReturnType<typeof createWebhookPoster>;
+    deliveriesOf: (merchantId: string) => Promise<readonly { status: string }[]>;
+  },
+  merchantId: string,
+): Promise<void> {
+  const dependencies = { store: createDeliveryStore(world.db.database), config: world.config, post: world.poster.post };
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const claimed = await claimDueDeliveries(dependencies, { limit: 100, merchantId });
+    for (const delivery of claimed) {
+      await attemptDelivery(dependencies, delivery);
+    }
+    if (claimed.length > 0) {
+      continue;
+    }
+    const pending = (await world.deliveriesOf(merchantId)).filter((delivery) => delivery.status === "pending");
+    if (pending.length === 0) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${pending.length} deliveries still pending`);
+    }
+    // A retry not yet due: look again shortly (the deadline bounds it).
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Waits until the feed's ids satisfy `done`: the feed exposes an event once every older transaction on
+ * the server has ended, and other test files share the server. It polls through the service (the HTTP
+ * rate limit would throttle a tight loop); the tests then read the feed over HTTP once.
+ */
+async function waitForFeed(db: TestDatabase, merchantId: string, done: (ids: string[]) => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const page = await events.listEventsSince(db.database, {
+      merchantId,
+      livemode: false,
+      since: undefined,
+      limit: 100,
+    });
+    if (done(page.data.map((event) => event.id))) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error("the feed did not show the expected events in time");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function waitForDatabaseClockPast(db: TestDatabase, time: Date): Promise<void> {
+  for (;;) {
+    const now = await db.database.oneFirst(sql.type(z.object({ now: z.date() }))`SELECT clock_timestamp() AS now`);
+    if (now.getTime() > time.getTime()) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }
