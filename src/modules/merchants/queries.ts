@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { afterPreviousRow } from "../../platform/db/newest-first.ts";
+import { andAfterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ClaimRequest, claimStatement } from "../../platform/idempotency/service.ts";
 import { type MerchantRow, merchantRowSchema } from "../../platform/tenant.ts";
@@ -126,10 +126,7 @@ export async function selectWorldApiKeys(
   database: Queryable,
   world: { merchantId: string; livemode: boolean; after: { createdAt: string; id: string } | undefined; limit: number },
 ): Promise<readonly ApiKeyRow[]> {
-  const after =
-    world.after === undefined
-      ? sql.fragment``
-      : sql.fragment`AND ${afterPreviousRow(sql.identifier(["api_keys"]), world.merchantId, world.after)}`;
+  const after = andAfterPreviousRow(sql.identifier(["api_keys"]), world.merchantId, world.after);
   return database.any(sql.type(apiKeyRowSchema)`
     SELECT ${API_KEY_COLUMNS} FROM api_keys
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}
