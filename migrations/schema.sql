@@ -8,6 +8,7 @@ TABLE bank_changes (merchant_id text NOT NULL, id text NOT NULL, livemode boolea
 TABLE cashiers (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, pin_hash text NOT NULL, failed_pin_attempts integer NOT NULL DEFAULT 0, locked_at timestamp with time zone, disabled_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), role text NOT NULL DEFAULT 'cashier'::text);
 TABLE dashboard_users (merchant_id text NOT NULL, id text NOT NULL, email text NOT NULL, password_hash text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), two_factor_secret_ciphertext bytea, two_factor_enabled_at timestamp with time zone, two_factor_last_step bigint);
 TABLE events (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, type text NOT NULL, data jsonb NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), transaction_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), seq bigint NOT NULL, traceparent text);
+TABLE exchange_rates (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, base_currency text NOT NULL, other_currency text NOT NULL, other_per_base_micros bigint NOT NULL, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT clock_timestamp());
 TABLE idempotency_keys (merchant_id text NOT NULL, livemode boolean NOT NULL, key text NOT NULL, request_method text NOT NULL, request_path text NOT NULL, request_fingerprint bytea NOT NULL, state text NOT NULL, owner_token text NOT NULL, locked_until timestamp with time zone NOT NULL, response_status integer, response_body text, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, claimed_under timestamp with time zone NOT NULL DEFAULT pg_postmaster_start_time());
 TABLE ledger_balances (merchant_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, currency text NOT NULL, balance_cents bigint NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE ledger_postings (merchant_id text NOT NULL, id text NOT NULL, transaction_id text NOT NULL, livemode boolean NOT NULL, account text NOT NULL, entry_type text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, balance_after_cents bigint NOT NULL, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL);
@@ -24,6 +25,7 @@ TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NU
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
 TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
+TABLE shop_profiles (merchant_id text NOT NULL, display_name text, address text, tax_number text, receipt_footer text, tax_mode text NOT NULL DEFAULT 'inclusive'::text, default_tax_rate_bp integer NOT NULL DEFAULT 0, updated_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE till_devices (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, user_id text NOT NULL, token_hash bytea NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
@@ -71,6 +73,13 @@ CONSTRAINT dashboard_users_two_factor_enabled_has_secret ON dashboard_users: CHE
 CONSTRAINT events_merchant_id_fkey ON events: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT events_pkey ON events: PRIMARY KEY (merchant_id, id);
 CONSTRAINT events_traceparent_check ON events: CHECK ((char_length(traceparent) <= 128));
+CONSTRAINT exchange_rates_actor_type_check ON exchange_rates: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
+CONSTRAINT exchange_rates_base_currency_check ON exchange_rates: CHECK ((base_currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT exchange_rates_check ON exchange_rates: CHECK ((base_currency <> other_currency));
+CONSTRAINT exchange_rates_merchant_id_fkey ON exchange_rates: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT exchange_rates_other_currency_check ON exchange_rates: CHECK ((other_currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT exchange_rates_other_per_base_micros_check ON exchange_rates: CHECK (((other_per_base_micros > 0) AND (other_per_base_micros < '1000000000000000'::bigint)));
+CONSTRAINT exchange_rates_pkey ON exchange_rates: PRIMARY KEY (merchant_id, id);
 CONSTRAINT idempotency_keys_check ON idempotency_keys: CHECK (((state = 'completed'::text) = ((response_status IS NOT NULL) AND (response_body IS NOT NULL))));
 CONSTRAINT idempotency_keys_key_check ON idempotency_keys: CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255)));
 CONSTRAINT idempotency_keys_merchant_id_fkey ON idempotency_keys: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
@@ -93,7 +102,7 @@ CONSTRAINT ledger_transactions_merchant_id_reverses_transaction_id_key ON ledger
 CONSTRAINT ledger_transactions_merchant_id_reverses_transaction_id_li_fkey ON ledger_transactions: FOREIGN KEY (merchant_id, reverses_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
 CONSTRAINT ledger_transactions_pkey ON ledger_transactions: PRIMARY KEY (merchant_id, id);
 CONSTRAINT ledger_transactions_posting_key_check ON ledger_transactions: CHECK (((char_length(posting_key) >= 1) AND (char_length(posting_key) <= 200)));
-CONSTRAINT manager_approvals_action_check ON manager_approvals: CHECK ((action = ANY (ARRAY['return'::text, 'cash_pay_out'::text, 'shift_close'::text, 'product_update'::text])));
+CONSTRAINT manager_approvals_action_check ON manager_approvals: CHECK ((action = ANY (ARRAY['return'::text, 'cash_pay_out'::text, 'shift_close'::text, 'product_update'::text, 'exchange_rate'::text])));
 CONSTRAINT manager_approvals_check ON manager_approvals: CHECK ((expires_at > created_at));
 CONSTRAINT manager_approvals_merchant_id_manager_id_fkey ON manager_approvals: FOREIGN KEY (merchant_id, manager_id) REFERENCES cashiers(merchant_id, id);
 CONSTRAINT manager_approvals_merchant_id_session_id_fkey ON manager_approvals: FOREIGN KEY (merchant_id, session_id) REFERENCES sessions(merchant_id, id);
@@ -234,6 +243,14 @@ CONSTRAINT shifts_opened_by_type_check ON shifts: CHECK ((opened_by_type = ANY (
 CONSTRAINT shifts_pkey ON shifts: PRIMARY KEY (merchant_id, id);
 CONSTRAINT shifts_status_check ON shifts: CHECK ((status = ANY (ARRAY['open'::text, 'closed'::text])));
 CONSTRAINT shifts_till_id_check ON shifts: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
+CONSTRAINT shop_profiles_address_check ON shop_profiles: CHECK ((char_length(address) <= 300));
+CONSTRAINT shop_profiles_default_tax_rate_bp_check ON shop_profiles: CHECK (((default_tax_rate_bp >= 0) AND (default_tax_rate_bp <= 10000)));
+CONSTRAINT shop_profiles_display_name_check ON shop_profiles: CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 100)));
+CONSTRAINT shop_profiles_merchant_id_fkey ON shop_profiles: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
+CONSTRAINT shop_profiles_pkey ON shop_profiles: PRIMARY KEY (merchant_id);
+CONSTRAINT shop_profiles_receipt_footer_check ON shop_profiles: CHECK ((char_length(receipt_footer) <= 300));
+CONSTRAINT shop_profiles_tax_mode_check ON shop_profiles: CHECK ((tax_mode = ANY (ARRAY['inclusive'::text, 'exclusive'::text])));
+CONSTRAINT shop_profiles_tax_number_check ON shop_profiles: CHECK ((char_length(tax_number) <= 50));
 CONSTRAINT sign_in_failures_subject_check ON sign_in_failures: CHECK ((char_length(subject) <= 300));
 CONSTRAINT stock_moves_actor_type_check ON stock_moves: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
 CONSTRAINT stock_moves_check ON stock_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text])) = (sale_id IS NOT NULL)));
@@ -308,6 +325,8 @@ CREATE UNIQUE INDEX dashboard_users_email_key ON public.dashboard_users USING bt
 CREATE UNIQUE INDEX dashboard_users_pkey ON public.dashboard_users USING btree (merchant_id, id);
 CREATE INDEX events_feed_idx ON public.events USING btree (merchant_id, livemode, transaction_xid, seq);
 CREATE UNIQUE INDEX events_pkey ON public.events USING btree (merchant_id, id);
+CREATE INDEX exchange_rates_newest ON public.exchange_rates USING btree (merchant_id, livemode, base_currency, other_currency, created_at DESC, id DESC);
+CREATE UNIQUE INDEX exchange_rates_pkey ON public.exchange_rates USING btree (merchant_id, id);
 CREATE INDEX idempotency_keys_created_at_idx ON public.idempotency_keys USING btree (created_at);
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (merchant_id, livemode, key);
 CREATE UNIQUE INDEX ledger_balances_pkey ON public.ledger_balances USING btree (merchant_id, livemode, account, currency);
@@ -341,6 +360,7 @@ CREATE INDEX products_category_idx ON public.products USING btree (merchant_id, 
 CREATE INDEX products_name_idx ON public.products USING btree (merchant_id, name, id);
 CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, id);
 CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
+CREATE INDEX products_sku_idx ON public.products USING btree (merchant_id, sku) WHERE (sku IS NOT NULL);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
 CREATE UNIQUE INDEX sale_returns_pkey ON public.sale_returns USING btree (merchant_id, id);
 CREATE UNIQUE INDEX sale_returns_receipt_token_key ON public.sale_returns USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
@@ -362,6 +382,7 @@ CREATE UNIQUE INDEX shift_counts_pkey ON public.shift_counts USING btree (mercha
 CREATE INDEX shifts_list_idx ON public.shifts USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX shifts_one_open_per_till ON public.shifts USING btree (merchant_id, livemode, till_id) WHERE (status = 'open'::text);
 CREATE UNIQUE INDEX shifts_pkey ON public.shifts USING btree (merchant_id, id);
+CREATE UNIQUE INDEX shop_profiles_pkey ON public.shop_profiles USING btree (merchant_id);
 CREATE INDEX sign_in_failures_subject ON public.sign_in_failures USING btree (subject, failed_at);
 CREATE INDEX stock_moves_list_idx ON public.stock_moves USING btree (merchant_id, livemode, seq);
 CREATE UNIQUE INDEX stock_moves_pkey ON public.stock_moves USING btree (merchant_id, id);
@@ -521,6 +542,13 @@ BEGIN
   RETURN NULL;
 END;
 $function$;
+CREATE OR REPLACE FUNCTION public.exchange_rates_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RAISE EXCEPTION 'exchange_rates rows are never changed or deleted: post a new rate';
+END $function$;
 CREATE OR REPLACE FUNCTION public.fan_out_event()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -591,6 +619,7 @@ CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON public.audit_log
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER events_append_only BEFORE DELETE OR UPDATE ON public.events FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER events_fan_out AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION fan_out_event();
+CREATE TRIGGER exchange_rates_append_only BEFORE DELETE OR UPDATE ON public.exchange_rates FOR EACH ROW EXECUTE FUNCTION exchange_rates_append_only();
 CREATE TRIGGER ledger_balances_guard BEFORE INSERT OR DELETE OR UPDATE ON public.ledger_balances FOR EACH ROW EXECUTE FUNCTION refuse_direct_balance_write();
 CREATE TRIGGER ledger_postings_append_only BEFORE DELETE OR UPDATE ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER ledger_postings_apply BEFORE INSERT ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION apply_ledger_posting();

@@ -17,13 +17,16 @@ import { build, type Metafile } from "esbuild";
 const webDirectory = path.dirname(fileURLToPath(import.meta.url));
 export const WEB_BUILD_DIRECTORY = path.join(webDirectory, "dist");
 
-/** The apps and their budgets (gzipped bytes of the app's own script, Preact included). */
+/**
+ * The apps and their budgets: gzipped bytes of what the app loads first (its script and the chunks it
+ * imports statically, Preact included); a page loaded on demand is its own chunk, outside the budget.
+ */
 const APPS = {
   // The dashboard grew by two-factor setup, cashier roles and the webhook event picker (~0.6 kB each),
   // then both worlds' keys, the balance card, payouts that refresh, filters in the URL, the late
   // payment card and sign-out-everywhere: 27.5 kB on 2026-11-28. It is the owner's desk tool, not the
-  // counter's; the pages opened rarely (Settings, Developers) are the ones to load as their own chunks
-  // (esbuild's splitting) before it grows again.
+  // counter's. Then the Products page (~3 kB) came as its own chunk with the Developers pages: a first
+  // load of 26.5 kB the same day. Settings is the next page to load on demand.
   dashboard: { entry: "dashboard/main.tsx", title: "Dashboard", scriptBudgetBytes: 28_500 },
   // The till grew by its counter screens (PIN, drawer and Z report, returns, receipts, pairing: ~5.7 kB)
   // and its offline outbox (~2.7 kB): 30.1 kB together. Loading the screens a cashier opens rarely (the
@@ -82,9 +85,38 @@ export async function buildWeb(
   const outDirectory = options.outDirectory ?? WEB_BUILD_DIRECTORY;
   await rm(outDirectory, { recursive: true, force: true });
   await mkdir(outDirectory, { recursive: true });
+  // One build per app: the dashboard splits its lazily loaded pages into chunks (esbuild's splitting),
+  // the till stays one file (its service worker caches exactly its script for opening offline), and
+  // neither shares a chunk with the other.
+  const results = await Promise.all(
+    (Object.keys(APPS) as AppName[]).map((name) => buildApp(name, outDirectory, options.label)),
+  );
+  const metafile: Metafile = {
+    inputs: Object.assign({}, ...results.map((result) => result.inputs)),
+    outputs: Object.assign({}, ...results.map((result) => result.outputs)),
+  };
+  const manifest = await writeManifest(outDirectory, metafile);
+  manifest.serviceWorkers.till = await buildServiceWorker(outDirectory, manifest);
+  await writeFile(path.join(outDirectory, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const problems = overBudget(manifest, metafile);
+  if (!options.quiet) {
+    process.stdout.write(report(manifest));
+    for (const [appName, app] of Object.entries(manifest.apps)) {
+      process.stdout.write(`  ${appName}: first load ${firstLoadBytes(app.script, manifest, metafile)} B gzipped\n`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`web build over budget:\n  ${problems.join("\n  ")}`);
+  }
+  return manifest;
+}
+
+async function buildApp(name: AppName, outDirectory: string, label: string | undefined): Promise<Metafile> {
   const result = await build({
     absWorkingDir: webDirectory,
-    entryPoints: Object.fromEntries(Object.entries(APPS).map(([name, app]) => [name, app.entry])),
+    entryPoints: { [name]: APPS[name].entry },
+    splitting: name === "dashboard",
+    chunkNames: `${name}-chunk-[hash]`,
     bundle: true,
     format: "esm",
     target: "es2022",
@@ -97,19 +129,9 @@ export async function buildWeb(
     outdir: outDirectory,
     metafile: true,
     logLevel: "warning",
-    ...(options.label === undefined ? {} : { banner: { js: `/* ${options.label.replaceAll("*/", "")} */` } }),
+    ...(label === undefined ? {} : { banner: { js: `/* ${label.replaceAll("*/", "")} */` } }),
   });
-  const manifest = await writeManifest(outDirectory, result.metafile);
-  manifest.serviceWorkers.till = await buildServiceWorker(outDirectory, manifest);
-  await writeFile(path.join(outDirectory, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  const problems = overBudget(manifest);
-  if (!options.quiet) {
-    process.stdout.write(report(manifest));
-  }
-  if (problems.length > 0) {
-    throw new Error(`web build over budget:\n  ${problems.join("\n  ")}`);
-  }
-  return manifest;
+  return result.metafile;
 }
 
 async function writeManifest(outDirectory: string, metafile: Metafile): Promise<WebManifest> {
@@ -165,10 +187,31 @@ async function buildServiceWorker(outDirectory: string, manifest: WebManifest): 
   return file;
 }
 
-function overBudget(manifest: WebManifest): string[] {
+/**
+ * The files a page loads before it can run: the app's script and every chunk it imports statically
+ * (a shared chunk is part of the first load; a lazily imported page's chunk is not).
+ */
+function firstLoadFiles(script: string, metafile: Metafile): string[] {
+  const files = new Set<string>();
+  const pending = [script];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (files.has(name)) continue;
+    files.add(name);
+    const output = Object.entries(metafile.outputs).find(([output]) => path.basename(output) === name)?.[1];
+    for (const imported of output?.imports ?? []) {
+      if (imported.kind === "import-statement") pending.push(path.basename(imported.path));
+    }
+  }
+  return [...files];
+}
+
+const firstLoadBytes = (script: string, manifest: WebManifest, metafile: Metafile) =>
+  firstLoadFiles(script, metafile).reduce((sum, name) => sum + (manifest.files[name]?.gzipBytes ?? 0), 0);
+
+function overBudget(manifest: WebManifest, metafile: Metafile): string[] {
   return Object.entries(manifest.apps).flatMap(([appName, app]) => {
     const budget = APPS[appName as AppName].scriptBudgetBytes;
-    const size = manifest.files[app.script]?.gzipBytes ?? 0;
+    const size = firstLoadBytes(app.script, manifest, metafile);
     return size > budget ? [`${appName}: ${size} B gzipped > ${budget} B`] : [];
   });
 }

@@ -21,6 +21,12 @@ export class ApiError extends Error {
   readonly code: string;
   /** Extra response headers, such as `Retry-After` for 429. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The same request, sent again with the same Idempotency-Key, may succeed: it is not a new request
+   * (a manager's approval comes with the till's retry; a request in flight finishes). An idempotent
+   * route then releases the key instead of storing this answer, as after a 5xx.
+   */
+  readonly retryWithSameKey: boolean;
 
   constructor(options: {
     status: number;
@@ -28,12 +34,14 @@ export class ApiError extends Error {
     code: string;
     message: string;
     headers?: Record<string, string>;
+    retryWithSameKey?: boolean;
   }) {
     super(options.message);
     this.status = options.status;
     this.type = options.type;
     this.code = options.code;
     this.headers = options.headers ?? {};
+    this.retryWithSameKey = options.retryWithSameKey ?? false;
   }
 
   toEnvelope(): ErrorEnvelope {
@@ -55,6 +63,10 @@ export const unauthenticated = (code: string, message: string) =>
 
 export const forbidden = (code: string, message: string) =>
   new ApiError({ status: 403, type: "auth_error", code, message });
+
+/** A till's cashier may not do this alone: the retry with a manager's approval is the same request (`retryWithSameKey`). */
+export const managerRequired = (message: string) =>
+  new ApiError({ status: 403, type: "auth_error", code: "manager_required", message, retryWithSameKey: true });
 
 export const insufficientFunds = (message = "The amount exceeds the available balance; nothing was debited.") =>
   new ApiError({ status: 402, type: "insufficient_funds", code: "insufficient_funds", message });

@@ -5,27 +5,36 @@ import { cashiersModule } from "../modules/cashiers/index.ts";
 import { catalogModule } from "../modules/catalog/index.ts";
 import { checkoutModule } from "../modules/checkout/index.ts";
 import { eventsModule } from "../modules/events/index.ts";
+import { exchangeRatesModule } from "../modules/exchange-rates/index.ts";
 import { ledgerModule } from "../modules/ledger/index.ts";
 import { merchantsModule } from "../modules/merchants/index.ts";
-import type { PaymentHooks } from "../modules/payments/index.ts";
-import { paymentsModule } from "../modules/payments/index.ts";
+import type { PaymentHooks, PaymentWriter } from "../modules/payments/index.ts";
+import { paymentsModule, paymentWriterPerDatabase } from "../modules/payments/index.ts";
 import { payoutsModule } from "../modules/payouts/index.ts";
-import { salePaymentHook, salesModule } from "../modules/sales/index.ts";
+import { type SaleWiring, salePaymentHook, salesModule, saleWritersPerDatabase } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
 import { shiftsModule } from "../modules/shifts/index.ts";
-import { recordOpening, stockModule } from "../modules/stock/index.ts";
+import { shopProfileModule } from "../modules/shop-profile/index.ts";
+import { recordOpenings, stockModule } from "../modules/stock/index.ts";
 import { utilitiesModule } from "../modules/utilities/index.ts";
 import { webAppsModule } from "../modules/web-apps/index.ts";
 import { webhooksModule } from "../modules/webhooks/index.ts";
+import type { Database } from "../platform/db/pool.ts";
 import type { ModuleFace } from "../platform/module.ts";
 
 /** What the composition hands the modules; each module's face takes the part it needs. */
 export type ModuleDependencies = {
   gateways: WalletGateways;
-  /** The stock module's opening move, for the catalog (stock depends on the catalog, not the reverse). */
-  recordOpening: typeof recordOpening;
+  /** The stock module's opening moves, for the catalog (stock depends on the catalog, not the reverse). */
+  recordOpenings: typeof recordOpenings;
   /** What a payment's end does in the modules built on payments, for every module that ends payments. */
   paymentHooks: PaymentHooks;
+  /**
+   * The hot paths' batching writers (a payment's creation, a sale's ring-up), built once here so that
+   * every request of the process shares them; per database, which comes with the request.
+   */
+  paymentWriter: (database: Database) => PaymentWriter;
+  saleWriters: SaleWiring["saleWriters"];
 };
 
 /**
@@ -37,7 +46,13 @@ export type ModuleDependencies = {
 export const paymentHooks: PaymentHooks = [salePaymentHook];
 
 export function moduleDependencies(gateways: WalletGateways): ModuleDependencies {
-  return { gateways, recordOpening, paymentHooks };
+  return {
+    gateways,
+    recordOpenings,
+    paymentHooks,
+    paymentWriter: paymentWriterPerDatabase(),
+    saleWriters: saleWritersPerDatabase(),
+  };
 }
 
 /**
@@ -47,6 +62,7 @@ export function moduleDependencies(gateways: WalletGateways): ModuleDependencies
  */
 export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   merchantsModule,
+  shopProfileModule,
   sessionsModule,
   cashiersModule,
   auditModule,
@@ -55,6 +71,7 @@ export const modules: readonly ModuleFace<ModuleDependencies>[] = [
   stockModule,
   salesModule,
   shiftsModule,
+  exchangeRatesModule,
   payoutsModule,
   agentModule,
   utilitiesModule,

@@ -8,6 +8,25 @@ export const SUPPORTED_SIZES = [
   { width: 768, height: 1024 },
 ] as const;
 
+/** The till's screens, by their links in its navigation (tests/browser/layout). */
+export const TILL_SCREENS = ["Sell", "Stock", "Today", "Drawer", "This till"] as const;
+
+/** The dashboard's screens, by their links in its navigation (tests/browser/layout). */
+export const DASHBOARD_SCREENS = [
+  "Home",
+  "Payments",
+  "Balance",
+  "Payouts",
+  "Sales",
+  "Shifts",
+  "Cashiers",
+  "Till devices",
+  "API keys",
+  "Webhooks",
+  "Events",
+  "Settings",
+] as const;
+
 /**
  * Everything on the page that is outside its box, as "what: how": the page wider than the window,
  * an element reaching past the window's left or right edge, or a box whose content is wider than

@@ -3,10 +3,8 @@ import { useEffect } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
 import { liveAvailable, loadSession, session, setWorld, signOut, world } from "../lib/session.ts";
 import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
-import { ApiKeysPage } from "./pages/api-keys.tsx";
+import { lazyPage } from "./components/lazy-page.tsx";
 import { BalancePage } from "./pages/balance.tsx";
-import { EventsPage } from "./pages/developers/events.tsx";
-import { WebhooksPage } from "./pages/developers/webhooks/webhooks-page.tsx";
 import { HomePage } from "./pages/home.tsx";
 import { PaymentDetailPage } from "./pages/payment-detail.tsx";
 import { PaymentsPage } from "./pages/payments.tsx";
@@ -25,14 +23,23 @@ export { BASE };
 
 type PageEntry = { path: string; label: string; page: () => JSX.Element };
 
+// The developers' pages are opened rarely, so they load on demand too (web/build.ts: the first load's budget).
+const ApiKeysPage = lazyPage(async () => (await import("./pages/api-keys.tsx")).ApiKeysPage);
+const WebhooksPage = lazyPage(async () => (await import("./pages/developers/webhooks/webhooks-page.tsx")).WebhooksPage);
+const EventsPage = lazyPage(async () => (await import("./pages/developers/events.tsx")).EventsPage);
+
 const DEVELOPER_PAGES: readonly PageEntry[] = [
   { path: `${BASE}/developers/api-keys`, label: "API keys", page: ApiKeysPage },
   { path: `${BASE}/developers/webhooks`, label: "Webhooks", page: WebhooksPage },
   { path: `${BASE}/developers/events`, label: "Events", page: EventsPage },
 ];
 
-/** The shop: what the tills record, and the people and devices that work them (docs/shop.md). */
+/** The catalog's page is its own chunk (web/build.ts): it is most of a page's worth of script. */
+const ProductsPage = lazyPage(async () => (await import("./pages/shop/products/products-page.tsx")).ProductsPage);
+
+/** The shop: what the tills record and sell, and the people and devices that work them (docs/shop.md). */
 const SHOP_PAGES: readonly PageEntry[] = [
+  { path: `${BASE}/products`, label: "Products", page: ProductsPage },
   { path: `${BASE}/sales`, label: "Sales", page: SalesPage },
   { path: `${BASE}/shifts`, label: "Shifts", page: ShiftsPage },
   { path: `${BASE}/cashiers`, label: "Cashiers", page: CashiersPage },

@@ -41,6 +41,8 @@ type Query = Record<string, string | number | boolean | undefined>;
 export type RequestOptions = {
   query?: Query;
   body?: unknown;
+  /** A body that is not JSON (a CSV file), sent as is with its media type. */
+  text?: { contentType: string; body: string };
   /** The world of this request; the client's current world when absent. */
   world?: World;
   /** Sends this Idempotency-Key (make it once per user action, so a retry reuses it). */
@@ -90,6 +92,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (request.body !== undefined) {
       headers["Content-Type"] = "application/json";
+    } else if (request.text !== undefined) {
+      headers["Content-Type"] = request.text.contentType;
     }
     if (request.idempotencyKey !== undefined) {
       headers["Idempotency-Key"] = request.idempotencyKey;
@@ -104,7 +108,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         headers,
         credentials: "same-origin",
         signal: request.signal,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        body: request.body === undefined ? request.text?.body : JSON.stringify(request.body),
       });
     } catch {
       // A request the app cancelled says nothing about the network.

@@ -28,6 +28,8 @@ export const auditActions = [
   "webhook_endpoint.secret_rolled",
   "webhook_endpoint.deactivated",
   "manager.approved",
+  "exchange_rate.set",
+  "shop_profile.updated",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
-import { forbidden } from "../../platform/errors.ts";
+import { forbidden, managerRequired } from "../../platform/errors.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
 import type { ManagerAction, SessionFacts, Tenant } from "../../platform/tenant.ts";
@@ -86,8 +86,7 @@ export async function requireManager(
       return { managerId, approvalId: session.approval.id };
     }
   }
-  throw forbidden(
-    "manager_required",
+  throw managerRequired(
     `A manager's PIN is needed for this (${action.replace("_", " ")}): ask a manager to approve it.`,
   );
 }

@@ -1,6 +1,6 @@
 import type { ModuleFace } from "../../platform/module.ts";
 import { catalogRoutes } from "./routes.ts";
-import type { RecordOpening } from "./service.ts";
+import type { RecordOpenings } from "./service.ts";
 
 /**
  * Products (README.md). Its routes need the stock module's opening move, passed in by the wiring.
@@ -16,9 +16,9 @@ export {
   STOCK_QTY_MAX,
 } from "./schemas.ts";
 export * as catalog from "./service.ts";
-export { createProductReader, type ProductReader, type RecordOpening } from "./service.ts";
+export { createProductReader, type ProductReader, type RecordOpenings } from "./service.ts";
 
-export const catalogModule: ModuleFace<{ recordOpening: RecordOpening }> = {
+export const catalogModule: ModuleFace<{ recordOpenings: RecordOpenings }> = {
   name: "catalog",
-  routes: ({ recordOpening }) => catalogRoutes({ recordOpening }),
+  routes: ({ recordOpenings }) => catalogRoutes({ recordOpenings }),
 };

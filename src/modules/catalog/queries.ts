@@ -1,7 +1,7 @@
 import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { type ProductRow, productRowSchema } from "./schemas.ts";
 
-const PRODUCT_COLUMNS = sql.fragment`merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
+export const PRODUCT_COLUMNS = sql.fragment`merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
   stock_qty, low_stock_at, active, created_at, updated_at`;
 
 /** The unique constraint behind 409 `barcode_taken`. */

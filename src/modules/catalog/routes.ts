@@ -1,9 +1,15 @@
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { recordApproval, requireManager } from "../cashiers/index.ts";
+import { PRODUCT_CSV_COLUMNS } from "./csv-columns.ts";
+import { productsCsv } from "./csv-export.ts";
+import { applyImport, previewImport } from "./import-service.ts";
 import { presentProduct } from "./present.ts";
 import {
   createProductBody,
+  IMPORT_BODY_BYTES_MAX,
+  importCsvBody,
+  importPreviewSchema,
+  importResultSchema,
   listProductsQuery,
   productIdParams,
   productPageSchema,
@@ -12,8 +18,8 @@ import {
 } from "./schemas.ts";
 import * as catalog from "./service.ts";
 
-/** The catalog's routes; `recordOpening` is the stock module's opening move (see `RecordOpening`). */
-export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpening }): AnyRoute[] => [
+/** The catalog's routes; `recordOpenings` are the stock module's opening moves (see `RecordOpenings`). */
+export const catalogRoutes = (dependencies: { recordOpenings: catalog.RecordOpenings }): AnyRoute[] => [
   defineRoute({
     method: "post",
     path: "/v1/products",
@@ -30,7 +36,7 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
       },
     },
     handler: async ({ body, tenant, database }) => {
-      const product = await catalog.createProduct(database, dependencies.recordOpening, {
+      const product = await catalog.createProduct(database, dependencies.recordOpenings, {
         merchantId: tenant.merchantId,
         actor: tenant.actor,
         input: body,
@@ -91,19 +97,71 @@ export const catalogRoutes = (dependencies: { recordOpening: catalog.RecordOpeni
       409: { description: "`barcode_taken`.", schema: errorEnvelopeSchema },
     },
     handler: async ({ params, body, tenant, database }) => ({
-      body: presentProduct(
-        // At a till, a manager's approval for a product change is used up with the change, not before it.
-        await database.transaction(async (transaction) => {
-          const approval = await requireManager(transaction, tenant, "product_update");
-          const product = await catalog.updateProduct(transaction, {
-            merchantId: tenant.merchantId,
-            productId: params.id,
-            input: body,
-          });
-          await recordApproval(transaction, tenant, approval, { type: "product", id: product.id });
-          return product;
-        }),
-      ),
+      body: presentProduct(await catalog.updateProduct(database, { tenant, productId: params.id, input: body })),
     }),
+  }),
+  ...csvRoutes(dependencies),
+];
+
+// Bulk work on the catalog is the owner's (or the merchant's server's): not a till's.
+const CATALOG_ADMIN_ACCESS = { keys: "both", owner: "session" } as const;
+const csvBody = { mediaType: "text/csv", limitBytes: IMPORT_BODY_BYTES_MAX };
+
+const csvRoutes = (dependencies: { recordOpenings: catalog.RecordOpenings }): AnyRoute[] => [
+  defineRoute({
+    method: "get",
+    path: "/v1/products.csv",
+    operationId: "exportProducts",
+    summary: `Every product, active and archived, as CSV (columns: ${PRODUCT_CSV_COLUMNS.join(", ")})`,
+    tags: ["Catalog"],
+    auth: CATALOG_ADMIN_ACCESS,
+    responses: { 200: { description: "The CSV file.", contentType: "text/csv" } },
+    handler: async ({ tenant, database }) => ({
+      contentType: "text/csv; charset=utf-8",
+      headers: { "Content-Disposition": 'attachment; filename="products.csv"', "Cache-Control": "no-store" },
+      payload: productsCsv(database, tenant.merchantId),
+    }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/products/import/preview",
+    operationId: "previewProductImport",
+    summary: "Dry run of a CSV import: what it would create and update, and every row's errors; writes nothing",
+    tags: ["Catalog"],
+    auth: CATALOG_ADMIN_ACCESS,
+    textBody: csvBody,
+    request: { body: importCsvBody },
+    responses: { 200: { description: "The dry run.", schema: importPreviewSchema } },
+    handler: async ({ body, tenant, database }) => ({
+      body: {
+        object: "product_import_preview",
+        ...(await previewImport(database, { merchantId: tenant.merchantId, csv: body })),
+      },
+    }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/products/import",
+    operationId: "importProducts",
+    summary: "Create or update products from CSV (by sku, else barcode): every row, or none when any has an error",
+    tags: ["Catalog"],
+    auth: CATALOG_ADMIN_ACCESS,
+    idempotent: true,
+    textBody: csvBody,
+    request: { body: importCsvBody },
+    responses: {
+      200: { description: "What was written.", schema: importResultSchema },
+      400: { description: "`import_invalid`: a row has an error; nothing was written.", schema: errorEnvelopeSchema },
+      409: { description: "`barcode_taken`: a barcode was taken meanwhile.", schema: errorEnvelopeSchema },
+    },
+    handler: async ({ body, tenant, transaction }) =>
+      transaction(async (writer) => {
+        const summary = await applyImport(writer, dependencies.recordOpenings, {
+          merchantId: tenant.merchantId,
+          actor: tenant.actor,
+          csv: body,
+        });
+        return { body: { object: "product_import", ...summary } };
+      }),
   }),
 ];

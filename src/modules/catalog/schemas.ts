@@ -130,3 +130,33 @@ export const listProductsQuery = z.strictObject({
   limit: limitSchema({ max: 500, fallback: 100 }),
   cursor: cursorSchema,
 });
+
+/** The largest import file: 5,000 rows of a spreadsheet's product columns fit with room to spare. */
+export const IMPORT_BODY_BYTES_MAX = 2_000_000;
+
+export const importCsvBody = z
+  .string()
+  .min(1)
+  .meta({ description: "The CSV file (text/csv, UTF-8): a header row naming columns, then one product per row." });
+
+const importSummaryFields = {
+  rows: z.int().meta({ description: "Product rows in the file (the header not counted)." }),
+  created: z.int(),
+  updated: z.int(),
+  unchanged: z.int().meta({ description: "Rows that name a product and change nothing." }),
+};
+
+export const importErrorSchema = z.object({
+  row: z.int().meta({ description: "The row as a spreadsheet numbers it: the header is row 1." }),
+  column: z.string().nullable().meta({ description: "The column, or null for the whole row." }),
+  code: z.string(),
+  message: z.string(),
+});
+
+export const importPreviewSchema = z
+  .object({ object: z.literal("product_import_preview"), ...importSummaryFields, errors: z.array(importErrorSchema) })
+  .meta({ id: "ProductImportPreview" });
+
+export const importResultSchema = z
+  .object({ object: z.literal("product_import"), ...importSummaryFields })
+  .meta({ id: "ProductImport" });

@@ -5,7 +5,8 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { decodeCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import type { Actor } from "../../platform/tenant.ts";
+import type { Actor, Tenant } from "../../platform/tenant.ts";
+import { recordApproval, requireManager } from "../cashiers/index.ts";
 import * as queries from "./queries.ts";
 import type { CreateProductInput, ProductRow, UpdateProductInput } from "./schemas.ts";
 
@@ -34,17 +35,18 @@ function isBarcodeConflict(error: unknown): boolean {
 }
 
 /**
- * The stock module's opening move, committed in the product's transaction. It is passed in (src/wiring
- * gives stock's `recordOpening`) because the stock module depends on the catalog, not the reverse.
+ * The stock module's opening moves of new products (one, or a whole import), committed in their
+ * transaction; answers each product's on-hand after its move. It is passed in (src/wiring gives
+ * stock's `recordOpenings`) because the stock module depends on the catalog, not the reverse.
  */
-export type RecordOpening = (
+export type RecordOpenings = (
   transaction: Transaction,
-  opening: { merchantId: string; productId: string; qty: number; actor: Actor },
-) => Promise<{ stock_qty_after: number }>;
+  request: { merchantId: string; actor: Actor; openings: readonly { productId: string; qty: number }[] },
+) => Promise<ReadonlyMap<string, number>>;
 
 export async function createProduct(
   database: Database,
-  recordOpening: RecordOpening,
+  recordOpenings: RecordOpenings,
   request: { merchantId: string; actor: Actor; input: CreateProductInput },
 ): Promise<ProductRow> {
   const { input } = request;
@@ -68,13 +70,12 @@ export async function createProduct(
       if (input.stock_qty === undefined || input.stock_qty === 0) {
         return product;
       }
-      const opening = await recordOpening(transaction, {
+      const onHand = await recordOpenings(transaction, {
         merchantId: request.merchantId,
-        productId: product.id,
-        qty: input.stock_qty,
         actor: request.actor,
+        openings: [{ productId: product.id, qty: input.stock_qty }],
       });
-      return { ...product, stock_qty: opening.stock_qty_after };
+      return { ...product, stock_qty: onHand.get(product.id) ?? product.stock_qty };
     });
   } catch (error) {
     if (isBarcodeConflict(error)) {
@@ -137,13 +138,35 @@ export function createProductReader(database: Queryable): ProductReader {
 
 const productKey = (merchantId: string, productId: string) => `${merchantId}\u0000${productId}`;
 
+/**
+ * Changes a product's catalog fields. At a till with cashiers it takes a manager (switched in, or a
+ * manager's PIN approving this one request); the approval is used up with the change, in its
+ * transaction, not before it.
+ */
 export async function updateProduct(
-  database: Queryable,
+  database: Database,
+  request: { tenant: Tenant; productId: string; input: UpdateProductInput },
+): Promise<ProductRow> {
+  const { tenant } = request;
+  return database.transaction(async (transaction) => {
+    const approval = await requireManager(transaction, tenant, "product_update");
+    const product = await writeProductChanges(transaction, {
+      merchantId: tenant.merchantId,
+      productId: request.productId,
+      input: request.input,
+    });
+    await recordApproval(transaction, tenant, approval, { type: "product", id: product.id });
+    return product;
+  });
+}
+
+async function writeProductChanges(
+  transaction: Transaction,
   request: { merchantId: string; productId: string; input: UpdateProductInput },
 ): Promise<ProductRow> {
   let updated: ProductRow | null;
   try {
-    updated = await queries.updateProduct(database, request.merchantId, request.productId, request.input);
+    updated = await queries.updateProduct(transaction, request.merchantId, request.productId, request.input);
   } catch (error) {
     if (isBarcodeConflict(error)) {
       throw barcodeTaken(request.input.barcode);

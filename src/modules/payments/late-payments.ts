@@ -1,9 +1,9 @@
-import { type Queryable, sql } from "../../platform/db/pool.ts";
+import type { Queryable } from "../../platform/db/pool.ts";
 import { events } from "../events/index.ts";
 import { ledger } from "../ledger/index.ts";
+import * as queries from "./late-payment-queries.ts";
 import { type PaymentObservedPaid, paidEventData, settlementPosting } from "./payment-ends.ts";
-import { PAYMENT_COLUMNS_OF_P } from "./queries.ts";
-import { type PaymentRow, paymentRowSchema } from "./schemas.ts";
+import type { PaymentRow } from "./schemas.ts";
 
 /**
  * Money that arrives for a code the platform no longer waits for (cancelled, or expired): the payer
@@ -34,26 +34,11 @@ export async function recordLatePayment(
     ...settlementPosting(payment),
     description: `Late payment ${payment.reference}`,
   });
-  const recorded = await database.maybeOne(sql.type(paymentRowSchema)`
-    WITH late AS (
-      UPDATE payments p
-      SET late_paid_at = ${observation.paidAt.toISOString()}::timestamptz,
-        payer_msisdn = ${observation.payerMsisdn}::text, late_refund = 'due', updated_at = now()
-      WHERE p.merchant_id = ${payment.merchant_id} AND p.id = ${payment.id}
-        AND p.status IN ('cancelled', 'expired') AND p.late_paid_at IS NULL
-      RETURNING ${PAYMENT_COLUMNS_OF_P}),
-    late_event AS (${events.emitEachWhen([{ event, subject: payment.id }], () => sql.fragment`EXISTS (SELECT 1 FROM late)`)}),
-    ${ledger.postingCtes([posting], sql.fragment`EXISTS (SELECT 1 FROM late)`)}
-    SELECT * FROM late`);
-  return recorded ?? (await currentRow(database, payment));
-}
-
-async function currentRow(database: Queryable, payment: PaymentRow): Promise<PaymentRow> {
-  return (
-    (await database.maybeOne(sql.type(paymentRowSchema)`
-      SELECT ${PAYMENT_COLUMNS_OF_P} FROM payments p
-      WHERE p.merchant_id = ${payment.merchant_id} AND p.id = ${payment.id}`)) ?? payment
-  );
+  const recorded = await queries.updateLatePaid(database, payment, observation, (gate) => ({
+    event: events.emitEachWhen([{ event, subject: payment.id }], () => gate),
+    posting: ledger.postingCtes([posting], gate),
+  }));
+  return recorded ?? (await queries.selectPaymentByKey(database, payment)) ?? payment;
 }
 
 /**
@@ -86,16 +71,12 @@ export async function writeLateRefund(
   payment: PaymentRow,
   method: "wallet" | "cash",
 ): Promise<PaymentRow | null> {
-  const gate = sql.fragment`EXISTS (SELECT 1 FROM refunded)`;
-  const posting =
-    method === "wallet" ? sql.fragment`, ${ledger.postingCtes([lateRefundPosting(payment)], gate)}` : sql.fragment``;
-  return database.maybeOne(sql.type(paymentRowSchema)`
-    WITH refunded AS (
-      UPDATE payments p SET late_refund = ${method}, updated_at = now()
-      WHERE p.merchant_id = ${payment.merchant_id} AND p.id = ${payment.id} AND p.late_refund = 'due'
-      RETURNING ${PAYMENT_COLUMNS_OF_P})
-    ${posting}
-    SELECT * FROM refunded`);
+  return queries.updateLateRefund(
+    database,
+    payment,
+    method,
+    method === "wallet" ? (gate) => ledger.postingCtes([lateRefundPosting(payment)], gate) : null,
+  );
 }
 
 /**
@@ -126,27 +107,22 @@ export async function setLateRefundOutcome(
   payment: PaymentRow,
   outcome: { method: "wallet"; reference: string } | { method: "cash" },
 ): Promise<PaymentRow | null> {
-  const undo =
+  return queries.updateLateRefundOutcome(
+    database,
+    payment,
+    outcome,
     outcome.method === "cash"
-      ? sql.fragment`, ${ledger.postingCtes(
-          [
-            ledger.preparePosting({
-              ...settlementPosting(payment),
-              postingKey: `payment:${payment.id}:late_refund_undone`,
-              description: `Refund of late payment ${payment.reference} refused: to refund in cash`,
-            }),
-          ],
-          sql.fragment`EXISTS (SELECT 1 FROM answered)`,
-        )}`
-      : sql.fragment``;
-  return database.maybeOne(sql.type(paymentRowSchema)`
-    WITH answered AS (
-      UPDATE payments p
-      SET late_refund = ${outcome.method},
-        late_refund_reference = ${outcome.method === "wallet" ? outcome.reference : null}::text, updated_at = now()
-      WHERE p.merchant_id = ${payment.merchant_id} AND p.id = ${payment.id}
-        AND p.late_refund = 'wallet' AND p.late_refund_reference IS NULL
-      RETURNING ${PAYMENT_COLUMNS_OF_P})
-    ${undo}
-    SELECT * FROM answered`);
+      ? (gate) =>
+          ledger.postingCtes(
+            [
+              ledger.preparePosting({
+                ...settlementPosting(payment),
+                postingKey: `payment:${payment.id}:late_refund_undone`,
+                description: `Refund of late payment ${payment.reference} refused: to refund in cash`,
+              }),
+            ],
+            gate,
+          )
+      : null,
+  );
 }

@@ -1,6 +1,5 @@
-import type { FragmentSqlToken } from "slonik";
 import { batchPerTurn, writeInKeyOrder, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
-import { type Database, sql } from "../../platform/db/pool.ts";
+import type { Database } from "../../platform/db/pool.ts";
 import { events } from "../events/index.ts";
 import { ledger } from "../ledger/index.ts";
 import { afterEndsCommitted, type EndEffects, endEffects, type PaymentHooks } from "./hooks.ts";
@@ -119,14 +118,6 @@ async function writeEnds(
 }
 
 /**
- * A hook's gate in the batch statement: the payment `paymentId` ended in it, and every end's event
- * was recorded before (counting them runs their insert to its end), so that a hook's events follow
- * their payment's.
- */
-const ENDED_AND_EVENTS_RECORDED = (paymentId: FragmentSqlToken) =>
-  sql.fragment`${queries.ENDED_IN_BATCH(paymentId)} AND (SELECT count(*) FROM ended_events) > 0`;
-
-/**
  * One statement for distinct payments, in the order given (`writeEnds` orders them), with what the
  * hooks attach (read once for the settlements and once for the unpaid ends). An end alone is written
  * by the statement of one payment's end, which costs the database about 2 ms of CPU for a
@@ -153,22 +144,15 @@ async function endTogether(
           database,
           ends.map(({ payment, outcome }) => ({ merchantId: payment.merchant_id, id: payment.id, outcome })),
           {
-            shape: effects.map((effect) => effect.shape).join("_"),
-            ctes: sql.fragment`${sql.join(
-              [
-                sql.fragment`ended_events AS (${events.emitEachWhen(
-                  ends.map(({ payment, event }) => ({ event, subject: payment.id })),
-                  queries.ENDED_IN_BATCH,
-                )})`,
-                ...effects.map((effect) => effect.ctes(ENDED_AND_EVENTS_RECORDED)),
-                ledger.postingCtes(
-                  settled.map((payment) => ledger.preparePosting(settlementPosting(payment))),
-                  queries.ENDED_IN_BATCH(sql.fragment`c.source_id`),
-                ),
-              ],
-              sql.fragment`,
-      `,
-            )}`,
+            events: events.emitEachWhen(
+              ends.map(({ payment, event }) => ({ event, subject: payment.id })),
+              queries.ENDED_IN_BATCH,
+            ),
+            effects,
+            ledger: ledger.postingCtes(
+              settled.map((payment) => ledger.preparePosting(settlementPosting(payment))),
+              queries.POSTING_ENDED_IN_BATCH,
+            ),
           },
         );
   afterEndsCommitted(effects, new Set(ended.flatMap((payment) => (payment === null ? [] : [payment.id]))));

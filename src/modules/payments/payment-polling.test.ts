@@ -98,15 +98,7 @@ describe("polling and expiry in batches", () => {
   test("a payment settled by callback costs no polling: the batch never claims it", async () => {
     // The batch claims every due payment of the database (earlier tests' too): only this one's count.
     const inquired: string[] = [];
-    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
-    const counting: PaymentGateway = {
-      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
-      voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
-      inquirePaymentCode: (request) => {
-        inquired.push(request.paymentId);
-        return sandbox.inquirePaymentCode(request);
-      },
-    };
+    const counting = inquiryRecordingGateway(inquired);
     const { app, dependencies } = world.setup({}, { test: counting, live: counting });
     const payment = (await world.create(app, world.shop.testKey, { amount_cents: 700 })).body;
     expect((await request(app).post(`/checkout/${payment.id}/mockpay`).send({})).status).toBe(200);
@@ -118,15 +110,7 @@ describe("polling and expiry in batches", () => {
 
   test("a poll right after a client's GET keeps to the inquiry throttle; once it has passed, the poll asks", async () => {
     const inquired: string[] = [];
-    const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
-    const counting: PaymentGateway = {
-      issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
-      voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
-      inquirePaymentCode: (request) => {
-        inquired.push(request.paymentId);
-        return sandbox.inquirePaymentCode(request);
-      },
-    };
+    const counting = inquiryRecordingGateway(inquired);
     const { app, dependencies } = world.setup(
       { PAYMENT_INQUIRY_MIN_INTERVAL_SECONDS: "60" },
       { test: counting, live: counting },
@@ -206,3 +190,16 @@ describe("polling and expiry in batches", () => {
     expect(await world.balanceOf(world.shop.id, false)).toEqual({ USD: 1000 * (count / 2) });
   });
 });
+
+/** The sandbox (never settling on its own), recording in `inquired` the payments it is asked about. */
+function inquiryRecordingGateway(inquired: string[]): PaymentGateway {
+  const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
+  return {
+    issuePaymentCode: (request) => sandbox.issuePaymentCode(request),
+    voidPaymentCode: (request) => sandbox.voidPaymentCode(request),
+    inquirePaymentCode: (request) => {
+      inquired.push(request.paymentId);
+      return sandbox.inquirePaymentCode(request);
+    },
+  };
+}

@@ -1,7 +1,7 @@
-import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
-import type { Queryable } from "../../platform/db/pool.ts";
+import { batchPerTurn, oncePerDatabase } from "../../platform/db/batch-per-turn.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
+import { insertPendingPayments } from "./creation.ts";
 import type { PaymentToInsert } from "./queries.ts";
-import { insertPendingPayments } from "./service.ts";
 
 /** Writes a created payment with its idempotent response; false when its request lost its key. */
 export type PaymentWriter = (row: PaymentToInsert) => Promise<boolean>;
@@ -15,4 +15,12 @@ export type PaymentWriter = (row: PaymentToInsert) => Promise<boolean>;
  */
 export function createPaymentWriter(database: Queryable): PaymentWriter {
   return batchPerTurn((rows) => insertPendingPayments(database, rows));
+}
+
+/**
+ * The process's payment writer on each database, for the wiring to build once (`src/wiring/modules.ts`):
+ * the concurrent creations of the process share its batches.
+ */
+export function paymentWriterPerDatabase(): (database: Database) => PaymentWriter {
+  return oncePerDatabase(createPaymentWriter);
 }

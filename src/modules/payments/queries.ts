@@ -213,6 +213,17 @@ export async function claimInquiry(
 export const ENDED_IN_BATCH = (id: FragmentSqlToken) =>
   sql.fragment`EXISTS (SELECT 1 FROM ended_in_batch ended_row WHERE ended_row.id = ${id})`;
 
+/** In `endPaymentsStatement`'s statement, for the ledger's postings (`c.source_id`, the payment's id): its payment ended. */
+export const POSTING_ENDED_IN_BATCH = ENDED_IN_BATCH(sql.fragment`c.source_id`);
+
+/**
+ * A hook's gate in the batch statement: the payment `paymentId` ended in it, and every end's event
+ * was recorded before (counting them runs their insert to its end), so that a hook's events follow
+ * their payment's.
+ */
+const ENDED_AND_EVENTS_RECORDED = (paymentId: FragmentSqlToken) =>
+  sql.fragment`${ENDED_IN_BATCH(paymentId)} AND (SELECT count(*) FROM ended_events) > 0`;
+
 /** A pending payment's end as observed, for `endPaymentsStatement`. */
 export type PaymentEndToWrite = { merchantId: string; id: string; outcome: PaymentEnd };
 
@@ -222,20 +233,23 @@ const endedInBatchSchema = paymentRowSchema.extend({ position: z.number().int() 
  * Many pending payments' ends in one statement (the ends of a moment: settlements, expiries,
  * failures): the guarded update of each (`ended_in_batch`, the payments locked first in the order
  * given, each updated only if still pending and, for an expiry `onlyWhenDue`, past `expires_at` on
- * the database clock), then data-modifying CTEs that may gate on `ENDED_IN_BATCH`: `writes.ctes`
- * (their events, ledger movements and what the hooks attach). Answers, per end in the order given,
- * its payment as ended, or null when it was no longer pending or not yet due (nothing is written for
- * it). The SQL text is the same for any number and mix of ends; `writes.shape` names what else would
- * change it (the hooks' effects), as the statement is prepared.
+ * the database clock), then data-modifying CTEs: their events (`writes.events`, an insert gated on
+ * `ENDED_IN_BATCH`, as `ended_events`), what the hooks attach (`writes.effects`, gated on their
+ * payment's end and on the events recorded before: their own events follow) and the settlements'
+ * ledger movements (`writes.ledger`, CTE entries gated on `POSTING_ENDED_IN_BATCH`). Answers, per
+ * end in the order given, its payment as ended, or null when it was no longer pending or not yet due
+ * (nothing is written for it). The SQL text is the same for any number and mix of ends; the effects'
+ * shapes name what else would change it, as the statement is prepared.
  */
 export async function endPaymentsStatement(
   database: Queryable,
   ends: readonly PaymentEndToWrite[],
-  writes: { shape: string; ctes: FragmentSqlToken },
+  writes: { events: FragmentSqlToken; effects: readonly EffectCtes[]; ledger: FragmentSqlToken },
 ): Promise<(PaymentRow | null)[]> {
+  const shape = writes.effects.map((effect) => effect.shape).join("_");
   const text = (pick: (end: PaymentEndToWrite) => string | null) => sql.array(ends.map(pick) as string[], "text");
   const paid = (end: PaymentEndToWrite) => (end.outcome.status === "paid" ? end.outcome : null);
-  const name = ["payments_end_batch", ...(writes.shape === "" ? [] : [writes.shape])].join("_");
+  const name = ["payments_end_batch", ...(shape === "" ? [] : [shape])].join("_");
   const rows = await database.any(sql.prepared(name, endedInBatchSchema)`
     WITH observed AS (
       SELECT * FROM unnest(
@@ -269,7 +283,15 @@ export async function endPaymentsStatement(
       WHERE l.status_before = 'pending' AND (NOT l.only_when_due OR l.expires_at <= now())
         AND p.merchant_id = l.merchant_id AND p.id = l.id
       RETURNING ${PAYMENT_COLUMNS_OF_P}, l.position),
-    ${writes.ctes}
+    ${sql.join(
+      [
+        sql.fragment`ended_events AS (${writes.events})`,
+        ...writes.effects.map((effect) => effect.ctes(ENDED_AND_EVENTS_RECORDED)),
+        writes.ledger,
+      ],
+      sql.fragment`,
+      `,
+    )}
     SELECT * FROM ended_in_batch`);
   return inInputOrder(rows, ends.length);
 }

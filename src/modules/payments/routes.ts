@@ -1,8 +1,9 @@
-import type { Config } from "../../platform/config.ts";
+import type { Database } from "../../platform/db/pool.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { cancelPayment, refundLatePayment } from "./cancellation.ts";
-import { createPaymentWriter, type PaymentWriter } from "./payment-writer.ts";
+import type { PaymentWriter } from "./payment-writer.ts";
+import { presentPayment } from "./presentation.ts";
 import {
   createPaymentBody,
   listPaymentsQuery,
@@ -13,47 +14,11 @@ import {
 } from "./schemas.ts";
 import * as payments from "./service.ts";
 
-export function presentPayment(config: Config, payment: PaymentRow) {
-  return {
-    id: payment.id,
-    object: "payment" as const,
-    livemode: payment.livemode,
-    status: payment.status,
-    amount_cents: payment.amount_cents,
-    currency: payment.currency,
-    fee_cents: payment.fee_cents,
-    narration: payment.narration,
-    merchant_ref: payment.merchant_ref,
-    metadata: payment.metadata,
-    reference: payment.reference,
-    code: payment.code,
-    qr_png_data_url: payments.qrPngDataUrlOf(config, payment.code),
-    deep_link: payments.deepLinkOf(config, payment.code),
-    ussd: payments.ussdOf(config, payment),
-    checkout_url: `${config.publicBaseUrl}/checkout/${payment.id}`,
-    expires_at: payment.expires_at.toISOString(),
-    paid_at: payment.paid_at?.toISOString() ?? null,
-    failure_reason: payment.failure_reason,
-    success_url: payment.success_url,
-    cancel_url: payment.cancel_url,
-    cancelled_at: payment.cancelled_at?.toISOString() ?? null,
-    late_payment:
-      payment.late_paid_at === null || payment.late_refund === null
-        ? null
-        : {
-            paid_at: payment.late_paid_at.toISOString(),
-            payer_msisdn: payment.payer_msisdn,
-            refund: payment.late_refund,
-            refund_reference: payment.late_refund_reference,
-          },
-    created_at: payment.created_at.toISOString(),
-  };
-}
+/** What the composition gives the payment routes: the payments' wiring and the process's payment writer per database. */
+export type PaymentRouteWiring = payments.PaymentWiring & { paymentWriter: (database: Database) => PaymentWriter };
 
-export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
-  // One per app (its database is fixed; the first creation brings it), so that the concurrent
-  // creations of the process share their batches.
-  let writePayment: PaymentWriter | undefined;
+export function paymentRoutes(wiring: PaymentRouteWiring): AnyRoute[] {
+  const { paymentWriter, ...paymentWiring } = wiring;
   return [
     defineRoute({
       method: "post",
@@ -69,13 +34,15 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       },
       request: { body: createPaymentBody },
       responses: { 201: { description: "The pending payment.", schema: paymentSchema } },
-      handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // The hottest write path: the writer shares its statements with the creations of the moment.
-        writePayment ??= createPaymentWriter(database);
-        return payments.createPayment({ config, database, logger, ...wiring, write: writePayment }, tenant, body, {
-          present: (created) => ({ status: 201, body: presentPayment(config, created) }),
-          commitWithResponse,
-        });
+      handler: async ({ body, tenant, config, database, logger, answeredWrite }) => {
+        // The hottest write path: the process's writer shares its statements with the creations of the moment.
+        const dependencies = { config, database, logger, ...paymentWiring, write: paymentWriter(database) };
+        const created = answeredWrite((payment: PaymentRow) => ({
+          status: 201,
+          body: presentPayment(config, payment),
+        }));
+        await payments.createPayment(dependencies, tenant, body, created.commit);
+        return created.reply();
       },
     }),
     defineRoute({
@@ -90,7 +57,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
       handler: async ({ params, tenant, config, database, logger }) => ({
         body: presentPayment(
           config,
-          await payments.getFreshPayment({ config, database, logger, ...wiring }, tenant, params.id),
+          await payments.getFreshPayment({ config, database, logger, ...paymentWiring }, tenant, params.id),
         ),
       }),
     }),
@@ -109,7 +76,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
         409: { description: "`payment_not_pending`: paid, expired or failed first.", schema: errorEnvelopeSchema },
       },
       handler: async ({ params, tenant, config, database, logger }) => {
-        const dependencies = { config, database, logger, ...wiring };
+        const dependencies = { config, database, logger, ...paymentWiring };
         const payment = await payments.getPayment(database, tenant, params.id);
         return { body: presentPayment(config, await cancelPayment(dependencies, payment)) };
       },
@@ -130,7 +97,7 @@ export function paymentRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
         409: { description: "`no_late_payment`.", schema: errorEnvelopeSchema },
       },
       handler: async ({ params, tenant, config, database, logger }) => {
-        const dependencies = { config, database, logger, ...wiring };
+        const dependencies = { config, database, logger, ...paymentWiring };
         const payment = await payments.getPayment(database, tenant, params.id);
         return { body: presentPayment(config, await refundLatePayment(dependencies, payment)) };
       },

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { type Database, sql } from "../../platform/db/pool.ts";
+import type { Database } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { qrPngOfText } from "../../platform/qr/index.ts";
 import { merchants } from "../merchants/index.ts";
-import { SALE_COLUMNS } from "./queries.ts";
+import * as queries from "./queries.ts";
 import {
   type Paper,
   RECEIPT_PRINT_SCRIPT,
@@ -15,8 +15,6 @@ import {
 } from "./receipt-page.ts";
 import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
-import { saleReturnRowSchema } from "./return-schemas.ts";
-import { saleRowSchema } from "./schemas.ts";
 
 /**
  * No inline script, no other origin, no framing: the page only needs its own stylesheets, its print
@@ -36,17 +34,13 @@ async function receiptPage(database: Database, token: string, paper: Paper): Pro
   if (!TOKEN.test(token)) {
     return null;
   }
-  const sale = await database.maybeOne(sql.type(saleRowSchema)`
-    SELECT ${SALE_COLUMNS} FROM sales WHERE receipt_token = ${token}`);
+  const sale = await queries.selectSaleByReceiptToken(database, token);
   if (sale !== null) {
     const merchant = await merchants.getMerchant(database, sale.merchant_id);
     const returns = await returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]);
     return saleReceiptPage(merchant, sale, returns, paper);
   }
-  const saleReturn = await database.maybeOne(sql.type(saleReturnRowSchema)`
-    SELECT merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, items, till_id, shift_id, reason,
-      actor_type, actor_id, receipt_token, created_at
-    FROM sale_returns WHERE receipt_token = ${token}`);
+  const saleReturn = await returnQueries.selectReturnByReceiptToken(database, token);
   if (saleReturn === null) {
     return null;
   }
@@ -58,9 +52,7 @@ async function receiptExists(database: Database, token: string): Promise<boolean
   if (!TOKEN.test(token)) {
     return false;
   }
-  return database.oneFirst(sql.type(z.object({ found: z.boolean() }))`
-    SELECT EXISTS (SELECT 1 FROM sales WHERE receipt_token = ${token})
-      OR EXISTS (SELECT 1 FROM sale_returns WHERE receipt_token = ${token}) AS found`);
+  return queries.selectReceiptTokenExists(database, token);
 }
 
 export const receiptRoutes: AnyRoute[] = [

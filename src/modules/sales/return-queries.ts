@@ -42,3 +42,9 @@ export async function selectReturnsOfSales(
     WHERE merchant_id = ${merchantId} AND sale_id = ANY(${sql.array(saleIds, "text")})
     ORDER BY created_at, id`);
 }
+
+/** The return whose receipt link this is (any merchant's: the token is the capability). */
+export async function selectReturnByReceiptToken(database: Queryable, token: string): Promise<SaleReturnRow | null> {
+  return database.maybeOne(sql.type(saleReturnRowSchema)`
+    SELECT ${RETURN_COLUMNS} FROM sale_returns WHERE receipt_token = ${token}`);
+}

@@ -119,9 +119,17 @@ describe("returns", () => {
   test("a receipt link finds its sale, the sale's own or one of its returns'; never another world's or merchant's", async () => {
     const cola = await createProduct(live, { name: "Cola", price_cents: 150 });
     const sale = (await live.post("/v1/sales", { tender: "cash", items: [{ product_id: cola.id, qty: 2 }] })).body;
-    await live.post("/v1/sales", { tender: "cash", items: [{ product_id: cola.id, qty: 1 }] });
+    const other = (await live.post("/v1/sales", { tender: "cash", items: [{ product_id: cola.id, qty: 1 }] })).body;
     const saleReturn = (await live.post(`/v1/sales/${sale.id}/returns`, { items: [{ line: 0, qty: 1 }] })).body
       .sale_return;
+    // The list shows each sale with its own returns.
+    const listed = (await live.get("/v1/sales")).body.data as { id: string; returns: { id: string }[] }[];
+    expect(listed.map((row) => [row.id, row.returns.map((listedReturn) => listedReturn.id)])).toEqual(
+      expect.arrayContaining([
+        [sale.id, [saleReturn.id]],
+        [other.id, []],
+      ]),
+    );
     const tokenOf = (url: string) => url.split("/receipts/")[1] as string;
     const found = async (world: Client, token: string) =>
       (await world.get(`/v1/sales?receipt_token=${encodeURIComponent(token)}`)).body.data.map(

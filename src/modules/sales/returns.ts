@@ -2,6 +2,7 @@ import type { World } from "../../kernel/world.ts";
 import type { Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
 import { requireOwnTill } from "../../platform/http/access.ts";
+import type { TransactionWithAnswer } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Actor, SessionFacts } from "../../platform/tenant.ts";
 import { recordApproval, requireManager } from "../cashiers/index.ts";
@@ -73,12 +74,30 @@ export function returnLines(
   });
 }
 
-export async function createReturn(
-  transaction: Transaction,
-  world: World & { actor: Actor; session?: SessionFacts | undefined },
+/** A return made: the return, its sale and the sale's returns as they now stand (this one included). */
+export type ReturnMade = { sale: SaleRow; saleReturn: SaleReturnRow; returns: readonly SaleReturnRow[] };
+
+type ReturnWorld = World & { actor: Actor; session?: SessionFacts | undefined };
+
+/**
+ * `POST /v1/sales/:id/returns`: the return and everything it does in one transaction, the route's
+ * (`inTransaction`), in which the route's answer of it is stored too.
+ */
+export function createReturn(
+  inTransaction: TransactionWithAnswer<ReturnMade>,
+  world: ReturnWorld,
   saleId: string,
   input: CreateReturnInput,
-): Promise<{ sale: SaleRow; saleReturn: SaleReturnRow; returns: readonly SaleReturnRow[] }> {
+): Promise<ReturnMade> {
+  return inTransaction((transaction) => recordReturn(transaction, world, saleId, input));
+}
+
+async function recordReturn(
+  transaction: Transaction,
+  world: ReturnWorld,
+  saleId: string,
+  input: CreateReturnInput,
+): Promise<ReturnMade> {
   requireOwnTill(world.session, input.till_id);
   // The route lets a till through with a manager or an approval; an approval must be for a return.
   const approval = await requireManager(transaction, world, "return");

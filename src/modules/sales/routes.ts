@@ -1,21 +1,18 @@
-import type { Config } from "../../platform/config.ts";
 import { requireOwnTill } from "../../platform/http/access.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { createProductReader, type ProductReader } from "../catalog/index.ts";
-import type { PaymentRow } from "../payments/index.ts";
-import { type PaymentWiring, presentPayment, qrPngDataUrlOf } from "../payments/index.ts";
-import { type CashSaleWriter, createCashSaleWriter } from "./cash-sale-writer.ts";
-import { receiptUrl } from "./receipt-token.ts";
-import * as returnQueries from "./return-queries.ts";
-import { createReturnBody, type SaleReturnRow } from "./return-schemas.ts";
+import { qrPngDataUrlOf } from "../payments/index.ts";
+import { presentReturn, presentSale, presentSalesReport, presentSaleView } from "./presenters.ts";
+import { listSales, readSale, type SaleView } from "./reading.ts";
+import { salesReport } from "./report.ts";
+import { createReturnBody } from "./return-schemas.ts";
 import * as returns from "./returns.ts";
+import { createSale } from "./ring-up.ts";
 import { cancelSale } from "./sale-cancel.ts";
 import {
   createSaleBody,
   getSaleQuery,
   listSalesQuery,
-  type SaleRow,
   saleIdParams,
   salePageSchema,
   saleReturnResultSchema,
@@ -23,69 +20,10 @@ import {
   salesReportQuery,
   salesReportSchema,
 } from "./schemas.ts";
-import * as sales from "./service.ts";
-import { createWalletSaleWriter, type WalletSaleWriter } from "./wallet-sale-writer.ts";
+import type { SaleWiring } from "./writers.ts";
 
-export function presentReturn(config: Config, saleReturn: SaleReturnRow) {
-  return {
-    id: saleReturn.id,
-    object: "sale_return" as const,
-    livemode: saleReturn.livemode,
-    sale_id: saleReturn.sale_id,
-    currency: saleReturn.currency,
-    refund_cents: saleReturn.refund_cents,
-    refund_tender: saleReturn.refund_tender,
-    items: saleReturn.items,
-    till_id: saleReturn.till_id,
-    shift_id: saleReturn.shift_id,
-    reason: saleReturn.reason,
-    actor: { type: saleReturn.actor_type, id: saleReturn.actor_id },
-    receipt_url: receiptUrl(config.publicBaseUrl, saleReturn.receipt_token),
-    created_at: saleReturn.created_at.toISOString(),
-  };
-}
-
-/** `returns`: the sale's returns, oldest first (none for a sale just made). */
-export function presentSale(
-  config: Config,
-  sale: SaleRow,
-  payment: PaymentRow | null,
-  returns: readonly SaleReturnRow[],
-) {
-  return {
-    id: sale.id,
-    object: "sale" as const,
-    livemode: sale.livemode,
-    status: sale.status,
-    tender: sale.tender,
-    total_cents: sale.total_cents,
-    currency: sale.currency,
-    items: sale.items,
-    cashier: sale.cashier,
-    note: sale.note,
-    payment_id: sale.payment_id,
-    payment: payment === null ? null : presentPayment(config, payment),
-    actor: { type: sale.actor_type, id: sale.actor_id },
-    client_sale_id: sale.client_sale_id,
-    till_id: sale.till_id,
-    shift_id: sale.shift_id,
-    returns: returns.map((saleReturn) => presentReturn(config, saleReturn)),
-    receipt_url: receiptUrl(config.publicBaseUrl, sale.receipt_token),
-    taken_at: (sale.taken_at ?? sale.created_at).toISOString(),
-    completed_at: sale.completed_at?.toISOString() ?? null,
-    cancelled_at: sale.cancelled_at?.toISOString() ?? null,
-    created_at: sale.created_at.toISOString(),
-  };
-}
-
-/** A sale with its payment and returns (`sales.SaleView`), as the API shows it. */
-const presentSaleView = (config: Config, view: sales.SaleView) =>
-  presentSale(config, view.sale, view.payment, view.returns);
-
-export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
-  let readProducts: ProductReader | undefined;
-  let writeCashSale: CashSaleWriter | undefined;
-  let writeWalletSale: WalletSaleWriter | undefined;
+export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
+  const { saleWriters, ...paymentWiring } = wiring;
   return [
     defineRoute({
       method: "post",
@@ -120,24 +58,17 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         },
         502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
       },
-      handler: ({ body, tenant, config, database, logger, commitWithResponse }) => {
-        // A hot path: the reader and the sale writers share their statements with the sales of the moment.
-        readProducts ??= createProductReader(database);
-        writeCashSale ??= createCashSaleWriter(database);
-        writeWalletSale ??= createWalletSaleWriter(database);
+      handler: async ({ body, tenant, config, database, logger, answeredWrite }) => {
         // A till sells into its own drawer only.
         requireOwnTill(tenant.session, body.till_id);
-        const dependencies = { config, database, logger, ...wiring, readProducts, writeCashSale, writeWalletSale };
-        return sales.createSale(dependencies, tenant, body, {
-          commitWithResponse,
-          created: (view) => ({ status: 201, body: presentSaleView(config, view) }),
-          // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.
-          replayed: (view) => ({
-            status: 201,
-            headers: { "Idempotent-Replayed": "true" },
-            body: presentSaleView(config, view),
-          }),
-        });
+        // A hot path: the reader and the sale writers share their statements with the sales of the moment.
+        const dependencies = { config, database, logger, ...paymentWiring, ...saleWriters(database) };
+        const created = answeredWrite((view: SaleView) => ({ status: 201, body: presentSaleView(config, view) }));
+        const outcome = await createSale(dependencies, tenant, body, created.commit);
+        return outcome.kind === "created"
+          ? created.reply()
+          : // The sale its client_sale_id already made, answered as a replayed Idempotency-Key is.
+            { status: 201, headers: { "Idempotent-Replayed": "true" }, body: presentSaleView(config, outcome.view) };
       },
     }),
     defineRoute({
@@ -165,31 +96,23 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
           schema: errorEnvelopeSchema,
         },
       },
-      handler: ({ params, body, tenant, config, transaction }) =>
-        transaction(async (tx) => {
-          const {
-            sale,
-            saleReturn,
-            returns: saleReturns,
-          } = await returns.createReturn(
-            tx,
-            {
-              merchantId: tenant.merchantId,
-              livemode: tenant.livemode,
-              actor: tenant.actor,
-              session: tenant.session,
-            },
-            params.id,
-            body,
-          );
-          return {
-            status: 201,
-            body: {
-              sale_return: presentReturn(config, saleReturn),
-              sale: presentSale(config, sale, null, saleReturns),
-            },
-          };
-        }),
+      handler: async ({ params, body, tenant, config, answeredWrite }) => {
+        const made = answeredWrite((returned: returns.ReturnMade) => ({
+          status: 201,
+          body: {
+            sale_return: presentReturn(config, returned.saleReturn),
+            sale: presentSale(config, returned.sale, null, returned.returns),
+          },
+        }));
+        const world = {
+          merchantId: tenant.merchantId,
+          livemode: tenant.livemode,
+          actor: tenant.actor,
+          session: tenant.session,
+        };
+        await returns.createReturn(made.transaction, world, params.id, body);
+        return made.reply();
+      },
     }),
     defineRoute({
       method: "get",
@@ -201,15 +124,18 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       request: { query: salesReportQuery },
       responses: { 200: { description: "The sales report.", schema: salesReportSchema } },
       handler: async ({ query, tenant, database }) => ({
-        body: await sales.salesReport(database, {
-          merchantId: tenant.merchantId,
-          livemode: tenant.livemode,
-          timezone: tenant.merchant.timezone,
-          from: query.from,
-          to: query.to,
-          top: query.top,
-          cashierId: query.cashier_id,
-        }),
+        body: presentSalesReport(
+          await salesReport(database, {
+            merchantId: tenant.merchantId,
+            livemode: tenant.livemode,
+            timezone: tenant.merchant.timezone,
+            from: query.from,
+            to: query.to,
+            top: query.top,
+            cashierId: query.cashier_id,
+          }),
+          tenant.livemode,
+        ),
       }),
     }),
     defineRoute({
@@ -227,7 +153,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
         409: { description: "`sale_not_pending`: completed, or a cash sale.", schema: errorEnvelopeSchema },
       },
       handler: async ({ params, tenant, config, database, logger }) => {
-        const cancelled = await cancelSale({ config, database, logger, ...wiring }, tenant, params.id);
+        const cancelled = await cancelSale({ config, database, logger, ...paymentWiring }, tenant, params.id);
         return { body: presentSale(config, cancelled.sale, cancelled.payment, []) };
       },
     }),
@@ -247,7 +173,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       handler: async ({ params, query, tenant, config, database, logger, aborted }) => ({
         body: presentSaleView(
           config,
-          await sales.readSale({ config, database, logger, ...wiring }, tenant, params.id, {
+          await readSale({ config, database, logger, ...paymentWiring }, tenant, params.id, {
             seconds: query.wait_seconds,
             signal: aborted,
           }),
@@ -264,7 +190,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
       request: { query: listSalesQuery },
       responses: { 200: { description: "A page of sales.", schema: salePageSchema } },
       handler: async ({ query, tenant, config, database }) => {
-        const page = await sales.listSales(database, {
+        const page = await listSales(database, {
           merchantId: tenant.merchantId,
           livemode: tenant.livemode,
           status: query.status,
@@ -275,24 +201,7 @@ export function saleRoutes(wiring: PaymentWiring): AnyRoute[] {
           limit: query.limit,
           cursor: query.cursor,
         });
-        const saleReturns = await returnQueries.selectReturnsOfSales(
-          database,
-          tenant.merchantId,
-          page.data.map((sale) => sale.id),
-        );
-        return {
-          body: {
-            ...page,
-            data: page.data.map((sale) =>
-              presentSale(
-                config,
-                sale,
-                null,
-                saleReturns.filter((saleReturn) => saleReturn.sale_id === sale.id),
-              ),
-            ),
-          },
-        };
+        return { body: { ...page, data: page.data.map((view) => presentSaleView(config, view)) } };
       },
     }),
   ];

@@ -2,7 +2,7 @@ import type { World } from "../../kernel/world.ts";
 import { ApiError, conflict, notFound } from "../../platform/errors.ts";
 import { cancelPayment, payments } from "../payments/index.ts";
 import * as queries from "./queries.ts";
-import { getSale, type SaleDependencies } from "./service.ts";
+import { getSale, type SaleDependencies } from "./reading.ts";
 
 /**
  * `POST /v1/sales/:id/cancel`: a pending wallet sale is cancelled by cancelling its payment

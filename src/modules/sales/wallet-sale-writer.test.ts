@@ -7,8 +7,7 @@ import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency
 import { newId } from "../../platform/ids.ts";
 import * as payments from "../payments/service.ts";
 import { newReceiptToken } from "./receipt-token.ts";
-import type { WalletSaleToWrite } from "./service.ts";
-import { createWalletSaleWriter } from "./wallet-sale-writer.ts";
+import { createWalletSaleWriter, type WalletSaleToWrite } from "./wallet-sale-writer.ts";
 
 /**
  * The wallet sale writer: the wallet sales of one event-loop turn (here: the writes started together),

@@ -1,6 +1,32 @@
-import { batchPerTurn } from "../../platform/db/batch-per-turn.ts";
+import { batchPerTurn, writeTogetherOrAlone } from "../../platform/db/batch-per-turn.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
-import { type WalletSaleToWrite, writeWalletSales } from "./service.ts";
+import { payments } from "../payments/index.ts";
+import * as queries from "./ring-up-queries.ts";
+
+/** A pending wallet sale to write with its payment's row and its request's stored answer (null: none). */
+export type WalletSaleToWrite = queries.WalletSaleToInsert & { payment: payments.PendingPaymentToInsert };
+
+/**
+ * Wallet sales with their payments and stored answers in one statement (`queries.insertWalletSales`),
+ * answering per sale whether it was recorded (false: its request no longer owns its key). A statement
+ * the database refused is written again sale by sale, so that one sale's failure (its payment's code
+ * live elsewhere, its client_sale_id recorded concurrently) fails only its own request, with that
+ * failure; any other failure fails every sale of the batch.
+ */
+export async function writeWalletSales(
+  database: Queryable,
+  rows: readonly WalletSaleToWrite[],
+): Promise<(boolean | Error)[]> {
+  return writeTogetherOrAlone(rows, async (some) => {
+    const recorded = await queries.insertWalletSales(database, some, (owned) =>
+      payments.pendingPaymentsInsert(
+        some.map((row) => row.payment),
+        owned,
+      ),
+    );
+    return some.map((row) => recorded.has(row.sale.id));
+  });
+}
 
 /** Writes a pending wallet sale with its payment and its idempotent response; false when its request lost its key. */
 export type WalletSaleWriter = (row: WalletSaleToWrite) => Promise<boolean>;

@@ -10,8 +10,8 @@ import { sql } from "../../platform/db/pool.ts";
 import { createLogger } from "../../platform/telemetry/logger.ts";
 import type { PaymentHooks } from "../payments/hooks.ts";
 import * as payments from "../payments/service.ts";
+import { salePaymentHook } from "./payment-end.ts";
 import { SALE_FINISHED_CHANNEL } from "./queries.ts";
-import { salePaymentHook } from "./service.ts";
 
 /** Wallet sales in the live world, through the gateway simulator. */
 

@@ -20,7 +20,7 @@ import {
 
 const SHIFT_COLUMNS = sql.fragment`merchant_id, id, livemode, till_id, status, opened_by_type, opened_by_id,
   closed_by_type, closed_by_id, close_note, created_at, closed_at`;
-const MOVE_COLUMNS = sql.fragment`merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id,
+export const MOVE_COLUMNS = sql.fragment`merchant_id, id, shift_id, kind, currency, amount_cents, reason, sale_id,
   return_id, actor_type, actor_id, created_at`;
 
 /** Opens a shift; null when the till already has an open one (the partial unique index decides). */

@@ -13,8 +13,10 @@ import {
   shiftIdParams,
   shiftPageSchema,
   shiftSchema,
+  zReportSchema,
 } from "./schemas.ts";
 import * as shifts from "./service.ts";
+import { getZReport, type ZReport } from "./z-report.ts";
 
 export function presentShift(view: shifts.ShiftView) {
   const { shift } = view;
@@ -49,6 +51,22 @@ function presentCashMove(move: CashMoveRow) {
     return_id: move.return_id,
     actor: { type: move.actor_type, id: move.actor_id },
     created_at: move.created_at.toISOString(),
+  };
+}
+
+function presentZReport(report: ZReport) {
+  return {
+    object: "z_report" as const,
+    shift: presentShift(report.view),
+    till: { id: report.view.shift.till_id, name: report.tillName },
+    opened_by: report.openedBy,
+    closed_by: report.closedBy,
+    cashiers: report.cashiers,
+    cash_moves: report.moves.map((move) => {
+      const presented = presentCashMove(move);
+      return { ...presented, actor: { ...presented.actor, name: move.actor_name } };
+    }),
+    cash_moves_has_more: report.hasMoreMoves,
   };
 }
 
@@ -160,6 +178,20 @@ export const shiftRoutes: AnyRoute[] = [
     responses: { 200: { description: "The shift.", schema: shiftSchema }, 404: notFoundResponse },
     handler: async ({ params, tenant, database }) => ({
       body: presentShift(await shifts.getShift(database, tenant, params.id)),
+    }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/shifts/:id/z_report",
+    operationId: "getShiftZReport",
+    summary:
+      "A shift's Z report: its cash per currency, the till's and everyone's names, their counts, and the drawer's moves",
+    tags: ["Shifts"],
+    auth: { keys: "both", owner: "session", till: "till" },
+    request: { params: shiftIdParams },
+    responses: { 200: { description: "The Z report.", schema: zReportSchema }, 404: notFoundResponse },
+    handler: async ({ params, tenant, database }) => ({
+      body: presentZReport(await getZReport(database, tenant, params.id)),
     }),
   }),
   defineRoute({

@@ -186,3 +186,43 @@ export const cashMovePageSchema = pageSchema(cashMoveSchema);
 export const cashMoveResultSchema = z
   .object({ cash_move: cashMoveSchema, shift: shiftSchema })
   .meta({ id: "ShiftCashMoveResult" });
+
+/** Who did something, with the name a person reads (a cashier's, a till's, "Owner", "API key …1234"). */
+const namedActorSchema = actorSchema.extend({ name: z.string() });
+
+/** Per actor of a shift's moves: how many cash sales and refunds were theirs. */
+export const actorMoveCountRowSchema = z.object({
+  actor_type: z.enum(actorKinds),
+  actor_id: z.string(),
+  cash_sales_count: z.number().int(),
+  refunds_count: z.number().int(),
+});
+export type ActorMoveCountRow = z.infer<typeof actorMoveCountRowSchema>;
+
+export const actorNameRowSchema = z.object({ type: z.enum(actorKinds), id: z.string(), name: z.string() });
+export type ActorNameRow = z.infer<typeof actorNameRowSchema>;
+
+/** How many of a shift's drawer moves other than cash sales a Z report lists (a shift has a few). */
+export const Z_REPORT_MOVES_MAX = 200;
+
+export const zReportSchema = z
+  .object({
+    object: z.literal("z_report"),
+    shift: shiftSchema,
+    till: z.object({
+      id: z.string(),
+      name: z.string().nullable().meta({ description: "The paired till's name; null for a till that is not paired." }),
+    }),
+    opened_by: namedActorSchema,
+    closed_by: namedActorSchema.nullable(),
+    cashiers: z
+      .array(namedActorSchema.extend({ cash_sales_count: z.number().int(), refunds_count: z.number().int() }))
+      .meta({
+        description: "Everyone who opened, closed or moved cash in the shift, with their cash sales and refunds.",
+      }),
+    cash_moves: z.array(cashMoveSchema.extend({ actor: namedActorSchema })).meta({
+      description: `The drawer's moves other than cash sales (float, pay-ins, pay-outs, refunds), oldest first, at most ${Z_REPORT_MOVES_MAX}; cash sales are counted in \`shift.cash\`.`,
+    }),
+    cash_moves_has_more: z.boolean().meta({ description: "True when the shift has more such moves than listed." }),
+  })
+  .meta({ id: "ZReport" });

@@ -63,6 +63,49 @@ export async function insertMove(
     RETURNING ${MOVE_COLUMNS}`);
 }
 
+/**
+ * Opening `count` moves of products created in this transaction, live (on-hand set by the delta), in
+ * one statement; the rows are new, so no other transaction can hold them.
+ */
+export async function insertOpeningMoves(
+  transaction: Transaction,
+  request: {
+    merchantId: string;
+    note: string;
+    actor: Actor;
+    openings: readonly { moveId: string; productId: string; qty: number }[];
+  },
+): Promise<readonly StockMoveRow[]> {
+  const { openings } = request;
+  return transaction.any(sql.type(stockMoveRowSchema)`
+    WITH wanted AS (
+      SELECT * FROM unnest(
+        ${sql.array(
+          openings.map((opening) => opening.moveId),
+          "text",
+        )}::text[],
+        ${sql.array(
+          openings.map((opening) => opening.productId),
+          "text",
+        )}::text[],
+        ${sql.array(
+          openings.map((opening) => opening.qty),
+          "int8",
+        )}::int8[]) AS w (move_id, product_id, qty)),
+    updated AS (
+      UPDATE products p SET stock_qty = p.stock_qty + w.qty
+      FROM wanted w
+      WHERE p.merchant_id = ${request.merchantId} AND p.id = w.product_id
+      RETURNING p.id, p.stock_qty, w.qty, w.move_id)
+    INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, note, actor_type,
+      actor_id)
+    SELECT ${request.merchantId}, u.move_id, true, u.id, 'count', u.qty, u.stock_qty, ${request.note},
+      ${request.actor.kind}, ${request.actor.id}
+    FROM updated u
+    ORDER BY u.id
+    RETURNING ${MOVE_COLUMNS}`);
+}
+
 export type SaleMoves = {
   merchantId: string;
   livemode: boolean;
@@ -74,76 +117,20 @@ export type SaleMoves = {
 };
 
 /**
- * The moves of a sale (units out) or of a return (units back), one per tracked product: `delta` is
- * the signed change per product; `note` names the return. Live: the products' rows are locked in id
- * order (so concurrent sales sharing products never deadlock), on-hand changed (it may go negative: a
- * sale never fails for lack of recorded stock), and each move records the result. Test: the moves
- * record the unchanged on-hand. Untracked products get no move.
+ * The moves of sales (units out) or of returns (units back) of one statement (the cash sales of a
+ * moment, the wallet sales of a moment's settlements, a return alone), one per tracked product of
+ * each: `delta` is the signed change per product; `note` names a return. Each sale moves only if
+ * `when(sale)` holds (`sale`: the SQL value of its sale id). Live: the rows of every product the sales
+ * name are locked at once in id order (so statements sharing products never deadlock), each changed
+ * once by the sum of its moves (on-hand may go negative: a sale never fails for lack of recorded
+ * stock), and each move records the on-hand after it and the moves before it in the statement (sales
+ * in the order given), as if the sales had run one after another; the moves are inserted in that
+ * order, a sale's in product id order. Test: the moves record the unchanged on-hand. Untracked
+ * products get no move.
  *
- * Common table expressions, for a statement that writes the sale itself too: they define
- * `stock_wanted`, `stock_locked`, `stock_updated` and `stock_moves_inserted` (the moves' rows), and
- * move nothing unless the condition `gate` holds (a reference to the statement's own sale insert).
- */
-export function saleMovesCtes(sale: SaleMoves, gate: FragmentSqlToken): FragmentSqlToken {
-  const wanted = sql.fragment`
-    stock_wanted AS (
-      SELECT * FROM unnest(
-        ${sql.array(
-          sale.lines.map((line) => line.moveId),
-          "text",
-        )}::text[],
-        ${sql.array(
-          sale.lines.map((line) => line.productId),
-          "text",
-        )}::text[],
-        ${sql.array(
-          sale.lines.map((line) => line.delta),
-          "int8",
-        )}::int8[]) AS w (move_id, product_id, delta)
-      WHERE ${gate})`;
-  if (!sale.livemode) {
-    return sql.fragment`${wanted},
-    stock_moves_inserted AS (
-      INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
-        actor_id, sale_id, note)
-      SELECT p.merchant_id, w.move_id, false, p.id, ${sale.kind}, w.delta, p.stock_qty, ${sale.actor.kind},
-        ${sale.actor.id}, ${sale.saleId}, ${sale.note}
-      FROM stock_wanted w JOIN products p ON p.merchant_id = ${sale.merchantId} AND p.id = w.product_id
-      WHERE p.track_stock
-      ORDER BY p.id
-      RETURNING ${MOVE_COLUMNS})`;
-  }
-  return sql.fragment`${wanted},
-    stock_locked AS MATERIALIZED (
-      SELECT p.id FROM products p JOIN stock_wanted w ON w.product_id = p.id
-      WHERE p.merchant_id = ${sale.merchantId} AND p.track_stock
-      ORDER BY p.id
-      FOR NO KEY UPDATE OF p),
-    stock_updated AS (
-      UPDATE products p SET stock_qty = p.stock_qty + w.delta
-      FROM stock_wanted w JOIN stock_locked l ON l.id = w.product_id
-      WHERE p.merchant_id = ${sale.merchantId} AND p.id = w.product_id AND p.track_stock
-      RETURNING p.id, p.stock_qty, w.delta, w.move_id),
-    stock_moves_inserted AS (
-      INSERT INTO stock_moves (merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, actor_type,
-        actor_id, sale_id, note)
-      SELECT ${sale.merchantId}, u.move_id, true, u.id, ${sale.kind}, u.delta, u.stock_qty, ${sale.actor.kind},
-        ${sale.actor.id}, ${sale.saleId}, ${sale.note}
-      FROM stock_updated u
-      ORDER BY u.id
-      RETURNING ${MOVE_COLUMNS})`;
-}
-
-/**
- * `saleMovesCtes` for the sales of one statement (the cash sales of a moment), each moving only if
- * `when(sale)` holds (`sale`: the SQL value of its sale id). Live: the rows of every product the
- * sales name are locked at once in id order (as `saleMovesCtes` locks them, so statements sharing
- * products never deadlock), each changed once by the sum of its moves, and each move records the
- * on-hand after it and the moves before it in the statement (sales in the order given), as if the
- * sales had run one after another; the moves are inserted in that order, a sale's in product id order.
- * Test: the moves record the unchanged on-hand. Untracked products get no move. Defines
- * `stock_batch_wanted`, `stock_batch_locked`, `stock_batch_updated` and `stock_batch_moves_inserted`.
- * Its SQL text is the same whatever the sales (they are bound as arrays).
+ * Common table expressions, for a statement that writes the sales themselves too: they define
+ * `stock_batch_wanted`, `stock_batch_locked`, `stock_batch_updated` and `stock_batch_moves_inserted`
+ * (the moves' ids). Its SQL text is the same whatever the sales (they are bound as arrays).
  */
 export function salesMovesCtes(
   sales: readonly SaleMoves[],
@@ -201,12 +188,17 @@ export function salesMovesCtes(
       RETURNING id)`;
 }
 
-/** The moves of a sale or a return on their own (see `saleMovesCtes`), in product id order. */
-export async function insertSaleMoves(transaction: Transaction, sale: SaleMoves): Promise<readonly StockMoveRow[]> {
-  return transaction.any(sql.type(stockMoveRowSchema)`
-    WITH ${saleMovesCtes(sale, sql.fragment`TRUE`)}
-    SELECT ${MOVE_COLUMNS} FROM stock_moves_inserted ORDER BY product_id`);
+/**
+ * The moves of a sale or a return on their own (`salesMovesCtes` with one): the number of moves
+ * written.
+ */
+export async function insertSaleMoves(transaction: Transaction, sale: SaleMoves): Promise<number> {
+  return transaction.oneFirst(sql.type(movesWrittenSchema)`
+    WITH ${salesMovesCtes([sale], () => sql.fragment`TRUE`)}
+    SELECT count(*)::int AS written FROM stock_batch_moves_inserted`);
 }
+
+const movesWrittenSchema = z.object({ written: z.number().int() });
 
 export async function selectMoves(
   database: Queryable,

@@ -42,22 +42,25 @@ export const productNotFound = (productId: string) =>
 export const stockNotTracked = (productId: string) =>
   invalidRequest("stock_not_tracked", `Product ${productId} does not track stock (track_stock is false).`);
 
-/** The opening quantity of a product just created in this transaction: a live `count` move. */
-export async function recordOpening(
+/**
+ * The opening quantities of products just created in this transaction (one from POST /v1/products,
+ * thousands from a CSV import): live `count` moves, written in one statement. Answers each product's
+ * on-hand after its move.
+ */
+export async function recordOpenings(
   transaction: Transaction,
-  opening: { merchantId: string; productId: string; qty: number; actor: Actor },
-): Promise<StockMoveRow> {
-  return queries.insertMove(transaction, {
-    merchantId: opening.merchantId,
-    id: newId("smv"),
-    livemode: true,
-    productId: opening.productId,
-    kind: "count",
-    qtyDelta: opening.qty,
+  request: { merchantId: string; actor: Actor; openings: readonly { productId: string; qty: number }[] },
+): Promise<ReadonlyMap<string, number>> {
+  if (request.openings.length === 0) {
+    return new Map();
+  }
+  const moves = await queries.insertOpeningMoves(transaction, {
+    merchantId: request.merchantId,
     note: OPENING_NOTE,
-    actor: opening.actor,
-    apply: true,
+    actor: request.actor,
+    openings: request.openings.map((opening) => ({ ...opening, moveId: newId("smv") })),
   });
+  return new Map(moves.map((move) => [move.product_id, move.stock_qty_after]));
 }
 
 export type StockOperation =
@@ -116,13 +119,11 @@ export async function recordReturn(
     actor: Actor;
     lines: readonly { productId: string | null; qty: number }[];
   },
-): Promise<readonly StockMoveRow[]> {
-  return recordSaleLines(transaction, { ...sale, kind: "return", note: `Return ${sale.returnId}` });
-}
-
-async function recordSaleLines(transaction: Transaction, sale: SaleLines): Promise<readonly StockMoveRow[]> {
-  const moves = saleMovesOf(sale);
-  return moves === null ? [] : queries.insertSaleMoves(transaction, moves);
+): Promise<void> {
+  const moves = saleMovesOf({ ...sale, kind: "return", note: `Return ${sale.returnId}` });
+  if (moves !== null) {
+    await queries.insertSaleMoves(transaction, moves);
+  }
 }
 
 type SaleLines = World & {

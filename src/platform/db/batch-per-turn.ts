@@ -29,14 +29,22 @@ export function batchPerTurn<Row, Outcome>(
 export function batchPerTurnOn<Row, Outcome>(
   write: (database: Database, rows: readonly Row[]) => Promise<readonly (Outcome | Error)[]>,
 ): (database: Database) => (row: Row) => Promise<Outcome> {
-  const writers = new WeakMap<Database, (row: Row) => Promise<Outcome>>();
+  return oncePerDatabase((database) => batchPerTurn((rows: readonly Row[]) => write(database, rows)));
+}
+
+/**
+ * What `make` makes on a database, made at its first use there and the same thereafter: a process's
+ * batching writers, built once in the wiring (which has no database yet: the request brings it).
+ */
+export function oncePerDatabase<Made>(make: (database: Database) => Made): (database: Database) => Made {
+  const made = new WeakMap<Database, Made>();
   return (database) => {
-    let writer = writers.get(database);
-    if (writer === undefined) {
-      writer = batchPerTurn((rows: readonly Row[]) => write(database, rows));
-      writers.set(database, writer);
+    let existing = made.get(database);
+    if (existing === undefined) {
+      existing = make(database);
+      made.set(database, existing);
     }
-    return writer;
+    return existing;
   };
 }
 

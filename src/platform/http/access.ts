@@ -1,4 +1,4 @@
-import { forbidden } from "../errors.ts";
+import { forbidden, managerRequired } from "../errors.ts";
 import type { SessionFacts, Tenant } from "../tenant.ts";
 
 /**
@@ -100,7 +100,7 @@ function authorizeTill(access: Access, session: NonNullable<Tenant["session"]>):
   }
   const cashier = session.cashier;
   if (access.till === "manager" && cashier?.role !== "manager" && session.approvedBy === null) {
-    throw forbidden("manager_required", "A manager's PIN is needed for this: ask a manager to approve it.");
+    throw managerRequired("A manager's PIN is needed for this: ask a manager to approve it.");
   }
   if (cashier === null && session.approvedBy === null) {
     throw forbidden("cashier_required", "Switch a cashier in with their PIN first.");

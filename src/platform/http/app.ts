@@ -13,12 +13,13 @@ import type { Tenant } from "../tenant.ts";
 import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { answerError, routeNotFound } from "./error-mapping.ts";
 import {
+  answeredWriteOf,
   type CommitWithResponse,
   type ContextFactory,
   handleIdempotent,
   type TransactionWithReply,
 } from "./idempotent-route.ts";
-import { jsonBodyOf, jsonBodyParser } from "./json-body.ts";
+import { jsonBodyOf, jsonBodyParser, textBodyParser } from "./json-body.ts";
 import { openApiJson } from "./openapi.ts";
 import { clientOf, resolvePrincipal, type SessionAuthenticator } from "./principal.ts";
 import { refuseUnsafeValues } from "./request-strings.ts";
@@ -152,7 +153,8 @@ function addRoutes(app: express.Express, dependencies: AppDependencies): void {
     response.type("application/json").send(openApiDocument);
   });
   for (const route of routes) {
-    app[route.method](route.path, async (request: Request, response: Response) => {
+    const bodyParsers = route.textBody === undefined ? [] : textBodyParser(route.textBody);
+    app[route.method](route.path, ...bodyParsers, async (request: Request, response: Response) => {
       await handle(route, request, response, dependencies);
     });
   }
@@ -255,6 +257,7 @@ function contextFactory(
       idempotencyKey: principal.idempotencyKey,
       transaction,
       commitWithResponse,
+      answeredWrite: answeredWriteOf(transaction, commitWithResponse),
     }) as never;
 }
 

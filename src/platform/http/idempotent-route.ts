@@ -5,7 +5,7 @@ import * as idempotency from "../idempotency/service.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { Tenant } from "../tenant.ts";
 import { toApiError } from "./error-mapping.ts";
-import type { AnyRoute, JsonReply } from "./route.ts";
+import type { AnsweredWrite, AnyRoute, JsonReply } from "./route.ts";
 
 export type CommitWithResponse = Parameters<AnyRoute["handler"]>[0]["commitWithResponse"];
 
@@ -17,6 +17,36 @@ export type ContextFactory = (
 ) => Parameters<AnyRoute["handler"]>[0];
 
 type Scope = idempotency.IdempotencyScope;
+
+/**
+ * The context's `answeredWrite` over its `transaction` and `commitWithResponse` (idempotent or plain):
+ * the answer is made once, from the service's result, stored with the write and kept for the route
+ * to return.
+ */
+export const answeredWriteOf =
+  (transaction: TransactionWithReply, commitWithResponse: CommitWithResponse) =>
+  <Result>(present: (result: Result) => JsonReply): AnsweredWrite<Result> => {
+    let committed: JsonReply | undefined;
+    return {
+      commit: async (result, write) => {
+        committed = await commitWithResponse(present(result), write);
+      },
+      transaction: async (effects) => {
+        let result: Result | undefined;
+        committed = await transaction(async (tx) => {
+          result = await effects(tx);
+          return present(result);
+        });
+        return result as Result;
+      },
+      reply: () => {
+        if (committed === undefined) {
+          throw new TypeError("an answered write was replied to before it committed");
+        }
+        return committed;
+      },
+    };
+  };
 
 /**
  * Runs an idempotent route: claim the key, execute, and store the response with the effects.
@@ -129,9 +159,8 @@ async function storeErrorOrRelease(
   claimed: { scope: Scope; ownerToken: string },
 ): Promise<void> {
   const apiError = toApiError(error);
-  // Nothing was committed: free the key so the client's retry with the same key runs again. A
-  // `manager_required` refusal is lifted by a manager's approval, which the till sends with its retry.
-  if (apiError.status >= 500 || apiError.code === "idempotency_in_flight" || apiError.code === "manager_required") {
+  // Nothing was committed: free the key so the client's retry with the same key runs again.
+  if (apiError.status >= 500 || apiError.retryWithSameKey) {
     await idempotency.release(database, claimed.scope, claimed.ownerToken).catch(() => {});
     throw error;
   }

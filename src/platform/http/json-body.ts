@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { ApiError, invalidRequest } from "../errors.ts";
+import { refuseUnsafeValues } from "./request-strings.ts";
 
 /**
  * The JSON body parser of the API: express's, made strict about what it lets through.
@@ -29,23 +30,50 @@ export function jsonBodyParser(options: { limitBytes: number }): RequestHandler[
   return [parse, mapReadError as unknown as RequestHandler];
 }
 
+/**
+ * The parser of a route that reads text of another media type (`textBody`, a CSV upload): UTF-8 only,
+ * its own size limit, the same string rule as JSON strings. A body of another type is left unread (and
+ * then refused by `jsonBodyOf` as a missing one).
+ */
+export function textBodyParser(options: { mediaType: string; limitBytes: number }): RequestHandler[] {
+  const parse = express.text({
+    limit: options.limitBytes,
+    type: options.mediaType,
+    defaultCharset: "utf-8",
+    verify: (_request, _response, bytes, charset) => {
+      verifyUtf8(bytes, charset);
+    },
+  });
+  const refuseUnsafe = (request: Request, _response: Response, next: NextFunction) => {
+    refuseUnsafeValues(request.body, "body");
+    next();
+  };
+  const mapReadError = (error: unknown, request: Request, _response: Response, next: NextFunction) => {
+    next(bodyReadError(error, request));
+  };
+  return [parse, refuseUnsafe, mapReadError as unknown as RequestHandler];
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function verifyJsonBytes(bytes: Buffer, charset: string | undefined): void {
+function verifyUtf8(bytes: Buffer, charset: string | undefined): string {
   if (charset !== undefined && charset.toLowerCase() !== "utf-8" && charset.toLowerCase() !== "utf8") {
     throw new ApiError({
       status: 415,
       type: "invalid_request",
       code: "unsupported_encoding",
-      message: "The request body's charset is not supported; send UTF-8 JSON.",
+      message: "The request body's charset is not supported; send UTF-8.",
     });
   }
-  let text: string;
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw invalidRequest("invalid_encoding", "The request body is not valid UTF-8.");
   }
+}
+
+function verifyJsonBytes(bytes: Buffer, charset: string | undefined): void {
+  const text = verifyUtf8(bytes, charset);
   try {
     JSON.parse(text);
   } catch {

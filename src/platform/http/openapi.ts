@@ -86,7 +86,12 @@ function operationFor(route: AnyRoute): ZodOpenApiOperationObject {
     requestParams: parameters,
     ...(route.request?.body === undefined
       ? {}
-      : { requestBody: { required: true, content: { "application/json": { schema: route.request.body } } } }),
+      : {
+          requestBody: {
+            required: true,
+            content: { [route.textBody?.mediaType ?? "application/json"]: { schema: route.request.body } },
+          },
+        }),
     responses,
   };
 }

@@ -97,6 +97,18 @@ export function toPage<Row, Item>(
   };
 }
 
+/**
+ * A newest-first page by (created_at, id), rows as they are: `select` fetches the rows after the
+ * cursor's key (none: from the newest), `limit` of them plus the one that says there is more.
+ */
+export async function newestFirstPage<Row extends { created_at: Date; id: string }>(
+  request: { cursor: string | undefined; limit: number },
+  select: (keyset: { after: { createdAt: string; id: string } | undefined; limit: number }) => Promise<readonly Row[]>,
+): Promise<Page<Row>> {
+  const rows = await select({ after: decodeCreatedAtCursor(request.cursor), limit: request.limit + 1 });
+  return toPage(rows, { limit: request.limit, keyOf: createdAtKey, present: (row) => row });
+}
+
 /** The zod schema of a page of `item`s, for the OpenAPI document. */
 export function pageSchema<S extends z.ZodType>(item: S) {
   return z.object({ data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });

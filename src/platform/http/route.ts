@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Database, Transaction } from "../db/pool.ts";
-import type { ResponseToStore } from "../idempotency/service.ts";
+import type { CommitWithAnswer, ResponseToStore, TransactionWithAnswer } from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Tenant } from "../tenant.ts";
 import type { Access } from "./access.ts";
@@ -17,6 +17,19 @@ export type RawReply = {
   headers?: Record<string, string>;
 };
 export type Reply = JsonReply | RawReply;
+
+/**
+ * A write committed with its answer (`HandlerContext.answeredWrite`): `commit` or `transaction` for
+ * the service, `reply` for the route.
+ */
+export type AnsweredWrite<Result> = {
+  /** Makes the answer of the service's result and stores it in the service's one statement. */
+  commit: CommitWithAnswer<Result>;
+  /** Runs the service's statements in one transaction and stores the answer of their result in it. */
+  transaction: TransactionWithAnswer<Result>;
+  /** The answer committed (the route returns it); a TypeError before `commit` has written. */
+  reply: () => JsonReply;
+};
 
 /** The sender of a request: its address, browser, origin and cookies. */
 export type RequestClient = {
@@ -74,6 +87,14 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
     reply: JsonReply,
     write: (response: ResponseToStore | null) => Promise<boolean>,
   ) => Promise<JsonReply>;
+  /**
+   * One idempotent write (docs/conventions.md): the service writes, the route answers. The route gives
+   * the service `answeredWrite(present).commit` (one statement: `commitWithResponse` underneath) or
+   * `.transaction` (several: `transaction` underneath), through which the answer `present` makes of
+   * the service's result is stored with its effects, and returns `reply()`, that answer, once the
+   * service returns its outcome. The service never sees the HTTP answer.
+   */
+  answeredWrite: <Result>(present: (result: Result) => JsonReply) => AnsweredWrite<Result>;
 };
 
 export type RouteDefinition<
@@ -107,6 +128,11 @@ export type RouteDefinition<
     field: string;
     derive: (holder: Record<string, unknown>, config: Config) => string;
   };
+  /**
+   * A body that is not JSON (a CSV upload): UTF-8 text of this media type, read up to `limitBytes`
+   * (which may exceed the JSON limit), then validated by `request.body` as a string.
+   */
+  textBody?: { mediaType: string; limitBytes: number };
   request?: { body?: B; query?: Q; params?: P };
   responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
   handler: (context: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => Promise<Reply>;

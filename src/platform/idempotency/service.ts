@@ -102,6 +102,7 @@ function inFlight(message: string): ApiError {
     code: "idempotency_in_flight",
     message,
     headers: { "Retry-After": String(IN_FLIGHT_RETRY_AFTER_SECONDS) },
+    retryWithSameKey: true,
   });
 }
 
@@ -111,6 +112,25 @@ function inFlight(message: string): ApiError {
  * took over, and the effects statement must then write nothing.
  */
 export type ResponseToStore = queries.ResponseToStore;
+
+/**
+ * How a service's one-statement write commits with its request's stored answer (docs/conventions.md,
+ * "One idempotent write"): `commit(result, write)` has the route make the answer of `result` (the
+ * service never sees it), hands `write` that answer to store in the write's own statement (null: the
+ * route stores none, the effects are unconditional), and fails the request with `takenOver` when
+ * `write` answers that it wrote nothing (its request had lost its key).
+ */
+export type CommitWithAnswer<Result> = (
+  result: Result,
+  write: (response: ResponseToStore | null) => Promise<boolean>,
+) => Promise<void>;
+
+/**
+ * How a service's write of several statements commits with its request's stored answer:
+ * `inTransaction(effects)` runs `effects` in one transaction, in which the route's answer of their
+ * result is stored too (on an idempotent route), and returns that result.
+ */
+export type TransactionWithAnswer<Result> = (effects: (transaction: Transaction) => Promise<Result>) => Promise<Result>;
 export const storeResponsesStatement = queries.storeResponsesStatement;
 
 export function takenOver(): Error {

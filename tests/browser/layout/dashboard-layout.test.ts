@@ -4,7 +4,7 @@ import { launchChromium } from "../../support/browser.ts";
 import { addWebhookEndpoint, paidTestPayment, signInToDashboard } from "../../support/dashboard-page.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant, type TestMerchant } from "../../support/factories.ts";
-import { contentOutsideItsBox, SUPPORTED_SIZES } from "../../support/layout.ts";
+import { contentOutsideItsBox, DASHBOARD_SCREENS, SUPPORTED_SIZES } from "../../support/layout.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { type ShopDay, shopDay } from "../../support/shop-http.ts";
 import { type AppPage, openAppPage } from "../../support/web-app.ts";
@@ -44,21 +44,6 @@ async function settled(app: AppPage): Promise<void> {
   });
 }
 
-const NAVIGATION = [
-  "Home",
-  "Payments",
-  "Balance",
-  "Payouts",
-  "Sales",
-  "Shifts",
-  "Cashiers",
-  "Till devices",
-  "API keys",
-  "Webhooks",
-  "Events",
-  "Settings",
-];
-
 test("every dashboard screen keeps its content inside its box at 1280×800, 1024×768 and 768×1024", async () => {
   const app = await openAppPage(browser);
   const { page } = app;
@@ -74,7 +59,7 @@ test("every dashboard screen keeps its content inside its box at 1280×800, 1024
     const found: string[] = [];
     for (const size of SUPPORTED_SIZES) {
       await page.setViewportSize(size);
-      for (const link of NAVIGATION) {
+      for (const link of DASHBOARD_SCREENS) {
         await page.getByRole("navigation").getByRole("link", { name: link, exact: true }).click();
         await settled(app);
         if (link === "Webhooks") {

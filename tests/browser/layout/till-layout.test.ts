@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Page } from "playwright-core";
-import { contentOutsideItsBox, SUPPORTED_SIZES } from "../../support/layout.ts";
+import { contentOutsideItsBox, SUPPORTED_SIZES, TILL_SCREENS } from "../../support/layout.ts";
 import { addProduct, startTillWorld, TillPage, type TillWorld } from "../../support/till.ts";
 
 let world: TillWorld;
@@ -86,7 +86,7 @@ test("every till screen keeps its content inside its box at 1280×800, 1024×768
     const found: string[] = [];
     for (const size of SUPPORTED_SIZES) {
       await page.setViewportSize(size);
-      for (const screen of ["Sell", "Stock", "Today", "Drawer", "This till"]) {
+      for (const screen of TILL_SCREENS) {
         await page.getByRole("link", { name: screen, exact: true }).click();
         await page.waitForFunction(() => !(document.body.textContent ?? "").includes("Loading"), undefined, {
           timeout: 30_000,

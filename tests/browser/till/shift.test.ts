@@ -27,12 +27,11 @@ function pageSizePoints(pdf: Buffer): [number, number] {
 const figure = (till: TillPage, scope: string, row: string, currency: Currency) =>
   till.page.locator(`${scope} [data-figure="${row}-${currency}"]`).textContent();
 
-function signed(currency: Currency, cents: number): string {
-  return cents > 0
-    ? `+${formatMoney(currency, cents)}`
-    : cents < 0
-      ? `−${formatMoney(currency, -cents)}`
-      : formatMoney(currency, 0);
+/** Over/short as the figures say it (web/reports/over-short.ts). */
+function overShort(currency: Currency, cents: number): string {
+  return cents === 0
+    ? `${formatMoney(currency, 0)} (even)`
+    : `${formatMoney(currency, Math.abs(cents))} ${cents > 0 ? "over" : "short"}`;
 }
 
 async function payCashExact(till: TillPage, total: string): Promise<void> {
@@ -159,11 +158,11 @@ test("a day at the drawer in USD and ZWG: float, cash sales, pay-in, pay-out, a 
         formatMoney(row.currency, row.counted_cents),
       );
       expect(await figure(till, ".closed-shift", "over-short", row.currency)).toBe(
-        signed(row.currency, row.counted_cents - row.expected_cents),
+        overShort(row.currency, row.counted_cents - row.expected_cents),
       );
     }
-    expect(await figure(till, ".closed-shift", "over-short", "USD")).toBe("+USD 1.00");
-    expect(await figure(till, ".closed-shift", "over-short", "ZWG")).toBe("−ZWG 2.00");
+    expect(await figure(till, ".closed-shift", "over-short", "USD")).toBe("USD 1.00 over");
+    expect(await figure(till, ".closed-shift", "over-short", "ZWG")).toBe("ZWG 2.00 short");
     // The shift and the refund name this till, and the drawer is open for the next shift.
     const tills = await world.db.database.any(sql.type(z.object({ till_id: z.string().nullable() }))`
       SELECT till_id FROM sales WHERE merchant_id = ${world.shop.id} AND livemode
@@ -176,7 +175,7 @@ test("a day at the drawer in USD and ZWG: float, cash sales, pay-in, pay-out, a 
     // The Z report, printed on an 80 mm roll and on A4.
     await page.getByRole("button", { name: "Print Z report" }).click();
     await page.getByRole("heading", { name: "Z report" }).waitFor();
-    expect(await figure(till, ".z-report", "over-short", "ZWG")).toBe("−ZWG 2.00");
+    expect(await figure(till, ".z-report", "over-short", "ZWG")).toBe("ZWG 2.00 short");
     expect(await figure(till, ".z-report", "refunds", "USD")).toBe("USD -1.50");
     expect(await till.app.accessibilityViolations()).toEqual([]);
     await page.emulateMedia({ media: "print" });
@@ -184,7 +183,7 @@ test("a day at the drawer in USD and ZWG: float, cash sales, pay-in, pay-out, a 
     const [rollWidth] = pageSizePoints(roll);
     expect(Math.abs(rollWidth - 80 * MM_IN_POINTS)).toBeLessThan(2);
     await page.emulateMedia({ media: "screen" });
-    await page.getByRole("button", { name: "A4" }).click();
+    await page.getByLabel("Paper").selectOption("a4");
     await page.emulateMedia({ media: "print" });
     const a4 = await page.pdf({ preferCSSPageSize: true });
     const [a4Width, a4Height] = pageSizePoints(a4);

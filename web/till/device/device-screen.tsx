@@ -27,10 +27,13 @@ export function DeviceScreen() {
   const blocked = unsyncedSales.value > 0 && !exported;
   return (
     <div class="device">
-      <h1>This till</h1>
+      <h1>This till: {device?.name ?? "paired"}</h1>
       <p>
         Paired as <strong>{device?.name ?? "this till"}</strong>. It opens by itself; the owner's password is not needed
-        at the counter. Its drawer is <code>{session.value?.device_id}</code>.
+        at the counter. Its shifts and Z reports carry this name.
+      </p>
+      <p class="muted">
+        Device id (the API's <code>till_id</code>): <code>{session.value?.device_id}</code>
       </p>
       <form
         class="drawer-form"

@@ -4,9 +4,9 @@ import { newIdempotencyKey } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { navigate } from "../../lib/router.ts";
+import { CashFigures } from "../../reports/index.ts";
 import { Button, Field, SelectField, Table, toast } from "../../ui/index.ts";
 import { parseAmountCents } from "../money.ts";
-import { DrawerFigures } from "./drawer-figures.tsx";
 import {
   type Amount,
   closeBlocked,
@@ -60,7 +60,7 @@ export function DrawerScreen() {
           <p role="status" class="sale-done">
             Drawer closed at {formatDateTime(closed.closed_at ?? closed.opened_at)}.
           </p>
-          <DrawerFigures shift={closed} caption="Closed shift: expected, counted, over or short" />
+          <CashFigures shift={closed} caption="Closed shift: expected, counted, over or short" />
           <Button variant="primary" onClick={() => navigate(`${Z_REPORT_PATH}${closed.id}`)}>
             Print Z report
           </Button>
@@ -79,7 +79,7 @@ export function DrawerScreen() {
           <p class="muted">
             Open since {formatDateTime(shift.opened_at)}. Cash sales and returns of this till go in it.
           </p>
-          <DrawerFigures shift={shift} caption="Open shift: what the drawer should hold" />
+          <CashFigures shift={shift} caption="Open shift: what the drawer should hold" />
           <Button onClick={() => loadOpenShift().catch((error: unknown) => toast(errorText(error), "error"))}>
             Refresh figures
           </Button>

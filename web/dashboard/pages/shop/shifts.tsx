@@ -4,6 +4,7 @@ import type { Page } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { api } from "../../../lib/session.ts";
+import { overShort, overShortClass } from "../../../reports/index.ts";
 import { Button, Link, SelectField, Table } from "../../../ui/index.ts";
 import { shiftPath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
@@ -22,14 +23,6 @@ export function PerCurrency(props: { cash: readonly ShiftCash[]; cents: (cash: S
       })}
     </>
   );
-}
-
-/** Over/short reads as a person says it: +0.50 over, −0.50 short, or even. */
-export function overShort(cash: ShiftCash): string {
-  const cents = cash.over_short_cents;
-  if (cents === null) return `${cash.currency} —`;
-  if (cents === 0) return `${formatMoney(cash.currency, 0)} (even)`;
-  return `${formatMoney(cash.currency, Math.abs(cents))} ${cents > 0 ? "over" : "short"}`;
 }
 
 /** The world's drawer shifts (Z reports), newest first, by till and status, with their cash per currency. */
@@ -157,10 +150,3 @@ export function ShiftsPage() {
     </>
   );
 }
-
-export const overShortClass = (cash: ShiftCash) =>
-  cash.over_short_cents === null || cash.over_short_cents === 0
-    ? undefined
-    : cash.over_short_cents > 0
-      ? "over"
-      : "short";

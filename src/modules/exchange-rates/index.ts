@@ -1,0 +1,8 @@
+import type { ModuleFace } from "../../platform/module.ts";
+import { exchangeRateRoutes } from "./routes.ts";
+
+/** The shop's rate of the day between its currencies (README.md). */
+export const exchangeRatesModule: ModuleFace<unknown> = {
+  name: "exchange-rates",
+  routes: () => exchangeRateRoutes,
+};

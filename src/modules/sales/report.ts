@@ -1,0 +1,80 @@
+import { type Currency, currencies } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
+import type { Queryable } from "../../platform/db/pool.ts";
+import { invalidRequest } from "../../platform/errors.ts";
+import * as queries from "./report-queries.ts";
+import { REPORT_PERIOD_DAYS_MAX, type Tender, tenders } from "./schemas.ts";
+
+/** Counts and takings per currency, every currency listed. */
+type CurrencyTotals = { currency: Currency; count: number; total_cents: number }[];
+
+/** The takings of a period, as `presentSalesReport` shows them. */
+export type SalesReport = {
+  timezone: string;
+  from: Date;
+  to: Date;
+  count: number;
+  byCurrency: CurrencyTotals;
+  byTender: { tender: Tender; count: number; byCurrency: CurrencyTotals }[];
+  topProducts: Awaited<ReturnType<typeof queries.selectTopProducts>>;
+};
+
+/**
+ * Takings of completed sales in a period (by completion time): totals, per tender, best sellers.
+ * Default period: today in the merchant's time zone. Both currencies and tenders are always listed.
+ */
+export async function salesReport(
+  database: Queryable,
+  request: World & {
+    timezone: string;
+    from: Date | undefined;
+    to: Date | undefined;
+    top: number;
+    cashierId: string | undefined;
+  },
+): Promise<SalesReport> {
+  let { from, to } = request;
+  if (from === undefined || to === undefined) {
+    const today = await queries.selectToday(database, request.timezone);
+    from ??= today.day_start;
+    to ??= today.day_end;
+  }
+  if (from >= to) {
+    throw invalidRequest("parameter_invalid", "from must be before to.");
+  }
+  if (to.getTime() - from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
+    throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
+  }
+  const period = {
+    merchantId: request.merchantId,
+    livemode: request.livemode,
+    from,
+    to,
+    cashierId: request.cashierId,
+  };
+  const [tenderRows, topProducts] = await Promise.all([
+    queries.selectTenderTotals(database, period),
+    queries.selectTopProducts(database, { ...period, top: request.top }),
+  ]);
+  const byCurrency = (rows: readonly { currency: Currency; count: number; total_cents: number }[]) =>
+    currencies.map((currency) => {
+      const matching = rows.filter((row) => row.currency === currency);
+      return {
+        currency,
+        count: matching.reduce((sum, row) => sum + row.count, 0),
+        total_cents: matching.reduce((sum, row) => sum + row.total_cents, 0),
+      };
+    });
+  return {
+    timezone: request.timezone,
+    from,
+    to,
+    count: tenderRows.reduce((sum, row) => sum + row.count, 0),
+    byCurrency: byCurrency(tenderRows),
+    byTender: tenders.map((tender) => {
+      const rows = tenderRows.filter((row) => row.tender === tender);
+      return { tender, count: rows.reduce((sum, row) => sum + row.count, 0), byCurrency: byCurrency(rows) };
+    }),
+    topProducts,
+  };
+}

@@ -1,0 +1,45 @@
+import { events } from "../events/index.ts";
+import { salesTotal } from "./metrics.ts";
+import type { SaleRow } from "./schemas.ts";
+
+/**
+ * What a completed sale writes beside itself, the same for a cash sale (its ring-up statement) and a
+ * wallet sale (its payment's settlement statement): `sale.completed`, its stock moves, its count.
+ */
+
+const saleCompletedEvent = (sale: SaleRow) => ({
+  merchantId: sale.merchant_id,
+  livemode: sale.livemode,
+  type: "sale.completed" as const,
+  data: saleCompletedData(sale),
+});
+
+/** `sale.completed`, prepared for `events.emitEachWhen` in the completing statement. */
+export const preparedSaleCompleted = (sale: SaleRow) => events.prepareEvent(saleCompletedEvent(sale));
+
+/** The sale's lines as the stock module moves them (`stock.salesMovesCtes`). */
+export const saleMovesOf = (sale: SaleRow) => ({
+  merchantId: sale.merchant_id,
+  livemode: sale.livemode,
+  saleId: sale.id,
+  actor: { kind: sale.actor_type, id: sale.actor_id },
+  lines: sale.items.map((item) => ({ productId: item.product_id, qty: item.qty })),
+});
+
+/** Counted once the completion committed (a replayed answer does not count again). */
+export const countCompletion = (sale: SaleRow) =>
+  salesTotal.inc({ tender: sale.tender, livemode: String(sale.livemode), currency: sale.currency });
+
+/** The `sale.completed` payload (documented in the README's events table). */
+export function saleCompletedData(sale: SaleRow) {
+  return {
+    sale_id: sale.id,
+    tender: sale.tender,
+    total_cents: sale.total_cents,
+    currency: sale.currency,
+    payment_id: sale.payment_id,
+    cashier: sale.cashier,
+    items: sale.items,
+    completed_at: sale.completed_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,54 @@
+import { type Queryable, sql } from "../../platform/db/pool.ts";
+import { type ShopProfileRow, type ShopProfileUpdate, shopProfileRowSchema } from "./schemas.ts";
+
+const COLUMNS = sql.fragment`display_name, address, tax_number, receipt_footer, tax_mode, default_tax_rate_bp, updated_at`;
+
+/** The shop's profile; the defaults (no `updated_at`) when it never set one. */
+export async function selectShopProfile(database: Queryable, merchantId: string): Promise<ShopProfileRow> {
+  const row = await database.maybeOne(sql.type(shopProfileRowSchema)`
+    SELECT ${COLUMNS} FROM shop_profiles WHERE merchant_id = ${merchantId}`);
+  return (
+    row ?? {
+      display_name: null,
+      address: null,
+      tax_number: null,
+      receipt_footer: null,
+      tax_mode: "inclusive",
+      default_tax_rate_bp: 0,
+      updated_at: null,
+    }
+  );
+}
+
+const editable = [
+  "display_name",
+  "address",
+  "tax_number",
+  "receipt_footer",
+  "tax_mode",
+  "default_tax_rate_bp",
+] as const;
+
+/**
+ * Sets the fields `update` names and keeps the others, in one statement: two owners saving different
+ * fields at once both keep their change.
+ */
+export async function upsertShopProfile(
+  database: Queryable,
+  merchantId: string,
+  update: ShopProfileUpdate,
+): Promise<ShopProfileRow> {
+  const given = (field: (typeof editable)[number]) => update[field] !== undefined;
+  const assignments = editable.map(
+    (field) =>
+      sql.fragment`${sql.identifier([field])} = CASE WHEN ${given(field)} THEN EXCLUDED.${sql.identifier([field])}
+        ELSE shop_profiles.${sql.identifier([field])} END`,
+  );
+  return database.one(sql.type(shopProfileRowSchema)`
+    INSERT INTO shop_profiles (merchant_id, display_name, address, tax_number, receipt_footer, tax_mode,
+      default_tax_rate_bp)
+    VALUES (${merchantId}, ${update.display_name ?? null}, ${update.address ?? null}, ${update.tax_number ?? null},
+      ${update.receipt_footer ?? null}, ${update.tax_mode ?? "inclusive"}, ${update.default_tax_rate_bp ?? 0})
+    ON CONFLICT (merchant_id) DO UPDATE SET ${sql.join(assignments, sql.fragment`, `)}, updated_at = now()
+    RETURNING ${COLUMNS}`);
+}
