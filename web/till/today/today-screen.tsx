@@ -9,6 +9,7 @@ import { FindSale } from "../returns/find-sale.tsx";
 import type { SaleWithReturns } from "../returns/return-api.ts";
 import { ReturnDialog } from "../returns/return-dialog.tsx";
 import type { Sale } from "../sell/sale-api.ts";
+import { RateOfTheDay } from "./rate-of-the-day.tsx";
 
 type Amounts = { currency: Currency; count: number; total_cents: number };
 type SalesReport = {
@@ -59,6 +60,7 @@ export function TodayScreen() {
           ]}
         />
       )}
+      <RateOfTheDay />
       {report.state === "failed" ? (
         <p class="form-error" role="alert">
           {report.error.message}
