@@ -66,7 +66,7 @@ export function ExchangeRatesPage() {
       <section aria-labelledby="rate-history">
         <h2 id="rate-history">History</h2>
         <SelectField
-          label="Direction"
+          label="History of"
           value={String(historyPair)}
           onValue={(index) => setHistoryPair(Number(index))}
           options={RATE_PAIRS.map((pair, index) => ({ value: String(index), label: pairLabel(pair) }))}
