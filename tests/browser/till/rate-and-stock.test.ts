@@ -5,7 +5,6 @@ import {
   addProduct,
   type OwnerCaller,
   ownerSession,
-  PASSWORD,
   startTillWorld,
   TillPage,
   type TillWorld,
@@ -29,15 +28,8 @@ test("the tiles show stock on hand, low stock marked; a cashier setting the rate
   const till = await TillPage.open(world);
   const { page } = till;
   try {
-    await page.goto(`${world.platform.baseUrl}/till`);
-    await page.getByLabel("Till name").fill("Counter 1");
-    await page.getByLabel("Email").fill(world.shop.email);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Pair this till", exact: true }).click();
-    await page.getByRole("button", { name: "Tendai" }).click();
-    await page.getByLabel("PIN for Tendai").fill("4821");
-    await page.getByLabel("PIN for Tendai").press("Enter");
-    await page.getByText("Cashier: Tendai").waitFor();
+    // Paired once by the owner; then Tendai (a cashier) switches in by PIN.
+    await till.pairAndSwitchIn(world.shop.email, { name: "Tendai", pin: "4821" });
 
     // Counted products show what is on hand, the low one marked; a service shows none.
     const tile = (name: string) => page.locator(".tile").filter({ hasText: name });

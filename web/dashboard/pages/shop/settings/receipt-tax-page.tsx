@@ -6,11 +6,12 @@ import {
   type TaxMode,
   updateShopProfile,
 } from "../../../../lib/api/shop-profile.ts";
-import { ApiError } from "../../../../lib/api.ts";
+import type { ApiError } from "../../../../lib/api.ts";
 import { parameterOf } from "../../../../lib/field-error.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { api } from "../../../../lib/session.ts";
 import { Button, Field, SelectField, toast } from "../../../../ui/index.ts";
+import { FormError, useFieldForm } from "../../../components/field-form.tsx";
 import { Status } from "../../shared.tsx";
 import { basisPointsOf, percentOf } from "./tax-rate.ts";
 
@@ -77,27 +78,14 @@ export function ReceiptTaxPage() {
 
 function ProfileForm(props: { profile: ShopProfile; onSaved: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(props.profile));
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | undefined>();
-  const [saving, setSaving] = useState(false);
-  async function save(event: Event) {
+  const { errors, formError, saving, submit } = useFieldForm(fieldOf);
+  function save(event: Event) {
     event.preventDefault();
-    const result = changesOf(draft);
-    setErrors("errors" in result ? result.errors : {});
-    setFormError(undefined);
-    if ("errors" in result) return;
-    setSaving(true);
-    try {
-      await updateShopProfile(api, result.changes);
+    return submit(changesOf(draft), async (changes) => {
+      await updateShopProfile(api, changes);
       toast("Receipt and tax settings saved.");
       props.onSaved();
-    } catch (error) {
-      const field = error instanceof ApiError ? fieldOf(error) : undefined;
-      if (field === undefined) setFormError(error instanceof Error ? error.message : String(error));
-      else setErrors({ [field]: (error as ApiError).message });
-    } finally {
-      setSaving(false);
-    }
+    });
   }
   const field = (name: keyof typeof FIELD_LABELS) => (
     <Field
@@ -129,11 +117,7 @@ function ProfileForm(props: { profile: ShopProfile; onSaved: () => void }) {
         />
         {field("default_tax_rate")}
       </div>
-      {formError === undefined ? null : (
-        <p class="field-error" role="alert">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Button type="submit" variant="primary" busy={saving}>
         Save
       </Button>
