@@ -36,6 +36,16 @@ test("the owner saves the receipt and tax settings and reads them back; the tax 
     expect(await dashboard.accessibilityViolations()).toEqual([]);
     // 14.35 × 100 is 1434.9999… in floating point: the digits are read, so 1435 is sent.
     await page.getByLabel("Default tax rate (%)").fill("14.35");
+    // A control character is the API's refusal (a 400 naming body.tax_number): shown under that field.
+    await page.getByLabel("Tax number (VAT)").fill("VAT\u0007");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page
+      .locator(".field-error")
+      .filter({ hasText: "tax_number: contains the control character U+0007" })
+      .waitFor();
+    expect(await page.getByLabel("Tax number (VAT)").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("Default tax rate (%)").getAttribute("aria-invalid")).toBeNull();
+    await page.getByLabel("Tax number (VAT)").fill("VAT-10020030");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Receipt and tax settings saved.").waitFor();
 
