@@ -28,6 +28,9 @@ test("the owner saves the receipt and tax settings and reads them back; the tax 
     await page.getByLabel("Tax number (VAT)").fill("VAT-10020030");
     await page.getByLabel("Receipt footer").fill("Goods exchanged within 7 days with this receipt.");
     await page.getByLabel("Product prices").selectOption("exclusive");
+    const preview = page.getByRole("complementary", { name: "Receipt preview" });
+    await preview.getByText("Tax number: VAT-10020030").waitFor();
+    expect(await preview.getByText("Mbare Corner Store").count()).toBe(1);
     // Not a percent: the field's own error, announced with it; nothing is sent.
     await page.getByLabel("Default tax rate (%)").fill("15.555");
     await page.getByRole("button", { name: "Save" }).click();

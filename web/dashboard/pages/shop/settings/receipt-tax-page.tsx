@@ -76,6 +76,19 @@ export function ReceiptTaxPage() {
   );
 }
 
+/** The receipt's top and bottom as the draft reads, before it is saved. */
+function ReceiptPreview({ draft }: { draft: Draft }) {
+  return (
+    <aside class="card receipt-preview" aria-label="Receipt preview">
+      <strong>{draft.display_name.trim() === "" ? "(your account's name)" : draft.display_name}</strong>
+      {draft.address.trim() === "" ? null : <span>{draft.address}</span>}
+      {draft.tax_number.trim() === "" ? null : <span>Tax number: {draft.tax_number}</span>}
+      <span class="muted">… items, tax and totals …</span>
+      {draft.receipt_footer.trim() === "" ? null : <span>{draft.receipt_footer}</span>}
+    </aside>
+  );
+}
+
 function ProfileForm(props: { profile: ShopProfile; onSaved: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(props.profile));
   const { errors, formError, saving, submit } = useFieldForm(fieldOf);
@@ -98,12 +111,13 @@ function ProfileForm(props: { profile: ShopProfile; onSaved: () => void }) {
     />
   );
   return (
-    <form onSubmit={save} noValidate class="settings-form">
+    <form onSubmit={save} noValidate>
       <h2>On the receipt</h2>
       {field("display_name")}
       {field("address")}
       {field("tax_number")}
       {field("receipt_footer")}
+      <ReceiptPreview draft={draft} />
       <h2>Tax</h2>
       <div class="row">
         <SelectField
