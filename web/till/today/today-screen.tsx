@@ -7,6 +7,7 @@ import { Button, Dialog, SelectField, Table } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
 import { FindSale } from "../returns/find-sale.tsx";
 import { ReturnDialog } from "../returns/return-dialog.tsx";
+import { RateOfTheDay } from "./rate-of-the-day.tsx";
 
 /**
  * Today: takings by tender and currency and the best sellers (GET /v1/sales/report, today in the
@@ -41,6 +42,7 @@ export function TodayScreen() {
           ]}
         />
       )}
+      <RateOfTheDay />
       {report.state === "failed" ? (
         <p class="form-error" role="alert">
           {report.error.message}
