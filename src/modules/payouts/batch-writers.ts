@@ -1,6 +1,7 @@
 import {
   batchPerTurn,
   batchPerTurnOn,
+  oncePerDatabase,
   writeInKeyOrder,
   writeTogetherOrAlone,
 } from "../../platform/db/batch-per-turn.ts";
@@ -31,6 +32,14 @@ export type PayoutWriter = (row: PayoutToWrite) => Promise<boolean>;
  */
 export function createPayoutWriter(database: Queryable): PayoutWriter {
   return batchPerTurn((rows) => writeRequestedPayouts(database, rows));
+}
+
+/**
+ * The process's payout writer on each database, for the wiring to build once (`src/wiring/modules.ts`):
+ * the concurrent requests of the process share its batches.
+ */
+export function payoutWriterPerDatabase(): (database: Database) => PayoutWriter {
+  return oncePerDatabase(createPayoutWriter);
 }
 
 /**

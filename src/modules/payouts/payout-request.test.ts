@@ -11,7 +11,7 @@ import {
 } from "../../../tests/support/money.ts";
 import { createPayout, payoutsTestWorld, WALLET } from "../../../tests/support/payouts.ts";
 import { sql } from "../../platform/db/pool.ts";
-import { claimRequestOf } from "../../platform/idempotency/service.ts";
+import { claimRequestOf, type ResponseToStore } from "../../platform/idempotency/service.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import { createPayoutWriter } from "./batch-writers.ts";
 import { requestPayout } from "./request.ts";
@@ -158,24 +158,41 @@ describe("requesting a payout", () => {
     // retry took over (its owner token no longer owns it), one that owns its key, one above the balance.
     const write = createPayoutWriter(world.db.database);
     const [lost, owned, tooMuch] = [await claim(), await claim(), await claim()];
-    let id = "";
+    // Whether each request's write wrote (the service's outcome is the payout; `commit` sees the write).
+    const wrote = new Map<string, boolean>();
+    const storing =
+      (claimed: Awaited<ReturnType<typeof claim>>, body: (payout: { id: string }) => string) =>
+      async (payout: { id: string }, store: (response: ResponseToStore | null) => Promise<boolean>) => {
+        wrote.set(claimed.key, await store({ ...claimed, status: 201, body: body(payout) }));
+      };
     const [takenOver, written, refused] = await Promise.allSettled([
-      requestPayout(write, tenant, { amount_cents: 400, currency: "USD" }, (_, store) =>
-        store({ ...lost, ownerToken: randomUUID(), status: 201, body: "{}" }),
+      requestPayout(
+        write,
+        tenant,
+        { amount_cents: 400, currency: "USD" },
+        storing({ ...lost, ownerToken: randomUUID() }, () => "{}"),
       ),
-      requestPayout(write, tenant, { amount_cents: 400, currency: "USD" }, (payout, store) => {
-        id = payout.id;
-        return store({ ...owned, status: 201, body: JSON.stringify({ id: payout.id }) });
-      }),
-      requestPayout(write, tenant, { amount_cents: 1001, currency: "USD" }, (_, store) =>
-        store({ ...tooMuch, status: 201, body: "{}" }),
+      requestPayout(
+        write,
+        tenant,
+        { amount_cents: 400, currency: "USD" },
+        storing(owned, (payout) => JSON.stringify({ id: payout.id })),
+      ),
+      requestPayout(
+        write,
+        tenant,
+        { amount_cents: 1001, currency: "USD" },
+        storing(tooMuch, () => "{}"),
       ),
     ]);
     // The taken-over request wrote nothing: no debit, no payout, its record still the retry's.
-    expect(takenOver).toEqual({ status: "fulfilled", value: false });
+    expect(takenOver.status).toBe("fulfilled");
+    expect(wrote.get(lost.key)).toBe(false);
     expect(await record(lost.key)).toEqual({ state: "in_flight", response_body: null });
     // The owner: its answer, the debit and the payout committed together.
-    expect(written).toEqual({ status: "fulfilled", value: true });
+    if (written.status !== "fulfilled") throw written.reason;
+    const id = written.value.id;
+    expect(wrote.get(owned.key)).toBe(true);
     expect(await record(owned.key)).toEqual({ state: "completed", response_body: JSON.stringify({ id }) });
     expect(await ledgerTransactionsOf(world.db.database, id)).toHaveLength(1);
     // Above the balance: 402 (it failed the batch's statement; written alone, it fails alone), nothing

@@ -1,6 +1,6 @@
 import type { World } from "../../kernel/world.ts";
 import { forbidden } from "../../platform/errors.ts";
-import type { ResponseToStore } from "../../platform/idempotency/service.ts";
+import type { CommitWithAnswer } from "../../platform/idempotency/service.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import { currentTraceparent } from "../../platform/telemetry/trace-context.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
@@ -35,19 +35,19 @@ export type PayoutToWrite = queries.PayoutToInsert & { debit: ledger.PreparedPos
 
 /**
  * `POST /v1/payouts`: the debit (payouts in transit), the payout, due for the processor at once, and
- * the request's stored response, written by `write` (the process's batching writer,
- * `batch-writers.ts`: one statement for the requests of the moment) through `commit` (the idempotent
- * request's `commitWithResponse`, which presents the payout and stores that answer): the payout
- * exists if and only if its money left the balance and its answer is stored. A debit beyond the
- * balance fails on the balance row's lock (402, nothing written); a request that lost its key to a
- * retry writes nothing. Counted once committed.
+ * the request's stored answer, written by `write` (the process's batching writer,
+ * `batch-writers.ts`: one statement for the requests of the moment) through `commit` (the route's
+ * `answeredWrite(present).commit`, which stores the answer of the payout with it): the payout exists
+ * if and only if its money left the balance and its answer is stored. A debit beyond the balance
+ * fails on the balance row's lock (402, nothing written); a request that lost its key to a retry
+ * writes nothing. Counted once committed; returns the payout written.
  */
-export async function requestPayout<Reply>(
+export async function requestPayout(
   write: (row: PayoutToWrite) => Promise<boolean>,
   tenant: World & { merchant: MerchantRow },
   input: CreatePayoutInput,
-  commit: (payout: PayoutRow, write: (response: ResponseToStore | null) => Promise<boolean>) => Promise<Reply>,
-): Promise<Reply> {
+  commit: CommitWithAnswer<PayoutRow>,
+): Promise<PayoutRow> {
   const destination = payoutDestinationOf(tenant.merchant);
   const id = newId("po");
   const reference = `PO${randomSecret().slice(0, 12).toUpperCase()}`;
@@ -80,9 +80,9 @@ export async function requestPayout<Reply>(
     updated_at: now,
   };
   const traceparent = currentTraceparent();
-  const reply = await commit(payout, (response) => write({ payout: { ...payout, traceparent }, debit, response }));
+  await commit(payout, (response) => write({ payout: { ...payout, traceparent }, debit, response }));
   countTransition(payout);
-  return reply;
+  return payout;
 }
 
 /** The request's movement: the amount from the available balance to payouts in transit. */

@@ -1,7 +1,8 @@
+import type { Database } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { createPayoutWriter, type PayoutWriter } from "./batch-writers.ts";
+import type { PayoutWriter } from "./batch-writers.ts";
 import { getPayout, getPayoutById, listPayouts } from "./reading.ts";
-import { payoutDestinationOf, requestPayout } from "./request.ts";
+import { requestPayout } from "./request.ts";
 import { reversePayout } from "./reversal.ts";
 import {
   adminPayoutSchema,
@@ -38,11 +39,11 @@ export function presentAdminPayout(payout: PayoutRow) {
   return { ...presentPayout(payout), merchant_id: payout.merchant_id, reversal_reason: payout.reversal_reason };
 }
 
+/** What the routes take from the wiring: the process's payout writer on the request's database. */
+export type PayoutRouteWiring = { payoutWriter: (database: Database) => PayoutWriter };
+
 /** The payout-processor calls the gateway; the routes only record requests and read payouts. */
-export function payoutRoutes(): AnyRoute[] {
-  // One per app (its database is fixed; the first request brings it), so that the concurrent
-  // requests of the process share their statements.
-  let writePayout: PayoutWriter | undefined;
+export function payoutRoutes({ payoutWriter }: PayoutRouteWiring): AnyRoute[] {
   return [
     defineRoute({
       method: "post",
@@ -59,13 +60,11 @@ export function payoutRoutes(): AnyRoute[] {
           description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
         },
       },
-      handler: async ({ body, tenant, database, commitWithResponse }) => {
-        payoutDestinationOf(tenant.merchant);
-        // The writer shares its statements with the requests of the moment.
-        writePayout ??= createPayoutWriter(database);
-        return requestPayout(writePayout, tenant, body, (created, write) =>
-          commitWithResponse({ status: 201, body: presentPayout(created) }, write),
-        );
+      handler: async ({ body, tenant, database, answeredWrite }) => {
+        const created = answeredWrite((payout: PayoutRow) => ({ status: 201, body: presentPayout(payout) }));
+        // A hot path: the writer shares its statements with the requests of the moment.
+        await requestPayout(payoutWriter(database), tenant, body, created.commit);
+        return created.reply();
       },
     }),
     defineRoute({

@@ -256,7 +256,6 @@ function contextFactory(
       aborted: abandoned.signal,
       idempotencyKey: principal.idempotencyKey,
       transaction,
-      commitWithResponse,
       answeredWrite: answeredWriteOf(transaction, commitWithResponse),
     }) as never;
 }

@@ -7,7 +7,16 @@ import type { Tenant } from "../tenant.ts";
 import { toApiError } from "./error-mapping.ts";
 import type { AnsweredWrite, AnyRoute, JsonReply } from "./route.ts";
 
-export type CommitWithResponse = Parameters<AnyRoute["handler"]>[0]["commitWithResponse"];
+/**
+ * How the platform commits a write of one statement with its answer: `write` runs that statement,
+ * storing the answer in it (with `storeResponsesStatement`, its effects conditional on the store; on a
+ * route that is not idempotent `response` is null: nothing to store, the effects unconditional), and
+ * tells whether it wrote. Under `answeredWrite(present).commit`; handlers never see it.
+ */
+export type CommitWithResponse = (
+  reply: JsonReply,
+  write: (response: idempotency.ResponseToStore | null) => Promise<boolean>,
+) => Promise<JsonReply>;
 
 export type TransactionWithReply = (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
 
