@@ -4,6 +4,7 @@ export { ConfirmDialog } from "./ConfirmDialog.tsx";
 export { Dialog } from "./Dialog.tsx";
 export { Field, SelectField } from "./Field.tsx";
 export { FormError } from "./FormError.tsx";
+export { lazyPage } from "./Lazy.tsx";
 export { Link } from "./Link.tsx";
 export { Pager, type PagerProps, useCursorPages } from "./Pager.tsx";
 export { SignIn } from "./SignIn.tsx";

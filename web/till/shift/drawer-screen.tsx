@@ -7,6 +7,7 @@ import { useAction } from "../../lib/use-action.ts";
 import { CashFigures } from "../../reports/index.ts";
 import { Button, Field, FormError, SelectField, Table, toast } from "../../ui/index.ts";
 import { parseAmountCents } from "../money.ts";
+import { Z_REPORT_PATH } from "./paths.ts";
 import {
   type Amount,
   closeBlocked,
@@ -18,8 +19,6 @@ import {
   openShift,
   type Shift,
 } from "./shift-api.ts";
-
-export const Z_REPORT_PATH = "/till/z/";
 
 type PerCurrency = Record<Currency, string>;
 const EMPTY: PerCurrency = { USD: "", ZWG: "" };
