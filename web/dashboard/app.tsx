@@ -8,7 +8,6 @@ import { HomePage } from "./pages/home.tsx";
 import { PaymentDetailPage } from "./pages/payment-detail.tsx";
 import { PaymentsPage } from "./pages/payments.tsx";
 import { PayoutsPage } from "./pages/payouts.tsx";
-import { SettingsPage } from "./pages/settings.tsx";
 import { CashiersPage } from "./pages/shop/cashiers.tsx";
 import { TillDevicesPage } from "./pages/shop/devices.tsx";
 import { SaleDetailPage } from "./pages/shop/sale-detail.tsx";
@@ -35,7 +34,8 @@ const DEVELOPER_PAGES: readonly PageEntry[] = [
 
 /** The catalog's page is its own chunk (web/build.ts): it is most of a page's worth of script. */
 const ProductsPage = lazyPage(async () => (await import("./pages/shop/products/products-page.tsx")).ProductsPage);
-// The shop's settings are set now and then: their own chunks too.
+// The account's and the shop's settings are set now and then: their own chunks too.
+const SettingsPage = lazyPage(async () => (await import("./pages/settings.tsx")).SettingsPage);
 const ReceiptTaxPage = lazyPage(
   async () => (await import("./pages/shop/settings/receipt-tax-page.tsx")).ReceiptTaxPage,
 );
