@@ -5,7 +5,7 @@ import { parseAmountCents, quickTenders } from "../money.ts";
 import { queueSale } from "../offline/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, saleItems } from "./cart.ts";
+import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleItems } from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
@@ -37,9 +37,12 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
     setBusy(true);
     setError(undefined);
     try {
+      const world = activeWorld();
+      const lines = cart.value;
       const queued = await queueSale({
-        world: activeWorld(),
-        body: withTillId({ tender: "cash", currency, items: saleItems(cart.value) }),
+        world,
+        // What was handed over goes with the sale, so its receipt shows tendered and change.
+        body: withTillId({ tender: "cash", currency, items: saleItems(lines), tendered_cents: tenderedCents }),
         totalCents: total,
         currency,
       });
@@ -48,6 +51,16 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
         sale: { tender: "cash", currency, total_cents: total },
         changeCents,
         clientSaleId: queued.client_sale_id,
+        receipt: {
+          kind: "sale",
+          livemode: world === "live",
+          at: queued.taken_at,
+          currency,
+          items: printedLines(lines),
+          totalCents: total,
+          tender: "cash",
+          tenderedCents: tenderedCents ?? null,
+        },
       });
     } catch (caught) {
       // Only the browser's storage can fail here (the network is the outbox's business).

@@ -3,7 +3,7 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 import { type CartLine, cart, cartCurrency, saleItems } from "./cart.ts";
-import { type Completed, postOnce, type Sale } from "./sale-api.ts";
+import { type Completed, completedWalletSale, postOnce, type Sale } from "./sale-api.ts";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded } from "./wallet-hold.ts";
 
 const walletBodyOf = (lines: readonly CartLine[], currency: string | undefined) => ({
@@ -40,7 +40,7 @@ export function WalletDialog(props: {
     () =>
       onHeldSaleEnded((sale) => {
         if (!latest.current.open) return;
-        if (sale.status === "completed") latest.current.onCompleted({ sale, changeCents: undefined });
+        if (sale.status === "completed") latest.current.onCompleted(completedWalletSale(sale));
         else setState({ kind: "ended", sale });
       }),
     [],
