@@ -5,7 +5,8 @@
 -- and change (tendered_cents − total_cents, never stored: it follows). Null for a wallet sale, a
 -- cash sale rung up without it and every sale made before it. Like the rest of a sale, it never changes.
 ALTER TABLE sales
-  ADD COLUMN tendered_cents int8 CHECK (tendered_cents >= total_cents AND tender = 'cash');
+  ADD COLUMN tendered_cents int8,
+  ADD CONSTRAINT sales_tendered_cash CHECK (tendered_cents IS NULL OR (tender = 'cash' AND tendered_cents >= total_cents));
 
 CREATE OR REPLACE FUNCTION guard_sale_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -183,7 +183,6 @@ CONSTRAINT sales_check1 ON sales: CHECK (((tender = 'wallet'::text) OR (status =
 CONSTRAINT sales_check2 ON sales: CHECK (((tender = 'cash'::text) OR (total_cents > 0)));
 CONSTRAINT sales_check3 ON sales: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
 CONSTRAINT sales_check4 ON sales: CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL)));
-CONSTRAINT sales_check5 ON sales: CHECK (((tendered_cents >= total_cents) AND (tender = 'cash'::text)));
 CONSTRAINT sales_client_request_fingerprint_check ON sales: CHECK ((octet_length(client_request_fingerprint) = 32));
 CONSTRAINT sales_client_sale_fingerprint ON sales: CHECK (((client_sale_id IS NULL) = (client_request_fingerprint IS NULL)));
 CONSTRAINT sales_client_sale_id_check ON sales: CHECK (((char_length(client_sale_id) >= 1) AND (char_length(client_sale_id) <= 100)));
@@ -202,6 +201,7 @@ CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::t
 CONSTRAINT sales_tax_cents_check ON sales: CHECK ((tax_cents >= 0));
 CONSTRAINT sales_taxes_check ON sales: CHECK ((jsonb_typeof(taxes) = 'array'::text));
 CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_tendered_cash ON sales: CHECK (((tendered_cents IS NULL) OR ((tender = 'cash'::text) AND (tendered_cents >= total_cents))));
 CONSTRAINT sales_till_id_check ON sales: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
 CONSTRAINT sessions_cashier_fkey ON sessions: FOREIGN KEY (merchant_id, cashier_id) REFERENCES cashiers(merchant_id, id);
