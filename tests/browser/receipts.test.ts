@@ -4,6 +4,7 @@ import { sql } from "../../src/platform/db/pool.ts";
 import { launchChromium } from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
+import { MM_IN_POINTS, pageSizePoints } from "../support/pdf.ts";
 import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
 import { openAppPage } from "../support/web-app.ts";
 
@@ -37,17 +38,6 @@ async function post(path: string, body: unknown, merchant: TestMerchant = shop) 
   expect(response.status).toBe(201);
   return response.json();
 }
-
-/** The first page's size in PostScript points, from the PDF's MediaBox. */
-function pageSizePoints(pdf: Buffer): [number, number] {
-  const match = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/.exec(pdf.toString("latin1"));
-  if (match === null) {
-    throw new Error("no MediaBox in the PDF");
-  }
-  return [Number(match[1]), Number(match[2])];
-}
-
-const MM_IN_POINTS = 72 / 25.4;
 
 describe("public receipts", () => {
   test("a sale's and a return's receipt open without a session, show no personal data, print at 80 mm and A4", async () => {

@@ -2,6 +2,7 @@
 import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { sql } from "../../../src/platform/db/pool.ts";
+import { MM_IN_POINTS, pageSizePoints } from "../../support/pdf.ts";
 import { addProduct, externalRequests, startTillWorld, TillPage, type TillWorld } from "../../support/till.ts";
 
 // jsqr is CommonJS with `exports.default`: depending on the loader, the import is the function or its module.
@@ -91,6 +92,15 @@ test("after a cash sale with cash given: Print receipt prints the in-page receip
     expect(printed).toContain("Cash tendered USD 2.00");
     expect(printed).toContain("Change USD 0.80");
     expect(printed).toContain("No refunds on bread");
+    // On an 80 mm roll by default, A4 when chosen: the receipt's named @page.
+    const [rollWidth] = pageSizePoints(await page.pdf({ preferCSSPageSize: true }));
+    expect(Math.abs(rollWidth - 80 * MM_IN_POINTS)).toBeLessThan(2);
+    await page.emulateMedia({ media: "screen" });
+    await panel.getByLabel("Paper").selectOption("a4");
+    // page.pdf prints with the emulated media: print again.
+    await page.emulateMedia({ media: "print" });
+    const [a4Width] = pageSizePoints(await page.pdf({ preferCSSPageSize: true }));
+    expect(Math.abs(a4Width - 210 * MM_IN_POINTS)).toBeLessThan(2);
     await page.emulateMedia({ media: "screen" });
     await page.evaluate(() => document.documentElement.classList.remove("printing-receipt"));
 

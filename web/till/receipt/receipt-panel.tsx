@@ -8,8 +8,7 @@ import { loadShopProfile } from "./shop-profile.ts";
  * The receipt of a finished sale or return, for the customer: a Print button that prints the receipt
  * in this page (`receipt`, known at the till even before an offline sale is sent; an 80 mm roll or A4),
  * and once the server has it, its link as a QR code to scan and share links (WhatsApp, SMS, email).
- * Without `receipt` (a return), Print receipt opens the public receipt page, which prints too. The QR
- * is drawn by the server (`GET /receipts/<token>/qr.png`, the same QR code the checkout uses), so the
+ * The QR is drawn by the server (`GET /receipts/<token>/qr.png`, the same QR code the checkout uses), so the
  * till's script carries no QR encoder. Share links are links the cashier taps; the page itself requests
  * nothing from another origin. The QR image and the print link use this origin's path of the receipt.
  */
@@ -17,12 +16,11 @@ export function ReceiptPanel(props: {
   receiptUrl: string | null;
   shopName: string;
   what: "sale" | "return";
-  receipt?: PrintableReceipt;
+  receipt: PrintableReceipt;
 }) {
   const [paper, setPaper] = useState<Paper>("roll");
   // Read again for each receipt: the owner may have changed the shop's name, address or footer.
   useEffect(loadShopProfile, []);
-  if (props.receiptUrl === null && props.receipt === undefined) return null;
   return (
     <section class="receipt-panel" aria-label="Receipt">
       {props.receiptUrl === null ? null : (
@@ -35,52 +33,32 @@ export function ReceiptPanel(props: {
         />
       )}
       <div class="receipt-links">
-        {props.receipt === undefined ? null : (
-          <>
-            <Button variant="primary" onClick={printReceipt}>
-              Print receipt
-            </Button>
-            <SelectField
-              label="Paper"
-              value={paper}
-              onValue={(chosen) => setPaper(chosen === "a4" ? "a4" : "roll")}
-              options={[
-                { value: "roll", label: "80 mm roll" },
-                { value: "a4", label: "A4" },
-              ]}
-            />
-            <ReceiptSheet receipt={props.receipt} paper={paper} />
-          </>
-        )}
+        <Button variant="primary" onClick={printReceipt}>
+          Print receipt
+        </Button>
+        <SelectField
+          label="Paper"
+          value={paper}
+          onValue={(chosen) => setPaper(chosen === "a4" ? "a4" : "roll")}
+          options={[
+            { value: "roll", label: "80 mm roll" },
+            { value: "a4", label: "A4" },
+          ]}
+        />
+        <ReceiptSheet receipt={props.receipt} paper={paper} />
         {props.receiptUrl === null ? null : (
-          <ShareLinks
-            receiptUrl={props.receiptUrl}
-            shopName={props.shopName}
-            what={props.what}
-            printsInPage={props.receipt !== undefined}
-          />
+          <ShareLinks receiptUrl={props.receiptUrl} shopName={props.shopName} what={props.what} />
         )}
       </div>
     </section>
   );
 }
 
-/** `printsInPage`: Print receipt is the in-page button, so no link to the public page is shown. */
-function ShareLinks(props: { receiptUrl: string; shopName: string; what: "sale" | "return"; printsInPage: boolean }) {
+function ShareLinks(props: { receiptUrl: string; shopName: string; what: "sale" | "return" }) {
   const subject = `Your ${props.what === "sale" ? "receipt" : "return receipt"} from ${props.shopName}`;
   const message = `${subject}: ${props.receiptUrl}`;
   return (
     <>
-      {props.printsInPage ? null : (
-        <a
-          class="button button-secondary"
-          href={receiptPath(props.receiptUrl)}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          Print receipt
-        </a>
-      )}
       <a
         class="button button-secondary"
         href={`https://wa.me/?text=${encodeURIComponent(message)}`}
