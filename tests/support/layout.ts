@@ -21,6 +21,8 @@ export const DASHBOARD_SCREENS = [
   "Shifts",
   "Cashiers",
   "Till devices",
+  "Rate of the day",
+  "Receipt & tax",
   "API keys",
   "Webhooks",
   "Events",

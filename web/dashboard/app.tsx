@@ -36,6 +36,13 @@ const DEVELOPER_PAGES: readonly PageEntry[] = [
 
 /** The catalog's page is its own chunk (web/build.ts): it is most of a page's worth of script. */
 const ProductsPage = lazyPage(async () => (await import("./pages/shop/products/products-page.tsx")).ProductsPage);
+// The shop's settings are set now and then: their own chunks too.
+const ReceiptTaxPage = lazyPage(
+  async () => (await import("./pages/shop/settings/receipt-tax-page.tsx")).ReceiptTaxPage,
+);
+const ExchangeRatesPage = lazyPage(
+  async () => (await import("./pages/shop/settings/exchange-rates-page.tsx")).ExchangeRatesPage,
+);
 
 /** The shop: what the tills record and sell, and the people and devices that work them (docs/shop.md). */
 const SHOP_PAGES: readonly PageEntry[] = [
@@ -44,6 +51,8 @@ const SHOP_PAGES: readonly PageEntry[] = [
   { path: `${BASE}/shifts`, label: "Shifts", page: ShiftsPage },
   { path: `${BASE}/cashiers`, label: "Cashiers", page: CashiersPage },
   { path: `${BASE}/till-devices`, label: "Till devices", page: TillDevicesPage },
+  { path: `${BASE}/rate-of-the-day`, label: "Rate of the day", page: ExchangeRatesPage },
+  { path: `${BASE}/receipt-and-tax`, label: "Receipt & tax", page: ReceiptTaxPage },
 ];
 
 /** The navigation, in order: pages, and a group's pages under its name. */

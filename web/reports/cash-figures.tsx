@@ -1,5 +1,5 @@
 import { currencies, formatMoney } from "../../src/kernel/money.ts";
-import type { Shift, ShiftCash } from "../lib/shift.ts";
+import type { Shift, ShiftCash } from "../lib/api.ts";
 import { overShort, overShortClass } from "./over-short.ts";
 
 type Figure = { label: string; key: string; text: (cash: ShiftCash) => string; closedOnly?: boolean };

@@ -2,4 +2,3 @@
 export { CashFigures } from "./cash-figures.tsx";
 export { overShort, overShortClass } from "./over-short.ts";
 export { MOVE_KINDS, tillNameOf, ZReportView } from "./z-report.tsx";
-export { getZReport, type ZReport } from "./z-report-api.ts";
