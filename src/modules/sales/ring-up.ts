@@ -11,7 +11,7 @@ import type { PaymentRow } from "../payments/index.ts";
 import { payments } from "../payments/index.ts";
 import { shifts } from "../shifts/index.ts";
 import type { CashSaleOutcome, CashSaleToWrite } from "./cash-sale-writer.ts";
-import { assertItemCount, checkTakenAt, priceSale } from "./pricing.ts";
+import { assertItemCount, checkTakenAt, checkTendered, priceSale } from "./pricing.ts";
 import * as readQueries from "./queries.ts";
 import { getSale, type SaleDependencies, type SaleView, withReturns } from "./reading.ts";
 import { newReceiptToken } from "./receipt-token.ts";
@@ -220,6 +220,7 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
   const products = productIds.length === 0 ? new Map() : await dependencies.readProducts(tenant.merchantId, productIds);
   const priced = priceSale(input, products);
+  const tenderedCents = checkTendered(input, priced.total_cents);
   const id = newId("sale");
   const payment =
     input.tender === "wallet"
@@ -234,7 +235,7 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
     input.client_sale_id === undefined
       ? null
       : { clientSaleId: input.client_sale_id, fingerprint: clientRequestFingerprint(input) };
-  return { id, input, priced, payment, takenAt, clientRequest };
+  return { id, input, priced, tenderedCents, payment, takenAt, clientRequest };
 }
 
 /**
@@ -275,6 +276,7 @@ function saleToInsert(
     created_at: createdAt,
     completed_at: recorded.status === "completed" ? takenAt : null,
     cancelled_at: null,
+    tendered_cents: prepared.tenderedCents,
   };
 }
 

@@ -2089,6 +2089,10 @@ export interface components {
             till_id: string | null;
             /** @description The drawer shift a cash sale's money went into. */
             shift_id: string | null;
+            /** @description Cash handed over, when the till said (null: wallet, or not given). */
+            tendered_cents: number | null;
+            /** @description Change given: tendered_cents − total_cents (null when tendered_cents is). */
+            change_cents: number | null;
             /** @description What came back, oldest first. */
             returns: components["schemas"]["SaleReturn"][];
             /** @description The public receipt page (no sign-in, no personal data; null for sales made before receipts). */
@@ -6628,6 +6632,8 @@ export interface operations {
                      * @description When the sale was rung up at the counter (cash only), if earlier than now: at most 30 days ago and at most 300 seconds ahead of the API's clock (else taken_at_out_of_range). A cash sale is completed at that time, so reports count it on the day it was taken. Default: now.
                      */
                     taken_at?: string;
+                    /** @description Cash only: what the customer handed over, in the sale's currency, at least its total (else invalid_amount; a wallet sale naming it: parameter_invalid). Kept on the sale, so its receipt shows tendered and change. */
+                    tendered_cents?: number;
                 };
             };
         };

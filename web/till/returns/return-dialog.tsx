@@ -47,7 +47,21 @@ function ReturnForm(props: { sale: Sale; onReturned: (sale: Sale) => void; onClo
           <p class="sale-done" role="status">
             Return recorded. Refund due in cash: <strong>{formatMoney(done.currency, done.refund_cents)}</strong>
           </p>
-          <ReceiptPanel receiptUrl={done.receipt_url} shopName={session.value?.merchant.name ?? ""} what="return" />
+          <ReceiptPanel
+            receiptUrl={done.receipt_url}
+            shopName={session.value?.merchant.name ?? ""}
+            what="return"
+            receipt={{
+              kind: "return",
+              livemode: sale.livemode,
+              at: done.created_at,
+              currency: done.currency,
+              items: done.items,
+              totalCents: done.refund_cents,
+              tender: "cash",
+              tenderedCents: null,
+            }}
+          />
           <div class="dialog-actions">
             <Button variant="primary" onClick={props.onClose}>
               Done

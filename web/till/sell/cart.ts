@@ -80,3 +80,13 @@ export function clearCart(): void {
 export function saleItems(lines: readonly CartLine[]) {
   return lines.map((line) => ({ product_id: line.product.id, qty: line.qty, unit_cents: line.unit_cents }));
 }
+
+/** The cart as the till's printed receipt lists it (before the server has the sale). */
+export function printedLines(lines: readonly CartLine[]) {
+  return lines.map((line) => ({
+    name: line.product.name,
+    qty: line.qty,
+    unit_cents: line.unit_cents,
+    line_total_cents: line.qty * line.unit_cents,
+  }));
+}

@@ -6,7 +6,7 @@ import { parseAmountCents, quickTenders } from "../money.ts";
 import { queueSale } from "../offline/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, saleItems } from "./cart.ts";
+import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleItems } from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
@@ -36,9 +36,12 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
   const complete = async () => {
     if (changeCents === undefined || changeCents < 0) return;
     await run(async () => {
+      const world = activeWorld();
+      const lines = cart.value;
       const queued = await queueSale({
-        world: activeWorld(),
-        body: withTillId({ tender: "cash", currency, items: saleItems(cart.value) }),
+        world,
+        // What was handed over goes with the sale, so its receipt shows tendered and change.
+        body: withTillId({ tender: "cash", currency, items: saleItems(lines), tendered_cents: tenderedCents }),
         totalCents: total,
         currency,
       });
@@ -47,6 +50,16 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
         sale: { tender: "cash", currency, total_cents: total },
         changeCents,
         clientSaleId: queued.client_sale_id,
+        receipt: {
+          kind: "sale",
+          livemode: world === "live",
+          at: queued.taken_at,
+          currency,
+          items: printedLines(lines),
+          totalCents: total,
+          tender: "cash",
+          tenderedCents: tenderedCents ?? null,
+        },
       });
     });
   };

@@ -1,19 +1,37 @@
 import { keepsIdempotencyKey } from "../../lib/action-key.ts";
 import { ApiError, getSale, type ManagerAction, type Sale, type WorldName } from "../../lib/api.ts";
 import { askManager } from "../cashier/manager-approval.ts";
+import type { PrintableReceipt } from "../receipt/printable.ts";
 
 export type { Sale };
 
 /**
  * A sale the till has finished: cash carries the change due, wallet none. A cash sale is shown complete
- * when the outbox has kept it, before the server has it, so only what the till knows is shown; its
- * receipt link comes when the outbox has sent it (`clientSaleId` names it there).
+ * when the outbox has kept it, before the server has it, so only what the till knows is shown (and
+ * printed: `receipt`); its receipt link comes when the outbox has sent it (`clientSaleId` names it there).
  */
 export type Completed = {
   sale: Pick<Sale, "tender" | "currency" | "total_cents"> & { receipt_url?: string | null };
   changeCents: number | undefined;
   clientSaleId?: string;
+  receipt: PrintableReceipt;
 };
+
+/** A wallet sale the server answered completed, as the till finishes it (no change: the wallet paid the total). */
+export const completedWalletSale = (sale: Sale): Completed => ({
+  sale,
+  changeCents: undefined,
+  receipt: {
+    kind: "sale",
+    livemode: sale.livemode,
+    at: sale.completed_at ?? sale.created_at,
+    currency: sale.currency,
+    items: sale.items,
+    totalCents: sale.total_cents,
+    tender: sale.tender,
+    tenderedCents: null,
+  },
+});
 
 /** Waits between attempts of one action; the same Idempotency-Key each time, so it happens once. */
 const RETRY_DELAYS_MS = [300, 1000, 2000, 4000];

@@ -4,7 +4,7 @@ import { actionKey } from "../../lib/action-key.ts";
 import { ApiError, createSale, type NewSale } from "../../lib/api.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 import { type CartLine, cart, cartCurrency, saleItems } from "./cart.ts";
-import { type Completed, postOnce, type Sale } from "./sale-api.ts";
+import { type Completed, completedWalletSale, postOnce, type Sale } from "./sale-api.ts";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded } from "./wallet-hold.ts";
 
 const walletBodyOf = (lines: readonly CartLine[], currency: NewSale["currency"]): NewSale => ({
@@ -44,7 +44,7 @@ export function WalletDialog(props: {
     () =>
       onHeldSaleEnded((sale) => {
         if (!latest.current.open) return;
-        if (sale.status === "completed") latest.current.onCompleted({ sale, changeCents: undefined });
+        if (sale.status === "completed") latest.current.onCompleted(completedWalletSale(sale));
         else setState({ kind: "ended", sale });
       }),
     [],
