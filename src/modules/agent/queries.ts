@@ -132,18 +132,12 @@ export async function insertBankChange(
     RETURNING ${BANK_CHANGE_COLUMNS}`);
 }
 
-const bankChanges = transferRowQueries({
+/** The reads, lease, attempt and failure of a bank change, as every instant transfer has them. */
+export const bankChangeRows = transferRowQueries({
   name: "bank_changes",
   columns: BANK_CHANGE_COLUMNS,
   row: bankChangeRowSchema,
 });
-export const selectBankChange = bankChanges.select;
-export const selectBankChangeByKey = bankChanges.selectByKey;
-export const selectBankChangeByIdempotencyKey = bankChanges.selectByIdempotencyKey;
-export const claimBankChangeLease = bankChanges.claimLease;
-export const recordBankChangeAttempt = bankChanges.recordAttempt;
-export const releaseBankChangeLease = bankChanges.releaseLease;
-export const failBankChange = bankChanges.fail;
 
 export async function completeBankChange(
   transaction: Transaction,

@@ -41,18 +41,12 @@ export async function insertUtilityPayment(
     RETURNING ${COLUMNS}`);
 }
 
-const utilityPayments = transferRowQueries({
+/** The reads, lease, attempt and failure of a utility payment, as every instant transfer has them. */
+export const utilityPaymentRows = transferRowQueries({
   name: "utility_payments",
   columns: COLUMNS,
   row: utilityPaymentRowSchema,
 });
-export const selectUtilityPayment = utilityPayments.select;
-export const selectUtilityPaymentByKey = utilityPayments.selectByKey;
-export const selectUtilityPaymentByIdempotencyKey = utilityPayments.selectByIdempotencyKey;
-export const claimLease = utilityPayments.claimLease;
-export const recordAttempt = utilityPayments.recordAttempt;
-export const releaseLease = utilityPayments.releaseLease;
-export const failUtilityPayment = utilityPayments.fail;
 
 export async function completeUtilityPayment(
   transaction: Transaction,
