@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { WalletGateways } from "../../src/gateway/wallet-gateway.ts";
-import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { apiPost, apiSetup, type TestApp } from "./app.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { newMerchant, type TestMerchant } from "./factories.ts";
@@ -9,8 +8,6 @@ import { newMerchant, type TestMerchant } from "./factories.ts";
  * What every utilities test file shares: a test database for the file, and for each test a fresh
  * shop, the API over them with short gateway deadlines (`setup`), and a payment request (`pay`).
  */
-
-export const logger = createLogger({ level: "silent", service: "test" });
 
 const BASE = { RATE_LIMIT_REQUESTS: "10000", GATEWAY_TIMEOUT_MS: "100", GATEWAY_RETRIES: "0" };
 

@@ -53,7 +53,7 @@ export async function reserveBankChange(
 ): Promise<{ row: BankChangeRow; fresh: boolean }> {
   const world = { ...tenant, idempotencyKey };
   return instantTransfer.reserveOnce({
-    find: () => queries.selectBankChangeByIdempotencyKey(dependencies.database, world),
+    find: () => queries.bankChangeRows.selectByIdempotencyKey(dependencies.database, world),
     insert: () =>
       dependencies.database.transaction(async (transaction) => {
         const id = newId("bch");
@@ -112,9 +112,9 @@ function bankChangeSteps(
   const { database, config } = dependencies;
   const key = (row: BankChangeRow) => ({ merchantId: row.merchant_id, id: row.id });
   return {
-    claim: (row) => queries.claimBankChangeLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
-    recordAttempt: (row) => queries.recordBankChangeAttempt(database, key(row)),
-    release: (row) => queries.releaseBankChangeLease(database, key(row)),
+    claim: (row) => queries.bankChangeRows.claimLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
+    recordAttempt: (row) => queries.bankChangeRows.recordAttempt(database, key(row)),
+    release: (row) => queries.bankChangeRows.releaseLease(database, key(row)),
     submit: (row) =>
       gatewayOf(dependencies.gateways, row.livemode).sendChangeToWallet({
         transferId: row.id,
@@ -131,7 +131,7 @@ function bankChangeSteps(
         attempts: row.attempts,
         lastAttemptAt: row.last_attempt_at,
       }),
-    reload: async (row) => (await queries.selectBankChangeByKey(database, key(row))) ?? row,
+    reload: async (row) => (await queries.bankChangeRows.selectByKey(database, key(row))) ?? row,
   };
 }
 
@@ -180,7 +180,7 @@ export async function failBankChange(database: Database, row: BankChangeRow, rea
     instantTransfer.recordFinal(
       transaction,
       bankChangeReconcileJob,
-      () => queries.failBankChange(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
+      () => queries.bankChangeRows.fail(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
       async (failed) => {
         await ledger.reverse(transaction, {
           merchantId: failed.merchant_id,
@@ -213,7 +213,7 @@ export function bankChangeFailedError(row: BankChangeRow) {
 }
 
 export async function getBankChange(database: Queryable, world: World, id: string): Promise<BankChangeRow> {
-  const row = await queries.selectBankChange(database, world, id);
+  const row = await queries.bankChangeRows.select(database, world, id);
   if (row === null) {
     throw notFound(`No such change-to-wallet: ${id}.`);
   }
@@ -221,7 +221,7 @@ export async function getBankChange(database: Queryable, world: World, id: strin
 }
 
 export async function reloadBankChange(database: Queryable, row: BankChangeRow): Promise<BankChangeRow> {
-  return (await queries.selectBankChangeByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
+  return (await queries.bankChangeRows.selectByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
 }
 
 /**
@@ -233,7 +233,7 @@ export async function reconcileBankChange(
   dependencies: AgentDependencies,
   job: { merchantId: string; bankChangeId: string },
 ): Promise<BankChangeRow | null> {
-  const row = await queries.selectBankChangeByKey(dependencies.database, {
+  const row = await queries.bankChangeRows.selectByKey(dependencies.database, {
     merchantId: job.merchantId,
     id: job.bankChangeId,
   });

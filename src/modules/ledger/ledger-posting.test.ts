@@ -1,6 +1,6 @@
 import { CheckIntegrityConstraintViolationError } from "slonik";
 import { z } from "zod";
-import { fundMerchant } from "../../../tests/support/factories.ts";
+import { fund } from "../../../tests/support/factories.ts";
 import { ledgerTestWorld } from "../../../tests/support/ledger.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { ApiError } from "../../platform/errors.ts";
@@ -112,12 +112,7 @@ describe("posting", () => {
   });
 
   test("ledger rows cannot be updated or deleted, and balances cannot be written directly", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 500,
-    });
+    await fund(world.db.database, world.shop, 500, true);
     const statements = [
       sql.unsafe`UPDATE ledger_postings SET amount_cents = 1 WHERE merchant_id = ${world.shop.id}`,
       sql.unsafe`DELETE FROM ledger_postings WHERE merchant_id = ${world.shop.id}`,
@@ -136,12 +131,7 @@ describe("posting", () => {
   });
 
   test("200 concurrent debits racing one balance: exactly what it covers succeeds, never below zero", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 100 * 100,
-    });
+    await fund(world.db.database, world.shop, 100 * 100, true);
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, (_, index) => debit(world.shop.id, 100, `payout:race_${index}`)),
     );
@@ -161,12 +151,7 @@ describe("posting", () => {
   });
 
   test("a movement is recorded once per posting key, even when posted concurrently", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 1000,
-    });
+    await fund(world.db.database, world.shop, 1000, true);
     const results = await Promise.all(Array.from({ length: 10 }, () => debit(world.shop.id, 300, "payout:po_once")));
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(new Set(results.map((result) => result.transaction.id)).size).toBe(1);
@@ -174,12 +159,7 @@ describe("posting", () => {
   });
 
   test("a reversal is a new transaction referencing the original, made at most once", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 1000,
-    });
+    await fund(world.db.database, world.shop, 1000, true);
     const original = await debit(world.shop.id, 400, "payout:po_rev");
     expect(await balanceOf(world.shop.liveKey)).toEqual({ USD: 600, ZWG: 0 });
     const reverse = () =>

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import request from "supertest";
-import { fundMerchant, newMerchant } from "../../../tests/support/factories.ts";
+import { fund, fundMerchant, newMerchant } from "../../../tests/support/factories.ts";
 import { ledgerTestWorld } from "../../../tests/support/ledger.ts";
 import * as ledger from "./service.ts";
 
@@ -11,12 +11,7 @@ const { balanceOf, debit } = world;
 
 describe("GET /v1/balance", () => {
   test("lists both currencies for the key's world only", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: false,
-      currency: "ZWG",
-      amountCents: 250,
-    });
+    await fund(world.db.database, world.shop, 250, false, "ZWG");
     const test = await request(world.app).get("/v1/balance").set("Authorization", `Bearer ${world.shop.testKey}`);
     expect(test.body).toEqual({
       object: "balance",
@@ -39,12 +34,7 @@ describe("GET /v1/ledger", () => {
 
   test("newest first, paginated by cursor without gaps or repeats", async () => {
     for (let index = 1; index <= 25; index += 1) {
-      await fundMerchant(world.db.database, {
-        merchantId: world.shop.id,
-        livemode: true,
-        currency: "USD",
-        amountCents: index,
-      });
+      await fund(world.db.database, world.shop, index, true);
     }
     const seen: number[] = [];
     let cursor: string | undefined;
@@ -62,12 +52,7 @@ describe("GET /v1/ledger", () => {
   });
 
   test("entries carry their running balance, source and type; filters narrow them", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 1000,
-    });
+    await fund(world.db.database, world.shop, 1000, true);
     const debited = await debit(world.shop.id, 300, "payout:po_filter");
     const all = await page(world.shop.liveKey, {});
     expect(all.body.data[0]).toMatchObject({
@@ -128,12 +113,7 @@ describe("GET /v1/statement.csv", () => {
   }
 
   test("a header, opening rows, one row per entry with its running balance, closing rows matching the balance", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 1000,
-    });
+    await fund(world.db.database, world.shop, 1000, true);
     await fundMerchant(world.db.database, {
       merchantId: world.shop.id,
       livemode: true,
@@ -176,12 +156,7 @@ describe("GET /v1/statement.csv", () => {
   });
 
   test("a period's opening balance is the balance just before it", async () => {
-    await fundMerchant(world.db.database, {
-      merchantId: world.shop.id,
-      livemode: true,
-      currency: "USD",
-      amountCents: 1000,
-    });
+    await fund(world.db.database, world.shop, 1000, true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const start = new Date();
     await debit(world.shop.id, 100, "payout:po_period");
@@ -204,12 +179,7 @@ describe("GET /v1/statement.csv", () => {
 
   test("streams in batches: every entry appears once, in order, across batch boundaries", async () => {
     for (let index = 1; index <= 7; index += 1) {
-      await fundMerchant(world.db.database, {
-        merchantId: world.shop.id,
-        livemode: true,
-        currency: "USD",
-        amountCents: index,
-      });
+      await fund(world.db.database, world.shop, index, true);
     }
     const amounts: number[] = [];
     for await (const entry of ledger.statementEntries(

@@ -3,14 +3,13 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import type { SessionAuthenticator } from "../../platform/http/principal.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
-import { newId } from "../../platform/ids.ts";
 import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
-import { recordAuditEntry } from "../audit/index.ts";
 import { hashPassword } from "../merchants/index.ts";
 import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
-import { checkPassword, clientColumns, type SecondFactor } from "./password-check.ts";
+import { checkPassword, type SecondFactor } from "./password-check.ts";
 import * as queries from "./queries.ts";
+import { openSession } from "./session-opening.ts";
 import { csrfTokenOf, hashToken, newSessionToken, sessionCookieName } from "./tokens.ts";
 
 export { warmUp } from "./password-check.ts";
@@ -57,34 +56,18 @@ export async function signIn(
   });
   const token = newSessionToken();
   const lifetimeMs = settings.dashboardLifetimeMs;
-  const presented = input.client.cookie(input.cookieName);
-  const client = clientColumns(input.client);
-  const session = await database.transaction(async (transaction) => {
-    if (presented !== undefined) {
-      await queries.revokeSessionByToken(transaction, hashToken(presented));
-    }
-    const session = await queries.insertSession(transaction, {
-      merchantId: user.merchant_id,
-      id: newId("ses"),
-      userId: user.user_id,
-      kind: "dashboard",
-      tokenHash: hashToken(token),
-      userAgent: client.userAgent,
-      clientAddress: client.address,
-      idleTimeoutSeconds: Math.ceil(settings.idleTimeoutMs / 1000),
-      lifetimeMs,
-      deviceId: null,
-      passwordVerified: true,
-    });
-    await recordAuditEntry(transaction, {
-      merchantId: user.merchant_id,
-      action: "session.signed_in",
-      actor: { kind: "dashboard_user", id: user.user_id },
-      livemode: null,
-      target: { type: "session", id: session.id },
-      client: input.client,
-    });
-    return session;
+  const session = await openSession(database, {
+    merchantId: user.merchant_id,
+    userId: user.user_id,
+    kind: "dashboard",
+    token,
+    presented: input.client.cookie(input.cookieName),
+    client: input.client,
+    idleTimeoutSeconds: Math.ceil(settings.idleTimeoutMs / 1000),
+    lifetimeMs,
+    deviceId: null,
+    passwordVerified: true,
+    opened: { action: "session.signed_in", actor: { kind: "dashboard_user", id: user.user_id } },
   });
   return { session, token, user, lifetimeMs };
 }

@@ -85,7 +85,7 @@ export async function reserveUtilityPayment(
 ): Promise<{ row: UtilityPaymentRow; fresh: boolean }> {
   const world = { ...tenant, idempotencyKey };
   return instantTransfer.reserveOnce({
-    find: () => queries.selectUtilityPaymentByIdempotencyKey(dependencies.database, world),
+    find: () => queries.utilityPaymentRows.selectByIdempotencyKey(dependencies.database, world),
     insert: () =>
       dependencies.database.transaction(async (transaction) => {
         const id = newId("utp");
@@ -148,9 +148,9 @@ function steps(
     additionalData: row.additional_data,
   });
   return {
-    claim: (row) => queries.claimLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
-    recordAttempt: (row) => queries.recordAttempt(database, key(row)),
-    release: (row) => queries.releaseLease(database, key(row)),
+    claim: (row) => queries.utilityPaymentRows.claimLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
+    recordAttempt: (row) => queries.utilityPaymentRows.recordAttempt(database, key(row)),
+    release: (row) => queries.utilityPaymentRows.releaseLease(database, key(row)),
     submit: (row) =>
       gatewayOf(dependencies.gateways, row.livemode).payUtility({ ...request(row), attempt: row.attempts }),
     inquire: (row) =>
@@ -159,7 +159,7 @@ function steps(
         attempts: row.attempts,
         lastAttemptAt: row.last_attempt_at,
       }),
-    reload: async (row) => (await queries.selectUtilityPaymentByKey(database, key(row))) ?? row,
+    reload: async (row) => (await queries.utilityPaymentRows.selectByKey(database, key(row))) ?? row,
   };
 }
 
@@ -217,7 +217,7 @@ export async function failUtilityPayment(database: Database, row: UtilityPayment
     instantTransfer.recordFinal(
       transaction,
       reconcileJob,
-      () => queries.failUtilityPayment(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
+      () => queries.utilityPaymentRows.fail(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
       async (failed) => {
         await ledger.reverse(transaction, {
           merchantId: failed.merchant_id,
@@ -250,7 +250,7 @@ export function utilityPaymentFailedError(row: UtilityPaymentRow) {
 }
 
 export async function getUtilityPayment(database: Queryable, world: World, id: string): Promise<UtilityPaymentRow> {
-  const row = await queries.selectUtilityPayment(database, world, id);
+  const row = await queries.utilityPaymentRows.select(database, world, id);
   if (row === null) {
     throw notFound(`No such utility payment: ${id}.`);
   }
@@ -258,7 +258,7 @@ export async function getUtilityPayment(database: Queryable, world: World, id: s
 }
 
 export async function reloadUtilityPayment(database: Queryable, row: UtilityPaymentRow): Promise<UtilityPaymentRow> {
-  return (await queries.selectUtilityPaymentByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
+  return (await queries.utilityPaymentRows.selectByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
 }
 
 /**
@@ -269,7 +269,7 @@ export async function reconcileUtilityPayment(
   dependencies: UtilityDependencies,
   job: { merchantId: string; utilityPaymentId: string },
 ): Promise<UtilityPaymentRow | null> {
-  const row = await queries.selectUtilityPaymentByKey(dependencies.database, {
+  const row = await queries.utilityPaymentRows.selectByKey(dependencies.database, {
     merchantId: job.merchantId,
     id: job.utilityPaymentId,
   });

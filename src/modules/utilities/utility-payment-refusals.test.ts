@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { z } from "zod";
 import { fund, newMerchant } from "../../../tests/support/factories.ts";
+import { simulatedGateway } from "../../../tests/support/gateway-simulator.ts";
 import { accountBalances, available, eventsAbout } from "../../../tests/support/money.ts";
-import { logger, utilitiesTestWorld } from "../../../tests/support/utilities.ts";
+import { utilitiesTestWorld } from "../../../tests/support/utilities.ts";
 import { createSandboxGateway } from "../../gateway/sandbox.ts";
-import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
 import { GatewayUnavailableError, type WalletGateway } from "../../gateway/wallet-gateway.ts";
 import { sql } from "../../platform/db/pool.ts";
 import * as utilities from "./service.ts";
@@ -269,16 +269,11 @@ describe("paying a utility (test world)", () => {
 });
 
 describe("live utility payments, through the gateway simulator", () => {
-  let simulator: GatewaySimulator;
-  beforeAll(async () => {
-    simulator = await startGatewaySimulator({ port: 0, apiKey: "gwsim_utilities", logger });
-  });
-  afterAll(() => simulator.stop());
+  const gateway = simulatedGateway("gwsim_utilities");
 
   const live = () =>
     setup({
-      GATEWAY_URL: simulator.url,
-      GATEWAY_API_KEY: "gwsim_utilities",
+      ...gateway.environment(),
       GATEWAY_TIMEOUT_MS: "5000",
       GATEWAY_RETRIES: "2",
     });
@@ -295,7 +290,10 @@ describe("live utility payments, through the gateway simulator", () => {
     expect(token.status).toBe(201);
     expect(token.body).toMatchObject({ livemode: true, status: "completed", commission_cents: 45 });
     expect(token.body.receipt.token).toMatch(/^[0-9]{20}$/);
-    expect(simulator.state.utilityPayments.get(token.body.id)).toMatchObject({ status: "completed", submissions: 1 });
+    expect(gateway.simulator.state.utilityPayments.get(token.body.id)).toMatchObject({
+      status: "completed",
+      submissions: 1,
+    });
     expect(await available(world.db.database, world.shop.id, true)).toBe(10_000 - 3000 + 45);
     const refused = await pay(
       app,
