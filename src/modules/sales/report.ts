@@ -19,6 +19,17 @@ export type SalesReport = {
   topProducts: Awaited<ReturnType<typeof queries.selectTopProducts>>;
 };
 
+/** A report's period, refused when it is backwards or longer than REPORT_PERIOD_DAYS_MAX. */
+export function checkedPeriod(period: { from: Date; to: Date }): { from: Date; to: Date } {
+  if (period.from >= period.to) {
+    throw invalidRequest("parameter_invalid", "from must be before to.");
+  }
+  if (period.to.getTime() - period.from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
+    throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
+  }
+  return period;
+}
+
 /**
  * Takings of completed sales in a period (by completion time): totals, per tender, best sellers.
  * Default period: today in the merchant's time zone. Both currencies and tenders are always listed.
@@ -35,21 +46,14 @@ export async function salesReport(
 ): Promise<SalesReport> {
   let { from, to } = request;
   if (from === undefined || to === undefined) {
-    const today = await queries.selectToday(database, request.timezone);
-    from ??= today.day_start;
-    to ??= today.day_end;
-  }
-  if (from >= to) {
-    throw invalidRequest("parameter_invalid", "from must be before to.");
-  }
-  if (to.getTime() - from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
-    throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
+    const today = await queries.selectDayStarts(database, request.timezone, []);
+    from ??= today.today_start;
+    to ??= today.today_end;
   }
   const period = {
     merchantId: request.merchantId,
     livemode: request.livemode,
-    from,
-    to,
+    ...checkedPeriod({ from, to }),
     cashierId: request.cashierId,
   };
   const [tenderRows, topProducts] = await Promise.all([
@@ -67,8 +71,8 @@ export async function salesReport(
     });
   return {
     timezone: request.timezone,
-    from,
-    to,
+    from: period.from,
+    to: period.to,
     count: tenderRows.reduce((sum, row) => sum + row.count, 0),
     byCurrency: byCurrency(tenderRows),
     byTender: tenders.map((tender) => {
