@@ -4,6 +4,7 @@ import { currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql } from "../../platform/db/pool.ts";
 import type { BreakdownDimension } from "./breakdown-schemas.ts";
+import { byCashier } from "./queries.ts";
 
 /**
  * The sales breakdown's SQL. Two kinds of facts are summed per (key, currency): the period's completed
@@ -13,6 +14,9 @@ import type { BreakdownDimension } from "./breakdown-schemas.ts";
  * balance. Names are read last, as they are now.
  */
 export type BreakdownPeriod = World & { timezone: string; from: Date; to: Date };
+/** A sale-level breakdown may keep one cashier's sales (and the returns of them): Today at a till. */
+type SalePeriod = BreakdownPeriod & { cashierId?: string | undefined };
+const sale = sql.identifier(["s"]);
 
 const rowSchema = z.object({
   key: z.string().nullable(),
@@ -74,7 +78,7 @@ const sums = sql.fragment`sum(count)::int8 AS count, sum(gross)::int8 AS gross_c
 /** Day, cashier, till or tender: one fact per sale and per return. */
 export async function selectSaleBreakdown(
   database: Queryable,
-  period: BreakdownPeriod,
+  period: SalePeriod,
   dimension: Exclude<BreakdownDimension, "item" | "category">,
 ): Promise<readonly z.infer<typeof rowSchema>[]> {
   const keys = saleKeys(dimension, period.timezone);
@@ -82,11 +86,11 @@ export async function selectSaleBreakdown(
     WITH facts AS (
       SELECT ${keys.sale} AS key, s.currency, 1 AS count, s.total_cents + s.discount_cents AS gross,
         s.discount_cents AS discount, 0 AS refund, s.tax_cents AS tax
-      FROM sales s WHERE ${salesIn(period)}
+      FROM sales s WHERE ${salesIn(period)} AND ${byCashier(sale, period.cashierId)}
       UNION ALL
       SELECT ${keys.refund}, r.currency, 0, 0, 0, r.refund_cents, 0
       FROM sale_returns r JOIN sales s ON s.merchant_id = r.merchant_id AND s.id = r.sale_id
-      WHERE ${returnsIn(period)}),
+      WHERE ${returnsIn(period)} AND ${byCashier(sale, period.cashierId)}),
     grouped AS (SELECT key, currency, ${sums} FROM facts GROUP BY key, currency)
     SELECT f.key, ${labelOf(dimension, period.merchantId)} AS label, f.currency, f.count, f.gross_cents,
       f.discount_cents, f.refund_cents, f.tax_cents

@@ -59,6 +59,8 @@ export const breakdownRowSchema = z.object({
 });
 export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
 
+export const breakdownTotalSchema = z.object({ currency: z.enum(currencies), ...figures });
+
 export const salesBreakdownSchema = z
   .object({
     object: z.literal("sales_breakdown"),
@@ -68,7 +70,7 @@ export const salesBreakdownSchema = z
     from: z.iso.datetime(),
     to: z.iso.datetime(),
     rows: z.array(breakdownRowSchema),
-    totals: z.array(z.object({ currency: z.enum(currencies), ...figures })).meta({
+    totals: z.array(breakdownTotalSchema).meta({
       description: "Per currency (both listed unless `currency` is given): the sum of the rows.",
     }),
   })

@@ -5,7 +5,7 @@ import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import * as queries from "./breakdown-queries.ts";
 import type { BreakdownDimension, BreakdownRow, PeriodBound } from "./breakdown-schemas.ts";
-import { checkedPeriod } from "./report.ts";
+import { checkedPeriod } from "./report-period.ts";
 import { selectDayStarts } from "./report-queries.ts";
 
 /** A sales breakdown: the period's rows for one dimension and their totals per currency. */
@@ -22,6 +22,28 @@ const withNet = <Row extends { gross_cents: number; discount_cents: number; refu
   ...row,
   net_cents: row.gross_cents - row.discount_cents - row.refund_cents,
 });
+
+type Figures = Omit<BreakdownRow, "key" | "label">;
+
+/** The rows' sums per currency, each of `inCurrencies` listed. */
+export function breakdownTotals(
+  rows: readonly Omit<Figures, "net_cents">[],
+  inCurrencies: readonly Currency[],
+): Figures[] {
+  return inCurrencies.map((currency) => {
+    const inCurrency = rows.filter((row) => row.currency === currency);
+    const sum = (field: "count" | "gross_cents" | "discount_cents" | "refund_cents" | "tax_cents") =>
+      inCurrency.reduce((total, row) => total + row[field], 0);
+    return withNet({
+      currency,
+      count: sum("count"),
+      gross_cents: sum("gross_cents"),
+      discount_cents: sum("discount_cents"),
+      refund_cents: sum("refund_cents"),
+      tax_cents: sum("tax_cents"),
+    });
+  });
+}
 
 /**
  * Gross, discounts, refunds, tax and net of a period grouped by `dimension` (breakdown-queries.ts says
@@ -55,21 +77,10 @@ export async function salesBreakdown(
   )
     .filter((row) => request.currency === undefined || row.currency === request.currency)
     .map(withNet);
-  const totals = currencies
-    .filter((currency) => request.currency === undefined || currency === request.currency)
-    .map((currency) => {
-      const inCurrency = rows.filter((row) => row.currency === currency);
-      const sum = (field: "count" | "gross_cents" | "discount_cents" | "refund_cents" | "tax_cents") =>
-        inCurrency.reduce((total, row) => total + row[field], 0);
-      return withNet({
-        currency,
-        count: sum("count"),
-        gross_cents: sum("gross_cents"),
-        discount_cents: sum("discount_cents"),
-        refund_cents: sum("refund_cents"),
-        tax_cents: sum("tax_cents"),
-      });
-    });
+  const totals = breakdownTotals(
+    rows,
+    currencies.filter((currency) => request.currency === undefined || currency === request.currency),
+  );
   return { dimension, timezone: request.timezone, from, to, rows, totals };
 }
 

@@ -1,9 +1,11 @@
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
-import { invalidRequest } from "../../platform/errors.ts";
+import { breakdownTotals } from "./breakdown.ts";
+import { selectSaleBreakdown } from "./breakdown-queries.ts";
+import { checkedPeriod } from "./report-period.ts";
 import * as queries from "./report-queries.ts";
-import { REPORT_PERIOD_DAYS_MAX, type Tender, tenders } from "./schemas.ts";
+import { type Tender, tenders } from "./schemas.ts";
 
 /** Counts and takings per currency, every currency listed. */
 type CurrencyTotals = { currency: Currency; count: number; total_cents: number }[];
@@ -17,18 +19,9 @@ export type SalesReport = {
   byCurrency: CurrencyTotals;
   byTender: { tender: Tender; count: number; byCurrency: CurrencyTotals }[];
   topProducts: Awaited<ReturnType<typeof queries.selectTopProducts>>;
+  /** Gross, discounts, refunds (paid in the period), tax and net per currency: what Today and Home show. */
+  net: ReturnType<typeof breakdownTotals>;
 };
-
-/** A report's period, refused when it is backwards or longer than REPORT_PERIOD_DAYS_MAX. */
-export function checkedPeriod(period: { from: Date; to: Date }): { from: Date; to: Date } {
-  if (period.from >= period.to) {
-    throw invalidRequest("parameter_invalid", "from must be before to.");
-  }
-  if (period.to.getTime() - period.from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
-    throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
-  }
-  return period;
-}
 
 /**
  * Takings of completed sales in a period (by completion time): totals, per tender, best sellers.
@@ -56,9 +49,10 @@ export async function salesReport(
     ...checkedPeriod({ from, to }),
     cashierId: request.cashierId,
   };
-  const [tenderRows, topProducts] = await Promise.all([
+  const [tenderRows, topProducts, netRows] = await Promise.all([
     queries.selectTenderTotals(database, period),
     queries.selectTopProducts(database, { ...period, top: request.top }),
+    selectSaleBreakdown(database, { ...period, timezone: request.timezone }, "tender"),
   ]);
   const byCurrency = (rows: readonly { currency: Currency; count: number; total_cents: number }[]) =>
     currencies.map((currency) => {
@@ -80,5 +74,6 @@ export async function salesReport(
       return { tender, count: rows.reduce((sum, row) => sum + row.count, 0), byCurrency: byCurrency(rows) };
     }),
     topProducts,
+    net: breakdownTotals(netRows, currencies),
   };
 }

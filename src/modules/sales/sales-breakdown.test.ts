@@ -95,6 +95,8 @@ describe("GET /v1/sales/reports/:dimension", () => {
     expect(today.rows).toEqual([
       { key: harareDate(0), label: harareDate(0), currency: "USD", ...figures(1, 150, 150) },
     ]);
+    // Today at the till and Home in the dashboard read the same figures from the sales report.
+    expect((await api.get("/v1/sales/report")).body.net.by_currency).toEqual(today.totals);
     const usdOnly = (await api.get("/v1/sales/reports/day", { from: day, to: harareDate(1), currency: "ZWG" })).body;
     expect(usdOnly.rows.map((row: Row) => row.currency)).toEqual(["ZWG"]);
     expect(usdOnly.totals).toEqual([{ currency: "ZWG", ...figures(1, 4500) }]);
