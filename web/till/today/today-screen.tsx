@@ -3,6 +3,7 @@ import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
+import { type NetFigures, NetFiguresTable } from "../../reports/index.ts";
 import { Button, Dialog, SelectField, Table } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
 import { FindSale } from "../returns/find-sale.tsx";
@@ -18,12 +19,13 @@ type SalesReport = {
   totals: { count: number; by_currency: Amounts[] };
   by_tender: { tender: "cash" | "wallet"; count: number; by_currency: Amounts[] }[];
   top_products: { product_id: string | null; name: string; currency: Currency; units: number; revenue_cents: number }[];
+  net: { by_currency: NetFigures[] };
 };
 
 /**
- * Today: takings by tender and currency and the best sellers (GET /v1/sales/report, today in the
- * merchant's time zone), and the recent sales with their lines. Two requests when opened, one per
- * sale opened; nothing refreshes by itself. A sale not among the recent ones is found by its receipt
+ * Today: takings by tender and currency, net sales (refunds included, the same table as the dashboard's
+ * Home) and the best sellers (GET /v1/sales/report, today in the merchant's time zone), and the recent
+ * sales with their lines. Two requests when opened, one per sale opened; nothing refreshes by itself. A sale not among the recent ones is found by its receipt
  * (FindSale), to take goods back however long ago they were sold.
  */
 export function TodayScreen() {
@@ -79,6 +81,10 @@ export function TodayScreen() {
               </div>
             ))}
           </div>
+          <NetFiguresTable
+            figures={takings.net.by_currency}
+            caption="Net sales today: cash and wallet, less discounts and refunds paid today"
+          />
           <Table
             caption="By tender"
             columns={[
