@@ -114,7 +114,7 @@ function BreakdownView(props: {
     { header: "Discounts", numeric: true, cell: money((row) => row.discount_cents) },
     { header: "Refunds", numeric: true, cell: money((row) => row.refund_cents) },
     { header: "Net", numeric: true, cell: money((row) => row.net_cents) },
-    { header: "Tax (included)", numeric: true, cell: money((row) => row.tax_cents) },
+    { header: "Tax", numeric: true, cell: money((row) => row.tax_cents) },
   ];
   const download = async () => {
     setBusy(true);
@@ -136,6 +136,9 @@ function BreakdownView(props: {
   return (
     <section aria-labelledby="breakdown-title">
       <h2 id="breakdown-title">{props.title}</h2>
+      <p class="muted">
+        Net is gross less discounts and refunds; tax is included in both. Refunds count on the day they were paid.
+      </p>
       <Table
         caption={`Sales ${props.title.toLowerCase()}, ${props.period.from} to ${props.period.to}`}
         columns={[{ header: props.keyHeader, cell: (row: Row) => row.label }, ...figureColumns]}
