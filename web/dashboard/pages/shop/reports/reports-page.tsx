@@ -4,7 +4,7 @@ import { saveFile } from "../../../../lib/download.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { api } from "../../../../lib/session.ts";
 import type { NetFigures } from "../../../../reports/index.ts";
-import { Button, Field, Table, toast } from "../../../../ui/index.ts";
+import { Button, type Column, Field, Table, toast } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
 import { NetChart } from "./net-chart.tsx";
 import { type Period, periodQuery, presetPeriod } from "./period.ts";
@@ -95,18 +95,11 @@ export function ReportsPage() {
 
 const money = (pick: (row: NetFigures) => number) => (row: NetFigures) => formatMoney(row.currency, pick(row));
 
-function BreakdownView(props: {
-  breakdown: Breakdown;
-  title: string;
-  keyHeader: string;
-  period: Period;
-  dimension: Dimension;
-}) {
-  const [busy, setBusy] = useState(false);
-  const figureColumns = [
+/** The figures' columns, the same in the rows' table and the totals'. */
+const figureColumns = (dimension: Dimension): Column<NetFigures>[] => [
     { header: "Currency", cell: (row: NetFigures) => row.currency },
     {
-      header: props.dimension === "item" || props.dimension === "category" ? "Units" : "Sales",
+      header: dimension === "item" || dimension === "category" ? "Units" : "Sales",
       numeric: true,
       cell: (row: NetFigures) => row.count,
     },
@@ -115,7 +108,17 @@ function BreakdownView(props: {
     { header: "Refunds", numeric: true, cell: money((row) => row.refund_cents) },
     { header: "Net", numeric: true, cell: money((row) => row.net_cents) },
     { header: "Tax", numeric: true, cell: money((row) => row.tax_cents) },
-  ];
+];
+
+function BreakdownView(props: {
+  breakdown: Breakdown;
+  title: string;
+  keyHeader: string;
+  period: Period;
+  dimension: Dimension;
+}) {
+  const [busy, setBusy] = useState(false);
+  const columns = figureColumns(props.dimension);
   const download = async () => {
     setBusy(true);
     try {
@@ -141,14 +144,14 @@ function BreakdownView(props: {
       </p>
       <Table
         caption={`Sales ${props.title.toLowerCase()}, ${props.period.from} to ${props.period.to}`}
-        columns={[{ header: props.keyHeader, cell: (row: Row) => row.label }, ...figureColumns]}
+        columns={[{ header: props.keyHeader, cell: (row: Row) => row.label }, ...columns]}
         rows={props.breakdown.rows}
         rowKey={(row) => `${row.key ?? ""}-${row.label}-${row.currency}`}
         empty="No sales in this period."
       />
       <Table
         caption="Totals per currency"
-        columns={figureColumns}
+        columns={columns}
         rows={props.breakdown.totals}
         rowKey={(row) => row.currency}
         empty="—"
