@@ -22,6 +22,8 @@ export const DASHBOARD_SCREENS = [
   "Shifts",
   "Cashiers",
   "Till devices",
+  "Rate of the day",
+  "Receipt & tax",
   "API keys",
   "Webhooks",
   "Events",

@@ -3,4 +3,3 @@ export { CashFigures } from "./cash-figures.tsx";
 export { type NetFigures, NetFiguresTable } from "./net-figures.tsx";
 export { overShort, overShortClass } from "./over-short.ts";
 export { MOVE_KINDS, tillNameOf, ZReportView } from "./z-report.tsx";
-export { getZReport, type ZReport } from "./z-report-api.ts";

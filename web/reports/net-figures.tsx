@@ -1,4 +1,5 @@
-import { type Currency, currencies, formatMoney } from "../../src/kernel/money.ts";
+import { type Currency, formatMoney } from "../../src/kernel/money.ts";
+import { type CurrencyRow, CurrencyTable } from "./currency-table.tsx";
 
 /** A period's figures per currency, as GET /v1/sales/report's `net` and the breakdowns' totals give them. */
 export type NetFigures = {
@@ -11,52 +12,24 @@ export type NetFigures = {
   net_cents: number;
 };
 
+const money = (pick: (figures: NetFigures) => number) => (figures: NetFigures) =>
+  formatMoney(figures.currency, pick(figures));
+
 /** Money out (discounts, refunds) shown negative, as the Z report shows refunds. */
-const ROWS: readonly { label: string; key: string; cents: (figures: NetFigures) => number }[] = [
-  { label: "Gross sales", key: "gross", cents: (figures) => figures.gross_cents },
-  { label: "Discounts", key: "discounts", cents: (figures) => -figures.discount_cents },
-  { label: "Refunds", key: "refunds", cents: (figures) => -figures.refund_cents },
-  { label: "Net sales", key: "net", cents: (figures) => figures.net_cents },
-  { label: "Tax (included)", key: "tax", cents: (figures) => figures.tax_cents },
+const ROWS: readonly CurrencyRow<NetFigures>[] = [
+  { label: "Gross sales", key: "gross", text: money((figures) => figures.gross_cents) },
+  { label: "Discounts", key: "discounts", text: money((figures) => -figures.discount_cents) },
+  { label: "Refunds", key: "refunds", text: money((figures) => -figures.refund_cents) },
+  { label: "Net sales", key: "net", text: money((figures) => figures.net_cents), total: true },
+  { label: "Tax (included)", key: "tax", text: money((figures) => figures.tax_cents) },
 ];
 
 /**
  * Gross, discounts, refunds, net and tax, USD and ZWG side by side, cash and wallet together: the same
- * table at the till's Today and the dashboard's Home. Each cell carries `data-figure="net-<row>-<currency>"`
- * (the browser tests compare them with the API).
+ * table at the till's Today and the dashboard's Home (cells `data-figure="net-<row>-<currency>"`).
  */
 export function NetFiguresTable(props: { figures: readonly NetFigures[]; caption: string }) {
-  const byCurrency = new Map(props.figures.map((figures) => [figures.currency, figures]));
   return (
-    <div class="table-scroll">
-      <table class="cash-figures">
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Sales</th>
-            {currencies.map((currency) => (
-              <th key={currency} scope="col" class="numeric">
-                {currency}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {ROWS.map((row) => (
-            <tr key={row.key} class={row.key === "net" ? "total-row" : undefined}>
-              <th scope="row">{row.label}</th>
-              {currencies.map((currency) => {
-                const figures = byCurrency.get(currency);
-                return (
-                  <td key={currency} class="numeric" data-figure={`net-${row.key}-${currency}`}>
-                    {figures === undefined ? "—" : formatMoney(currency, row.cents(figures))}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CurrencyTable caption={props.caption} corner="Sales" figures={props.figures} rows={ROWS} figurePrefix="net-" />
   );
 }

@@ -141,66 +141,68 @@ export function proceedBankChange(dependencies: AgentDependencies, reserved: { r
 }
 
 /** `processing → completed` with `bank_change.completed`, in the caller's transaction. */
-export async function completeBankChange(
+export function completeBankChange(
   transaction: Transaction,
   row: BankChangeRow,
   outcome: TransferCompleted<ChangeToWalletCompleted>,
 ): Promise<BankChangeRow | null> {
-  const completed = await queries.completeBankChange(transaction, {
-    merchantId: row.merchant_id,
-    id: row.id,
-    gatewayReference: outcome.gatewayReference,
-    recipientName: outcome.recipientName,
-    completedAt: outcome.completedAt,
-  });
-  if (completed === null) {
-    return null;
-  }
-  await events.emit(transaction, {
-    merchantId: completed.merchant_id,
-    livemode: completed.livemode,
-    type: "bank_change.completed",
-    data: {
-      bank_change_id: completed.id,
-      amount_cents: completed.amount_cents,
-      currency: completed.currency,
-      destination_msisdn: completed.destination_msisdn,
-      recipient_name: completed.recipient_name,
-      reference: completed.reference,
-    },
-  });
-  await instantTransfer.unscheduleReconcile(transaction, bankChangeReconcileJob, completed);
-  return completed;
+  return instantTransfer.recordFinal(
+    transaction,
+    bankChangeReconcileJob,
+    () =>
+      queries.completeBankChange(transaction, {
+        merchantId: row.merchant_id,
+        id: row.id,
+        gatewayReference: outcome.gatewayReference,
+        recipientName: outcome.recipientName,
+        completedAt: outcome.completedAt,
+      }),
+    (completed) =>
+      events.emit(transaction, {
+        merchantId: completed.merchant_id,
+        livemode: completed.livemode,
+        type: "bank_change.completed",
+        data: {
+          bank_change_id: completed.id,
+          amount_cents: completed.amount_cents,
+          currency: completed.currency,
+          destination_msisdn: completed.destination_msisdn,
+          recipient_name: completed.recipient_name,
+          reference: completed.reference,
+        },
+      }),
+  );
 }
 
 /** `processing → failed`: the debit reversed and `bank_change.failed`, in one transaction. */
 export async function failBankChange(database: Database, row: BankChangeRow, reason: string) {
-  return database.transaction(async (transaction) => {
-    const failed = await queries.failBankChange(transaction, { merchantId: row.merchant_id, id: row.id, reason });
-    if (failed === null) {
-      return null;
-    }
-    await ledger.reverse(transaction, {
-      merchantId: failed.merchant_id,
-      transactionId: failed.debit_transaction_id,
-      description: `Change to wallet ${failed.reference} failed: ${reason}`.slice(0, 500),
-    });
-    await events.emit(transaction, {
-      merchantId: failed.merchant_id,
-      livemode: failed.livemode,
-      type: "bank_change.failed",
-      data: {
-        bank_change_id: failed.id,
-        amount_cents: failed.amount_cents,
-        currency: failed.currency,
-        destination_msisdn: failed.destination_msisdn,
-        reason,
-        reference: failed.reference,
+  return database.transaction((transaction) =>
+    instantTransfer.recordFinal(
+      transaction,
+      bankChangeReconcileJob,
+      () => queries.failBankChange(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
+      async (failed) => {
+        await ledger.reverse(transaction, {
+          merchantId: failed.merchant_id,
+          transactionId: failed.debit_transaction_id,
+          description: `Change to wallet ${failed.reference} failed: ${reason}`.slice(0, 500),
+        });
+        await events.emit(transaction, {
+          merchantId: failed.merchant_id,
+          livemode: failed.livemode,
+          type: "bank_change.failed",
+          data: {
+            bank_change_id: failed.id,
+            amount_cents: failed.amount_cents,
+            currency: failed.currency,
+            destination_msisdn: failed.destination_msisdn,
+            reason,
+            reference: failed.reference,
+          },
+        });
       },
-    });
-    await instantTransfer.unscheduleReconcile(transaction, bankChangeReconcileJob, failed);
-    return failed;
-  });
+    ),
+  );
 }
 
 export function bankChangeFailedError(row: BankChangeRow) {

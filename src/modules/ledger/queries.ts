@@ -61,31 +61,17 @@ export async function insertPostings(
     postings: readonly (PostingInput & { id: string })[];
   },
 ): Promise<readonly PostingRow[]> {
-  const { postings } = batch;
+  const column = (pick: (posting: PostingInput & { id: string }) => string | number, type: "text" | "int8") =>
+    sql.array(batch.postings.map(pick), type);
   return transaction.any(sql.type(postingRowSchema)`
     INSERT INTO ledger_postings (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents)
     SELECT ${batch.merchantId}, p.id, ${batch.transactionId}, ${batch.livemode}, p.account, p.entry_type, p.currency, p.amount_cents
     FROM unnest(
-      ${sql.array(
-        postings.map((posting) => posting.id),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.account),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.entryType),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.currency),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.amountCents),
-        "int8",
-      )}::int8[]
+      ${column((posting) => posting.id, "text")}::text[],
+      ${column((posting) => posting.account, "text")}::text[],
+      ${column((posting) => posting.entryType, "text")}::text[],
+      ${column((posting) => posting.currency, "text")}::text[],
+      ${column((posting) => posting.amountCents, "int8")}::int8[]
     ) WITH ORDINALITY AS p (id, account, entry_type, currency, amount_cents, position)
     ORDER BY p.position
     RETURNING ${POSTING_COLUMNS}`);

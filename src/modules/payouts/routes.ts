@@ -1,5 +1,8 @@
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { createPayoutWriter, type PayoutWriter } from "./payout-writer.ts";
+import { createPayoutWriter, type PayoutWriter } from "./batch-writers.ts";
+import { getPayout, getPayoutById, listPayouts } from "./reading.ts";
+import { payoutDestinationOf, requestPayout } from "./request.ts";
+import { reversePayout } from "./reversal.ts";
 import {
   adminPayoutSchema,
   createPayoutBody,
@@ -10,7 +13,6 @@ import {
   payoutSchema,
   reversePayoutBody,
 } from "./schemas.ts";
-import * as payouts from "./service.ts";
 
 export function presentPayout(payout: PayoutRow) {
   return {
@@ -58,10 +60,10 @@ export function payoutRoutes(): AnyRoute[] {
         },
       },
       handler: async ({ body, tenant, database, commitWithResponse }) => {
-        payouts.payoutDestinationOf(tenant.merchant);
+        payoutDestinationOf(tenant.merchant);
         // The writer shares its statements with the requests of the moment.
         writePayout ??= createPayoutWriter(database);
-        return payouts.requestPayout(writePayout, tenant, body, (created, write) =>
+        return requestPayout(writePayout, tenant, body, (created, write) =>
           commitWithResponse({ status: 201, body: presentPayout(created) }, write),
         );
       },
@@ -76,7 +78,7 @@ export function payoutRoutes(): AnyRoute[] {
       request: { params: payoutIdParams },
       responses: { 200: { description: "The payout.", schema: payoutSchema } },
       handler: async ({ params, tenant, database }) => ({
-        body: presentPayout(await payouts.getPayout(database, tenant, params.id)),
+        body: presentPayout(await getPayout(database, tenant, params.id)),
       }),
     }),
     defineRoute({
@@ -89,7 +91,7 @@ export function payoutRoutes(): AnyRoute[] {
       request: { query: listPayoutsQuery },
       responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
       handler: async ({ query, tenant, database }) => {
-        const page = await payouts.listPayouts(database, {
+        const page = await listPayouts(database, {
           merchantId: tenant.merchantId,
           livemode: tenant.livemode,
           status: query.status,
@@ -115,7 +117,7 @@ export const payoutAdminRoutes: AnyRoute[] = [
     request: { params: payoutIdParams },
     responses: { 200: { description: "The payout.", schema: adminPayoutSchema } },
     handler: async ({ params, database }) => ({
-      body: presentAdminPayout(await payouts.getPayoutById(database, params.id)),
+      body: presentAdminPayout(await getPayoutById(database, params.id)),
     }),
   }),
   defineRoute({
@@ -128,7 +130,7 @@ export const payoutAdminRoutes: AnyRoute[] = [
     request: { params: payoutIdParams, body: reversePayoutBody },
     responses: { 200: { description: "The reversed payout.", schema: adminPayoutSchema } },
     handler: async ({ params, body, database }) => ({
-      body: presentAdminPayout(await payouts.reversePayout(database, params.id, { reason: body?.reason ?? null })),
+      body: presentAdminPayout(await reversePayout(database, params.id, { reason: body?.reason ?? null })),
     }),
   }),
 ];

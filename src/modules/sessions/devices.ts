@@ -5,6 +5,7 @@ import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
+import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
 import * as queries from "./queries.ts";
 import type { SignedIn } from "./service.ts";
@@ -31,11 +32,8 @@ export async function pairDevice(
       userId: tenant.session?.userId ?? tenant.actor.id,
       tokenHash: hashToken(token),
     });
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "till_device.paired",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "till_device", id: device.id },
       client: input.client,
     });
@@ -58,11 +56,8 @@ export async function revokeDevice(
     if (device === null) {
       throw notFound(`No such till device: ${input.id}.`);
     }
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "till_device.revoked",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "till_device", id: device.id },
       client: input.client,
     });

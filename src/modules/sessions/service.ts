@@ -7,6 +7,7 @@ import { newId } from "../../platform/ids.ts";
 import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
 import { hashPassword } from "../merchants/index.ts";
+import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
 import { checkPassword, clientColumns, type SecondFactor } from "./password-check.ts";
 import * as queries from "./queries.ts";
@@ -132,11 +133,8 @@ export async function signOut(database: Database, tenant: Tenant, client: Reques
   const { id, userId } = sessionOf(tenant);
   await database.transaction(async (transaction) => {
     await queries.revokeSession(transaction, { merchantId: tenant.merchantId, userId, id });
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.signed_out",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "session", id },
       client,
     });
@@ -164,11 +162,8 @@ export async function stepUp(
   });
   await database.transaction(async (transaction) => {
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.stepped_up",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "session", id: session.id },
       client: input.client,
     });
@@ -204,11 +199,8 @@ export async function changePassword(
     });
     const ended = await endCredentials(transaction, tenant, { userId: user.user_id, keepSessionId: session.id });
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "user.password_changed",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: user.user_id },
       client: input.client,
     });
@@ -225,11 +217,8 @@ export async function signOutEverywhere(
   const { userId } = sessionOf(tenant);
   return database.transaction(async (transaction) => {
     const ended = await endCredentials(transaction, tenant, { userId, keepSessionId: null });
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.signed_out_everywhere",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: userId },
       client,
     });
@@ -266,11 +255,8 @@ export async function revokeSession(
     const revoked =
       (await queries.revokeSession(transaction, { merchantId: tenant.merchantId, userId, id: input.id })) ??
       throwNotFound();
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.revoked",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "session", id: revoked.id },
       client: input.client,
     });

@@ -172,72 +172,74 @@ export function proceedUtilityPayment(
 }
 
 /** `processing → completed` with the receipt and `utility_payment.completed`, in the caller's transaction. */
-export async function completeUtilityPayment(
+export function completeUtilityPayment(
   transaction: Transaction,
   row: UtilityPaymentRow,
   outcome: TransferCompleted<UtilityPaymentCompleted>,
 ): Promise<UtilityPaymentRow | null> {
-  const completed = await queries.completeUtilityPayment(transaction, {
-    merchantId: row.merchant_id,
-    id: row.id,
-    providerReference: outcome.gatewayReference,
-    token: outcome.token,
-    receipt: outcome.receipt,
-    completedAt: outcome.completedAt,
-  });
-  if (completed === null) {
-    return null;
-  }
-  await events.emit(transaction, {
-    merchantId: completed.merchant_id,
-    livemode: completed.livemode,
-    type: "utility_payment.completed",
-    data: {
-      utility_payment_id: completed.id,
-      provider: completed.provider,
-      provider_product: completed.provider_product,
-      amount_cents: completed.amount_cents,
-      fee_cents: completed.fee_cents,
-      commission_cents: completed.commission_cents,
-      currency: completed.currency,
-      destination_account: completed.destination_account,
-      provider_reference: completed.provider_reference,
-      token: completed.token,
-      reference: completed.reference,
-    },
-  });
-  await instantTransfer.unscheduleReconcile(transaction, reconcileJob, completed);
-  return completed;
+  return instantTransfer.recordFinal(
+    transaction,
+    reconcileJob,
+    () =>
+      queries.completeUtilityPayment(transaction, {
+        merchantId: row.merchant_id,
+        id: row.id,
+        providerReference: outcome.gatewayReference,
+        token: outcome.token,
+        receipt: outcome.receipt,
+        completedAt: outcome.completedAt,
+      }),
+    (completed) =>
+      events.emit(transaction, {
+        merchantId: completed.merchant_id,
+        livemode: completed.livemode,
+        type: "utility_payment.completed",
+        data: {
+          utility_payment_id: completed.id,
+          provider: completed.provider,
+          provider_product: completed.provider_product,
+          amount_cents: completed.amount_cents,
+          fee_cents: completed.fee_cents,
+          commission_cents: completed.commission_cents,
+          currency: completed.currency,
+          destination_account: completed.destination_account,
+          provider_reference: completed.provider_reference,
+          token: completed.token,
+          reference: completed.reference,
+        },
+      }),
+  );
 }
 
 /** `processing → failed`: the whole ledger transaction reversed and `utility_payment.failed`. */
 export async function failUtilityPayment(database: Database, row: UtilityPaymentRow, reason: string) {
-  return database.transaction(async (transaction) => {
-    const failed = await queries.failUtilityPayment(transaction, { merchantId: row.merchant_id, id: row.id, reason });
-    if (failed === null) {
-      return null;
-    }
-    await ledger.reverse(transaction, {
-      merchantId: failed.merchant_id,
-      transactionId: failed.debit_transaction_id,
-      description: `Utility payment ${failed.reference} failed: ${reason}`.slice(0, 500),
-    });
-    await events.emit(transaction, {
-      merchantId: failed.merchant_id,
-      livemode: failed.livemode,
-      type: "utility_payment.failed",
-      data: {
-        utility_payment_id: failed.id,
-        provider: failed.provider,
-        amount_cents: failed.amount_cents,
-        currency: failed.currency,
-        reason,
-        reference: failed.reference,
+  return database.transaction((transaction) =>
+    instantTransfer.recordFinal(
+      transaction,
+      reconcileJob,
+      () => queries.failUtilityPayment(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
+      async (failed) => {
+        await ledger.reverse(transaction, {
+          merchantId: failed.merchant_id,
+          transactionId: failed.debit_transaction_id,
+          description: `Utility payment ${failed.reference} failed: ${reason}`.slice(0, 500),
+        });
+        await events.emit(transaction, {
+          merchantId: failed.merchant_id,
+          livemode: failed.livemode,
+          type: "utility_payment.failed",
+          data: {
+            utility_payment_id: failed.id,
+            provider: failed.provider,
+            amount_cents: failed.amount_cents,
+            currency: failed.currency,
+            reason,
+            reference: failed.reference,
+          },
+        });
       },
-    });
-    await instantTransfer.unscheduleReconcile(transaction, reconcileJob, failed);
-    return failed;
-  });
+    ),
+  );
 }
 
 export function utilityPaymentFailedError(row: UtilityPaymentRow) {

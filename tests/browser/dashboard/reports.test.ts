@@ -90,7 +90,10 @@ test("Reports: today's sales by cashier and by till as the API reports them, a c
     ]);
     expect(download.suggestedFilename()).toMatch(/^sales-till-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, "utf8");
-    const lines = csv.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = csv
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe(
       "dimension,key,label,currency,count,gross,discounts,refunds,tax,net,gross_cents,discount_cents,refund_cents,tax_cents,net_cents",
     );

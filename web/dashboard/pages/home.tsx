@@ -1,14 +1,12 @@
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
-import type { Page } from "../../lib/api.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { getBalance, listPayments, salesReport } from "../../lib/api.ts";
 import { startOfDay } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api, liveAvailable } from "../../lib/session.ts";
-import { type NetFigures, NetFiguresTable } from "../../reports/index.ts";
+import { liveAvailable } from "../../lib/session.ts";
+import { NetFiguresTable } from "../../reports/index.ts";
 import { PaymentTable } from "../components/payment-table.tsx";
 import { dailyTotalsCents, TakingsChart } from "../components/takings-chart.tsx";
 import { type Payment, Status } from "./shared.tsx";
-
-type Balance = { object: "balance"; livemode: boolean; available: { currency: Currency; amount_cents: number }[] };
 
 const DAYS = 7;
 
@@ -20,14 +18,14 @@ export function HomePage() {
   const [balances] = useResource(
     () =>
       Promise.all([
-        api.get<Balance>("/v1/balance", { world: "test" }),
-        liveAvailable.value ? api.get<Balance>("/v1/balance", { world: "live" }) : Promise.resolve(null),
+        getBalance({ world: "test" }),
+        liveAvailable.value ? getBalance({ world: "live" }) : Promise.resolve(null),
       ]),
     [],
   );
-  const [today] = useResource(() => api.get<{ net: { by_currency: NetFigures[] } }>("/v1/sales/report"), []);
+  const [today] = useResource(() => salesReport({}), []);
   const [takings] = useResource(() => paidSince(startOfDay(DAYS - 1)), []);
-  const [recent] = useResource(() => api.get<Page<Payment>>("/v1/payments", { query: { limit: 5 } }), []);
+  const [recent] = useResource(() => listPayments({ limit: 5 }), []);
   return (
     <>
       <h1>Home</h1>
@@ -84,9 +82,7 @@ async function paidSince(from: Date): Promise<Payment[]> {
   const payments: Payment[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 5; page += 1) {
-    const result = await api.get<Page<Payment>>("/v1/payments", {
-      query: { status: "paid", from: from.toISOString(), limit: 100, cursor },
-    });
+    const result = await listPayments({ status: "paid", from: from.toISOString(), limit: 100, cursor });
     payments.push(...result.data);
     if (!result.has_more || result.next_cursor === null) break;
     cursor = result.next_cursor;

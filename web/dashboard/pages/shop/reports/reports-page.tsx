@@ -1,8 +1,13 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies, formatMoney } from "../../../../../src/kernel/money.ts";
+import {
+  type BreakdownDimension,
+  downloadSalesBreakdown,
+  type SalesBreakdown,
+  salesBreakdown,
+} from "../../../../lib/api/sales-reports.ts";
 import { saveFile } from "../../../../lib/download.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { api } from "../../../../lib/session.ts";
 import type { NetFigures } from "../../../../reports/index.ts";
 import { Button, type Column, Field, Table, toast } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
@@ -16,11 +21,9 @@ const DIMENSIONS = [
   { dimension: "cashier", label: "By cashier", keyHeader: "Cashier" },
   { dimension: "till", label: "By till", keyHeader: "Till" },
   { dimension: "tender", label: "By tender", keyHeader: "Tender" },
-] as const;
-type Dimension = (typeof DIMENSIONS)[number]["dimension"];
-
-type Row = NetFigures & { key: string | null; label: string };
-type Breakdown = { rows: Row[]; totals: NetFigures[]; from: string; to: string };
+] as const satisfies readonly { dimension: BreakdownDimension; label: string; keyHeader: string }[];
+type Dimension = BreakdownDimension;
+type Row = SalesBreakdown["rows"][number];
 
 const PRESETS = [
   { preset: "today", label: "Today" },
@@ -37,7 +40,7 @@ export function ReportsPage() {
   const [period, setPeriod] = useState<Period>(presetPeriod("today"));
   const [dimension, setDimension] = useState<Dimension>("day");
   const [breakdown] = useResource(
-    () => api.get<Breakdown>(`/v1/sales/reports/${dimension}`, { query: periodQuery(period) }),
+    () => salesBreakdown(dimension, periodQuery(period)),
     [dimension, period.from, period.to],
   );
   const chosen = DIMENSIONS.find((entry) => entry.dimension === dimension) ?? DIMENSIONS[0];
@@ -97,21 +100,21 @@ const money = (pick: (row: NetFigures) => number) => (row: NetFigures) => format
 
 /** The figures' columns, the same in the rows' table and the totals'. */
 const figureColumns = (dimension: Dimension): Column<NetFigures>[] => [
-    { header: "Currency", cell: (row: NetFigures) => row.currency },
-    {
-      header: dimension === "item" || dimension === "category" ? "Units" : "Sales",
-      numeric: true,
-      cell: (row: NetFigures) => row.count,
-    },
-    { header: "Gross", numeric: true, cell: money((row) => row.gross_cents) },
-    { header: "Discounts", numeric: true, cell: money((row) => row.discount_cents) },
-    { header: "Refunds", numeric: true, cell: money((row) => row.refund_cents) },
-    { header: "Net", numeric: true, cell: money((row) => row.net_cents) },
-    { header: "Tax", numeric: true, cell: money((row) => row.tax_cents) },
+  { header: "Currency", cell: (row: NetFigures) => row.currency },
+  {
+    header: dimension === "item" || dimension === "category" ? "Units" : "Sales",
+    numeric: true,
+    cell: (row: NetFigures) => row.count,
+  },
+  { header: "Gross", numeric: true, cell: money((row) => row.gross_cents) },
+  { header: "Discounts", numeric: true, cell: money((row) => row.discount_cents) },
+  { header: "Refunds", numeric: true, cell: money((row) => row.refund_cents) },
+  { header: "Net", numeric: true, cell: money((row) => row.net_cents) },
+  { header: "Tax", numeric: true, cell: money((row) => row.tax_cents) },
 ];
 
 function BreakdownView(props: {
-  breakdown: Breakdown;
+  breakdown: SalesBreakdown;
   title: string;
   keyHeader: string;
   period: Period;
@@ -122,7 +125,7 @@ function BreakdownView(props: {
   const download = async () => {
     setBusy(true);
     try {
-      const file = await api.download(`/v1/sales/reports/${props.dimension}.csv`, { query: periodQuery(props.period) });
+      const file = await downloadSalesBreakdown(props.dimension, periodQuery(props.period));
       saveFile({
         blob: file.blob,
         filename: `sales-${props.dimension}-${props.period.from}-to-${props.period.to}.csv`,
