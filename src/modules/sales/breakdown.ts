@@ -8,6 +8,8 @@ import type { BreakdownDimension, BreakdownRow, PeriodBound } from "./breakdown-
 import { checkedPeriod } from "./report-period.ts";
 import { selectDayStarts } from "./report-queries.ts";
 
+type Figures = Omit<BreakdownRow, "key" | "label">;
+
 /** A sales breakdown: the period's rows for one dimension and their totals per currency. */
 export type SalesBreakdown = {
   dimension: BreakdownDimension;
@@ -15,15 +17,13 @@ export type SalesBreakdown = {
   from: Date;
   to: Date;
   rows: BreakdownRow[];
-  totals: Omit<BreakdownRow, "key" | "label">[];
+  totals: Figures[];
 };
 
 const withNet = <Row extends { gross_cents: number; discount_cents: number; refund_cents: number }>(row: Row) => ({
   ...row,
   net_cents: row.gross_cents - row.discount_cents - row.refund_cents,
 });
-
-type Figures = Omit<BreakdownRow, "key" | "label">;
 
 /** The rows' sums per currency, each of `inCurrencies` listed. */
 export function breakdownTotals(
