@@ -1,16 +1,9 @@
-import { type Currency, formatMoney } from "../../src/kernel/money.ts";
+import { formatMoney } from "../../src/kernel/money.ts";
+import type { SalesReport } from "../lib/api.ts";
 import { type CurrencyRow, CurrencyTable } from "./currency-table.tsx";
 
 /** A period's figures per currency, as GET /v1/sales/report's `net` and the breakdowns' totals give them. */
-export type NetFigures = {
-  currency: Currency;
-  count: number;
-  gross_cents: number;
-  discount_cents: number;
-  refund_cents: number;
-  tax_cents: number;
-  net_cents: number;
-};
+export type NetFigures = SalesReport["net"]["by_currency"][number];
 
 const money = (pick: (figures: NetFigures) => number) => (figures: NetFigures) =>
   formatMoney(figures.currency, pick(figures));

@@ -2,6 +2,7 @@ import request from "supertest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
 import { type Client, client, createProduct, posSetup } from "../../../tests/support/pos.ts";
+import type { BreakdownRow as Row } from "./breakdown-schemas.ts";
 
 /** Issue 47 point 2: the sales breakdowns by day, item, category and tender, across a day boundary, as JSON and CSV. */
 let db: TestDatabase;
@@ -19,17 +20,6 @@ beforeEach(async () => {
 });
 afterAll(() => db.close());
 
-type Row = {
-  key: string | null;
-  label: string;
-  currency: string;
-  count: number;
-  gross_cents: number;
-  discount_cents: number;
-  refund_cents: number;
-  tax_cents: number;
-  net_cents: number;
-};
 const figures = (count: number, gross: number, refund = 0) => ({
   count,
   gross_cents: gross,

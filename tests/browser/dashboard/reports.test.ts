@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { formatMoney } from "../../../src/kernel/money.ts";
+import type { SalesBreakdown } from "../../../web/lib/api/sales-reports.ts";
 import { launchChromium } from "../../support/browser.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
@@ -25,16 +26,8 @@ afterAll(async () => {
   await db?.close();
 });
 
-type Figures = {
-  currency: "USD" | "ZWG";
-  count: number;
-  gross_cents: number;
-  discount_cents: number;
-  refund_cents: number;
-  tax_cents: number;
-  net_cents: number;
-};
-type Breakdown = { rows: (Figures & { label: string })[]; totals: Figures[] };
+type Figures = SalesBreakdown["totals"][number];
+type Breakdown = SalesBreakdown;
 
 const shownRow = (row: Figures & { label?: string }) => [
   ...(row.label === undefined ? [] : [row.label]),
