@@ -366,6 +366,7 @@ CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, i
 CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE INDEX products_sku_idx ON public.products USING btree (merchant_id, sku) WHERE (sku IS NOT NULL);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE INDEX sale_returns_period_idx ON public.sale_returns USING btree (merchant_id, livemode, created_at);
 CREATE UNIQUE INDEX sale_returns_pkey ON public.sale_returns USING btree (merchant_id, id);
 CREATE UNIQUE INDEX sale_returns_receipt_token_key ON public.sale_returns USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
 CREATE INDEX sale_returns_sale_idx ON public.sale_returns USING btree (merchant_id, sale_id, created_at);

@@ -18,6 +18,7 @@ export const DASHBOARD_SCREENS = [
   "Balance",
   "Payouts",
   "Sales",
+  "Reports",
   "Shifts",
   "Cashiers",
   "Till devices",

@@ -34,8 +34,7 @@ const DEVELOPER_PAGES: readonly PageEntry[] = [
 
 /** The catalog's page is its own chunk (web/build.ts): it is most of a page's worth of script. */
 const ProductsPage = lazyPage(async () => (await import("./pages/shop/products/products-page.tsx")).ProductsPage);
-// The account's and the shop's settings are set now and then: their own chunks too.
-const SettingsPage = lazyPage(async () => (await import("./pages/settings.tsx")).SettingsPage);
+// The shop's settings are set now and then: their own chunks too.
 const ReceiptTaxPage = lazyPage(
   async () => (await import("./pages/shop/settings/receipt-tax-page.tsx")).ReceiptTaxPage,
 );
@@ -43,10 +42,17 @@ const ExchangeRatesPage = lazyPage(
   async () => (await import("./pages/shop/settings/exchange-rates-page.tsx")).ExchangeRatesPage,
 );
 
+/** Settings (password, two-factor, sessions, audit log) is opened now and then: its own chunk too. */
+const SettingsPage = lazyPage(async () => (await import("./pages/settings.tsx")).SettingsPage);
+
+/** The sales reports are their own chunk too: tables, charts and downloads an owner opens now and then. */
+const ReportsPage = lazyPage(async () => (await import("./pages/shop/reports/reports-page.tsx")).ReportsPage);
+
 /** The shop: what the tills record and sell, and the people and devices that work them (docs/shop.md). */
 const SHOP_PAGES: readonly PageEntry[] = [
   { path: `${BASE}/products`, label: "Products", page: ProductsPage },
   { path: `${BASE}/sales`, label: "Sales", page: SalesPage },
+  { path: `${BASE}/reports`, label: "Reports", page: ReportsPage },
   { path: `${BASE}/shifts`, label: "Shifts", page: ShiftsPage },
   { path: `${BASE}/cashiers`, label: "Cashiers", page: CashiersPage },
   { path: `${BASE}/till-devices`, label: "Till devices", page: TillDevicesPage },

@@ -82,5 +82,6 @@ export function presentSalesReport(report: SalesReport, livemode: boolean) {
       by_currency: tender.byCurrency,
     })),
     top_products: report.topProducts,
+    net: { by_currency: report.net },
   };
 }

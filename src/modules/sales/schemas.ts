@@ -7,6 +7,7 @@ import { actorKinds } from "../../platform/tenant.ts";
 import { PRICE_CENTS_MAX } from "../catalog/index.ts";
 import { paymentSchema } from "../payments/index.ts";
 import { tillIdSchema } from "../shifts/index.ts";
+import { breakdownTotalSchema } from "./breakdown-schemas.ts";
 import { LINE_QTY_MAX, SALE_ITEMS_MAX, SALE_TOTAL_CENTS_MAX } from "./limits.ts";
 import { saleReturnSchema } from "./return-schemas.ts";
 
@@ -270,6 +271,11 @@ export const salesReportSchema = z
         revenue_cents: z.number().int(),
       }),
     ),
+    net: z.object({ by_currency: z.array(breakdownTotalSchema) }).meta({
+      description:
+        "The period's gross, discounts, refunds (paid in the period, also of earlier sales), tax and net per " +
+        "currency, cash and wallet: the totals of GET /v1/sales/reports/:dimension for the same period.",
+    }),
   })
   .meta({ id: "SalesReport" });
 

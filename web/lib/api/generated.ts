@@ -644,6 +644,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sales/reports/{dimension}.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gross, discounts, refunds, tax and net of completed sales by day, item, category, cashier, till or tender, per currency, as CSV */
+        get: operations["getSalesBreakdownCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/reports/{dimension}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gross, discounts, refunds, tax and net of completed sales by day, item, category, cashier, till or tender, per currency (default: today in the merchant's time zone) */
+        get: operations["getSalesBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sales": {
         parameters: {
             query?: never;
@@ -2054,6 +2088,55 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        SalesBreakdown: {
+            /** @constant */
+            object: "sales_breakdown";
+            livemode: boolean;
+            /** @enum {string} */
+            dimension: "day" | "item" | "category" | "cashier" | "till" | "tender";
+            timezone: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            rows: {
+                /** @description day: YYYY-MM-DD (merchant's time zone); item: product id (null for an ad hoc line); category: the product's category now (null: none); cashier: who recorded the sale (cashier, till device, dashboard user or API key id); till: till id (null: no till); tender: cash or wallet. */
+                key: string | null;
+                /** @description The key as people read it: names as they are now. */
+                label: string;
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                /** @description Completed sales in the row; for item and category, units sold (before returns). */
+                count: number;
+                /** @description What the sales came to before discounts (tax included). */
+                gross_cents: number;
+                /** @description Discounts given on those sales. */
+                discount_cents: number;
+                /** @description Refunds paid in the period (by return time). */
+                refund_cents: number;
+                /** @description Tax on those sales (included in gross and net). */
+                tax_cents: number;
+                /** @description gross − discounts − refunds: the takings kept, tax included. */
+                net_cents: number;
+            }[];
+            /** @description Per currency (both listed unless `currency` is given): the sum of the rows. */
+            totals: {
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                /** @description Completed sales in the row; for item and category, units sold (before returns). */
+                count: number;
+                /** @description What the sales came to before discounts (tax included). */
+                gross_cents: number;
+                /** @description Discounts given on those sales. */
+                discount_cents: number;
+                /** @description Refunds paid in the period (by return time). */
+                refund_cents: number;
+                /** @description Tax on those sales (included in gross and net). */
+                tax_cents: number;
+                /** @description gross − discounts − refunds: the takings kept, tax included. */
+                net_cents: number;
+            }[];
+        };
         Sale: {
             id: string;
             /** @constant */
@@ -2184,6 +2267,25 @@ export interface components {
                 units: number;
                 revenue_cents: number;
             }[];
+            /** @description The period's gross, discounts, refunds (paid in the period, also of earlier sales), tax and net per currency, cash and wallet: the totals of GET /v1/sales/reports/:dimension for the same period. */
+            net: {
+                by_currency: {
+                    /** @enum {string} */
+                    currency: "USD" | "ZWG";
+                    /** @description Completed sales in the row; for item and category, units sold (before returns). */
+                    count: number;
+                    /** @description What the sales came to before discounts (tax included). */
+                    gross_cents: number;
+                    /** @description Discounts given on those sales. */
+                    discount_cents: number;
+                    /** @description Refunds paid in the period (by return time). */
+                    refund_cents: number;
+                    /** @description Tax on those sales (included in gross and net). */
+                    tax_cents: number;
+                    /** @description gross − discounts − refunds: the takings kept, tax included. */
+                    net_cents: number;
+                }[];
+            };
         };
         Shift: {
             id: string;
@@ -6459,6 +6561,152 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StockReport"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSalesBreakdownCsv: {
+        parameters: {
+            query?: {
+                /** @description Start (included): a date (YYYY-MM-DD, that day's midnight in the merchant's time zone) or an instant with offset. Default: start of today in the merchant's time zone. */
+                from?: string;
+                /** @description End (excluded): a date (that day's midnight in the merchant's time zone: to=2026-12-01 ends with November) or an instant. Default: start of tomorrow in the merchant's time zone. */
+                to?: string;
+                /** @description Only this currency's rows (default: both). */
+                currency?: "USD" | "ZWG";
+            };
+            header?: never;
+            path: {
+                dimension: "day" | "item" | "category" | "cashier" | "till" | "tender";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV: the rows, then a total row per currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSalesBreakdown: {
+        parameters: {
+            query?: {
+                /** @description Start (included): a date (YYYY-MM-DD, that day's midnight in the merchant's time zone) or an instant with offset. Default: start of today in the merchant's time zone. */
+                from?: string;
+                /** @description End (excluded): a date (that day's midnight in the merchant's time zone: to=2026-12-01 ends with November) or an instant. Default: start of tomorrow in the merchant's time zone. */
+                to?: string;
+                /** @description Only this currency's rows (default: both). */
+                currency?: "USD" | "ZWG";
+            };
+            header?: never;
+            path: {
+                dimension: "day" | "item" | "category" | "cashier" | "till" | "tender";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breakdown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesBreakdown"];
                 };
             };
             /** @description Invalid request. */

@@ -3,6 +3,7 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { getSale, listSales, type Sale, salesReport } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
+import { NetFiguresTable } from "../../reports/index.ts";
 import { Button, Dialog, SelectField, Table } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
 import { FindSale } from "../returns/find-sale.tsx";
@@ -10,10 +11,11 @@ import { ReturnDialog } from "../returns/return-dialog.tsx";
 import { RateOfTheDay } from "./rate-of-the-day.tsx";
 
 /**
- * Today: takings by tender and currency and the best sellers (GET /v1/sales/report, today in the
- * merchant's time zone), and the recent sales with their lines. Two requests when opened, one per
- * sale opened; nothing refreshes by itself. A sale not among the recent ones is found by its receipt
- * (FindSale), to take goods back however long ago they were sold.
+ * Today: takings by tender and currency, net sales (refunds included, the same table as the dashboard's
+ * Home) and the best sellers (GET /v1/sales/report, today in the merchant's time zone), and the recent
+ * sales with their lines. Two requests when opened, one per sale opened; nothing refreshes by itself.
+ * A sale not among the recent ones is found by its receipt (FindSale), to take goods back however long
+ * ago they were sold.
  */
 export function TodayScreen() {
   // "": every sale; a cashier's id: only the sales they recorded (the API's cashier_id filter).
@@ -63,6 +65,10 @@ export function TodayScreen() {
               </div>
             ))}
           </div>
+          <NetFiguresTable
+            figures={takings.net.by_currency}
+            caption="Net sales today: cash and wallet, less discounts and refunds paid today"
+          />
           <Table
             caption="By tender"
             columns={[
