@@ -118,15 +118,21 @@ const fixtureRoutes = [
     idempotent: true,
     request: { body: bodySchema },
     responses: { 201: { description: "created" } },
-    handler: async ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
+    handler: async ({ body, tenant, answeredWrite }) => {
+      const made = answeredWrite((id: string) => ({
+        status: 201,
+        body: { id, amount_cents: body.amount_cents, created: new Date().toISOString() },
+      }));
+      await made.transaction(async (tx) => {
         const id = await recordExecution(tx, tenant, body.amount_cents);
         if (failNextWithServerError) {
           failNextWithServerError = false;
           throw new Error("crash after the insert");
         }
-        return { status: 201, body: { id, amount_cents: body.amount_cents, created: new Date().toISOString() } };
-      }),
+        return id;
+      });
+      return made.reply();
+    },
   }),
   defineRoute({
     method: "post",
@@ -138,13 +144,15 @@ const fixtureRoutes = [
     idempotent: true,
     request: { body: bodySchema },
     responses: { 201: { description: "created" } },
-    handler: async ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
+    handler: async ({ body, tenant, answeredWrite }) => {
+      const made = answeredWrite((id: string) => ({ status: 201, body: { id } }));
+      await made.transaction(async (tx) => {
         await slowerThanTheLock(body.note);
         await tx.query(sql.unsafe`SELECT pg_sleep(0.8)`);
-        const id = await recordExecution(tx, tenant, body.amount_cents);
-        return { status: 201, body: { id } };
-      }),
+        return recordExecution(tx, tenant, body.amount_cents);
+      });
+      return made.reply();
+    },
   }),
   defineRoute({
     method: "post",
@@ -156,11 +164,14 @@ const fixtureRoutes = [
     idempotent: true,
     request: { body: bodySchema },
     responses: { 201: { description: "never" } },
-    handler: async ({ tenant, transaction }) =>
-      transaction(async (tx) => {
+    handler: async ({ tenant, answeredWrite }) => {
+      const made = answeredWrite((_never: never) => ({ status: 201, body: {} }));
+      await made.transaction(async (tx) => {
         await recordExecution(tx, tenant, 0);
         throw insufficientFunds();
-      }),
+      });
+      return made.reply();
+    },
   }),
 ];
 

@@ -81,15 +81,17 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       derivedOnReplay: qrDrawnOnReplay,
       request: { body: createWithdrawalBody },
       responses: { 201: { description: "The pending withdrawal code.", schema: withdrawalSchema } },
-      handler: async ({ body, tenant, config, database, logger, transaction }) => {
+      handler: async ({ body, tenant, config, database, logger, answeredWrite }) => {
         // Each attempt issues its code outside the transaction; a code still pending elsewhere aborts
         // the attempt's transaction, and the next attempt asks the gateway again.
         return withFreshCodes(logger, async () => {
           const prepared = await withdrawals.prepareWithdrawal({ config, database, logger, gateways }, tenant, body);
-          return transaction(async (tx) => ({
+          const made = answeredWrite((withdrawal: WithdrawalRow) => ({
             status: 201,
-            body: presentWithdrawal(config, await withdrawals.recordWithdrawal(tx, config, tenant, prepared)),
+            body: presentWithdrawal(config, withdrawal),
           }));
+          await made.transaction((tx) => withdrawals.recordWithdrawal(tx, config, tenant, prepared));
+          return made.reply();
         });
       },
     }),
@@ -145,7 +147,7 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
       idempotent: true,
       request: { body: createBankChangeBody },
       responses: { 201: { description: "The completed change-to-wallet.", schema: bankChangeSchema } },
-      handler: async ({ body, tenant, config, database, logger, idempotencyKey, transaction }) => {
+      handler: async ({ body, tenant, config, database, logger, idempotencyKey, answeredWrite }) => {
         const dependencies = { config, database, logger, gateways };
         bankChanges.checkBankChangeLimit(config, body);
         const reserved = await bankChanges.reserveBankChange(
@@ -154,14 +156,15 @@ export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
           body,
           instantTransfer.requireIdempotencyKey(idempotencyKey),
         );
-        return instantTransfer.replyToStep(await bankChanges.proceedBankChange(dependencies, reserved), {
-          transaction,
+        const made = answeredWrite((row: BankChangeRow) => ({ status: 201, body: presentBankChange(row) }));
+        const answer = await instantTransfer.answerStep(await bankChanges.proceedBankChange(dependencies, reserved), {
+          transaction: made.transaction,
           complete: bankChanges.completeBankChange,
           fail: (row, reason) => bankChanges.failBankChange(database, row, reason),
           reload: (row) => bankChanges.reloadBankChange(database, row),
-          present: presentBankChange,
           failed: bankChanges.bankChangeFailedError,
         });
+        return answer.kind === "stored" ? made.reply() : { status: 201, body: presentBankChange(answer.row) };
       },
     }),
     defineRoute({

@@ -154,14 +154,18 @@ const csvRoutes = (dependencies: { recordOpenings: catalog.RecordOpenings }): An
       400: { description: "`import_invalid`: a row has an error; nothing was written.", schema: errorEnvelopeSchema },
       409: { description: "`barcode_taken`: a barcode was taken meanwhile.", schema: errorEnvelopeSchema },
     },
-    handler: async ({ body, tenant, transaction }) =>
-      transaction(async (writer) => {
-        const summary = await applyImport(writer, dependencies.recordOpenings, {
+    handler: async ({ body, tenant, answeredWrite }) => {
+      const made = answeredWrite((summary: Awaited<ReturnType<typeof applyImport>>) => ({
+        body: { object: "product_import", ...summary },
+      }));
+      await made.transaction((writer) =>
+        applyImport(writer, dependencies.recordOpenings, {
           merchantId: tenant.merchantId,
           actor: tenant.actor,
           csv: body,
-        });
-        return { body: { object: "product_import", ...summary } };
-      }),
+        }),
+      );
+      return made.reply();
+    },
   }),
 ];

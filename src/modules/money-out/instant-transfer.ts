@@ -8,7 +8,7 @@ import {
 } from "../../gateway/wallet-gateway.ts";
 import type { Database, Transaction } from "../../platform/db/pool.ts";
 import { type ApiError, gatewayError } from "../../platform/errors.ts";
-import type { JsonReply } from "../../platform/http/route.ts";
+import type { TransactionWithAnswer } from "../../platform/idempotency/service.ts";
 import { removeJob } from "../../platform/queue/add-job.ts";
 import { enqueue, type JobKind, type PayloadSchema } from "../../platform/queue/job.ts";
 
@@ -258,47 +258,52 @@ export async function reconcile<Row extends InstantTransferRow & { lease_until: 
 }
 
 /**
- * The answer to the request that created (or retried) a transfer: 201 with the completed transfer,
- * stored with its completion in the idempotent transaction; the module's 4xx once it failed (its
- * money returned); 502 while its outcome is unclear, to be retried with the same Idempotency-Key.
+ * What became of the request that created (or retried) a transfer: `stored`, its completion committed
+ * through the route's `answeredWrite(present).transaction` with the 201 stored beside it; `completed`,
+ * found completed already (a retry), for the route to answer; the module's 4xx (thrown) once it failed
+ * (its money returned); 502 (thrown) while its outcome is unclear, to be retried with the same key.
  */
-export async function replyToStep<Row extends InstantTransferRow, Completed>(
+export type TransferAnswer<Row> = { kind: "stored" } | { kind: "completed"; row: Row };
+
+export async function answerStep<Row extends InstantTransferRow, Completed>(
   step: TransferStep<Row, Completed>,
-  reply: {
-    transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
+  steps: {
+    transaction: TransactionWithAnswer<Row>;
     complete: (transaction: Transaction, row: Row, outcome: TransferCompleted<Completed>) => Promise<Row | null>;
     fail: (row: Row, reason: string) => Promise<Row | null>;
     reload: (row: Row) => Promise<Row>;
-    present: (row: Row) => unknown;
     failed: (row: Row) => ApiError;
   },
-): Promise<JsonReply> {
+): Promise<TransferAnswer<Row>> {
   switch (step.kind) {
     case "complete": {
-      const completed = await reply
+      const stored = await steps
         .transaction(async (transaction) => {
-          const row = await reply.complete(transaction, step.row, step.outcome);
+          const row = await steps.complete(transaction, step.row, step.outcome);
           if (row === null) {
             throw new Superseded();
           }
-          return { status: 201, body: reply.present(row) };
+          return row;
         })
-        .catch(async (error: unknown) => {
-          if (!(error instanceof Superseded)) {
-            throw error;
-          }
-          return undefined;
-        });
-      return completed ?? replyToStep({ kind: "final", row: await reply.reload(step.row) }, reply);
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (!(error instanceof Superseded)) {
+              throw error;
+            }
+            return false;
+          },
+        );
+      return stored ? { kind: "stored" } : answerStep({ kind: "final", row: await steps.reload(step.row) }, steps);
     }
     case "fail":
-      throw reply.failed((await reply.fail(step.row, step.reason)) ?? (await reply.reload(step.row)));
+      throw steps.failed((await steps.fail(step.row, step.reason)) ?? (await steps.reload(step.row)));
     case "final":
       if (step.row.status === "completed") {
-        return { status: 201, body: reply.present(step.row) };
+        return { kind: "completed", row: step.row };
       }
       if (step.row.status === "failed") {
-        throw reply.failed(step.row);
+        throw steps.failed(step.row);
       }
       throw stillUnclear();
     case "unclear":

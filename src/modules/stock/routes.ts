@@ -66,15 +66,20 @@ function operationRoute(
     idempotent: "optional",
     request: { body: route.body },
     responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
+    handler: async ({ body, tenant, answeredWrite }) => {
+      const made = answeredWrite((result: Awaited<ReturnType<typeof stock.applyOperation>>) => ({
+        status: 201,
+        body: { move: presentMove(result.move), product: presentProduct(result.product) },
+      }));
+      await made.transaction((tx) =>
+        stock.applyOperation(tx, worldOf(tenant), {
           productId: body.product_id,
           note: body.note,
           operation: { kind, qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+        }),
+      );
+      return made.reply();
+    },
   });
 }
 

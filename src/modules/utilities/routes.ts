@@ -62,19 +62,20 @@ export function utilityRoutes(gateways: WalletGateways): AnyRoute[] {
       idempotent: true,
       request: { body: createUtilityPaymentBody },
       responses: { 201: { description: "The completed payment with its receipt.", schema: utilityPaymentSchema } },
-      handler: async ({ body, tenant, config, database, logger, idempotencyKey, transaction }) => {
+      handler: async ({ body, tenant, config, database, logger, idempotencyKey, answeredWrite }) => {
         const dependencies = { config, database, logger, gateways };
         const priced = utilities.price(body);
         const key = instantTransfer.requireIdempotencyKey(idempotencyKey);
         const reserved = await utilities.reserveUtilityPayment(dependencies, tenant, body, priced, key);
-        return instantTransfer.replyToStep(await utilities.proceedUtilityPayment(dependencies, reserved), {
-          transaction,
+        const made = answeredWrite((row: UtilityPaymentRow) => ({ status: 201, body: presentUtilityPayment(row) }));
+        const answer = await instantTransfer.answerStep(await utilities.proceedUtilityPayment(dependencies, reserved), {
+          transaction: made.transaction,
           complete: utilities.completeUtilityPayment,
           fail: (row, reason) => utilities.failUtilityPayment(database, row, reason),
           reload: (row) => utilities.reloadUtilityPayment(database, row),
-          present: presentUtilityPayment,
           failed: utilities.utilityPaymentFailedError,
         });
+        return answer.kind === "stored" ? made.reply() : { status: 201, body: presentUtilityPayment(answer.row) };
       },
     }),
     defineRoute({

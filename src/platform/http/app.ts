@@ -255,7 +255,6 @@ function contextFactory(
       client: clientOf(request, config.publicBaseUrl),
       aborted: abandoned.signal,
       idempotencyKey: principal.idempotencyKey,
-      transaction,
       answeredWrite: answeredWriteOf(transaction, statementCommit),
     }) as never;
 }

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { Config } from "../config.ts";
-import type { Database, Transaction } from "../db/pool.ts";
+import type { Database } from "../db/pool.ts";
 import type { CommitWithAnswer, TransactionWithAnswer } from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Tenant } from "../tenant.ts";
@@ -71,15 +71,11 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
    */
   idempotencyKey: string | undefined;
   /**
-   * Runs the handler's database effects in one transaction. On idempotent routes the stored response
-   * commits in that same transaction, so effects and replayable response can never diverge.
-   */
-  transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
-  /**
    * One idempotent write (docs/conventions.md): the service writes, the route answers. The route gives
    * the service `answeredWrite(present).commit` (effects of one statement, which stores the answer
    * too, so both commit in one round trip instead of four and concurrent requests' statements may be
-   * batched into one) or `.transaction` (several: `transaction` underneath), through which the answer
+   * batched into one) or `.transaction` (several, in one transaction; on idempotent routes the stored
+   * answer commits in it, so effects and replayable answer never diverge), through which the answer
    * `present` makes of the service's result is stored with its effects, and returns `reply()`, that
    * answer, once the service returns its outcome. The service never sees the HTTP answer.
    */
