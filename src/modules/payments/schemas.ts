@@ -13,9 +13,8 @@ export type PaymentStatus = (typeof paymentStatuses)[number];
 /** The largest payment: 10,000,000.00 in either currency. */
 export const PAYMENT_AMOUNT_CENTS_MAX = 1_000_000_000;
 
-export const paymentRowSchema = z.object({
-  merchant_id: z.string(),
-  id: z.string(),
+/** What a payment's row and its representation hold alike, in the representation's order. */
+const paymentFields = {
   livemode: z.boolean(),
   status: z.enum(paymentStatuses),
   amount_cents: z.number().int(),
@@ -24,6 +23,12 @@ export const paymentRowSchema = z.object({
   narration: z.string().nullable(),
   merchant_ref: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
+};
+
+export const paymentRowSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  ...paymentFields,
   success_url: z.string().nullable(),
   cancel_url: z.string().nullable(),
   reference: z.string(),
@@ -82,14 +87,7 @@ export const paymentSchema = z
   .object({
     id: z.string(),
     object: z.literal("payment"),
-    livemode: z.boolean(),
-    status: z.enum(paymentStatuses),
-    amount_cents: z.number().int(),
-    currency: z.enum(currencies),
-    fee_cents: z.number().int(),
-    narration: z.string().nullable(),
-    merchant_ref: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
+    ...paymentFields,
     reference: z.string(),
     code: z.string(),
     qr_png_data_url: z.string(),
