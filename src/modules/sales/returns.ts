@@ -9,6 +9,7 @@ import { recordApproval, requireManager } from "../cashiers/index.ts";
 import { events } from "../events/index.ts";
 import { shifts } from "../shifts/index.ts";
 import { stock } from "../stock/index.ts";
+import { paidPerLine, unitsRefundCents } from "./line-refunds.ts";
 import { newReceiptToken } from "./receipt-token.ts";
 import * as queries from "./return-queries.ts";
 import type { CreateReturnInput, ReturnItem, SaleReturnRow } from "./return-schemas.ts";
@@ -43,10 +44,11 @@ export function returnedPerLine(returns: readonly Pick<SaleReturnRow, "items">[]
 
 /** The returned lines as snapshots of the sale's lines; refuses lines that do not exist or are over-returned. */
 export function returnLines(
-  sale: Pick<SaleRow, "items">,
+  sale: Pick<SaleRow, "items" | "total_cents" | "tax_cents" | "taxes">,
   earlier: ReadonlyMap<number, number>,
   input: CreateReturnInput["items"],
 ): ReturnItem[] {
+  const paid = paidPerLine(sale);
   return input.map((wanted) => {
     const line = sale.items[wanted.line];
     if (line === undefined) {
@@ -69,7 +71,8 @@ export function returnLines(
       name: line.name,
       qty: wanted.qty,
       unit_cents: line.unit_cents,
-      line_total_cents: wanted.qty * line.unit_cents,
+      // What these units were paid: after discounts, with tax added on top (line-refunds.ts).
+      line_total_cents: unitsRefundCents(paid[wanted.line] ?? 0, line.qty, alreadyReturned, wanted.qty),
     };
   });
 }

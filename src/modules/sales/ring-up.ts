@@ -6,12 +6,14 @@ import { conflict } from "../../platform/errors.ts";
 import type { CommitWithAnswer } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
+import { recordApproval, requireManager } from "../cashiers/index.ts";
 import type { catalog } from "../catalog/index.ts";
 import type { PaymentRow } from "../payments/index.ts";
 import { payments } from "../payments/index.ts";
 import { shifts } from "../shifts/index.ts";
+import { getShopProfile } from "../shop-profile/index.ts";
 import type { CashSaleOutcome, CashSaleToWrite } from "./cash-sale-writer.ts";
-import { assertItemCount, checkTakenAt, priceSale } from "./pricing.ts";
+import { assertItemCount, checkTakenAt, discountOverLimit, priceSale } from "./pricing.ts";
 import * as readQueries from "./queries.ts";
 import { getSale, type SaleDependencies, type SaleView, withReturns } from "./reading.ts";
 import { newReceiptToken } from "./receipt-token.ts";
@@ -218,9 +220,19 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
   assertItemCount(input.items.length);
   const takenAt = checkTakenAt(input, Date.now());
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
-  const products = productIds.length === 0 ? new Map() : await dependencies.readProducts(tenant.merchantId, productIds);
-  const priced = priceSale(input, products);
+  // The shop's tax settings and discount limit are read beside the products, not after them.
+  const [products, profile] = await Promise.all([
+    productIds.length === 0 ? new Map() : dependencies.readProducts(tenant.merchantId, productIds),
+    getShopProfile(dependencies.database, tenant.merchantId),
+  ]);
+  const priced = priceSale(input, products, {
+    taxMode: profile.tax_mode,
+    defaultTaxRateBp: profile.default_tax_rate_bp,
+  });
   const id = newId("sale");
+  if (discountOverLimit(priced, profile.discount_limit_bp)) {
+    await approveDiscount(dependencies, tenant, id);
+  }
   const payment =
     input.tender === "wallet"
       ? await payments.preparePayment(dependencies, tenant, {
@@ -235,6 +247,19 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
       ? null
       : { clientSaleId: input.client_sale_id, fingerprint: clientRequestFingerprint(input) };
   return { id, input, priced, payment, takenAt, clientRequest };
+}
+
+/**
+ * A discount above the shop's limit: at a till with cashiers, a manager switched in or the approval
+ * the request carries (used up and recorded here, before the sale is written: the one-statement
+ * writers hold no transaction to use it up in, so a sale that then fails needs a new approval);
+ * else 403 manager_required, and the till asks a manager and sends the same request again.
+ */
+async function approveDiscount(dependencies: SaleCreationDependencies, tenant: Tenant, saleId: string) {
+  await dependencies.database.transaction(async (transaction) => {
+    const approval = await requireManager(transaction, tenant, "discount");
+    await recordApproval(transaction, tenant, approval, { type: "sale", id: saleId });
+  });
 }
 
 /**
@@ -257,6 +282,10 @@ function saleToInsert(
     currency: prepared.priced.currency,
     total_cents: prepared.priced.total_cents,
     items: prepared.priced.items,
+    discount_cents: prepared.priced.discount_cents,
+    discount_reason: prepared.priced.discount_reason,
+    tax_cents: prepared.priced.tax_cents,
+    taxes: prepared.priced.taxes,
     cashier: emptyToNull(prepared.input.cashier),
     note: emptyToNull(prepared.input.note),
     payment_id: recorded.paymentId,

@@ -1,7 +1,11 @@
 import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { type ShopProfileRow, type ShopProfileUpdate, shopProfileRowSchema } from "./schemas.ts";
 
-const COLUMNS = sql.fragment`display_name, address, tax_number, receipt_footer, tax_mode, default_tax_rate_bp, updated_at`;
+/** A shop that never set a discount limit has none: any discount, 100 % of the gross. */
+const DISCOUNT_LIMIT_NONE_BP = 10_000;
+
+const COLUMNS = sql.fragment`display_name, address, tax_number, receipt_footer, tax_mode, default_tax_rate_bp,
+  discount_limit_bp, updated_at`;
 
 /** The shop's profile; the defaults (no `updated_at`) when it never set one. */
 export async function selectShopProfile(database: Queryable, merchantId: string): Promise<ShopProfileRow> {
@@ -15,6 +19,7 @@ export async function selectShopProfile(database: Queryable, merchantId: string)
       receipt_footer: null,
       tax_mode: "inclusive",
       default_tax_rate_bp: 0,
+      discount_limit_bp: DISCOUNT_LIMIT_NONE_BP,
       updated_at: null,
     }
   );
@@ -27,6 +32,7 @@ const editable = [
   "receipt_footer",
   "tax_mode",
   "default_tax_rate_bp",
+  "discount_limit_bp",
 ] as const;
 
 /**
@@ -46,9 +52,10 @@ export async function upsertShopProfile(
   );
   return database.one(sql.type(shopProfileRowSchema)`
     INSERT INTO shop_profiles (merchant_id, display_name, address, tax_number, receipt_footer, tax_mode,
-      default_tax_rate_bp)
+      default_tax_rate_bp, discount_limit_bp)
     VALUES (${merchantId}, ${update.display_name ?? null}, ${update.address ?? null}, ${update.tax_number ?? null},
-      ${update.receipt_footer ?? null}, ${update.tax_mode ?? "inclusive"}, ${update.default_tax_rate_bp ?? 0})
+      ${update.receipt_footer ?? null}, ${update.tax_mode ?? "inclusive"}, ${update.default_tax_rate_bp ?? 0},
+      ${update.discount_limit_bp ?? DISCOUNT_LIMIT_NONE_BP})
     ON CONFLICT (merchant_id) DO UPDATE SET ${sql.join(assignments, sql.fragment`, `)}, updated_at = now()
     RETURNING ${COLUMNS}`);
 }

@@ -3,7 +3,7 @@ import type { ApiError } from "../../lib/api.ts";
 import { api } from "../../lib/session.ts";
 
 /** What a manager's PIN approves (the API's `action` of POST /v1/session/manager_approvals). */
-export type ManagerAction = "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate";
+export type ManagerAction = "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate" | "discount";
 
 export const actionLabels: Record<ManagerAction, string> = {
   return: "a return",
@@ -11,6 +11,7 @@ export const actionLabels: Record<ManagerAction, string> = {
   shift_close: "closing the drawer with a difference",
   product_update: "a product change",
   exchange_rate: "setting the rate of the day",
+  discount: "a discount over the limit",
 };
 
 /** The request the manager dialog is open for; undefined: closed. */
@@ -24,6 +25,7 @@ export function managerActionOf(path: string): ManagerAction {
   if (path.endsWith("/cash_moves")) return "cash_pay_out";
   if (path.endsWith("/close")) return "shift_close";
   if (path.endsWith("/exchange_rates")) return "exchange_rate";
+  if (path.endsWith("/sales")) return "discount";
   return "product_update";
 }
 
