@@ -183,3 +183,25 @@ test("over the shop's discount limit a cashier needs a manager; under it, not; a
     ).status,
   ).toBe(201);
 });
+
+test("the Z report totals the shift's discounts and tax per rate", async () => {
+  await setProfile({ taxMode: "inclusive", defaultRateBp: 1_500 });
+  const shift = await world.live.post("/v1/shifts", {
+    till_id: "till-1",
+    float: [{ currency: "USD", amount_cents: 0 }],
+  });
+  const basket = { ...(await discountedBasket()), till_id: "till-1" };
+  await world.live.post("/v1/sales", basket).expect(201);
+  await world.live.post("/v1/sales", basket).expect(201);
+  const report = await world.live.get(`/v1/shifts/${shift.body.id}/z_report`);
+  expect(report.status).toBe(200);
+  expect(report.body.sales).toEqual([
+    {
+      currency: "USD",
+      sales_count: 2,
+      discount_cents: 2 * 330,
+      tax_cents: 2 * 259,
+      taxes: [{ rate_bp: 1_500, taxable_cents: 2 * 1_730, tax_cents: 2 * 259 }],
+    },
+  ]);
+});

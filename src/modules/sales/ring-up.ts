@@ -109,7 +109,12 @@ async function createCashSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
-  const prepared = await prepareSale(dependencies, tenant, input);
+  const prepared = await prepareSale(
+    dependencies,
+    tenant,
+    input,
+    getShopProfile(dependencies.database, tenant.merchantId),
+  );
   const tillId = input.till_id ?? null;
   const shift = tillId === null ? null : await shifts.openShiftOfTill(dependencies.database, tenant, tillId);
   const sale = saleToInsert(tenant, prepared, { status: "completed", paymentId: null, shiftId: shift?.id ?? null });
@@ -143,8 +148,10 @@ async function createWalletSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
+  // Read once: a sale prepared again with a fresh code is priced with the same settings.
+  const profile = getShopProfile(dependencies.database, tenant.merchantId);
   return withFreshCodes(dependencies.logger, async () => {
-    const prepared = await prepareSale(dependencies, tenant, input);
+    const prepared = await prepareSale(dependencies, tenant, input, profile);
     if (prepared.payment === null) {
       throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
     }
@@ -215,7 +222,12 @@ type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
  * Phase one, outside any transaction: read the products, price the basket, and for a wallet sale have
  * the payments service prepare the payment (the gateway issues its code: a slow external call).
  */
-async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenant, input: CreateSaleInput) {
+async function prepareSale(
+  dependencies: SaleCreationDependencies,
+  tenant: Tenant,
+  input: CreateSaleInput,
+  shopProfile: ReturnType<typeof getShopProfile>,
+) {
   // Before any query: the basket's size bounds the product lookup.
   assertItemCount(input.items.length);
   const takenAt = checkTakenAt(input, Date.now());
@@ -223,7 +235,7 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
   // The shop's tax settings and discount limit are read beside the products, not after them.
   const [products, profile] = await Promise.all([
     productIds.length === 0 ? new Map() : dependencies.readProducts(tenant.merchantId, productIds),
-    getShopProfile(dependencies.database, tenant.merchantId),
+    shopProfile,
   ]);
   const priced = priceSale(input, products, {
     taxMode: profile.tax_mode,
