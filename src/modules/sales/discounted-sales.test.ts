@@ -69,6 +69,10 @@ test("tax-inclusive: line and cart discounts, tax per rate rounded once, each li
     tax_cents: 259,
     taxes: [{ rate_bp: 1_500, taxable_cents: 1_730, tax_cents: 259 }],
   });
+  const receipt = await request(world.setup.app).get(new URL(response.body.receipt_url).pathname);
+  expect(receipt.text).toContain("Discount −USD 3.11 (Loyal customer)");
+  expect(receipt.text).toContain("Discounts (Round down)</span> <span>−USD 3.30");
+  expect(receipt.text).toContain("Tax 15 % on USD 17.30</span> <span>USD 2.59");
 });
 
 test("tax-exclusive: the tax is added on top; a full return refunds exactly the total", async () => {

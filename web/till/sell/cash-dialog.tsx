@@ -5,7 +5,7 @@ import { parseAmountCents, quickTenders } from "../money.ts";
 import { queueSale } from "../offline/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, saleItems } from "./cart.ts";
+import { cart, cartCurrency, cartTotalCents, clearCart, saleDiscount, saleItems } from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
@@ -39,7 +39,7 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
     try {
       const queued = await queueSale({
         world: activeWorld(),
-        body: withTillId({ tender: "cash", currency, items: saleItems(cart.value) }),
+        body: withTillId({ tender: "cash", currency, items: saleItems(cart.value), ...saleDiscount() }),
         totalCents: total,
         currency,
       });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
-import { type CartLine, cart, cartCurrency, saleItems } from "./cart.ts";
+import { type CartLine, cart, cartCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { type Completed, postOnce, type Sale } from "./sale-api.ts";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded } from "./wallet-hold.ts";
 
@@ -10,6 +10,7 @@ const walletBodyOf = (lines: readonly CartLine[], currency: string | undefined) 
   tender: "wallet",
   currency,
   items: saleItems(lines),
+  ...saleDiscount(),
 });
 
 type State =
