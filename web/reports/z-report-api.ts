@@ -24,6 +24,14 @@ export type ZReport = {
   cashiers: (NamedActor & { cash_sales_count: number; refunds_count: number })[];
   cash_moves: DrawerMove[];
   cash_moves_has_more: boolean;
+  /** The shift's completed sales per currency: discounts, and tax per rate. */
+  sales: {
+    currency: DrawerMove["currency"];
+    sales_count: number;
+    discount_cents: number;
+    tax_cents: number;
+    taxes: { rate_bp: number; taxable_cents: number; tax_cents: number }[];
+  }[];
 };
 
 /** The one request of the Z report, the till's and the dashboard's alike. */
