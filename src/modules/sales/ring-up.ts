@@ -11,7 +11,7 @@ import type { catalog } from "../catalog/index.ts";
 import type { PaymentRow } from "../payments/index.ts";
 import { payments } from "../payments/index.ts";
 import { shifts } from "../shifts/index.ts";
-import { getShopProfile } from "../shop-profile/index.ts";
+import type { ShopProfileReader } from "../shop-profile/index.ts";
 import type { CashSaleOutcome, CashSaleToWrite } from "./cash-sale-writer.ts";
 import { assertItemCount, checkTakenAt, discountOverLimit, priceSale } from "./pricing.ts";
 import * as readQueries from "./queries.ts";
@@ -44,12 +44,13 @@ import type { WalletSaleToWrite } from "./wallet-sale-writer.ts";
  */
 
 /**
- * What ringing up a sale needs besides: the process's batching product reader
- * (`catalog.createProductReader`) and sale writers (`cash-sale-writer.ts`, `wallet-sale-writer.ts`),
+ * What ringing up a sale needs besides: the process's batching product and shop profile readers
+ * (`catalog.createProductReader`, `createShopProfileReader`: the tax settings) and sale writers (`cash-sale-writer.ts`, `wallet-sale-writer.ts`),
  * built once per database in the wiring (`writers.ts`).
  */
 export type SaleCreationDependencies = SaleDependencies & {
   readProducts: catalog.ProductReader;
+  readShopProfile: ShopProfileReader;
   writeCashSale: (row: CashSaleToWrite) => Promise<CashSaleOutcome>;
   writeWalletSale: (row: WalletSaleToWrite) => Promise<boolean>;
 };
@@ -109,12 +110,7 @@ async function createCashSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
-  const prepared = await prepareSale(
-    dependencies,
-    tenant,
-    input,
-    getShopProfile(dependencies.database, tenant.merchantId),
-  );
+  const prepared = await prepareSale(dependencies, tenant, input, dependencies.readShopProfile(tenant.merchantId));
   const tillId = input.till_id ?? null;
   const shift = tillId === null ? null : await shifts.openShiftOfTill(dependencies.database, tenant, tillId);
   const sale = saleToInsert(tenant, prepared, { status: "completed", paymentId: null, shiftId: shift?.id ?? null });
@@ -149,7 +145,7 @@ async function createWalletSale(
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
   // Read once: a sale prepared again with a fresh code is priced with the same settings.
-  const profile = getShopProfile(dependencies.database, tenant.merchantId);
+  const profile = dependencies.readShopProfile(tenant.merchantId);
   return withFreshCodes(dependencies.logger, async () => {
     const prepared = await prepareSale(dependencies, tenant, input, profile);
     if (prepared.payment === null) {
@@ -226,7 +222,7 @@ async function prepareSale(
   dependencies: SaleCreationDependencies,
   tenant: Tenant,
   input: CreateSaleInput,
-  shopProfile: ReturnType<typeof getShopProfile>,
+  shopProfile: ReturnType<ShopProfileReader>,
 ) {
   // Before any query: the basket's size bounds the product lookup.
   assertItemCount(input.items.length);
