@@ -1,3 +1,4 @@
+import { paidPerLine, unitsRefundCents } from "../../kernel/refunds.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
@@ -9,7 +10,6 @@ import { recordApproval, requireManager } from "../cashiers/index.ts";
 import { events } from "../events/index.ts";
 import { shifts } from "../shifts/index.ts";
 import { stock } from "../stock/index.ts";
-import { paidPerLine, unitsRefundCents } from "./line-refunds.ts";
 import { newReceiptToken } from "./receipt-token.ts";
 import * as queries from "./return-queries.ts";
 import type { CreateReturnInput, ReturnItem, SaleReturnRow } from "./return-schemas.ts";
@@ -71,7 +71,7 @@ export function returnLines(
       name: line.name,
       qty: wanted.qty,
       unit_cents: line.unit_cents,
-      // What these units were paid: after discounts, with tax added on top (line-refunds.ts).
+      // What these units were paid: after discounts, with tax added on top (src/kernel/refunds.ts).
       line_total_cents: unitsRefundCents(paid[wanted.line] ?? 0, line.qty, alreadyReturned, wanted.qty),
     };
   });

@@ -11,7 +11,19 @@ export type Sale = {
   tender: "cash" | "wallet";
   total_cents: number;
   currency: Currency;
-  items: { product_id: string | null; name: string; qty: number; unit_cents: number; line_total_cents: number }[];
+  items: {
+    product_id: string | null;
+    name: string;
+    qty: number;
+    unit_cents: number;
+    line_total_cents: number;
+    /** On a sale with a discount or tax: the line after discounts, and its rate. */
+    net_cents?: number;
+    tax_rate_bp?: number;
+  }[];
+  /** Absent from a sale kept before discounts and tax. */
+  tax_cents?: number;
+  taxes?: { rate_bp: number; taxable_cents: number; tax_cents: number }[];
   payment_id: string | null;
   payment: {
     id: string;
