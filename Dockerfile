@@ -9,6 +9,9 @@ ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The OpenAPI types generator is a local package (its own TypeScript 5: scripts/openapi-types); npm ci
+# links it, so its package.json must be there.
+COPY scripts/openapi-types/package.json ./scripts/openapi-types/
 # Exactly the locked versions (npm ci fails when package.json and the lockfile disagree). No install
 # scripts: the build needs none.
 RUN npm ci --no-audit --no-fund --ignore-scripts

@@ -9,6 +9,7 @@ import { randomSecret } from "../src/platform/ids.ts";
 import { poolNames } from "../src/platform/queue/task.ts";
 import { type CpuSample, startCpuSample } from "./cpu-usage.ts";
 import { chartApiProcess, chartPoolProcesses, peakRssMb, sumCpu } from "./deployment.ts";
+import { type ApiPooler, startApiPooler } from "./pooler.ts";
 import {
   type BusyStatement,
   buildRelease,
@@ -28,7 +29,7 @@ import {
 } from "./support.ts";
 
 /**
- * npm run bench:deploy [-- --short]
+ * npm run bench:deploy [-- --short] [-- --pooler]
  *
  * The deployment shape: the API and the four worker pools as separate processes on one PostgreSQL
  * (DATABASE_URL's server, or an embedded one), as the Helm chart runs them: the built release
@@ -63,10 +64,14 @@ import {
  * the event is stamped) to the receiver (p50/p99), for the settling phases and for the payments settled
  * while the creation load ran, and the API's peak RSS. Ratios compare figures of
  * the same run only: the machine is shared and its speed drifts.
+ * `--pooler`: the API's database through Debian's PgBouncer in transaction mode, with
+ * DATABASE_PREPARED_STATEMENTS=false, its LISTEN connection and the pools direct (./pooler.ts); the
+ * ceiling stays direct.
  */
 const { values } = parseArgs({
   options: {
     short: { type: "boolean", default: false },
+    pooler: { type: "boolean", default: false },
     merchants: { type: "string", default: "50" },
     connections: { type: "string", default: "50" },
     seconds: { type: "string" },
@@ -195,6 +200,7 @@ async function arrivals(): Promise<Map<string, number>> {
 }
 
 const database = await createBenchDatabase(loadConfig().databaseUrl);
+let pooler: ApiPooler | null = null;
 try {
   const keys = Array.from({ length: merchantCount }, () => `sk_test_${randomSecret()}`);
   const client = new pg.Client({ connectionString: database.url });
@@ -224,6 +230,9 @@ try {
     WORKER_HTTP_PORT: "0",
     METRICS_PORT: "0",
   };
+  // As many server connections as the API has clients: the figures show the hop and the setting,
+  // not a smaller pool.
+  pooler = values.pooler ? await startApiPooler(database.url, Number(environment.DATABASE_POOL_SIZE)) : null;
   const headersFor = (requestNumber: number) => ({
     authorization: `Bearer ${keys[requestNumber % keys.length]}`,
     "idempotency-key": randomUUID(),
@@ -290,7 +299,8 @@ try {
       const { env, nodeArgs } = poolProcesses[pool];
       pools.push(await startBuiltService(pool, { ...environment, ...env }, "WORKER_HTTP_PORT", nodeArgs));
     }
-    const api = await startBuiltService("api", { ...environment, ...apiProcess.env }, "PORT", apiProcess.nodeArgs);
+    const apiEnvironment = { ...environment, ...apiProcess.env, ...pooler?.apiEnvironment };
+    const api = await startBuiltService("api", apiEnvironment, "PORT", apiProcess.nodeArgs);
     return {
       apiUrl: `http://127.0.0.1:${api.port}`,
       apiPid: api.child.pid ?? 0,
@@ -780,7 +790,8 @@ try {
   process.stdout.write(
     [
       "",
-      `bench:deploy${short ? " --short" : ""} — API + ${poolNames.length} pools as separate processes, ${merchantCount} merchants, ${connections} connections, ${seconds} s per measurement, sandbox settles ${values["auto-settle"]} s after issue; ${os.cpus().length} cores, load average ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1 / 5 min) at the end`,
+      `bench:deploy${short ? " --short" : ""}${pooler === null ? "" : " --pooler"} — API + ${poolNames.length} pools as separate processes, ${merchantCount} merchants, ${connections} connections, ${seconds} s per measurement, sandbox settles ${values["auto-settle"]} s after issue; ${os.cpus().length} cores, load average ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1 / 5 min) at the end`,
+      ...(pooler === null ? [] : [await pooler.describe()]),
       ...results.flatMap((round, index) => {
         const { baseline, platform, settled, idle, waiting, expired } = round;
         const lifecycleCpu =
@@ -826,5 +837,6 @@ try {
   );
 } finally {
   await stopServer(receiver);
+  await pooler?.stop();
   await database.dispose();
 }

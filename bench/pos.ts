@@ -110,6 +110,8 @@ try {
     let searchNarrow: LoadResult;
     let report10k: Latency;
     let report1m: Latency;
+    let items10k: Latency;
+    let items1m: Latency;
     let tableRows10k: number;
     let tableRows1m: number;
     try {
@@ -166,13 +168,15 @@ try {
       await seedOtherSales(client, "a", 10_000 - DAY_SALES, merchantCount);
       tableRows10k = await countSales(client);
       report10k = await measureReport(base, catalogKey);
+      items10k = await measureItemBreakdown(base, catalogKey);
       await seedOtherSales(client, "b", reportTotal - tableRows10k, merchantCount);
       tableRows1m = await countSales(client);
       report1m = await measureReport(base, catalogKey);
+      items1m = await measureItemBreakdown(base, catalogKey);
     } finally {
       await stopServer(reads);
     }
-    return { barcode, searchBroad, searchNarrow, report10k, report1m, tableRows10k, tableRows1m };
+    return { barcode, searchBroad, searchNarrow, report10k, report1m, items10k, items1m, tableRows10k, tableRows1m };
   }
 
   // 3: cash sales against the ceiling.
@@ -211,8 +215,10 @@ try {
   const latency = (name: string, result: Latency) =>
     `${name.padEnd(52)} p50 ${result.p50Ms.toFixed(1).padStart(6)} ms   p99 ${result.p99Ms.toFixed(1).padStart(6)} ms   (${result.samples} sequential requests)`;
   const readLines = (figures: NonNullable<typeof readFigures>) => {
-    const { barcode, searchBroad, searchNarrow, report10k, report1m, tableRows10k, tableRows1m } = figures;
+    const { barcode, searchBroad, searchNarrow, report10k, report1m, items10k, items1m, tableRows10k, tableRows1m } =
+      figures;
     const reportRatio = report1m.p50Ms / report10k.p50Ms;
+    const itemsRatio = items1m.p50Ms / items10k.p50Ms;
     return [
       `bench:pos — ${productCount} catalog products; lookups paced at ${lookupRate}/s over 10 connections for ${seconds} s`,
       line("GET /v1/products?barcode= (scanner lookup)", barcode),
@@ -223,6 +229,9 @@ try {
       latency(`GET /v1/sales/report, ${tableRows10k} sales in the table`, report10k),
       latency(`GET /v1/sales/report, ${tableRows1m} sales in the table`, report1m),
       `ratio ${reportRatio.toFixed(2)} (p50 at ${tableRows1m} / at ${tableRows10k}; target ≤ 1.50: ${reportRatio <= 1.5 ? "met" : "NOT met"})`,
+      latency(`GET /v1/sales/reports/item, ${tableRows10k} sales in the table`, items10k),
+      latency(`GET /v1/sales/reports/item, ${tableRows1m} sales in the table`, items1m),
+      `ratio ${itemsRatio.toFixed(2)} (target ≤ 1.50: ${itemsRatio <= 1.5 ? "met" : "NOT met"})`,
       "",
     ];
   };
@@ -244,15 +253,37 @@ try {
 
 type Latency = { p50Ms: number; p99Ms: number; samples: number };
 
-/** One day's report, requested back to back after a warm-up: latency as a client sees it. */
-async function measureReport(base: string, key: string): Promise<Latency> {
-  const url = `${base}/v1/sales/report?from=${encodeURIComponent(DAY_FROM)}&to=${encodeURIComponent(DAY_TO)}`;
+/** The report's day as a query string. */
+function dayQuery(): string {
+  return `from=${encodeURIComponent(DAY_FROM)}&to=${encodeURIComponent(DAY_TO)}`;
+}
+
+/** One day's report (Today's: totals, tenders, best sellers, net). */
+function measureReport(base: string, key: string): Promise<Latency> {
+  return measureGet(
+    `${base}/v1/sales/report?${dayQuery()}`,
+    key,
+    (body: { totals?: { count: number } }) => body.totals?.count === DAY_SALES,
+  );
+}
+
+/** One day's sales by item (the heaviest breakdown: every line of the period, then the products named). */
+function measureItemBreakdown(base: string, key: string): Promise<Latency> {
+  return measureGet(
+    `${base}/v1/sales/reports/item?${dayQuery()}`,
+    key,
+    (body: { rows?: unknown[] }) => (body.rows?.length ?? 0) > 0,
+  );
+}
+
+/** A GET requested back to back after a warm-up: latency as a client sees it. */
+async function measureGet<Body>(url: string, key: string, expected: (body: Body) => boolean): Promise<Latency> {
   const get = async () => {
     const started = performance.now();
     const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-    const body = (await response.json()) as { totals?: { count: number } };
-    if (response.status !== 200 || body.totals?.count !== DAY_SALES) {
-      throw new Error(`unexpected report: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    const body = (await response.json()) as Body;
+    if (response.status !== 200 || !expected(body)) {
+      throw new Error(`unexpected answer: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
     }
     return performance.now() - started;
   };

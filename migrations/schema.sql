@@ -20,7 +20,7 @@ TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), tax_rate_bp integer);
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
 TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
-TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text, discount_cents bigint NOT NULL DEFAULT 0, tax_cents bigint NOT NULL DEFAULT 0, taxes jsonb NOT NULL DEFAULT '[]'::jsonb, discount_reason text);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text, discount_cents bigint NOT NULL DEFAULT 0, tax_cents bigint NOT NULL DEFAULT 0, taxes jsonb NOT NULL DEFAULT '[]'::jsonb, tendered_cents bigint, discount_reason text);
 TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone, revoked_at timestamp with time zone, cashier_id text, device_id text);
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
@@ -203,6 +203,7 @@ CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::t
 CONSTRAINT sales_tax_cents_check ON sales: CHECK ((tax_cents >= 0));
 CONSTRAINT sales_taxes_check ON sales: CHECK ((jsonb_typeof(taxes) = 'array'::text));
 CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_tendered_cash ON sales: CHECK (((tendered_cents IS NULL) OR ((tender = 'cash'::text) AND (tendered_cents >= total_cents))));
 CONSTRAINT sales_till_id_check ON sales: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
 CONSTRAINT sessions_cashier_fkey ON sessions: FOREIGN KEY (merchant_id, cashier_id) REFERENCES cashiers(merchant_id, id);
@@ -368,6 +369,7 @@ CREATE UNIQUE INDEX products_pkey ON public.products USING btree (merchant_id, i
 CREATE INDEX products_search_idx ON public.products USING gin (merchant_id, (((((name || chr(31)) || COALESCE(sku, ''::text)) || chr(31)) || COALESCE(barcode, ''::text))) extensions.gin_trgm_ops);
 CREATE INDEX products_sku_idx ON public.products USING btree (merchant_id, sku) WHERE (sku IS NOT NULL);
 CREATE UNIQUE INDEX rate_limit_windows_pkey ON public.rate_limit_windows USING btree (merchant_id);
+CREATE INDEX sale_returns_period_idx ON public.sale_returns USING btree (merchant_id, livemode, created_at);
 CREATE UNIQUE INDEX sale_returns_pkey ON public.sale_returns USING btree (merchant_id, id);
 CREATE UNIQUE INDEX sale_returns_receipt_token_key ON public.sale_returns USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
 CREATE INDEX sale_returns_sale_idx ON public.sale_returns USING btree (merchant_id, sale_id, created_at);
@@ -590,11 +592,11 @@ BEGIN
       OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
         NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at, NEW.client_sale_id,
         NEW.client_request_fingerprint, NEW.taken_at, NEW.till_id, NEW.shift_id, NEW.receipt_token,
-        NEW.discount_cents, NEW.tax_cents, NEW.taxes, NEW.discount_reason)
+        NEW.discount_cents, NEW.tax_cents, NEW.taxes, NEW.tendered_cents, NEW.discount_reason)
         IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
         OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at, OLD.client_sale_id,
         OLD.client_request_fingerprint, OLD.taken_at, OLD.till_id, OLD.shift_id, OLD.receipt_token,
-        OLD.discount_cents, OLD.tax_cents, OLD.taxes, OLD.discount_reason) THEN
+        OLD.discount_cents, OLD.tax_cents, OLD.taxes, OLD.tendered_cents, OLD.discount_reason) THEN
     RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
       USING ERRCODE = 'restrict_violation';
   END IF;

@@ -117,8 +117,11 @@ async function failOver(
   return { promoteMs, apiBackAfterSwitchMs };
 }
 
-/** A wallet sale's waiting request on the new primary, woken by its payment (the API's LISTEN path). */
-async function tillWaitWakes(apiUrl: string, key: string): Promise<Check> {
+/**
+ * A wallet sale's waiting request on the new primary, woken by its payment (the API's LISTEN path):
+ * paid once `listening` says the API LISTENs there, so that the NOTIFY, not the first read, answers it.
+ */
+async function tillWaitWakes(apiUrl: string, key: string, listening: () => Promise<boolean>): Promise<Check> {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const post = (url: string, body: unknown) =>
     fetch(`${apiUrl}${url}`, {
@@ -133,7 +136,7 @@ async function tillWaitWakes(apiUrl: string, key: string): Promise<Check> {
     headers,
     signal: AbortSignal.timeout(60_000),
   }).then(async (response) => ((await response.json()) as { status: string }).status);
-  await sleep(500);
+  await waitFor("the waiting request listens on the new primary", listening, 30_000);
   await post(`/checkout/${sale.body.payment_id}/mockpay`, {});
   const status = await waiting;
   return {
@@ -249,7 +252,8 @@ async function scenario(mode: Replication): Promise<{ checks: Check[]; figures: 
       () => Date.now() - switchedAt,
       () => undefined,
     );
-    const tillCheck = await tillWaitWakes(services.apiUrl, key).catch((error: unknown) => ({
+    const apiListens = async () => ((await listeners(cluster.standbyPort)).get("notifications") ?? 0) > 0;
+    const tillCheck = await tillWaitWakes(services.apiUrl, key, apiListens).catch((error: unknown) => ({
       name: "a till's waiting request is woken on the new primary (LISTEN resumed)",
       ok: false,
       detail: `failed: ${(error as Error).message} ${String((error as Error).cause ?? "")}`,

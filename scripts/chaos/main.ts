@@ -19,7 +19,7 @@ import { provisionMerchant, SUBSCRIBED_EVENTS } from "./merchants.ts";
 import { createTraffic, HANG_MS } from "./traffic.ts";
 
 /**
- * npm run chaos -- [--seconds N] [--short]
+ * node scripts/chaos/main.ts [--seconds N] [--short] (the first part of `npm run chaos`: ./all.ts)
  *
  * Runs the deployment shape (API and the four pools as separate processes, two replicas of one, on a
  * PostgreSQL of its own), drives payments and payouts with idempotent retries, and meanwhile SIGKILLs
@@ -34,7 +34,7 @@ const { values } = parseArgs({
 });
 const trafficSeconds = Number(values.seconds ?? (values.short ? 30 : 120));
 if (!Number.isFinite(trafficSeconds) || trafficSeconds < 20) {
-  process.stderr.write("Usage: npm run chaos -- [--seconds N (at least 20)] [--short]\n");
+  process.stderr.write("Usage: node scripts/chaos/main.ts [--seconds N (at least 20)] [--short]\n");
   process.exit(2);
 }
 

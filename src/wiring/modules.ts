@@ -10,7 +10,7 @@ import { ledgerModule } from "../modules/ledger/index.ts";
 import { merchantsModule } from "../modules/merchants/index.ts";
 import type { PaymentHooks, PaymentWriter } from "../modules/payments/index.ts";
 import { paymentsModule, paymentWriterPerDatabase } from "../modules/payments/index.ts";
-import { payoutsModule } from "../modules/payouts/index.ts";
+import { type PayoutWriter, payoutsModule, payoutWriterPerDatabase } from "../modules/payouts/index.ts";
 import { type SaleWiring, salePaymentHook, salesModule, saleWritersPerDatabase } from "../modules/sales/index.ts";
 import { sessionsModule } from "../modules/sessions/index.ts";
 import { shiftsModule } from "../modules/shifts/index.ts";
@@ -30,11 +30,12 @@ export type ModuleDependencies = {
   /** What a payment's end does in the modules built on payments, for every module that ends payments. */
   paymentHooks: PaymentHooks;
   /**
-   * The hot paths' batching writers (a payment's creation, a sale's ring-up), built once here so that
+   * The hot paths' batching writers (a payment's creation, a sale's ring-up, a payout's request), built once here so that
    * every request of the process shares them; per database, which comes with the request.
    */
   paymentWriter: (database: Database) => PaymentWriter;
   saleWriters: SaleWiring["saleWriters"];
+  payoutWriter: (database: Database) => PayoutWriter;
 };
 
 /**
@@ -52,6 +53,7 @@ export function moduleDependencies(gateways: WalletGateways): ModuleDependencies
     paymentHooks,
     paymentWriter: paymentWriterPerDatabase(),
     saleWriters: saleWritersPerDatabase(),
+    payoutWriter: payoutWriterPerDatabase(),
   };
 }
 

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
+import { sql } from "../../src/platform/db/pool.ts";
 import { launchChromium } from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
+import { MM_IN_POINTS, pageSizePoints } from "../support/pdf.ts";
 import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
+import { openAppPage } from "../support/web-app.ts";
 
 let db: TestDatabase;
 let browser: Browser;
@@ -22,11 +25,11 @@ afterAll(async () => {
   await db?.close();
 });
 
-async function post(path: string, body: unknown) {
+async function post(path: string, body: unknown, merchant: TestMerchant = shop) {
   const response = await fetch(`${platform.baseUrl}${path}`, {
     method: "POST",
     headers: {
-      authorization: `Bearer ${shop.liveKey}`,
+      authorization: `Bearer ${merchant.liveKey}`,
       "idempotency-key": randomUUID(),
       "content-type": "application/json",
     },
@@ -35,17 +38,6 @@ async function post(path: string, body: unknown) {
   expect(response.status).toBe(201);
   return response.json();
 }
-
-/** The first page's size in PostScript points, from the PDF's MediaBox. */
-function pageSizePoints(pdf: Buffer): [number, number] {
-  const match = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/.exec(pdf.toString("latin1"));
-  if (match === null) {
-    throw new Error("no MediaBox in the PDF");
-  }
-  return [Number(match[1]), Number(match[2])];
-}
-
-const MM_IN_POINTS = 72 / 25.4;
 
 describe("public receipts", () => {
   test("a sale's and a return's receipt open without a session, show no personal data, print at 80 mm and A4", async () => {
@@ -140,5 +132,45 @@ describe("public receipts", () => {
     expect(await print.isVisible()).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  test("a receipt a shop can hand over: its profile's name, address, VAT number and footer, cash tendered and change; axe-clean", async () => {
+    const other = await newMerchant(db.database);
+    await db.database.query(sql.unsafe`
+      INSERT INTO shop_profiles (merchant_id, display_name, address, tax_number, receipt_footer, default_tax_rate_bp)
+      VALUES (${other.merchant.id}, 'Moyo Groceries', ${"12 Samora Machel Ave\nHarare"}, '10023456',
+        ${"Goods exchanged within 7 days\nwith this receipt."}, 1550)`);
+    const sale = await post(
+      "/v1/sales",
+      { tender: "cash", items: [{ name: "Sugar", qty: 2, unit_cents: 185 }], tendered_cents: 500 },
+      other,
+    );
+    expect(sale).toMatchObject({ total_cents: 370, tendered_cents: 500, change_cents: 130 });
+
+    const app = await openAppPage(browser);
+    await app.page.goto(sale.receipt_url);
+    expect(await app.page.locator("h1").textContent()).toBe("Moyo Groceries");
+    expect(await app.page.locator(".address").innerHTML()).toBe("12 Samora Machel Ave<br>Harare");
+    expect(await app.page.locator(".tax-number").textContent()).toBe("VAT no. 10023456");
+    expect(await app.page.locator(".tendered").textContent()).toBe("Cash tendered USD 5.00");
+    expect(await app.page.locator(".change").textContent()).toBe("Change USD 1.30");
+    expect(await app.page.locator("footer").innerHTML()).toBe(
+      "<p>Goods exchanged within 7 days<br>with this receipt.</p>",
+    );
+    expect(await app.accessibilityViolations()).toEqual([]);
+
+    // A return's receipt carries the same shop.
+    const { sale_return: saleReturn } = await post(
+      `/v1/sales/${sale.id}/returns`,
+      { items: [{ line: 0, qty: 1 }] },
+      other,
+    );
+    await app.page.goto(saleReturn.receipt_url);
+    expect(await app.page.locator("h1").textContent()).toBe("Moyo Groceries");
+    expect(await app.page.locator(".tax-number").textContent()).toBe("VAT no. 10023456");
+    expect(await app.page.locator("footer").textContent()).toContain("Goods exchanged within 7 days");
+    expect(await app.accessibilityViolations()).toEqual([]);
+    expect(app.consoleErrors).toEqual([]);
+    await app.close();
   });
 });

@@ -22,13 +22,16 @@ import { openTill, signIn, TEST_ORIGIN, type TestSession } from "../support/sess
 const PASSWORD = "correct horse battery";
 let db: TestDatabase;
 let app: ReturnType<typeof testApp>;
-let routes: readonly AnyRoute[];
+/**
+ * The routes as declared, for naming one test per route: the declarations do not depend on the
+ * database (the requests go to `app`, built on the test database below).
+ */
+const routes: readonly AnyRoute[] = apiRoutes(testGateways(testConfig("postgres://127.0.0.1:5432/declarations-only")));
 
 beforeAll(async () => {
   db = await createTestDatabase();
   const config = testConfig(db.url, { RATE_LIMIT_REQUESTS: "10000" });
   app = testApp({ database: db.database, config });
-  routes = apiRoutes(testGateways(config));
 });
 afterAll(() => db.close());
 
@@ -175,32 +178,46 @@ async function checkRoute(route: AnyRoute, everyone: Principals, objects: Record
   return wrong;
 }
 
-test("every route answers every principal as its declared access says", async () => {
-  const { shop, principals: everyone, owner, tillDevice } = await shopPrincipals();
-  const objects = await shopObjects(shop, owner, tillDevice);
-  const wrong: string[] = [];
-  const merchantRoutes = routes.filter((route) => typeof route.auth === "object");
-  for (const route of merchantRoutes.filter((candidate) => !SESSION_ENDING.has(candidate.operationId))) {
-    wrong.push(...(await checkRoute(route, everyone, objects)));
+const merchantRoutes = routes.filter((route) => typeof route.auth === "object");
+const named = (list: readonly AnyRoute[]) =>
+  list.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const);
+
+/** One shop with every principal, shared by the routes that end no session (each its own test). */
+let shared: { everyone: Principals; objects: Record<string, string> } | undefined;
+async function sharedShop() {
+  if (shared === undefined) {
+    const { shop, principals: everyone, owner, tillDevice } = await shopPrincipals();
+    shared = { everyone, objects: await shopObjects(shop, owner, tillDevice) };
   }
-  // One fresh shop per session-ending route; the owner's own calls go last (signing out everywhere ends
-  // the other principals' sessions too).
-  const ownersLast = [
-    ...principals.filter((name) => !name.startsWith("owner")),
-    "owner_stale_step_up",
-    "owner",
-  ] as const;
-  for (const route of merchantRoutes.filter((candidate) => SESSION_ENDING.has(candidate.operationId))) {
+  return shared;
+}
+
+// One test per route, so that a slow machine's time limit is a route's, not the whole walk's.
+test.each(named(merchantRoutes.filter((candidate) => !SESSION_ENDING.has(candidate.operationId))))(
+  "%s answers every principal as its declared access says",
+  async (_name, route) => {
+    const { everyone, objects } = await sharedShop();
+    expect(await checkRoute(route, everyone, objects)).toEqual([]);
+  },
+);
+
+// One fresh shop per session-ending route; the owner's own calls go last (signing out everywhere ends
+// the other principals' sessions too).
+const ownersLast = [...principals.filter((name) => !name.startsWith("owner")), "owner_stale_step_up", "owner"] as const;
+test.each(named(merchantRoutes.filter((candidate) => SESSION_ENDING.has(candidate.operationId))))(
+  "%s (it ends sessions) answers every principal as its declared access says",
+  async (_name, route) => {
     const fresh = await shopPrincipals();
+    const wrong: string[] = [];
     for (const principal of ownersLast) {
       const response = await call(fresh.principals[principal], route, urlOf(route, undefined));
       if (allows(route.auth as Access, principal) === refused(response)) {
         wrong.push(`${route.method.toUpperCase()} ${route.path} as ${principal}: ${response.status}`);
       }
     }
-  }
-  expect(wrong).toEqual([]);
-});
+    expect(wrong).toEqual([]);
+  },
+);
 
 test("a till is never signed in with a password", async () => {
   const shop = await newMerchant(db.database);

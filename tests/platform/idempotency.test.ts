@@ -90,13 +90,18 @@ const singleStatementRoute = (idempotent: boolean) =>
     idempotent,
     request: { body: bodySchema },
     responses: { 201: { description: "created" } },
-    handler: async ({ body, tenant, database, commitWithResponse }) => {
+    handler: async ({ body, tenant, database, answeredWrite }) => {
       // A slow provider call before the write, as a payment's gateway call.
       await slowerThanTheLock(body.note);
       const id = `ch_${randomUUID()}`;
-      return commitWithResponse({ status: 201, body: { id, amount_cents: body.amount_cents } }, (response) =>
+      const charged = answeredWrite((amountCents: number) => ({
+        status: 201,
+        body: { id, amount_cents: amountCents },
+      }));
+      await charged.commit(body.amount_cents, (response) =>
         recordExecutionWithResponse(database, tenant, id, response),
       );
+      return charged.reply();
     },
   });
 

@@ -73,6 +73,7 @@ export function cashSaleWriterFixtures(world: ReturnType<typeof salesTestWorld>)
       created_at: createdAt,
       completed_at: createdAt,
       cancelled_at: null,
+      tendered_cents: null,
     };
   }
 

@@ -18,6 +18,8 @@ const BINARIES = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"];
 
 export type PgBouncer = {
   port: number;
+  /** The pooler's process, whose CPU bench:deploy --pooler reports. */
+  pid: number;
   /** The URL of `database` through the pooler (the fallback entry: any database of the server). */
   urlFor: (database: string) => string;
   /** The pooler's admin console (`SHOW STATS`, ...), simple-protocol statements only. */
@@ -92,6 +94,7 @@ export async function startPgBouncer(options: {
     `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   return {
     port,
+    pid: child.pid ?? 0,
     urlFor,
     admin: async (statement) => {
       const client = new pg.Client({ connectionString: urlFor("pgbouncer") });

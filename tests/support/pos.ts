@@ -7,7 +7,8 @@ import { createLogger } from "../../src/platform/telemetry/logger.ts";
 import { createGateways } from "../../src/wiring/gateways.ts";
 import { paymentHooks } from "../../src/wiring/modules.ts";
 import { testApp, testConfig } from "./app.ts";
-import type { TestDatabase } from "./database.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { newMerchant, type TestMerchant } from "./factories.ts";
 
 /**
  * Helpers of the point-of-sale tests: the API app with a rate limit out of the way, a small client
@@ -41,6 +42,31 @@ export function client(app: PosApp, key: string) {
   };
 }
 export type Client = ReturnType<typeof client>;
+
+/**
+ * What the catalog and stock test files share: a test database for the file, and for each test a
+ * fresh shop with the API app and a client per world's key.
+ */
+export function productsTestWorld(options: { poolSize?: number } = {}) {
+  const world = {
+    db: undefined as unknown as TestDatabase,
+    shop: undefined as unknown as TestMerchant,
+    app: undefined as unknown as PosApp,
+    live: undefined as unknown as Client,
+    testWorld: undefined as unknown as Client,
+  };
+  beforeAll(async () => {
+    world.db = await createTestDatabase(options);
+  });
+  beforeEach(async () => {
+    world.shop = await newMerchant(world.db.database);
+    world.app = posSetup(world.db).app;
+    world.live = client(world.app, world.shop.liveKey);
+    world.testWorld = client(world.app, world.shop.testKey);
+  });
+  afterAll(() => world.db.close());
+  return world;
+}
 
 /** Creates a product through the API and returns its body, failing loudly when it is refused. */
 export async function createProduct(api: Client, body: Record<string, unknown>) {

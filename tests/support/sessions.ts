@@ -1,5 +1,9 @@
 import request from "supertest";
-import type { testApp } from "./app.ts";
+import { z } from "zod";
+import { sql } from "../../src/platform/db/pool.ts";
+import { testApp, testConfig } from "./app.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { newMerchant, type TestMerchant } from "./factories.ts";
 
 type App = ReturnType<typeof testApp>;
 
@@ -66,4 +70,65 @@ export async function openTill(
     id: response.body.id as string,
   };
   return { ...session, send: sender(app, session), deviceId: paired.body.id as string };
+}
+
+export const PASSWORD = "correct horse battery";
+
+/**
+ * What the sessions test files share: a test database and an app for the file, one shop for all its
+ * tests, and `count` (a SQL count, for asserting what was or was not written).
+ */
+export function sessionsTestWorld() {
+  const world = {
+    db: undefined as unknown as TestDatabase,
+    app: undefined as unknown as App,
+    shop: undefined as unknown as TestMerchant,
+    count: (query: ReturnType<typeof sql.unsafe>) =>
+      world.db.database.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT (${query})::integer AS n`),
+  };
+  beforeAll(async () => {
+    world.db = await createTestDatabase();
+    world.app = testApp({ database: world.db.database, config: testConfig(world.db.url) });
+    world.shop = await newMerchant(world.db.database);
+  });
+  afterAll(() => world.db.close());
+  return world;
+}
+
+/**
+ * What the owner-facing test files share: a test database and an app for the file (its rate limit out
+ * of the way), and for each test a fresh shop, its owner signed in and, with `till`, a paired till.
+ * `beforeEach` runs before the shop is made (a file's own cleanup between tests).
+ */
+export function ownerTestWorld(
+  options: {
+    poolSize?: number;
+    merchant?: Parameters<typeof newMerchant>[1];
+    till?: boolean;
+    beforeEach?: (database: TestDatabase) => Promise<void>;
+  } = {},
+) {
+  const world = {
+    db: undefined as unknown as TestDatabase,
+    app: undefined as unknown as App,
+    shop: undefined as unknown as TestMerchant,
+    owner: undefined as unknown as TestSession,
+    /** With `till`: the shop's paired till, opened afresh for each test (see `openTill`). */
+    till: undefined as unknown as TestSession & { deviceId: string },
+  };
+  beforeAll(async () => {
+    world.db = await createTestDatabase(options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+    world.app = testApp({
+      database: world.db.database,
+      config: testConfig(world.db.url, { RATE_LIMIT_REQUESTS: "10000" }),
+    });
+  });
+  beforeEach(async () => {
+    await options.beforeEach?.(world.db);
+    world.shop = await newMerchant(world.db.database, options.merchant);
+    world.owner = await signIn(world.app, { email: world.shop.email, password: PASSWORD });
+    if (options.till) world.till = await openTill(world.app, world.owner);
+  });
+  afterAll(() => world.db.close());
+  return world;
 }

@@ -121,6 +121,24 @@ export class TillPage {
   }
 
   /**
+   * Pairs this till under `tillName` with the owner's credentials, in a shop with cashiers, and
+   * `cashier` switches in with their PIN; resolves when the top bar names them.
+   */
+  async pairAndSwitchIn(email: string, cashier: { name: string; pin: string }, tillName = "Counter 1") {
+    const { page } = this;
+    await page.goto(`${this.baseUrl}/till`);
+    await page.getByLabel("Till name").fill(tillName);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Pair this till", exact: true }).click();
+    await page.getByRole("heading", { name: "Who is at the till?" }).waitFor();
+    await page.getByRole("button", { name: cashier.name }).click();
+    await page.getByLabel(`PIN for ${cashier.name}`).fill(cashier.pin);
+    await page.getByLabel(`PIN for ${cashier.name}`).press("Enter");
+    await page.getByText(`Cashier: ${cashier.name}`).waitFor();
+  }
+
+  /**
    * Opens this till's cash drawer in the current world from the Drawer screen (the float typed per
    * currency, blank is none), then goes back to Sell: a cash sale needs an open drawer.
    */

@@ -1,8 +1,10 @@
+import request from "supertest";
 import { createDeliveryStore } from "../../src/modules/webhooks/delivery-store.ts";
 import { createWebhookPoster } from "../../src/modules/webhooks/post-webhook.ts";
 import { attemptDelivery, claimDueDeliveries } from "../../src/modules/webhooks/service.ts";
 import type { Config } from "../../src/platform/config.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
+import type { testApp } from "./app.ts";
 
 /**
  * The delivery worker, driven by the test step by step: `deliverDue` claims a merchant's due
@@ -26,4 +28,19 @@ export function webhookDeliverer(database: Database, config: Config) {
     },
     close: () => poster.close(),
   };
+}
+
+/**
+ * Registering endpoints over the API of `app()` (read when called: the app is made in a `beforeAll`):
+ * `createEndpoint` answers the response whatever it is, `registered` expects the 201 and its endpoint.
+ */
+export function endpointRegistrar(app: () => ReturnType<typeof testApp>) {
+  const createEndpoint = async (key: string, body: Record<string, unknown>) =>
+    request(app()).post("/v1/webhook_endpoints").set("Authorization", `Bearer ${key}`).send(body);
+  const registered = async (key: string, body: Record<string, unknown>) => {
+    const response = await createEndpoint(key, body);
+    expect(response.status).toBe(201);
+    return response.body as { id: string; secret: string; url: string };
+  };
+  return { createEndpoint, registered };
 }

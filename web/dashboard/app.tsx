@@ -2,14 +2,12 @@ import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { currentPath, navigate } from "../lib/router.ts";
 import { liveAvailable, loadSession, session, setWorld, signOut, world } from "../lib/session.ts";
-import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
-import { lazyPage } from "./components/lazy-page.tsx";
+import { Button, Link, lazyPage, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { BalancePage } from "./pages/balance.tsx";
 import { HomePage } from "./pages/home.tsx";
 import { PaymentDetailPage } from "./pages/payment-detail.tsx";
 import { PaymentsPage } from "./pages/payments.tsx";
 import { PayoutsPage } from "./pages/payouts.tsx";
-import { SettingsPage } from "./pages/settings.tsx";
 import { CashiersPage } from "./pages/shop/cashiers.tsx";
 import { TillDevicesPage } from "./pages/shop/devices.tsx";
 import { SaleDetailPage } from "./pages/shop/sale-detail.tsx";
@@ -36,14 +34,30 @@ const DEVELOPER_PAGES: readonly PageEntry[] = [
 
 /** The catalog's page is its own chunk (web/build.ts): it is most of a page's worth of script. */
 const ProductsPage = lazyPage(async () => (await import("./pages/shop/products/products-page.tsx")).ProductsPage);
+// The shop's settings are set now and then: their own chunks too.
+const ReceiptTaxPage = lazyPage(
+  async () => (await import("./pages/shop/settings/receipt-tax-page.tsx")).ReceiptTaxPage,
+);
+const ExchangeRatesPage = lazyPage(
+  async () => (await import("./pages/shop/settings/exchange-rates-page.tsx")).ExchangeRatesPage,
+);
+
+/** Settings (password, two-factor, sessions, audit log) is opened now and then: its own chunk too. */
+const SettingsPage = lazyPage(async () => (await import("./pages/settings.tsx")).SettingsPage);
+
+/** The sales reports are their own chunk too: tables, charts and downloads an owner opens now and then. */
+const ReportsPage = lazyPage(async () => (await import("./pages/shop/reports/reports-page.tsx")).ReportsPage);
 
 /** The shop: what the tills record and sell, and the people and devices that work them (docs/shop.md). */
 const SHOP_PAGES: readonly PageEntry[] = [
   { path: `${BASE}/products`, label: "Products", page: ProductsPage },
   { path: `${BASE}/sales`, label: "Sales", page: SalesPage },
+  { path: `${BASE}/reports`, label: "Reports", page: ReportsPage },
   { path: `${BASE}/shifts`, label: "Shifts", page: ShiftsPage },
   { path: `${BASE}/cashiers`, label: "Cashiers", page: CashiersPage },
   { path: `${BASE}/till-devices`, label: "Till devices", page: TillDevicesPage },
+  { path: `${BASE}/rate-of-the-day`, label: "Rate of the day", page: ExchangeRatesPage },
+  { path: `${BASE}/receipt-and-tax`, label: "Receipt & tax", page: ReceiptTaxPage },
 ];
 
 /** The navigation, in order: pages, and a group's pages under its name. */

@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { components, paths } from "../lib/api/generated.ts";
+
+/** The API's types, generated from docs/openapi.json (web/lib/api/generated.ts): what a merchant's SDK would use. */
+type NewPayment = paths["/v1/payments"]["post"]["requestBody"]["content"]["application/json"];
+type Payment = components["schemas"]["Payment"];
 
 /**
  * An example merchant site using pos.js: a drop-in button whose server creates the payment with the
@@ -30,7 +35,8 @@ document.getElementById("scripted").addEventListener("click", () => {
 </body>
 </html>`;
 
-  async function createPayment(): Promise<{ id: string; checkout_url: string }> {
+  async function createPayment(): Promise<Payment> {
+    const order: NewPayment = { amount_cents: 1250, narration: "Example order" };
     const response = await fetch(`${options.platformUrl}/v1/payments`, {
       method: "POST",
       headers: {
@@ -38,12 +44,12 @@ document.getElementById("scripted").addEventListener("click", () => {
         "idempotency-key": randomUUID(),
         "content-type": "application/json",
       },
-      body: JSON.stringify({ amount_cents: 1250, narration: "Example order" }),
+      body: JSON.stringify(order),
     });
     if (!response.ok) {
       throw new Error(`creating the payment failed: ${response.status}`);
     }
-    return (await response.json()) as { id: string; checkout_url: string };
+    return (await response.json()) as Payment;
   }
 
   const server = http.createServer((request, response) => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError } from "./api.ts";
+import { ApiError } from "./api/client.ts";
 
 export type Resource<T> = { state: "loading" } | { state: "loaded"; value: T } | { state: "failed"; error: ApiError };
 

@@ -1,46 +1,28 @@
 import { computed, signal } from "@preact/signals";
-import { type ApiClient, ApiError, createApiClient, type World } from "./api.ts";
+import { type ApiClient, ApiError, createApiClient, type WorldName } from "./api/client.ts";
+import type { components } from "./api/generated.ts";
 
 /**
  * The signed-in session of a browser app (dashboard or till), as signals: the session the API
  * answered (user, merchant, CSRF token, expiry), the chosen world, and one API client that carries
  * both. Sign-in, sign-out and the world switch live here so both apps share them.
  */
-/** Which app a session is for: the dashboard's ends when idle, the till's lasts a shift. */
-export type SessionKind = "dashboard" | "till";
+/** The session the API answers (user, merchant, CSRF token, expiry, the till's cashier and device). */
+export type Session = components["schemas"]["Session"];
 
-export type Session = {
-  id: string;
-  object: "session";
-  kind: SessionKind;
-  user: { id: string; email: string };
-  merchant: { id: string; name: string; status: "pending" | "active" | "suspended" };
-  csrf_token: string;
-  created_at: string;
-  expires_at: string;
-  idle_expires_at: string | null;
-  /** Until when step-up actions need no password again (null: none typed in this session; a till never). */
-  step_up_expires_at: string | null;
-  /** The cashier switched in on a till session (null: nobody, the till shows its PIN screen). */
-  cashier_id: string | null;
-  /** That cashier's role: a manager approves returns, cash pay-outs and a drawer closed with a difference. */
-  cashier_role: "cashier" | "manager" | null;
-  /** The paired till device that opened a till session (null: a dashboard session). */
-  device_id: string | null;
-  /** Two-factor sign-in is on: sign-in and step-up need the authenticator app's code (`otp`). */
-  two_factor_enabled: boolean;
-};
+/** Which app a session is for: the dashboard's ends when idle, the till's lasts a shift. */
+export type SessionKind = Session["kind"];
 
 /** undefined: not known yet (the first GET /v1/session is in flight); null: signed out. */
 export const session = signal<Session | null | undefined>(undefined);
 
 const WORLD_STORAGE_KEY = "pos.world";
-export const world = signal<World>(readWorld());
+export const world = signal<WorldName>(readWorld());
 
 /** LIVE is only for an active merchant (the API refuses it otherwise). */
 export const liveAvailable = computed(() => session.value?.merchant.status === "active");
 
-function readWorld(): World {
+function readWorld(): WorldName {
   try {
     return sessionStorage.getItem(WORLD_STORAGE_KEY) === "live" ? "live" : "test";
   } catch {
@@ -48,7 +30,7 @@ function readWorld(): World {
   }
 }
 
-export function setWorld(next: World): void {
+export function setWorld(next: WorldName): void {
   world.value = next;
   try {
     sessionStorage.setItem(WORLD_STORAGE_KEY, next);

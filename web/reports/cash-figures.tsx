@@ -1,8 +1,9 @@
-import { currencies, formatMoney } from "../../src/kernel/money.ts";
-import type { Shift, ShiftCash } from "../lib/shift.ts";
+import { formatMoney } from "../../src/kernel/money.ts";
+import type { Shift, ShiftCash } from "../lib/api.ts";
+import { type CurrencyRow, CurrencyTable } from "./currency-table.tsx";
 import { overShort, overShortClass } from "./over-short.ts";
 
-type Figure = { label: string; key: string; text: (cash: ShiftCash) => string; closedOnly?: boolean };
+type Figure = CurrencyRow<ShiftCash> & { closedOnly?: boolean };
 
 const money = (pick: (cash: ShiftCash) => number) => (cash: ShiftCash) => formatMoney(cash.currency, pick(cash));
 
@@ -15,9 +16,16 @@ const FIGURES: readonly Figure[] = [
   { label: "Number of refunds", key: "refunds-count", text: (cash) => String(cash.refunds_count) },
   { label: "Pay-ins", key: "pay-ins", text: money((cash) => cash.pay_ins_cents) },
   { label: "Pay-outs", key: "pay-outs", text: money((cash) => -cash.pay_outs_cents) },
-  { label: "Expected in drawer", key: "expected", text: money((cash) => cash.expected_cents) },
+  { label: "Expected in drawer", key: "expected", text: money((cash) => cash.expected_cents), total: true },
   { label: "Counted", key: "counted", text: money((cash) => cash.counted_cents ?? 0), closedOnly: true },
-  { label: "Over/short", key: "over-short", text: overShort, closedOnly: true },
+  {
+    label: "Over/short",
+    key: "over-short",
+    text: overShort,
+    closedOnly: true,
+    total: true,
+    cellClass: (cash) => overShortClass(cash) ?? "",
+  },
 ];
 
 /**
@@ -26,49 +34,6 @@ const FIGURES: readonly Figure[] = [
  * till's and the dashboard's with each other and with the database).
  */
 export function CashFigures(props: { shift: Shift; caption: string }) {
-  const byCurrency = new Map(props.shift.cash.map((cash) => [cash.currency, cash]));
-  const figures = FIGURES.filter((figure) => props.shift.status === "closed" || figure.closedOnly !== true);
-  return (
-    <div class="table-scroll">
-      <table class="cash-figures">
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Cash</th>
-            {currencies.map((currency) => (
-              <th key={currency} scope="col" class="numeric">
-                {currency}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {figures.map((figure) => (
-            <tr
-              key={figure.key}
-              class={figure.key === "expected" || figure.key === "over-short" ? "total-row" : undefined}
-            >
-              <th scope="row">{figure.label}</th>
-              {currencies.map((currency) => {
-                const cash = byCurrency.get(currency);
-                return (
-                  <td
-                    key={currency}
-                    class={
-                      figure.key === "over-short" && cash !== undefined
-                        ? `numeric ${overShortClass(cash) ?? ""}`
-                        : "numeric"
-                    }
-                    data-figure={`${figure.key}-${currency}`}
-                  >
-                    {cash === undefined ? "—" : figure.text(cash)}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const rows = FIGURES.filter((figure) => props.shift.status === "closed" || figure.closedOnly !== true);
+  return <CurrencyTable caption={props.caption} corner="Cash" figures={props.shift.cash} rows={rows} />;
 }

@@ -1,5 +1,5 @@
 import { formatMoney } from "../../src/kernel/money.ts";
-import type { ShiftCash } from "../lib/shift.ts";
+import type { ShiftCash } from "../lib/api.ts";
 
 /** A drawer's difference in words: "USD 0.50 short", "ZWG 1.00 over", "USD 0.00 (even)"; "USD —" while open. */
 export function overShort(cash: ShiftCash): string {

@@ -1,12 +1,12 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../src/kernel/money.ts";
+import { type DrawerMove, getZReport, type ZReport } from "../lib/api.ts";
 import { formatDateTime } from "../lib/format.ts";
 import { useResource } from "../lib/resource.ts";
 import { session } from "../lib/session.ts";
 import { Button, SelectField, Table } from "../ui/index.ts";
 import { CashFigures } from "./cash-figures.tsx";
-import { type DrawerMove, getZReport, type ZReport } from "./z-report-api.ts";
 import "./z-report.css";
 
 type Paper = "roll" | "a4";

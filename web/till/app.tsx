@@ -1,25 +1,31 @@
 import { useEffect, useState } from "preact/hooks";
 import { currentPath } from "../lib/router.ts";
 import { api, session } from "../lib/session.ts";
-import { Button, Link, Toasts, toast, WorldBadge } from "../ui/index.ts";
+import { Button, Link, lazyPage, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
 import { ChangePinDialog, ManagerDialog } from "./cashier/manager-dialog.tsx";
 import { PinScreen } from "./cashier/pin-screen.tsx";
 import { catalogLoaded, SYNC_INTERVAL_MS, startCatalog, syncCatalog } from "./catalog/catalog.ts";
 import { openDeviceSession, pairedDevice } from "./device/device.ts";
-import { DeviceScreen } from "./device/device-screen.tsx";
 import { OutboxBadge, openSession, startOutbox } from "./offline/index.ts";
 import { startScanning } from "./scan/scan-target.ts";
 import { SellScreen } from "./sell/sell-screen.tsx";
-import { DrawerScreen, Z_REPORT_PATH } from "./shift/drawer-screen.tsx";
-import { ZReport } from "./shift/z-report.tsx";
+import { Z_REPORT_PATH } from "./shift/paths.ts";
 import { SignInScreen } from "./sign-in.tsx";
-import { StockScreen } from "./stock/stock-screen.tsx";
-import { TodayScreen } from "./today/today-screen.tsx";
 import { activeWorld } from "./world.ts";
 import { WorldSwitch } from "./world-switch.tsx";
 
 export const BASE = "/till";
+
+// Selling is the till's work; the other screens are opened now and then (the drawer at a shift's ends,
+// stock when goods arrive, Today with its returns, pairing once), so they are a chunk loaded when one
+// is first opened (web/build.ts: the first load's budget). The service worker caches every chunk: they
+// open offline.
+const StockScreen = lazyPage(async () => (await import("./occasional-screens.ts")).StockScreen);
+const TodayScreen = lazyPage(async () => (await import("./occasional-screens.ts")).TodayScreen);
+const DrawerScreen = lazyPage(async () => (await import("./occasional-screens.ts")).DrawerScreen);
+const DeviceScreen = lazyPage(async () => (await import("./occasional-screens.ts")).DeviceScreen);
+const ZReport = lazyPage<{ shiftId: string }>(async () => (await import("./occasional-screens.ts")).ZReport);
 
 const SCREENS = [
   { path: BASE, label: "Sell", screen: SellScreen },

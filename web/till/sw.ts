@@ -1,7 +1,8 @@
 /**
  * The till's service worker: the till opens without the network. It keeps this build's page (the
- * /till shell), script and style in a cache named after the build, and deletes other builds' caches
- * when it takes over, so a new build replaces the old one on the next load. Pages under /till are
+ * /till shell), script, style and chunks (the screens loaded on demand, which must open offline too)
+ * in a cache named after the build, and deletes other builds' caches when it takes over, so a new
+ * build replaces the old one on the next load. Pages under /till are
  * asked of the network first (online, the page is always the newest) and answered from the cache
  * when the network fails, errs (5xx) or is slow. Hashed assets come from the cache. Nothing else is
  * touched: the /v1 API above all goes to the network, never cached (money state must be live; the

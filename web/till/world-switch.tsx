@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { World } from "../lib/api.ts";
+import type { WorldName } from "../lib/api.ts";
 import { liveAvailable, setWorld } from "../lib/session.ts";
 import { Button, Dialog } from "../ui/index.ts";
 import { cart, cartUnits, clearCart } from "./sell/cart.ts";
@@ -8,9 +8,9 @@ import { cart, cartUnits, clearCart } from "./sell/cart.ts";
  * TEST or LIVE, always on screen. A cart belongs to the world it was rung up in, so switching with
  * items in it asks first and starts an empty cart. LIVE stays shut until the account is active.
  */
-export function WorldSwitch(props: { active: World }) {
-  const [asking, setAsking] = useState<World | undefined>(undefined);
-  const choose = (next: World) => {
+export function WorldSwitch(props: { active: WorldName }) {
+  const [asking, setAsking] = useState<WorldName | undefined>(undefined);
+  const choose = (next: WorldName) => {
     if (next === props.active) return;
     if (cart.value.length > 0) {
       setAsking(next);

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { ApiError } from "../lib/api.ts";
+import { ApiError } from "../lib/api/client.ts";
 import { type SessionKind, signIn } from "../lib/session.ts";
 import { Button } from "./Button.tsx";
 import { Field } from "./Field.tsx";

@@ -1,7 +1,7 @@
-import type { World } from "../lib/api.ts";
+import type { WorldName } from "../lib/api.ts";
 
 /** The world in use, unmistakable: TEST is loud (a striped banner colour), LIVE is plain. */
-export function WorldBadge(props: { world: World }) {
+export function WorldBadge(props: { world: WorldName }) {
   return props.world === "test" ? (
     <span class="world-badge world-test">TEST</span>
   ) : (

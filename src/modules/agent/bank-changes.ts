@@ -53,7 +53,7 @@ export async function reserveBankChange(
 ): Promise<{ row: BankChangeRow; fresh: boolean }> {
   const world = { ...tenant, idempotencyKey };
   return instantTransfer.reserveOnce({
-    find: () => queries.selectBankChangeByIdempotencyKey(dependencies.database, world),
+    find: () => queries.bankChangeRows.selectByIdempotencyKey(dependencies.database, world),
     insert: () =>
       dependencies.database.transaction(async (transaction) => {
         const id = newId("bch");
@@ -112,9 +112,9 @@ function bankChangeSteps(
   const { database, config } = dependencies;
   const key = (row: BankChangeRow) => ({ merchantId: row.merchant_id, id: row.id });
   return {
-    claim: (row) => queries.claimBankChangeLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
-    recordAttempt: (row) => queries.recordBankChangeAttempt(database, key(row)),
-    release: (row) => queries.releaseBankChangeLease(database, key(row)),
+    claim: (row) => queries.bankChangeRows.claimLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
+    recordAttempt: (row) => queries.bankChangeRows.recordAttempt(database, key(row)),
+    release: (row) => queries.bankChangeRows.releaseLease(database, key(row)),
     submit: (row) =>
       gatewayOf(dependencies.gateways, row.livemode).sendChangeToWallet({
         transferId: row.id,
@@ -131,7 +131,7 @@ function bankChangeSteps(
         attempts: row.attempts,
         lastAttemptAt: row.last_attempt_at,
       }),
-    reload: async (row) => (await queries.selectBankChangeByKey(database, key(row))) ?? row,
+    reload: async (row) => (await queries.bankChangeRows.selectByKey(database, key(row))) ?? row,
   };
 }
 
@@ -141,66 +141,68 @@ export function proceedBankChange(dependencies: AgentDependencies, reserved: { r
 }
 
 /** `processing → completed` with `bank_change.completed`, in the caller's transaction. */
-export async function completeBankChange(
+export function completeBankChange(
   transaction: Transaction,
   row: BankChangeRow,
   outcome: TransferCompleted<ChangeToWalletCompleted>,
 ): Promise<BankChangeRow | null> {
-  const completed = await queries.completeBankChange(transaction, {
-    merchantId: row.merchant_id,
-    id: row.id,
-    gatewayReference: outcome.gatewayReference,
-    recipientName: outcome.recipientName,
-    completedAt: outcome.completedAt,
-  });
-  if (completed === null) {
-    return null;
-  }
-  await events.emit(transaction, {
-    merchantId: completed.merchant_id,
-    livemode: completed.livemode,
-    type: "bank_change.completed",
-    data: {
-      bank_change_id: completed.id,
-      amount_cents: completed.amount_cents,
-      currency: completed.currency,
-      destination_msisdn: completed.destination_msisdn,
-      recipient_name: completed.recipient_name,
-      reference: completed.reference,
-    },
-  });
-  await instantTransfer.unscheduleReconcile(transaction, bankChangeReconcileJob, completed);
-  return completed;
+  return instantTransfer.recordFinal(
+    transaction,
+    bankChangeReconcileJob,
+    () =>
+      queries.completeBankChange(transaction, {
+        merchantId: row.merchant_id,
+        id: row.id,
+        gatewayReference: outcome.gatewayReference,
+        recipientName: outcome.recipientName,
+        completedAt: outcome.completedAt,
+      }),
+    (completed) =>
+      events.emit(transaction, {
+        merchantId: completed.merchant_id,
+        livemode: completed.livemode,
+        type: "bank_change.completed",
+        data: {
+          bank_change_id: completed.id,
+          amount_cents: completed.amount_cents,
+          currency: completed.currency,
+          destination_msisdn: completed.destination_msisdn,
+          recipient_name: completed.recipient_name,
+          reference: completed.reference,
+        },
+      }),
+  );
 }
 
 /** `processing → failed`: the debit reversed and `bank_change.failed`, in one transaction. */
 export async function failBankChange(database: Database, row: BankChangeRow, reason: string) {
-  return database.transaction(async (transaction) => {
-    const failed = await queries.failBankChange(transaction, { merchantId: row.merchant_id, id: row.id, reason });
-    if (failed === null) {
-      return null;
-    }
-    await ledger.reverse(transaction, {
-      merchantId: failed.merchant_id,
-      transactionId: failed.debit_transaction_id,
-      description: `Change to wallet ${failed.reference} failed: ${reason}`.slice(0, 500),
-    });
-    await events.emit(transaction, {
-      merchantId: failed.merchant_id,
-      livemode: failed.livemode,
-      type: "bank_change.failed",
-      data: {
-        bank_change_id: failed.id,
-        amount_cents: failed.amount_cents,
-        currency: failed.currency,
-        destination_msisdn: failed.destination_msisdn,
-        reason,
-        reference: failed.reference,
+  return database.transaction((transaction) =>
+    instantTransfer.recordFinal(
+      transaction,
+      bankChangeReconcileJob,
+      () => queries.bankChangeRows.fail(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
+      async (failed) => {
+        await ledger.reverse(transaction, {
+          merchantId: failed.merchant_id,
+          transactionId: failed.debit_transaction_id,
+          description: `Change to wallet ${failed.reference} failed: ${reason}`.slice(0, 500),
+        });
+        await events.emit(transaction, {
+          merchantId: failed.merchant_id,
+          livemode: failed.livemode,
+          type: "bank_change.failed",
+          data: {
+            bank_change_id: failed.id,
+            amount_cents: failed.amount_cents,
+            currency: failed.currency,
+            destination_msisdn: failed.destination_msisdn,
+            reason,
+            reference: failed.reference,
+          },
+        });
       },
-    });
-    await instantTransfer.unscheduleReconcile(transaction, bankChangeReconcileJob, failed);
-    return failed;
-  });
+    ),
+  );
 }
 
 export function bankChangeFailedError(row: BankChangeRow) {
@@ -211,7 +213,7 @@ export function bankChangeFailedError(row: BankChangeRow) {
 }
 
 export async function getBankChange(database: Queryable, world: World, id: string): Promise<BankChangeRow> {
-  const row = await queries.selectBankChange(database, world, id);
+  const row = await queries.bankChangeRows.select(database, world, id);
   if (row === null) {
     throw notFound(`No such change-to-wallet: ${id}.`);
   }
@@ -219,7 +221,7 @@ export async function getBankChange(database: Queryable, world: World, id: strin
 }
 
 export async function reloadBankChange(database: Queryable, row: BankChangeRow): Promise<BankChangeRow> {
-  return (await queries.selectBankChangeByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
+  return (await queries.bankChangeRows.selectByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
 }
 
 /**
@@ -231,7 +233,7 @@ export async function reconcileBankChange(
   dependencies: AgentDependencies,
   job: { merchantId: string; bankChangeId: string },
 ): Promise<BankChangeRow | null> {
-  const row = await queries.selectBankChangeByKey(dependencies.database, {
+  const row = await queries.bankChangeRows.selectByKey(dependencies.database, {
     merchantId: job.merchantId,
     id: job.bankChangeId,
   });

@@ -1,10 +1,8 @@
 import type { World } from "../../kernel/world.ts";
 import type { DueTable } from "../../platform/db/due-claims.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
+import { type RowKey, transferRowQueries } from "../money-out/index.ts";
 import { type BankChangeRow, bankChangeRowSchema, type WithdrawalRow, withdrawalRowSchema } from "./schemas.ts";
-
-/** A row as jobs name it: its merchant and id (the id implies the world). */
-type RowKey = { merchantId: string; id: string };
 
 // Withdrawal codes.
 
@@ -134,50 +132,12 @@ export async function insertBankChange(
     RETURNING ${BANK_CHANGE_COLUMNS}`);
 }
 
-export async function selectBankChange(database: Queryable, world: World, id: string): Promise<BankChangeRow | null> {
-  return database.maybeOne(sql.type(bankChangeRowSchema)`
-    SELECT ${BANK_CHANGE_COLUMNS} FROM bank_changes
-    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${id}`);
-}
-
-export async function selectBankChangeByKey(database: Queryable, key: RowKey): Promise<BankChangeRow | null> {
-  return database.maybeOne(sql.type(bankChangeRowSchema)`
-    SELECT ${BANK_CHANGE_COLUMNS} FROM bank_changes WHERE merchant_id = ${key.merchantId} AND id = ${key.id}`);
-}
-
-export async function selectBankChangeByIdempotencyKey(
-  database: Queryable,
-  world: World & { idempotencyKey: string },
-): Promise<BankChangeRow | null> {
-  return database.maybeOne(sql.type(bankChangeRowSchema)`
-    SELECT ${BANK_CHANGE_COLUMNS} FROM bank_changes
-    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode}
-      AND idempotency_key = ${world.idempotencyKey}`);
-}
-
-export async function claimBankChangeLease(
-  database: Queryable,
-  key: RowKey & { leaseMs: number },
-): Promise<BankChangeRow | null> {
-  return database.maybeOne(sql.type(bankChangeRowSchema)`
-    UPDATE bank_changes SET lease_until = now() + ${key.leaseMs} * interval '1 millisecond', updated_at = now()
-    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'processing'
-      AND (lease_until IS NULL OR lease_until <= now())
-    RETURNING ${BANK_CHANGE_COLUMNS}`);
-}
-
-export async function recordBankChangeAttempt(database: Queryable, key: RowKey): Promise<BankChangeRow | null> {
-  return database.maybeOne(sql.type(bankChangeRowSchema)`
-    UPDATE bank_changes SET attempts = attempts + 1, last_attempt_at = now(), updated_at = now()
-    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'processing'
-    RETURNING ${BANK_CHANGE_COLUMNS}`);
-}
-
-export async function releaseBankChangeLease(database: Queryable, key: RowKey): Promise<void> {
-  await database.query(sql.unsafe`
-    UPDATE bank_changes SET lease_until = NULL, updated_at = now()
-    WHERE merchant_id = ${key.merchantId} AND id = ${key.id} AND status = 'processing'`);
-}
+/** The reads, lease, attempt and failure of a bank change, as every instant transfer has them. */
+export const bankChangeRows = transferRowQueries({
+  name: "bank_changes",
+  columns: BANK_CHANGE_COLUMNS,
+  row: bankChangeRowSchema,
+});
 
 export async function completeBankChange(
   transaction: Transaction,
@@ -186,17 +146,6 @@ export async function completeBankChange(
   return transaction.maybeOne(sql.type(bankChangeRowSchema)`
     UPDATE bank_changes SET status = 'completed', gateway_reference = ${change.gatewayReference},
       recipient_name = ${change.recipientName}, completed_at = ${change.completedAt.toISOString()}::timestamptz,
-      lease_until = NULL, updated_at = now()
-    WHERE merchant_id = ${change.merchantId} AND id = ${change.id} AND status = 'processing'
-    RETURNING ${BANK_CHANGE_COLUMNS}`);
-}
-
-export async function failBankChange(
-  transaction: Transaction,
-  change: RowKey & { reason: string },
-): Promise<BankChangeRow | null> {
-  return transaction.maybeOne(sql.type(bankChangeRowSchema)`
-    UPDATE bank_changes SET status = 'failed', failure_reason = ${change.reason}, failed_at = now(),
       lease_until = NULL, updated_at = now()
     WHERE merchant_id = ${change.merchantId} AND id = ${change.id} AND status = 'processing'
     RETURNING ${BANK_CHANGE_COLUMNS}`);

@@ -63,6 +63,11 @@ const qrDrawnOnReplay: AnyRoute["derivedOnReplay"] = {
   derive: (code, config) => withdrawals.withdrawalQrPngDataUrlOf(config, String(code.code)),
 };
 
+/**
+ * Withdrawal codes and change to wallet (the gateway moves the money).
+ * Longer than 70 lines as a list of route declarations (a container, docs/conventions.md); each of its
+ * handlers keeps to the rule.
+ */
 export function agentRoutes(gateways: WalletGateways): AnyRoute[] {
   return [
     defineRoute({

@@ -2,37 +2,22 @@ import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import request from "supertest";
 import { z } from "zod";
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { type Client, client, createProduct, movesOf, type PosApp, posSetup } from "../../../tests/support/pos.ts";
+import { createProduct, movesOf, productsTestWorld } from "../../../tests/support/pos.ts";
 import { sql } from "../../platform/db/pool.ts";
 
-let db: TestDatabase;
-let shop: TestMerchant;
-let app: PosApp;
-let live: Client;
+const world = productsTestWorld();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-beforeEach(async () => {
-  shop = await newMerchant(db.database);
-  app = posSetup(db).app;
-  live = client(app, shop.liveKey);
-});
-afterAll(() => db.close());
-
-const preview = (csv: string | Buffer, key = shop.liveKey) =>
-  request(app)
+const preview = (csv: string | Buffer, key = world.shop.liveKey) =>
+  request(world.app)
     .post("/v1/products/import/preview")
     .set("Authorization", `Bearer ${key}`)
     .set("Content-Type", "text/csv")
     .send(csv);
 
 const apply = (csv: string, idempotencyKey: string = randomUUID()) =>
-  request(app)
+  request(world.app)
     .post("/v1/products/import")
-    .set("Authorization", `Bearer ${shop.liveKey}`)
+    .set("Authorization", `Bearer ${world.shop.liveKey}`)
     .set("Idempotency-Key", idempotencyKey)
     .set("Content-Type", "text/csv")
     .send(csv);
@@ -42,8 +27,8 @@ test("tax_rate: a percentage kept as basis points, empty for the shop's default;
   expect(response.body.errors).toEqual([expect.objectContaining({ row: 5, column: "tax_rate" })]);
   const fixed = await apply(lines("name,sku,tax_rate", "Beer,BR,15.5", "Bread,BD,0", "Milk,MK,"));
   expect(fixed.body).toMatchObject({ created: 3 });
-  const rates = await db.database.any(sql.unsafe`
-    SELECT sku, tax_rate_bp FROM products WHERE merchant_id = ${shop.id} ORDER BY sku`);
+  const rates = await world.db.database.any(sql.unsafe`
+    SELECT sku, tax_rate_bp FROM products WHERE merchant_id = ${world.shop.id} ORDER BY sku`);
   expect(rates).toEqual([
     { sku: "BD", tax_rate_bp: 0 },
     { sku: "BR", tax_rate_bp: 1_550 },
@@ -52,15 +37,15 @@ test("tax_rate: a percentage kept as basis points, empty for the shop's default;
 });
 
 const productCount = () =>
-  db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
-    SELECT count(*)::int AS count FROM products WHERE merchant_id = ${shop.id}`);
+  world.db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
+    SELECT count(*)::int AS count FROM products WHERE merchant_id = ${world.shop.id}`);
 
 const lines = (...rows: string[]) => `${rows.join("\r\n")}\r\n`;
 
 describe("the dry run", () => {
   test("lists every row's errors with row number and column, and writes nothing", async () => {
-    await createProduct(live, { name: "Milk", barcode: "600111" });
-    await createProduct(live, { name: "Eggs", sku: "EGG" });
+    await createProduct(world.live, { name: "Milk", barcode: "600111" });
+    await createProduct(world.live, { name: "Eggs", sku: "EGG" });
     const csv = lines(
       "name,sku,barcode,price,currency,track_stock,stock_qty,low_stock_at",
       "Bread,BRD,600222,1.20,USD,true,40,5",
@@ -112,7 +97,7 @@ describe("the dry run", () => {
   });
 
   test("a body that is not text/csv is refused", async () => {
-    const response = await live.post("/v1/products/import/preview", { csv: "name\nBread" });
+    const response = await world.live.post("/v1/products/import/preview", { csv: "name\nBread" });
     expect(response.status).toBe(400);
     expect(await productCount()).toBe(0);
   });
@@ -120,8 +105,8 @@ describe("the dry run", () => {
 
 describe("applying", () => {
   test("creates, updates by SKU, else by barcode, with opening stock journaled for new products", async () => {
-    const soap = await createProduct(live, { name: "Soap", sku: "SOAP-1", price_cents: 250, stock_qty: 7 });
-    const milk = await createProduct(live, { name: "Milk", barcode: "600111", price_cents: 100 });
+    const soap = await createProduct(world.live, { name: "Soap", sku: "SOAP-1", price_cents: 250, stock_qty: 7 });
+    const milk = await createProduct(world.live, { name: "Milk", barcode: "600111", price_cents: 100 });
     const csv = lines(
       "sku,barcode,name,category,price,stock_qty",
       "SOAP-1,,Soap bar,Home,2.75,99",
@@ -131,7 +116,7 @@ describe("applying", () => {
     const response = await apply(csv);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ object: "product_import", rows: 3, created: 1, updated: 2, unchanged: 0 });
-    const soapNow = (await live.get(`/v1/products/${soap.id}`)).body;
+    const soapNow = (await world.live.get(`/v1/products/${soap.id}`)).body;
     // On-hand of an existing product is the stock module's: stock_qty is read only for new products.
     expect(soapNow).toMatchObject({
       name: "Soap bar",
@@ -140,10 +125,10 @@ describe("applying", () => {
       stock_qty: 7,
       barcode: null,
     });
-    expect((await live.get(`/v1/products/${milk.id}`)).body).toMatchObject({ name: "Milk 1L", price_cents: 110 });
-    const bread = (await live.get("/v1/products", { barcode: "600222" })).body.data[0];
+    expect((await world.live.get(`/v1/products/${milk.id}`)).body).toMatchObject({ name: "Milk 1L", price_cents: 110 });
+    const bread = (await world.live.get("/v1/products", { barcode: "600222" })).body.data[0];
     expect(bread).toMatchObject({ name: "Bread", sku: "BRD", price_cents: 120, currency: "USD", stock_qty: 40 });
-    expect(await movesOf(db, bread.id)).toEqual([
+    expect(await movesOf(world.db, bread.id)).toEqual([
       expect.objectContaining({ kind: "count", qty_delta: 40, note: "Opening quantity", livemode: true }),
     ]);
     // The same file again changes nothing.
@@ -194,8 +179,8 @@ describe("applying", () => {
 
 describe("exporting", () => {
   test("every product, archived ones too, in columns that import back unchanged", async () => {
-    await createProduct(live, { name: "=cmd|' /C calc'!A0", sku: "EVIL", price_cents: 5 });
-    const bread = await createProduct(live, {
+    await createProduct(world.live, { name: "=cmd|' /C calc'!A0", sku: "EVIL", price_cents: 5 });
+    const bread = await createProduct(world.live, {
       name: "Bread",
       sku: "BRD",
       barcode: "600222",
@@ -203,9 +188,11 @@ describe("exporting", () => {
       stock_qty: 4,
       tax_rate_bp: 1_550,
     });
-    await createProduct(live, { name: "Delivery", price_cents: null, track_stock: false, currency: "ZWG" });
-    await live.patch(`/v1/products/${bread.id}`, { active: false });
-    const response = await request(app).get("/v1/products.csv").set("Authorization", `Bearer ${shop.liveKey}`);
+    await createProduct(world.live, { name: "Delivery", price_cents: null, track_stock: false, currency: "ZWG" });
+    await world.live.patch(`/v1/products/${bread.id}`, { active: false });
+    const response = await request(world.app)
+      .get("/v1/products.csv")
+      .set("Authorization", `Bearer ${world.shop.liveKey}`);
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/csv/);
     const records = parse(response.text, { bom: true, columns: true }) as Record<string, string>[];
@@ -258,6 +245,6 @@ describe("exporting", () => {
 
 describe("access", () => {
   test("a test key may use it too (a till is refused: tests/platform/access-matrix.test.ts)", async () => {
-    expect((await preview(lines("name", "Bread"), shop.testKey)).status).toBe(200);
+    expect((await preview(lines("name", "Bread"), world.shop.testKey)).status).toBe(200);
   });
 });

@@ -41,6 +41,11 @@ const PAGE_HEADERS = {
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
 };
 
+/**
+ * The hosted checkout page and the calls it makes.
+ * Longer than 70 lines as a list of route declarations (a container, docs/conventions.md); each of its
+ * handlers keeps to the rule.
+ */
 export function checkoutRoutes(wiring: payments.PaymentWiring): AnyRoute[] {
   return [
     defineRoute({

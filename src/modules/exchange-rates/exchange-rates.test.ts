@@ -1,8 +1,5 @@
 import request from "supertest";
-import { testApp, testConfig } from "../../../tests/support/app.ts";
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { openTill, signIn, type TestSession } from "../../../tests/support/sessions.ts";
+import { openTill, ownerTestWorld } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { microsOf, rateOf } from "./service.ts";
 
@@ -10,25 +7,11 @@ import { microsOf, rateOf } from "./service.ts";
  * The shop's rate of the day (issue 47): who may set it, the rate in force per pair and world, the
  * history, the audit, and rows that are never changed.
  */
-let db: TestDatabase;
-let app: ReturnType<typeof testApp>;
-let shop: TestMerchant;
-let owner: TestSession;
-const PASSWORD = "correct horse battery";
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  app = testApp({ database: db.database, config: testConfig(db.url, { RATE_LIMIT_REQUESTS: "10000" }) });
-});
-beforeEach(async () => {
-  shop = await newMerchant(db.database);
-  owner = await signIn(app, { email: shop.email, password: PASSWORD });
-});
-afterAll(() => db.close());
+const world = ownerTestWorld();
 
 const withKey = (key: string) => ({
-  post: (path: string, body: object) => request(app).post(path).set("Authorization", `Bearer ${key}`).send(body),
-  get: (path: string) => request(app).get(path).set("Authorization", `Bearer ${key}`),
+  post: (path: string, body: object) => request(world.app).post(path).set("Authorization", `Bearer ${key}`).send(body),
+  get: (path: string) => request(world.app).get(path).set("Authorization", `Bearer ${key}`),
 });
 
 test("rates are read exactly as typed, never through a float", () => {
@@ -41,7 +24,7 @@ test("rates are read exactly as typed, never through a float", () => {
 });
 
 test("the owner sets a rate; the newest of each pair is in force, per world, and the history keeps them all", async () => {
-  const first = await owner.send("post", "/v1/exchange_rates").send({ base: "USD", other: "ZWG", rate: "26.50" });
+  const first = await world.owner.send("post", "/v1/exchange_rates").send({ base: "USD", other: "ZWG", rate: "26.50" });
   expect(first.status).toBe(201);
   expect(first.body).toMatchObject({
     object: "exchange_rate",
@@ -52,31 +35,35 @@ test("the owner sets a rate; the newest of each pair is in force, per world, and
     other_per_base_micros: 26_500_000,
     set_by: { type: "dashboard_user" },
   });
-  const second = await owner.send("post", "/v1/exchange_rates").send({ base: "USD", other: "ZWG", rate: "26.7843" });
-  const reverse = await owner.send("post", "/v1/exchange_rates").send({ base: "ZWG", other: "USD", rate: "0.0375" });
-  const live = await withKey(shop.liveKey).post("/v1/exchange_rates", { base: "USD", other: "ZWG", rate: "27" });
+  const second = await world.owner
+    .send("post", "/v1/exchange_rates")
+    .send({ base: "USD", other: "ZWG", rate: "26.7843" });
+  const reverse = await world.owner
+    .send("post", "/v1/exchange_rates")
+    .send({ base: "ZWG", other: "USD", rate: "0.0375" });
+  const live = await withKey(world.shop.liveKey).post("/v1/exchange_rates", { base: "USD", other: "ZWG", rate: "27" });
   expect([second.status, reverse.status, live.status]).toEqual([201, 201, 201]);
   expect(live.body).toMatchObject({ livemode: true, set_by: { type: "api_key" } });
 
-  const current = await withKey(shop.testKey).get("/v1/exchange_rates/current");
+  const current = await withKey(world.shop.testKey).get("/v1/exchange_rates/current");
   expect(current.status).toBe(200);
   expect(current.body.data.map((rate: { id: string }) => rate.id).sort()).toEqual(
     [second.body.id, reverse.body.id].sort(),
   );
-  const liveCurrent = await withKey(shop.liveKey).get("/v1/exchange_rates/current");
+  const liveCurrent = await withKey(world.shop.liveKey).get("/v1/exchange_rates/current");
   expect(liveCurrent.body.data.map((rate: { rate: string }) => rate.rate)).toEqual(["27"]);
 
-  const history = await withKey(shop.testKey).get("/v1/exchange_rates?base=USD&other=ZWG&limit=1");
+  const history = await withKey(world.shop.testKey).get("/v1/exchange_rates?base=USD&other=ZWG&limit=1");
   expect(history.body.data.map((rate: { id: string }) => rate.id)).toEqual([second.body.id]);
   expect(history.body.has_more).toBe(true);
-  const next = await withKey(shop.testKey).get(
+  const next = await withKey(world.shop.testKey).get(
     `/v1/exchange_rates?base=USD&other=ZWG&cursor=${history.body.next_cursor}`,
   );
   expect(next.body.data.map((rate: { id: string }) => rate.id)).toEqual([first.body.id]);
   expect(next.body.has_more).toBe(false);
 
-  const audited = await db.database.any(sql.unsafe`
-    SELECT actor_type, target_id FROM audit_log WHERE merchant_id = ${shop.id} AND action = 'exchange_rate.set'`);
+  const audited = await world.db.database.any(sql.unsafe`
+    SELECT actor_type, target_id FROM audit_log WHERE merchant_id = ${world.shop.id} AND action = 'exchange_rate.set'`);
   expect(audited).toHaveLength(4);
 });
 
@@ -91,19 +78,19 @@ test("bad rates and pairs are 400s that write nothing", async () => {
     { base: "USD", other: "EUR", rate: "1" },
     { base: "USD", other: "ZWG", rate: 26.5 },
   ]) {
-    const response = await withKey(shop.testKey).post("/v1/exchange_rates", body);
+    const response = await withKey(world.shop.testKey).post("/v1/exchange_rates", body);
     expect([response.status, response.body.error?.type]).toEqual([400, "invalid_request"]);
   }
-  const count = await db.database.oneFirst(
-    sql.unsafe`SELECT count(*)::int FROM exchange_rates WHERE merchant_id = ${shop.id}`,
+  const count = await world.db.database.oneFirst(
+    sql.unsafe`SELECT count(*)::int FROM exchange_rates WHERE merchant_id = ${world.shop.id}`,
   );
   expect(count).toBe(0);
 });
 
 test("at a till with cashiers, a cashier needs a manager; a manager's PIN approves one setting", async () => {
-  const till = await openTill(app, owner);
-  const cashier = await owner.send("post", "/v1/cashiers").send({ name: "Ann", pin: "1234" });
-  const manager = await owner.send("post", "/v1/cashiers").send({ name: "Ben", pin: "5678", role: "manager" });
+  const till = await openTill(world.app, world.owner);
+  const cashier = await world.owner.send("post", "/v1/cashiers").send({ name: "Ann", pin: "1234" });
+  const manager = await world.owner.send("post", "/v1/cashiers").send({ name: "Ben", pin: "5678", role: "manager" });
   await till.send("post", "/v1/session/cashier").send({ cashier_id: cashier.body.id, pin: "1234" });
 
   const refused = await till.send("post", "/v1/exchange_rates").send({ base: "USD", other: "ZWG", rate: "26" });
@@ -130,11 +117,11 @@ test("at a till with cashiers, a cashier needs a manager; a manager's PIN approv
 });
 
 test("a rate is never changed or deleted", async () => {
-  const set = await withKey(shop.testKey).post("/v1/exchange_rates", { base: "USD", other: "ZWG", rate: "26" });
+  const set = await withKey(world.shop.testKey).post("/v1/exchange_rates", { base: "USD", other: "ZWG", rate: "26" });
   await expect(
-    db.database.query(sql.unsafe`UPDATE exchange_rates SET other_per_base_micros = 1 WHERE id = ${set.body.id}`),
+    world.db.database.query(sql.unsafe`UPDATE exchange_rates SET other_per_base_micros = 1 WHERE id = ${set.body.id}`),
   ).rejects.toThrow(/never changed/);
-  await expect(db.database.query(sql.unsafe`DELETE FROM exchange_rates WHERE id = ${set.body.id}`)).rejects.toThrow(
-    /never changed/,
-  );
+  await expect(
+    world.db.database.query(sql.unsafe`DELETE FROM exchange_rates WHERE id = ${set.body.id}`),
+  ).rejects.toThrow(/never changed/);
 });

@@ -30,22 +30,15 @@ export async function insertTransaction(
     RETURNING ${TRANSACTION_COLUMNS}`);
 }
 
-export async function selectTransactionByPostingKey(
-  database: Queryable,
-  merchantId: string,
-  postingKey: string,
-): Promise<TransactionRow | null> {
-  return database.maybeOne(sql.type(transactionRowSchema)`
-    SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE merchant_id = ${merchantId} AND posting_key = ${postingKey}`);
-}
-
+/** A merchant's ledger transaction by its id or by the posting key it was made under. */
 export async function selectTransaction(
   database: Queryable,
   merchantId: string,
-  transactionId: string,
+  by: { id: string } | { postingKey: string },
 ): Promise<TransactionRow | null> {
+  const match = "id" in by ? sql.fragment`id = ${by.id}` : sql.fragment`posting_key = ${by.postingKey}`;
   return database.maybeOne(sql.type(transactionRowSchema)`
-    SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE merchant_id = ${merchantId} AND id = ${transactionId}`);
+    SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE merchant_id = ${merchantId} AND ${match}`);
 }
 
 /**
@@ -61,31 +54,17 @@ export async function insertPostings(
     postings: readonly (PostingInput & { id: string })[];
   },
 ): Promise<readonly PostingRow[]> {
-  const { postings } = batch;
+  const column = (pick: (posting: PostingInput & { id: string }) => string | number, type: "text" | "int8") =>
+    sql.array(batch.postings.map(pick), type);
   return transaction.any(sql.type(postingRowSchema)`
     INSERT INTO ledger_postings (merchant_id, id, transaction_id, livemode, account, entry_type, currency, amount_cents)
     SELECT ${batch.merchantId}, p.id, ${batch.transactionId}, ${batch.livemode}, p.account, p.entry_type, p.currency, p.amount_cents
     FROM unnest(
-      ${sql.array(
-        postings.map((posting) => posting.id),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.account),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.entryType),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.currency),
-        "text",
-      )}::text[],
-      ${sql.array(
-        postings.map((posting) => posting.amountCents),
-        "int8",
-      )}::int8[]
+      ${column((posting) => posting.id, "text")}::text[],
+      ${column((posting) => posting.account, "text")}::text[],
+      ${column((posting) => posting.entryType, "text")}::text[],
+      ${column((posting) => posting.currency, "text")}::text[],
+      ${column((posting) => posting.amountCents, "int8")}::int8[]
     ) WITH ORDINALITY AS p (id, account, entry_type, currency, amount_cents, position)
     ORDER BY p.position
     RETURNING ${POSTING_COLUMNS}`);
@@ -186,7 +165,7 @@ const ENTRY_COLUMNS = sql.fragment`p.merchant_id, p.id, p.transaction_id, p.live
     SELECT pay.merchant_ref FROM payments pay WHERE pay.merchant_id = t.merchant_id AND pay.id = t.source_id
   ) END AS source_merchant_ref`;
 
-type EntryFilter = {
+export type EntryFilter = {
   merchantId: string;
   livemode: boolean;
   entryType?: EntryType | undefined;
@@ -195,33 +174,27 @@ type EntryFilter = {
   limit: number;
 };
 
-/** The merchant's available-balance postings, newest first, before `beforeSeq` when given. */
-export async function selectEntriesNewestFirst(
+/**
+ * The merchant's available-balance postings in seq order: newest first, before `pastSeq` when given
+ * (a page of the list), or oldest first, after it (a batch of a statement).
+ */
+export async function selectEntries(
   database: Queryable,
-  filter: EntryFilter & { beforeSeq?: number | undefined },
+  filter: EntryFilter & { order: "newest_first" | "oldest_first"; pastSeq?: number | undefined },
 ): Promise<readonly EntryRow[]> {
+  const newestFirst = filter.order === "newest_first";
+  const past =
+    filter.pastSeq === undefined
+      ? sql.fragment``
+      : newestFirst
+        ? sql.fragment`AND p.seq < ${filter.pastSeq}`
+        : sql.fragment`AND p.seq > ${filter.pastSeq}`;
   return database.any(sql.type(entryRowSchema)`
     SELECT ${ENTRY_COLUMNS}
     FROM ledger_postings p
     JOIN ledger_transactions t ON t.merchant_id = p.merchant_id AND t.id = p.transaction_id
-    WHERE ${entryConditions(filter)}
-      ${filter.beforeSeq === undefined ? sql.fragment`` : sql.fragment`AND p.seq < ${filter.beforeSeq}`}
-    ORDER BY p.seq DESC
-    LIMIT ${filter.limit}`);
-}
-
-/** The merchant's available-balance postings, oldest first, after `afterSeq` when given. */
-export async function selectEntriesOldestFirst(
-  database: Queryable,
-  filter: EntryFilter & { afterSeq?: number | undefined },
-): Promise<readonly EntryRow[]> {
-  return database.any(sql.type(entryRowSchema)`
-    SELECT ${ENTRY_COLUMNS}
-    FROM ledger_postings p
-    JOIN ledger_transactions t ON t.merchant_id = p.merchant_id AND t.id = p.transaction_id
-    WHERE ${entryConditions(filter)}
-      ${filter.afterSeq === undefined ? sql.fragment`` : sql.fragment`AND p.seq > ${filter.afterSeq}`}
-    ORDER BY p.seq
+    WHERE ${entryConditions(filter)} ${past}
+    ORDER BY p.seq ${newestFirst ? sql.fragment`DESC` : sql.fragment`ASC`}
     LIMIT ${filter.limit}`);
 }
 

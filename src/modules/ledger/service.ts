@@ -46,7 +46,7 @@ export async function post(transaction: Transaction, input: PostingRequest): Pro
   const prepared = preparePosting(input);
   const inserted = await queries.insertTransaction(transaction, prepared.row);
   if (inserted === null) {
-    const existing = await queries.selectTransactionByPostingKey(transaction, input.merchantId, input.postingKey);
+    const existing = await queries.selectTransaction(transaction, input.merchantId, { postingKey: input.postingKey });
     if (existing === null) {
       throw new Error(`ledger transaction with posting key ${input.postingKey} vanished`);
     }
@@ -144,7 +144,7 @@ export async function reverse(
   transaction: Transaction,
   input: { merchantId: string; transactionId: string; description: string; entryType?: EntryType },
 ): Promise<PostedTransaction> {
-  const original = await queries.selectTransaction(transaction, input.merchantId, input.transactionId);
+  const original = await queries.selectTransaction(transaction, input.merchantId, { id: input.transactionId });
   if (original === null) {
     throw notFound(`No ledger transaction ${input.transactionId}.`);
   }
@@ -200,18 +200,15 @@ const seqCursor = z.tuple([z.number().int().nonnegative()]);
 
 export async function listEntries(
   database: Queryable,
-  filter: {
-    merchantId: string;
-    livemode: boolean;
-    entryType?: EntryType | undefined;
-    from?: Date | undefined;
-    to?: Date | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  },
+  filter: queries.EntryFilter & { cursor?: string | undefined },
 ): Promise<Page<EntryRow>> {
   const beforeSeq = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, seqCursor)[0];
-  const rows = await queries.selectEntriesNewestFirst(database, { ...filter, beforeSeq, limit: filter.limit + 1 });
+  const rows = await queries.selectEntries(database, {
+    ...filter,
+    order: "newest_first",
+    pastSeq: beforeSeq,
+    limit: filter.limit + 1,
+  });
   return toPage(rows, { limit: filter.limit, keyOf: (row) => [row.seq], present: (row) => row });
 }
 
@@ -226,7 +223,12 @@ export async function* statementEntries(
 ): AsyncGenerator<EntryRow> {
   let afterSeq: number | undefined;
   for (;;) {
-    const batch = await queries.selectEntriesOldestFirst(database, { ...period, afterSeq, limit: batchSize });
+    const batch = await queries.selectEntries(database, {
+      ...period,
+      order: "oldest_first",
+      pastSeq: afterSeq,
+      limit: batchSize,
+    });
     yield* batch;
     if (batch.length < batchSize) {
       return;

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import type { Database } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
 import { presentApiKey } from "./present.ts";
@@ -32,6 +34,30 @@ function presentMerchant(merchant: MerchantRow) {
     created_at: merchant.created_at.toISOString(),
     updated_at: merchant.updated_at.toISOString(),
   };
+}
+
+/** An operator's change of one merchant setting (`POST /admin/v1/merchants/:id/<setting>`), answering the merchant. */
+function adminMerchantSetting<B extends z.ZodType>(route: {
+  setting: string;
+  operationId: string;
+  summary: string;
+  body: B;
+  apply: (database: Database, merchantId: string, body: z.output<B>) => Promise<MerchantRow>;
+}): AnyRoute {
+  return defineRoute({
+    method: "post",
+    path: `/admin/v1/merchants/:id/${route.setting}`,
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: ["Operator"],
+    auth: "admin",
+    request: { params: merchantIdParams, body: route.body },
+    responses: { 200: { description: "The merchant.", schema: adminMerchantSchema } },
+    handler: async ({ database, params, body }) => ({
+      // The body is `z.output<B>` (B is a schema); the generic hides that from the route's own typing.
+      body: presentMerchant(await route.apply(database, params.id, body as z.output<B>)),
+    }),
+  });
 }
 
 export const merchantRoutes: AnyRoute[] = [
@@ -101,31 +127,19 @@ export const merchantAdminRoutes: AnyRoute[] = [
       body: presentMerchant(await merchants.getMerchant(database, params.id)),
     }),
   }),
-  defineRoute({
-    method: "post",
-    path: "/admin/v1/merchants/:id/status",
+  adminMerchantSetting({
+    setting: "status",
     operationId: "adminSetMerchantStatus",
     summary: "Activate, suspend or set a merchant pending",
-    tags: ["Operator"],
-    auth: "admin",
-    request: { params: merchantIdParams, body: setStatusBody },
-    responses: { 200: { description: "The merchant.", schema: adminMerchantSchema } },
-    handler: async ({ database, params, body }) => ({
-      body: presentMerchant(await merchants.setStatus(database, params.id, body.status)),
-    }),
+    body: setStatusBody,
+    apply: (database, id, body) => merchants.setStatus(database, id, body.status),
   }),
-  defineRoute({
-    method: "post",
-    path: "/admin/v1/merchants/:id/timezone",
+  adminMerchantSetting({
+    setting: "timezone",
     operationId: "adminSetMerchantTimezone",
     summary: "Set the IANA time zone of the merchant's day (the sales report's default period)",
-    tags: ["Operator"],
-    auth: "admin",
-    request: { params: merchantIdParams, body: setTimezoneBody },
-    responses: { 200: { description: "The merchant.", schema: adminMerchantSchema } },
-    handler: async ({ database, params, body }) => ({
-      body: presentMerchant(await merchants.setTimezone(database, params.id, body.timezone)),
-    }),
+    body: setTimezoneBody,
+    apply: (database, id, body) => merchants.setTimezone(database, id, body.timezone),
   }),
   defineRoute({
     method: "get",

@@ -45,36 +45,24 @@ export const payoutDestinationBody = z.strictObject({ msisdn: msisdnSchema, veri
 const payoutDestination = z.object({ msisdn: z.string().nullable(), verified: z.boolean() });
 const timezoneField = z.string().meta({ description: "IANA time zone of the merchant's day (sales reports)." });
 
+/** What the merchant's own profile and an operator's view of it both show. */
+const merchantFields = {
+  name: z.string(),
+  type: z.enum(merchantTypes),
+  status: z.enum(merchantStatuses),
+  fee_bps: z.number().int(),
+  fee_fixed_cents: z.number().int(),
+  payout_destination: payoutDestination,
+  timezone: timezoneField,
+  created_at: z.iso.datetime(),
+};
+
 export const merchantProfileSchema = z
-  .object({
-    id: z.string(),
-    object: z.literal("merchant"),
-    livemode: z.boolean(),
-    name: z.string(),
-    type: z.enum(merchantTypes),
-    status: z.enum(merchantStatuses),
-    fee_bps: z.number().int(),
-    fee_fixed_cents: z.number().int(),
-    payout_destination: payoutDestination,
-    timezone: timezoneField,
-    created_at: z.iso.datetime(),
-  })
+  .object({ id: z.string(), object: z.literal("merchant"), livemode: z.boolean(), ...merchantFields })
   .meta({ id: "MerchantProfile" });
 
 export const adminMerchantSchema = z
-  .object({
-    id: z.string(),
-    object: z.literal("merchant"),
-    name: z.string(),
-    type: z.enum(merchantTypes),
-    status: z.enum(merchantStatuses),
-    fee_bps: z.number().int(),
-    fee_fixed_cents: z.number().int(),
-    payout_destination: payoutDestination,
-    timezone: timezoneField,
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-  })
+  .object({ id: z.string(), object: z.literal("merchant"), ...merchantFields, updated_at: z.iso.datetime() })
   .meta({ id: "AdminMerchant" });
 
 export const createdMerchantSchema = adminMerchantSchema

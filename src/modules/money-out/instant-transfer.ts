@@ -111,6 +111,26 @@ export function unscheduleReconcile<Row>(transaction: Transaction, job: Reconcil
   return removeJob(transaction, job.keyOf(row));
 }
 
+/**
+ * Records that a transfer became final, in `transaction`: `mark` (its guarded update; null when it was
+ * already final, and then nothing else is written), then `effects` (its event, and a failure's
+ * reversal), then its reconcile job is removed.
+ */
+export async function recordFinal<Row>(
+  transaction: Transaction,
+  job: ReconcileJob<Row>,
+  mark: () => Promise<Row | null>,
+  effects: (row: Row) => Promise<unknown>,
+): Promise<Row | null> {
+  const row = await mark();
+  if (row === null) {
+    return null;
+  }
+  await effects(row);
+  await unscheduleReconcile(transaction, job, row);
+  return row;
+}
+
 /** Calls the gateway for a row just reserved, or takes up one left unclear (asking the gateway first). */
 export function proceed<Row extends InstantTransferRow, Completed>(
   steps: InstantTransferSteps<Row, Completed>,

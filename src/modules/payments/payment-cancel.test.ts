@@ -2,9 +2,8 @@ import request from "supertest";
 import type { TestApp } from "../../../tests/support/app.ts";
 import { poolOn } from "../../../tests/support/database.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
+import { simulatedGateway } from "../../../tests/support/gateway-simulator.ts";
 import { paymentsTestWorld } from "../../../tests/support/payments.ts";
-import { type GatewaySimulator, startGatewaySimulator } from "../../gateway/simulator/app.ts";
-import { createLogger } from "../../platform/telemetry/logger.ts";
 import * as payments from "./service.ts";
 
 /** Cancelling a payment: idempotent, either world, guarded against a settlement in SQL. */
@@ -105,29 +104,17 @@ describe("cancelling a payment (test world)", () => {
 });
 
 describe("cancelling a payment (live world, through the gateway simulator)", () => {
-  let simulator: GatewaySimulator;
-  beforeAll(async () => {
-    const logger = createLogger({ level: "silent", service: "test" });
-    simulator = await startGatewaySimulator({ port: 0, apiKey: "gwsim_live_test", logger });
-  });
-  afterAll(() => simulator.stop());
-  const live = () =>
-    world.setup({ GATEWAY_URL: simulator.url, GATEWAY_API_KEY: "gwsim_live_test", GATEWAY_TIMEOUT_MS: "10000" });
-  const simulate = (path: string, body: unknown = {}) =>
-    fetch(`${simulator.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+  const gateway = simulatedGateway("gwsim_live_test");
+  const live = () => world.setup({ ...gateway.environment(), GATEWAY_TIMEOUT_MS: "10000" });
 
   test("the code is voided at the gateway: a payer can no longer pay it", async () => {
     const { app } = live();
     const payment = (await world.create(app, world.shop.liveKey, { amount_cents: 700 })).body;
     const cancelled = await cancel(app, payment.id, world.shop.liveKey);
     expect(cancelled.body).toMatchObject({ status: "cancelled", livemode: true });
-    expect(simulator.state.read(payment.code)?.status).toBe("voided");
-    await simulate("/sim/wallets", { msisdn: "263772000009", currency: "USD", amount_cents: 5000 });
-    const paying = await simulate(`/sim/payment-codes/${payment.code}/pay`, { payer_msisdn: "263772000009" });
+    expect(gateway.simulator.state.read(payment.code)?.status).toBe("voided");
+    await gateway.simulate("/sim/wallets", { msisdn: "263772000009", currency: "USD", amount_cents: 5000 });
+    const paying = await gateway.simulate(`/sim/payment-codes/${payment.code}/pay`, { payer_msisdn: "263772000009" });
     expect(paying.status).toBe(409);
     expect((await cancel(app, payment.id, world.shop.liveKey)).status).toBe(200);
     expect(await typesOf(payment.id)).toEqual(["payment.cancelled"]);
@@ -136,12 +123,12 @@ describe("cancelling a payment (live world, through the gateway simulator)", () 
   test("the gateway cannot void: cancelled all the same; the payer pays anyway: a late payment, credited once", async () => {
     const { app } = live();
     const payment = (await world.create(app, world.shop.liveKey, { amount_cents: 1000 })).body;
-    await simulate("/sim/faults", { operation: "void_payment_code", mode: "unavailable", count: 3 });
+    await gateway.simulate("/sim/faults", { operation: "void_payment_code", mode: "unavailable", count: 3 });
     expect((await cancel(app, payment.id, world.shop.liveKey)).body.status).toBe("cancelled");
-    await simulate("/sim/wallets", { msisdn: "263772000010", currency: "USD", amount_cents: 5000 });
-    expect((await simulate(`/sim/payment-codes/${payment.code}/pay`, { payer_msisdn: "263772000010" })).status).toBe(
-      200,
-    );
+    await gateway.simulate("/sim/wallets", { msisdn: "263772000010", currency: "USD", amount_cents: 5000 });
+    expect(
+      (await gateway.simulate(`/sim/payment-codes/${payment.code}/pay`, { payer_msisdn: "263772000010" })).status,
+    ).toBe(200);
     // Reads of the payment ask the gateway (throttle opened each time) and find the payment late.
     const reads = [];
     for (let read = 0; read < 3; read += 1) {

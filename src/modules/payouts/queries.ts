@@ -291,21 +291,25 @@ export type CompletedPayout = PayoutKey & {
 };
 
 /** In `markConfirmed`'s statement: true once the payout `id` (SQL text) was confirmed by it. */
-export const CONFIRMED_IN_BATCH = (id: FragmentSqlToken) =>
+const CONFIRMED_IN_BATCH = (id: FragmentSqlToken) =>
   sql.fragment`EXISTS (SELECT 1 FROM confirmed_in_batch confirmed_row WHERE confirmed_row.id = ${id})`;
 
 /**
  * `submitted → confirmed` for many payouts in one statement (`from`: `requested` when the gateway
  * completed one at once, which records its submission in the same update): each payout locked in
  * the order given and updated only if still `from` (`confirmed_in_batch`), then the caller's
- * data-modifying CTEs (`effects`: the ledger movements and events, gated on `CONFIRMED_IN_BATCH`),
- * committed together. Answers, per payout in the order given, its row as confirmed, or null when it
- * was no longer `from` (nothing written for it). The same SQL text for any number of payouts.
+ * data-modifying CTEs (`effects`: the ledger's CTEs of the confirmations' movements and the events'
+ * CTE, each given the condition of being confirmed, `CONFIRMED_IN_BATCH`), committed together.
+ * Answers, per payout in the order given, its row as confirmed, or null when it was no longer `from`
+ * (nothing written for it). The same SQL text for any number of payouts.
  */
 export async function markConfirmed(
   database: Queryable,
   payouts: readonly CompletedPayout[],
-  effects: FragmentSqlToken,
+  effects: {
+    postings: (when: FragmentSqlToken) => FragmentSqlToken;
+    events: (when: (subject: FragmentSqlToken) => FragmentSqlToken) => FragmentSqlToken;
+  },
 ): Promise<(PayoutRow | null)[]> {
   const text = (pick: (payout: CompletedPayout) => string | null) => sql.array(payouts.map(pick) as string[], "text");
   const rows = await database.any(sql.prepared("payouts_confirm", payoutAtPositionSchema)`
@@ -336,7 +340,8 @@ export async function markConfirmed(
       FROM locked l
       WHERE l.status_before = l.from_status AND p.merchant_id = l.merchant_id AND p.id = l.id
       RETURNING ${PAYOUT_COLUMNS_OF_P}, l.position),
-    ${effects}
+    ${effects.postings(CONFIRMED_IN_BATCH(sql.fragment`c.source_id`))},
+    confirmed_events AS (${effects.events(CONFIRMED_IN_BATCH)})
     SELECT * FROM confirmed_in_batch`);
   return inInputOrder(rows, payouts.length);
 }

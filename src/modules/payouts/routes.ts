@@ -1,5 +1,9 @@
+import type { Database } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
-import { createPayoutWriter, type PayoutWriter } from "./payout-writer.ts";
+import type { PayoutWriter } from "./batch-writers.ts";
+import { getPayout, getPayoutById, listPayouts } from "./reading.ts";
+import { requestPayout } from "./request.ts";
+import { reversePayout } from "./reversal.ts";
 import {
   adminPayoutSchema,
   createPayoutBody,
@@ -10,7 +14,6 @@ import {
   payoutSchema,
   reversePayoutBody,
 } from "./schemas.ts";
-import * as payouts from "./service.ts";
 
 export function presentPayout(payout: PayoutRow) {
   return {
@@ -36,11 +39,11 @@ export function presentAdminPayout(payout: PayoutRow) {
   return { ...presentPayout(payout), merchant_id: payout.merchant_id, reversal_reason: payout.reversal_reason };
 }
 
+/** What the routes take from the wiring: the process's payout writer on the request's database. */
+export type PayoutRouteWiring = { payoutWriter: (database: Database) => PayoutWriter };
+
 /** The payout-processor calls the gateway; the routes only record requests and read payouts. */
-export function payoutRoutes(): AnyRoute[] {
-  // One per app (its database is fixed; the first request brings it), so that the concurrent
-  // requests of the process share their statements.
-  let writePayout: PayoutWriter | undefined;
+export function payoutRoutes({ payoutWriter }: PayoutRouteWiring): AnyRoute[] {
   return [
     defineRoute({
       method: "post",
@@ -57,13 +60,11 @@ export function payoutRoutes(): AnyRoute[] {
           description: "`step_up_required`: with a session, the password must have been entered in the last 5 minutes.",
         },
       },
-      handler: async ({ body, tenant, database, commitWithResponse }) => {
-        payouts.payoutDestinationOf(tenant.merchant);
-        // The writer shares its statements with the requests of the moment.
-        writePayout ??= createPayoutWriter(database);
-        return payouts.requestPayout(writePayout, tenant, body, (created, write) =>
-          commitWithResponse({ status: 201, body: presentPayout(created) }, write),
-        );
+      handler: async ({ body, tenant, database, answeredWrite }) => {
+        const created = answeredWrite((payout: PayoutRow) => ({ status: 201, body: presentPayout(payout) }));
+        // A hot path: the writer shares its statements with the requests of the moment.
+        await requestPayout(payoutWriter(database), tenant, body, created.commit);
+        return created.reply();
       },
     }),
     defineRoute({
@@ -76,7 +77,7 @@ export function payoutRoutes(): AnyRoute[] {
       request: { params: payoutIdParams },
       responses: { 200: { description: "The payout.", schema: payoutSchema } },
       handler: async ({ params, tenant, database }) => ({
-        body: presentPayout(await payouts.getPayout(database, tenant, params.id)),
+        body: presentPayout(await getPayout(database, tenant, params.id)),
       }),
     }),
     defineRoute({
@@ -89,7 +90,7 @@ export function payoutRoutes(): AnyRoute[] {
       request: { query: listPayoutsQuery },
       responses: { 200: { description: "A page of payouts.", schema: payoutPageSchema } },
       handler: async ({ query, tenant, database }) => {
-        const page = await payouts.listPayouts(database, {
+        const page = await listPayouts(database, {
           merchantId: tenant.merchantId,
           livemode: tenant.livemode,
           status: query.status,
@@ -115,7 +116,7 @@ export const payoutAdminRoutes: AnyRoute[] = [
     request: { params: payoutIdParams },
     responses: { 200: { description: "The payout.", schema: adminPayoutSchema } },
     handler: async ({ params, database }) => ({
-      body: presentAdminPayout(await payouts.getPayoutById(database, params.id)),
+      body: presentAdminPayout(await getPayoutById(database, params.id)),
     }),
   }),
   defineRoute({
@@ -128,7 +129,7 @@ export const payoutAdminRoutes: AnyRoute[] = [
     request: { params: payoutIdParams, body: reversePayoutBody },
     responses: { 200: { description: "The reversed payout.", schema: adminPayoutSchema } },
     handler: async ({ params, body, database }) => ({
-      body: presentAdminPayout(await payouts.reversePayout(database, params.id, { reason: body?.reason ?? null })),
+      body: presentAdminPayout(await reversePayout(database, params.id, { reason: body?.reason ?? null })),
     }),
   }),
 ];

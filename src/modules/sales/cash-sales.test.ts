@@ -64,6 +64,8 @@ describe("cash sales", () => {
       client_sale_id: null,
       till_id: null,
       shift_id: null,
+      tendered_cents: null,
+      change_cents: null,
       returns: [],
       receipt_url: expect.stringMatching(/^https:\/\/pay\.example\.com\/receipts\/[\w-]{32}$/),
       taken_at: sale.created_at,

@@ -1,4 +1,5 @@
 import type { ModuleFace } from "../../platform/module.ts";
+import { breakdownRoutes } from "./breakdown-routes.ts";
 import { receiptRoutes } from "./receipt-routes.ts";
 import { saleRoutes } from "./routes.ts";
 import type { SaleWiring } from "./writers.ts";
@@ -15,5 +16,5 @@ export { type SaleWiring, saleWritersPerDatabase } from "./writers.ts";
  */
 export const salesModule: ModuleFace<SaleWiring> = {
   name: "sales",
-  routes: (wiring) => [...saleRoutes(wiring), ...receiptRoutes],
+  routes: (wiring) => [...breakdownRoutes, ...saleRoutes(wiring), ...receiptRoutes],
 };

@@ -56,6 +56,8 @@ export function presentSale(
     client_sale_id: sale.client_sale_id,
     till_id: sale.till_id,
     shift_id: sale.shift_id,
+    tendered_cents: sale.tendered_cents,
+    change_cents: sale.tendered_cents === null ? null : sale.tendered_cents - sale.total_cents,
     returns: returns.map((saleReturn) => presentReturn(config, saleReturn)),
     receipt_url: receiptUrl(config.publicBaseUrl, sale.receipt_token),
     taken_at: (sale.taken_at ?? sale.created_at).toISOString(),
@@ -84,5 +86,6 @@ export function presentSalesReport(report: SalesReport, livemode: boolean) {
       by_currency: tender.byCurrency,
     })),
     top_products: report.topProducts,
+    net: { by_currency: report.net },
   };
 }

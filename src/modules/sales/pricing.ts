@@ -215,3 +215,26 @@ export function checkTakenAt(input: Pick<CreateSaleInput, "tender" | "taken_at">
   }
   return takenAt;
 }
+
+/**
+ * What a cash customer handed over (the receipt shows it and the change): only for cash (a wallet
+ * pays the total exactly), and at least the total (less is not a sale the till completes).
+ */
+export function checkTendered(
+  input: Pick<CreateSaleInput, "tender" | "tendered_cents">,
+  totalCents: number,
+): number | null {
+  if (input.tendered_cents === undefined) {
+    return null;
+  }
+  if (input.tender !== "cash") {
+    throw invalidRequest("parameter_invalid", "tendered_cents: only a cash sale has cash handed over.");
+  }
+  if (input.tendered_cents < totalCents) {
+    throw invalidRequest(
+      "invalid_amount",
+      `tendered_cents: ${input.tendered_cents} is less than the sale's total, ${totalCents}.`,
+    );
+  }
+  return input.tendered_cents;
+}

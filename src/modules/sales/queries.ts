@@ -12,7 +12,8 @@ import { type SaleRow, type SaleStatus, saleRowSchema } from "./schemas.ts";
  */
 
 export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items,
-  discount_cents, tax_cents, taxes, discount_reason, cashier, note, payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at`;
+  discount_cents, tax_cents, taxes, discount_reason, cashier, note, payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at,
+  tendered_cents`;
 
 /** Text values bound as one array parameter (`::text[]`). */
 export const text = (values: readonly (string | null)[]) => sql.array(values as string[], "text");

@@ -4,13 +4,25 @@ import type { ReturnItem, SaleReturnRow } from "./return-schemas.ts";
 import type { SaleItem, SaleRow } from "./schemas.ts";
 
 /**
- * The public receipt pages, rendered on the server (everything escaped) with no script at all: the
- * customer prints with the browser. `paper` picks the print stylesheet: an 80 mm receipt roll
- * (default) or A4. Nothing personal is shown: no cashier, no note, no payer's number; only the shop,
- * the lines, the totals and the tender.
+ * The public receipt pages, rendered on the server (everything escaped) with one script, a file of
+ * this origin: the Print button's. `paper` picks the print stylesheet: an 80 mm receipt roll
+ * (default) or A4. Nothing personal is shown: no cashier, no note, no payer's number; only the shop
+ * (its name, address, tax number and footer), the lines, the totals and the tender (with cash
+ * tendered and change when the till told them).
  */
 export type Paper = "80mm" | "a4";
-export type ReceiptShop = { name: string; timezone: string };
+/**
+ * The shop as its receipts show it (its shop profile, `receiptShopOf`): `taxNumberLabel` says which
+ * number it is ("VAT no." for a shop that charges tax, else "Tax no."); `footer` replaces "Thank you.".
+ */
+export type ReceiptShop = {
+  name: string;
+  timezone: string;
+  address: string | null;
+  taxNumber: string | null;
+  taxNumberLabel: string;
+  footer: string | null;
+};
 
 function layout(title: string, paper: Paper, body: string): string {
   const other: Paper = paper === "a4" ? "80mm" : "a4";
@@ -85,14 +97,36 @@ function saleFigures(sale: SaleRow): string {
   return `<p class="subtotal"><span>Subtotal</span> <span>${money(gross)}</span></p>\n${discount}\n${taxes}`;
 }
 
+/** Text the owner typed on several lines, escaped, its line breaks kept. */
+const lines = (text: string) => escapeHtml(text).replaceAll("\n", "<br>");
+
 function header(shop: ReceiptShop, kind: string, livemode: boolean): string {
+  const address = shop.address === null ? "" : `\n<p class="address">${lines(shop.address)}</p>`;
+  const taxNumber =
+    shop.taxNumber === null
+      ? ""
+      : `\n<p class="tax-number">${escapeHtml(shop.taxNumberLabel)} ${escapeHtml(shop.taxNumber)}</p>`;
   return `<header>
-<h1>${escapeHtml(shop.name)}</h1>
+<h1>${escapeHtml(shop.name)}</h1>${address}${taxNumber}
 <p class="kind">${escapeHtml(kind)}${livemode ? "" : ' <strong class="test">TEST — not a real sale</strong>'}</p>
 </header>`;
 }
 
 const TENDERS = { cash: "Cash", wallet: "Wallet" } as const;
+
+const footer = (shop: ReceiptShop) => `<footer><p>${lines(shop.footer ?? "Thank you.")}</p></footer>`;
+
+/** How the sale was paid and, for cash the till told, what was handed over and the change. */
+function tender(sale: SaleRow): string {
+  const paid = `<p class="tender">Paid: ${TENDERS[sale.tender]}</p>`;
+  if (sale.tendered_cents === null) {
+    return paid;
+  }
+  const money = (cents: number) => escapeHtml(formatMoney(sale.currency, cents));
+  return `${paid}
+<p class="tendered"><span>Cash tendered</span> <span>${money(sale.tendered_cents)}</span></p>
+<p class="change"><span>Change</span> <span>${money(sale.tendered_cents - sale.total_cents)}</span></p>`;
+}
 
 export function saleReceiptPage(
   shop: ReceiptShop,
@@ -122,9 +156,9 @@ ${lineRows(sale.items, sale.currency)}
 </table>
 ${saleFigures(sale)}
 <p class="total"><span>Total</span> <span>${escapeHtml(formatMoney(sale.currency, sale.total_cents))}</span></p>
-<p class="tender">Paid: ${TENDERS[sale.tender]}</p>
+${tender(sale)}
 ${returned}
-<footer><p>Thank you.</p></footer>`,
+${footer(shop)}`,
   );
 }
 
@@ -142,7 +176,7 @@ ${lineRows(saleReturn.items, saleReturn.currency)}
 <p class="total"><span>Refunded (cash)</span> <span>${escapeHtml(
       formatMoney(saleReturn.currency, saleReturn.refund_cents),
     )}</span></p>
-<footer><p>Thank you.</p></footer>`,
+${footer(shop)}`,
   );
 }
 
@@ -155,7 +189,8 @@ export const RECEIPT_STYLES = {
   "receipt.css": `body{margin:0;background:#f4f4f4;color:#111;font:14px/1.4 system-ui,sans-serif}
 .receipt{background:#fff;margin:1rem auto;padding:1rem;max-width:40rem}
 h1{font-size:1.25rem;margin:0 0 .25rem;text-align:center}h2{font-size:1rem;margin:1rem 0 .25rem}
-.kind,.meta,footer{text-align:center}.meta{color:#333}.test{color:#8a1c00}
+.kind,.meta,.address,.tax-number,footer{text-align:center}.address,.tax-number{margin:0 0 .25rem}
+.tendered,.change{display:flex;justify-content:space-between;margin:.25rem 0}.meta{color:#333}.test{color:#8a1c00}
 table{width:100%;border-collapse:collapse}td{padding:.25rem 0;vertical-align:top}
 td.qty{white-space:nowrap;padding-right:.5rem}td.amount{text-align:right;white-space:nowrap}
 small{color:#333}.total{display:flex;justify-content:space-between;font-weight:700;border-top:1px solid #111;padding-top:.25rem}

@@ -3,11 +3,13 @@ import type { Database } from "../../platform/db/pool.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import { qrPngOfText } from "../../platform/qr/index.ts";
 import { merchants } from "../merchants/index.ts";
+import { getShopProfile } from "../shop-profile/index.ts";
 import * as queries from "./queries.ts";
 import {
   type Paper,
   RECEIPT_PRINT_SCRIPT,
   RECEIPT_STYLES,
+  type ReceiptShop,
   type ReceiptStyle,
   receiptNotFoundPage,
   returnReceiptPage,
@@ -30,21 +32,39 @@ const PAGE_HEADERS = {
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
+/** The shop as its receipts show it: its shop profile, the account's name until it names itself. */
+async function receiptShopOf(database: Database, merchantId: string): Promise<ReceiptShop> {
+  const [merchant, profile] = await Promise.all([
+    merchants.getMerchant(database, merchantId),
+    getShopProfile(database, merchantId),
+  ]);
+  return {
+    name: profile.display_name ?? merchant.name,
+    timezone: merchant.timezone,
+    address: profile.address,
+    taxNumber: profile.tax_number,
+    taxNumberLabel: profile.default_tax_rate_bp > 0 ? "VAT no." : "Tax no.",
+    footer: profile.receipt_footer,
+  };
+}
+
 async function receiptPage(database: Database, token: string, paper: Paper): Promise<string | null> {
   if (!TOKEN.test(token)) {
     return null;
   }
   const sale = await queries.selectSaleByReceiptToken(database, token);
   if (sale !== null) {
-    const merchant = await merchants.getMerchant(database, sale.merchant_id);
-    const returns = await returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]);
-    return saleReceiptPage(merchant, sale, returns, paper);
+    const [shop, returns] = await Promise.all([
+      receiptShopOf(database, sale.merchant_id),
+      returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]),
+    ]);
+    return saleReceiptPage(shop, sale, returns, paper);
   }
   const saleReturn = await returnQueries.selectReturnByReceiptToken(database, token);
   if (saleReturn === null) {
     return null;
   }
-  return returnReceiptPage(await merchants.getMerchant(database, saleReturn.merchant_id), saleReturn, paper);
+  return returnReceiptPage(await receiptShopOf(database, saleReturn.merchant_id), saleReturn, paper);
 }
 
 /** Whether a sale or a return has this receipt token (the QR of an unknown link is not drawn). */

@@ -5,14 +5,21 @@ import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { byCashier } from "./queries.ts";
 import { tenders } from "./schemas.ts";
 
-const dayRowSchema = z.object({ day_start: z.date(), day_end: z.date() });
+const dayStartsRowSchema = z.object({ today_start: z.date(), today_end: z.date(), starts: z.array(z.date()) });
 
-/** Today in the merchant's time zone, as instants (on the database clock and its tz database). */
-export async function selectToday(database: Queryable, timezone: string): Promise<z.infer<typeof dayRowSchema>> {
-  return database.one(sql.type(dayRowSchema)`
-    SELECT date_trunc('day', now() AT TIME ZONE ${timezone}) AT TIME ZONE ${timezone} AS day_start,
-      (date_trunc('day', now() AT TIME ZONE ${timezone}) + interval '1 day') AT TIME ZONE ${timezone} AS day_end`);
+/** Today in the merchant's time zone, and the midnight there of each of `dates` (YYYY-MM-DD), in one round trip. */
+export async function selectDayStarts(
+  database: Queryable,
+  timezone: string,
+  dates: readonly string[],
+): Promise<z.infer<typeof dayStartsRowSchema>> {
+  return database.one(sql.type(dayStartsRowSchema)`
+    SELECT date_trunc('day', now() AT TIME ZONE ${timezone}) AT TIME ZONE ${timezone} AS today_start,
+      (date_trunc('day', now() AT TIME ZONE ${timezone}) + interval '1 day') AT TIME ZONE ${timezone} AS today_end,
+      array(SELECT d::timestamp AT TIME ZONE ${timezone}
+        FROM unnest(${sql.array([...dates], "date")}) WITH ORDINALITY AS u (d, n) ORDER BY n) AS starts`);
 }
+
 type Period = World & { from: Date; to: Date; cashierId: string | undefined };
 
 /** Only completed sales count, by completion time: the report index's range. */

@@ -1,9 +1,11 @@
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
-import { invalidRequest } from "../../platform/errors.ts";
+import { breakdownTotals } from "./breakdown.ts";
+import { selectSaleBreakdown } from "./breakdown-queries.ts";
+import { checkedPeriod } from "./report-period.ts";
 import * as queries from "./report-queries.ts";
-import { REPORT_PERIOD_DAYS_MAX, type Tender, tenders } from "./schemas.ts";
+import { type Tender, tenders } from "./schemas.ts";
 
 /** Counts and takings per currency, every currency listed. */
 type CurrencyTotals = { currency: Currency; count: number; total_cents: number }[];
@@ -17,6 +19,8 @@ export type SalesReport = {
   byCurrency: CurrencyTotals;
   byTender: { tender: Tender; count: number; byCurrency: CurrencyTotals }[];
   topProducts: Awaited<ReturnType<typeof queries.selectTopProducts>>;
+  /** Gross, discounts, refunds (paid in the period), tax and net per currency: what Today and Home show. */
+  net: ReturnType<typeof breakdownTotals>;
 };
 
 /**
@@ -35,26 +39,20 @@ export async function salesReport(
 ): Promise<SalesReport> {
   let { from, to } = request;
   if (from === undefined || to === undefined) {
-    const today = await queries.selectToday(database, request.timezone);
-    from ??= today.day_start;
-    to ??= today.day_end;
-  }
-  if (from >= to) {
-    throw invalidRequest("parameter_invalid", "from must be before to.");
-  }
-  if (to.getTime() - from.getTime() > REPORT_PERIOD_DAYS_MAX * 86_400_000) {
-    throw invalidRequest("parameter_invalid", `A report covers at most ${REPORT_PERIOD_DAYS_MAX} days.`);
+    const today = await queries.selectDayStarts(database, request.timezone, []);
+    from ??= today.today_start;
+    to ??= today.today_end;
   }
   const period = {
     merchantId: request.merchantId,
     livemode: request.livemode,
-    from,
-    to,
+    ...checkedPeriod({ from, to }),
     cashierId: request.cashierId,
   };
-  const [tenderRows, topProducts] = await Promise.all([
+  const [tenderRows, topProducts, netRows] = await Promise.all([
     queries.selectTenderTotals(database, period),
     queries.selectTopProducts(database, { ...period, top: request.top }),
+    selectSaleBreakdown(database, { ...period, timezone: request.timezone }, "tender"),
   ]);
   const byCurrency = (rows: readonly { currency: Currency; count: number; total_cents: number }[]) =>
     currencies.map((currency) => {
@@ -67,8 +65,8 @@ export async function salesReport(
     });
   return {
     timezone: request.timezone,
-    from,
-    to,
+    from: period.from,
+    to: period.to,
     count: tenderRows.reduce((sum, row) => sum + row.count, 0),
     byCurrency: byCurrency(tenderRows),
     byTender: tenders.map((tender) => {
@@ -76,5 +74,6 @@ export async function salesReport(
       return { tender, count: rows.reduce((sum, row) => sum + row.count, 0), byCurrency: byCurrency(rows) };
     }),
     topProducts,
+    net: breakdownTotals(netRows, currencies),
   };
 }

@@ -10,7 +10,7 @@ export type SaleToInsert = SaleRow & { client_request_fingerprint: Buffer | null
 
 const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items,
   discount_cents, tax_cents, taxes, discount_reason, cashier, note, payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
-  receipt_token, created_at, completed_at`;
+  receipt_token, created_at, completed_at, tendered_cents`;
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
 
@@ -119,6 +119,10 @@ function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken
         ${saleText((sale) => timestamp(sale.taken_at))}::text[], ${saleText((sale) => sale.till_id)}::text[],
         ${saleText((sale) => sale.shift_id)}::text[], ${saleText((sale) => sale.receipt_token)}::text[],
         ${saleText((sale) => sale.created_at.toISOString())}::text[], ${saleText((sale) => timestamp(sale.completed_at))}::text[],
+        ${sql.array(
+          sales.map((sale) => sale.tendered_cents),
+          "int8",
+        )}::int8[],
         ${responseText((response) => response.key)}::text[], ${responseText((response) => response.ownerToken)}::text[],
         ${sql.array(
           rows.map((row) => row.response?.status ?? null),
@@ -127,14 +131,14 @@ function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken
         WITH ORDINALITY AS p (merchant_id, id, livemode, status, tender, currency, total_cents, items, discount_cents,
           tax_cents, taxes, discount_reason, cashier, note,
           payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
-          receipt_token, created_at, completed_at, idempotency_key, owner_token, response_status, response_body, position)`;
+          receipt_token, created_at, completed_at, tendered_cents, idempotency_key, owner_token, response_status, response_body, position)`;
 }
 
 /** `INSERTED_COLUMNS`' values from a row `p` of `salesWithResponses`. */
 const INSERTED_VALUES_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.tender, p.currency,
   p.total_cents, p.items::jsonb, p.discount_cents, p.tax_cents, p.taxes::jsonb, p.discount_reason, p.cashier, p.note, p.payment_id, p.actor_type, p.actor_id, p.client_sale_id,
   decode(p.client_request_fingerprint, 'hex'), p.taken_at::timestamptz, p.till_id, p.shift_id, p.receipt_token,
-  p.created_at::timestamptz, p.completed_at::timestamptz`;
+  p.created_at::timestamptz, p.completed_at::timestamptz, p.tendered_cents`;
 
 /** A pending wallet sale to record with its request's stored answer (null: a route that stores none). */
 export type WalletSaleToInsert = SaleWithResponse;

@@ -13,7 +13,7 @@ import { payments } from "../payments/index.ts";
 import { shifts } from "../shifts/index.ts";
 import type { ShopProfileReader } from "../shop-profile/index.ts";
 import type { CashSaleOutcome, CashSaleToWrite } from "./cash-sale-writer.ts";
-import { assertItemCount, checkTakenAt, discountOverLimit, priceSale } from "./pricing.ts";
+import { assertItemCount, checkTakenAt, checkTendered, discountOverLimit, priceSale } from "./pricing.ts";
 import * as readQueries from "./queries.ts";
 import { getSale, type SaleDependencies, type SaleView, withReturns } from "./reading.ts";
 import { newReceiptToken } from "./receipt-token.ts";
@@ -237,6 +237,7 @@ async function prepareSale(
     taxMode: profile.tax_mode,
     defaultTaxRateBp: profile.default_tax_rate_bp,
   });
+  const tenderedCents = checkTendered(input, priced.total_cents);
   const id = newId("sale");
   if (discountOverLimit(priced, profile.discount_limit_bp)) {
     await approveDiscount(dependencies, tenant, id);
@@ -254,7 +255,7 @@ async function prepareSale(
     input.client_sale_id === undefined
       ? null
       : { clientSaleId: input.client_sale_id, fingerprint: clientRequestFingerprint(input) };
-  return { id, input, priced, payment, takenAt, clientRequest };
+  return { id, input, priced, tenderedCents, payment, takenAt, clientRequest };
 }
 
 /**
@@ -312,6 +313,7 @@ function saleToInsert(
     created_at: createdAt,
     completed_at: recorded.status === "completed" ? takenAt : null,
     cancelled_at: null,
+    tendered_cents: prepared.tenderedCents,
   };
 }
 

@@ -7,6 +7,7 @@ import { actorKinds } from "../../platform/tenant.ts";
 import { PRICE_CENTS_MAX } from "../catalog/index.ts";
 import { paymentSchema } from "../payments/index.ts";
 import { tillIdSchema } from "../shifts/index.ts";
+import { breakdownTotalSchema } from "./breakdown-schemas.ts";
 import { LINE_QTY_MAX, SALE_ITEMS_MAX, SALE_TOTAL_CENTS_MAX } from "./limits.ts";
 import { saleReturnSchema } from "./return-schemas.ts";
 
@@ -82,6 +83,7 @@ export const saleRowSchema = z.object({
   created_at: z.date(),
   completed_at: z.date().nullable(),
   cancelled_at: z.date().nullable(),
+  tendered_cents: z.number().int().nullable(),
 });
 export type SaleRow = z.infer<typeof saleRowSchema>;
 
@@ -182,6 +184,18 @@ export const createSaleBody = z.strictObject({
         "API's clock (else taken_at_out_of_range). A cash sale is completed at that time, so reports count it " +
         "on the day it was taken. Default: now.",
     }),
+  tendered_cents: z
+    .number()
+    .int()
+    .min(0)
+    .max(SALE_TOTAL_CENTS_MAX * 10)
+    .optional()
+    .meta({
+      [ERROR_CODE_META_KEY]: "invalid_amount",
+      description:
+        "Cash only: what the customer handed over, in the sale's currency, at least its total (else invalid_amount; " +
+        "a wallet sale naming it: parameter_invalid). Kept on the sale, so its receipt shows tendered and change.",
+    }),
 });
 export type CreateSaleInput = z.output<typeof createSaleBody>;
 
@@ -212,6 +226,16 @@ export const saleSchema = z
     client_sale_id: z.string().nullable().meta({ description: "The till's own id for the sale, when it gave one." }),
     till_id: z.string().nullable(),
     shift_id: z.string().nullable().meta({ description: "The drawer shift a cash sale's money went into." }),
+    tendered_cents: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Cash handed over, when the till said (null: wallet, or not given)." }),
+    change_cents: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Change given: tendered_cents − total_cents (null when tendered_cents is)." }),
     returns: z.array(saleReturnSchema).meta({ description: "What came back, oldest first." }),
     receipt_url: z.string().nullable().meta({
       description: "The public receipt page (no sign-in, no personal data; null for sales made before receipts).",
@@ -315,6 +339,11 @@ export const salesReportSchema = z
         revenue_cents: z.number().int(),
       }),
     ),
+    net: z.object({ by_currency: z.array(breakdownTotalSchema) }).meta({
+      description:
+        "The period's gross, discounts, refunds (paid in the period, also of earlier sales), tax and net per " +
+        "currency, cash and wallet: the totals of GET /v1/sales/reports/:dimension for the same period.",
+    }),
   })
   .meta({ id: "SalesReport" });
 

@@ -63,6 +63,7 @@ function walletSale(amountCents: number, code: string): WalletSaleToWrite {
       created_at: createdAt,
       completed_at: null,
       cancelled_at: null,
+      tendered_cents: null,
     },
     response: null,
     payment,

@@ -36,6 +36,11 @@ const ownerOnly = {
   schema: errorEnvelopeSchema,
 };
 
+/**
+ * Pairing, listing and unpairing till devices, and a device opening its till session.
+ * Longer than 70 lines as a list of route declarations (a container, docs/conventions.md); each of its
+ * handlers keeps to the rule.
+ */
 export function deviceRoutes(): AnyRoute[] {
   return [
     defineRoute({

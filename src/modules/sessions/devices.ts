@@ -4,10 +4,11 @@ import { notFound, unauthenticated } from "../../platform/errors.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
-import { recordAuditEntry } from "../audit/index.ts";
+import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
 import * as queries from "./queries.ts";
 import type { SignedIn } from "./service.ts";
+import { openSession } from "./session-opening.ts";
 import { hashToken, newSessionToken } from "./tokens.ts";
 
 /**
@@ -31,11 +32,8 @@ export async function pairDevice(
       userId: tenant.session?.userId ?? tenant.actor.id,
       tokenHash: hashToken(token),
     });
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "till_device.paired",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "till_device", id: device.id },
       client: input.client,
     });
@@ -58,11 +56,8 @@ export async function revokeDevice(
     if (device === null) {
       throw notFound(`No such till device: ${input.id}.`);
     }
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "till_device.revoked",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "till_device", id: device.id },
       client: input.client,
     });
@@ -88,33 +83,18 @@ export async function signInDevice(
     );
   }
   const token = newSessionToken();
-  const presented = input.client.cookie(input.cookieName);
-  const session = await database.transaction(async (transaction) => {
-    if (presented !== undefined) {
-      await queries.revokeSessionByToken(transaction, hashToken(presented));
-    }
-    const session = await queries.insertSession(transaction, {
-      merchantId: device.merchant_id,
-      id: newId("ses"),
-      userId: device.user_id,
-      kind: "till",
-      tokenHash: hashToken(token),
-      userAgent: input.client.userAgent?.slice(0, 512) ?? null,
-      clientAddress: input.client.address?.slice(0, 64) ?? null,
-      idleTimeoutSeconds: null,
-      lifetimeMs: settings.tillLifetimeMs,
-      deviceId: device.id,
-      passwordVerified: false,
-    });
-    await recordAuditEntry(transaction, {
-      merchantId: device.merchant_id,
-      action: "session.device_opened",
-      actor: { kind: "till_user", id: device.id },
-      livemode: null,
-      target: { type: "session", id: session.id },
-      client: input.client,
-    });
-    return session;
+  const session = await openSession(database, {
+    merchantId: device.merchant_id,
+    userId: device.user_id,
+    kind: "till",
+    token,
+    presented: input.client.cookie(input.cookieName),
+    client: input.client,
+    idleTimeoutSeconds: null,
+    lifetimeMs: settings.tillLifetimeMs,
+    deviceId: device.id,
+    passwordVerified: false,
+    opened: { action: "session.device_opened", actor: { kind: "till_user", id: device.id } },
   });
   return { session, token, user, lifetimeMs: settings.tillLifetimeMs };
 }

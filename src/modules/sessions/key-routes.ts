@@ -29,6 +29,11 @@ const auditKey = (
     client,
   });
 
+/**
+ * API keys from the dashboard: listed, made, rolled and revoked.
+ * Longer than 70 lines as a list of route declarations (a container, docs/conventions.md); each of its
+ * handlers keeps to the rule.
+ */
 export function keyRoutes(): AnyRoute[] {
   return [
     defineRoute({

@@ -77,6 +77,11 @@ const errorsOfStepUp = {
   429: errorsOfSignIn[429],
 };
 
+/**
+ * Signing in and out, step-up, password change and the session list.
+ * Longer than 70 lines as a list of route declarations (a container, docs/conventions.md); each of its
+ * handlers keeps to the rule.
+ */
 export function sessionRoutes(): AnyRoute[] {
   return [
     defineRoute({

@@ -3,13 +3,13 @@ import type { Database, Queryable, Transaction } from "../../platform/db/pool.ts
 import { forbidden, notFound, unauthenticated } from "../../platform/errors.ts";
 import type { SessionAuthenticator } from "../../platform/http/principal.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
-import { newId } from "../../platform/ids.ts";
 import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
-import { recordAuditEntry } from "../audit/index.ts";
 import { hashPassword } from "../merchants/index.ts";
+import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
-import { checkPassword, clientColumns, type SecondFactor } from "./password-check.ts";
+import { checkPassword, type SecondFactor } from "./password-check.ts";
 import * as queries from "./queries.ts";
+import { openSession } from "./session-opening.ts";
 import { csrfTokenOf, hashToken, newSessionToken, sessionCookieName } from "./tokens.ts";
 
 export { warmUp } from "./password-check.ts";
@@ -56,34 +56,18 @@ export async function signIn(
   });
   const token = newSessionToken();
   const lifetimeMs = settings.dashboardLifetimeMs;
-  const presented = input.client.cookie(input.cookieName);
-  const client = clientColumns(input.client);
-  const session = await database.transaction(async (transaction) => {
-    if (presented !== undefined) {
-      await queries.revokeSessionByToken(transaction, hashToken(presented));
-    }
-    const session = await queries.insertSession(transaction, {
-      merchantId: user.merchant_id,
-      id: newId("ses"),
-      userId: user.user_id,
-      kind: "dashboard",
-      tokenHash: hashToken(token),
-      userAgent: client.userAgent,
-      clientAddress: client.address,
-      idleTimeoutSeconds: Math.ceil(settings.idleTimeoutMs / 1000),
-      lifetimeMs,
-      deviceId: null,
-      passwordVerified: true,
-    });
-    await recordAuditEntry(transaction, {
-      merchantId: user.merchant_id,
-      action: "session.signed_in",
-      actor: { kind: "dashboard_user", id: user.user_id },
-      livemode: null,
-      target: { type: "session", id: session.id },
-      client: input.client,
-    });
-    return session;
+  const session = await openSession(database, {
+    merchantId: user.merchant_id,
+    userId: user.user_id,
+    kind: "dashboard",
+    token,
+    presented: input.client.cookie(input.cookieName),
+    client: input.client,
+    idleTimeoutSeconds: Math.ceil(settings.idleTimeoutMs / 1000),
+    lifetimeMs,
+    deviceId: null,
+    passwordVerified: true,
+    opened: { action: "session.signed_in", actor: { kind: "dashboard_user", id: user.user_id } },
   });
   return { session, token, user, lifetimeMs };
 }
@@ -132,11 +116,8 @@ export async function signOut(database: Database, tenant: Tenant, client: Reques
   const { id, userId } = sessionOf(tenant);
   await database.transaction(async (transaction) => {
     await queries.revokeSession(transaction, { merchantId: tenant.merchantId, userId, id });
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.signed_out",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "session", id },
       client,
     });
@@ -164,11 +145,8 @@ export async function stepUp(
   });
   await database.transaction(async (transaction) => {
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.stepped_up",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "session", id: session.id },
       client: input.client,
     });
@@ -204,11 +182,8 @@ export async function changePassword(
     });
     const ended = await endCredentials(transaction, tenant, { userId: user.user_id, keepSessionId: session.id });
     await queries.markPasswordVerified(transaction, tenant.merchantId, session.id);
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "user.password_changed",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: user.user_id },
       client: input.client,
     });
@@ -225,11 +200,8 @@ export async function signOutEverywhere(
   const { userId } = sessionOf(tenant);
   return database.transaction(async (transaction) => {
     const ended = await endCredentials(transaction, tenant, { userId, keepSessionId: null });
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.signed_out_everywhere",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: userId },
       client,
     });
@@ -266,11 +238,8 @@ export async function revokeSession(
     const revoked =
       (await queries.revokeSession(transaction, { merchantId: tenant.merchantId, userId, id: input.id })) ??
       throwNotFound();
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "session.revoked",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "session", id: revoked.id },
       client: input.client,
     });

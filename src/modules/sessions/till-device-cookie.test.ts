@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
-import { testApp, testConfig } from "../../../tests/support/app.ts";
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { openTill, sender, signIn, TEST_ORIGIN, type TestSession } from "../../../tests/support/sessions.ts";
+import { openTill, ownerTestWorld, sender, TEST_ORIGIN } from "../../../tests/support/sessions.ts";
 import { deviceCookie, deviceCookieName } from "./tokens.ts";
 
 /**
@@ -11,21 +8,7 @@ import { deviceCookie, deviceCookieName } from "./tokens.ts";
  * cookie scoped to POST /v1/session/device, never in the answer; the session says its device and
  * cashier; the sales list and report filter by cashier; the receipt link's QR image.
  */
-let db: TestDatabase;
-let app: ReturnType<typeof testApp>;
-let shop: TestMerchant;
-let owner: TestSession;
-const PASSWORD = "correct horse battery";
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  app = testApp({ database: db.database, config: testConfig(db.url, { RATE_LIMIT_REQUESTS: "10000" }) });
-});
-beforeEach(async () => {
-  shop = await newMerchant(db.database);
-  owner = await signIn(app, { email: shop.email, password: PASSWORD });
-});
-afterAll(() => db.close());
+const world = ownerTestWorld();
 
 /** The name=value of a Set-Cookie header naming `name`, and its attributes. */
 function cookieOf(headers: Record<string, unknown>, name: string): { pair: string; attributes: string } | undefined {
@@ -38,7 +21,7 @@ function cookieOf(headers: Record<string, unknown>, name: string): { pair: strin
 
 describe("a till pairing itself", () => {
   test("keep_in_cookie: the token is set HttpOnly, SameSite=Strict, for POST /v1/session/device only, and not answered", async () => {
-    const paired = await owner.send("post", "/v1/till_devices").send({ name: "Counter 1", keep_in_cookie: true });
+    const paired = await world.owner.send("post", "/v1/till_devices").send({ name: "Counter 1", keep_in_cookie: true });
     expect(paired.status).toBe(201);
     expect(paired.body.token).toBeUndefined();
     expect(JSON.stringify(paired.body)).not.toContain("tdv_");
@@ -47,32 +30,32 @@ describe("a till pairing itself", () => {
     expect(cookie?.attributes).toBe("Path=/v1/session/device; HttpOnly; SameSite=Strict; Max-Age=34560000");
 
     // The cookie alone opens a till session that names the device; no cashier yet.
-    const opened = await request(app)
+    const opened = await request(world.app)
       .post("/v1/session/device")
       .set("Cookie", cookie?.pair ?? "")
       .send({});
     expect(opened.status).toBe(201);
     const session = cookieOf(opened.headers, "pos_session");
     const till = { cookie: session?.pair ?? "", csrf: opened.body.csrf_token as string };
-    const current = await sender(app, till)("get", "/v1/session");
+    const current = await sender(world.app, till)("get", "/v1/session");
     expect(current.body).toMatchObject({ kind: "till", device_id: paired.body.id, cashier_id: null });
 
     // Without the cookie or a token: refused as an unknown device, never a 500.
-    const bare = await request(app).post("/v1/session/device").send({});
+    const bare = await request(world.app).post("/v1/session/device").send({});
     expect([bare.status, bare.body.error.code]).toEqual([401, "device_invalid"]);
 
     // Unpaired: the cookie is refused at once.
-    await owner.send("delete", `/v1/till_devices/${paired.body.id}`).expect(200);
-    const revoked = await request(app)
+    await world.owner.send("delete", `/v1/till_devices/${paired.body.id}`).expect(200);
+    const revoked = await request(world.app)
       .post("/v1/session/device")
       .set("Cookie", cookie?.pair ?? "")
       .send({});
     expect([revoked.status, revoked.body.error.code]).toEqual([401, "device_invalid"]);
-    expect((await sender(app, till)("get", "/v1/session")).status).toBe(401);
+    expect((await sender(world.app, till)("get", "/v1/session")).status).toBe(401);
   });
 
   test("without keep_in_cookie the token is answered once as before, and no cookie is set", async () => {
-    const paired = await owner.send("post", "/v1/till_devices").send({ name: "Counter 2" });
+    const paired = await world.owner.send("post", "/v1/till_devices").send({ name: "Counter 2" });
     expect(paired.status).toBe(201);
     expect(paired.body.token).toMatch(/^tdv_/);
     expect(cookieOf(paired.headers, "pos_device")).toBeUndefined();
@@ -88,9 +71,9 @@ describe("a till pairing itself", () => {
 
 describe("cashiers at the counter", () => {
   test("the session names the switched-in cashier; sales and the report filter by cashier_id", async () => {
-    const till = await openTill(app, owner);
+    const till = await openTill(world.app, world.owner);
     const cashier = async (name: string, pin: string) =>
-      (await owner.send("post", "/v1/cashiers").send({ name, pin }).expect(201)).body as { id: string };
+      (await world.owner.send("post", "/v1/cashiers").send({ name, pin }).expect(201)).body as { id: string };
     const tendai = await cashier("Tendai", "4821");
     const rudo = await cashier("Rudo", "190734");
     const sell = (cents: number) =>
@@ -138,18 +121,18 @@ describe("cashiers at the counter", () => {
 
 describe("the receipt link's QR", () => {
   test("a PNG for a known receipt token, 404 for an unknown one, with no session", async () => {
-    const sale = await request(app)
+    const sale = await request(world.app)
       .post("/v1/sales")
-      .set("Authorization", `Bearer ${shop.testKey}`)
+      .set("Authorization", `Bearer ${world.shop.testKey}`)
       .set("Idempotency-Key", randomUUID())
       .send({ tender: "cash", items: [{ name: "Bread", qty: 1, unit_cents: 100 }] })
       .expect(201);
     const path = new URL(sale.body.receipt_url as string).pathname;
-    const qr = await request(app).get(`${path}/qr.png`).set("Origin", TEST_ORIGIN).buffer(true);
+    const qr = await request(world.app).get(`${path}/qr.png`).set("Origin", TEST_ORIGIN).buffer(true);
     expect(qr.status).toBe(200);
     expect(qr.headers["content-type"]).toBe("image/png");
     expect((qr.body as Buffer).subarray(1, 4).toString("latin1")).toBe("PNG");
-    expect((await request(app).get(`/receipts/${"A".repeat(32)}/qr.png`)).status).toBe(404);
-    expect((await request(app).get("/receipts/short/qr.png")).status).toBe(404);
+    expect((await request(world.app).get(`/receipts/${"A".repeat(32)}/qr.png`)).status).toBe(404);
+    expect((await request(world.app).get("/receipts/short/qr.png")).status).toBe(404);
   });
 });

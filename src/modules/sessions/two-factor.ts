@@ -8,6 +8,7 @@ import { qrPngDataUrl } from "../../platform/qr/index.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import { recordAuditEntry } from "../audit/index.ts";
 import { isSealedWith, openSecret, type SecretKeyring, sealSecret } from "../webhooks/index.ts";
+import { auditAccountAction } from "./account-audit.ts";
 import type { SecondFactor } from "./password-check.ts";
 import type { SignInUser } from "./queries.ts";
 import * as queries from "./two-factor-queries.ts";
@@ -79,11 +80,8 @@ export async function startEnrolment(
     if (!written) {
       throw conflict("two_factor_already_enabled", "Two-factor sign-in is already on: turn it off first.");
     }
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "user.two_factor_enrolment_started",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: input.user.user_id },
       client: input.client,
     });
@@ -125,11 +123,8 @@ export async function confirmEnrolment(
     if (!enabled) {
       throw conflict("two_factor_not_pending", "The enrolment changed meanwhile: start again.");
     }
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "user.two_factor_enabled",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: input.user.user_id },
       client: input.client,
     });
@@ -146,11 +141,8 @@ export async function disableTwoFactor(
     if (!(await queries.disable(transaction, tenant.merchantId, input.user.user_id))) {
       throw conflict("two_factor_not_enabled", "Two-factor sign-in is not on.");
     }
-    await recordAuditEntry(transaction, {
-      merchantId: tenant.merchantId,
+    await auditAccountAction(transaction, tenant, {
       action: "user.two_factor_disabled",
-      actor: tenant.actor,
-      livemode: null,
       target: { type: "dashboard_user", id: input.user.user_id },
       client: input.client,
     });

@@ -95,11 +95,11 @@ export const shiftRoutes: AnyRoute[] = [
       201: { description: "The open shift; `shift.opened` is emitted.", schema: shiftSchema },
       409: { description: "`shift_already_open`: the till has an open shift.", schema: errorEnvelopeSchema },
     },
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const shift = await shifts.openShift(tx, worldOf(tenant), body);
-        return { status: 201, body: presentShift(await shifts.getShift(tx, tenant, shift.id)) };
-      }),
+    handler: async ({ body, tenant, answeredWrite }) => {
+      const opened = answeredWrite((view: shifts.ShiftView) => ({ status: 201, body: presentShift(view) }));
+      await shifts.openShift(opened.transaction, worldOf(tenant), body);
+      return opened.reply();
+    },
   }),
   defineRoute({
     method: "post",
@@ -115,14 +115,14 @@ export const shiftRoutes: AnyRoute[] = [
       404: notFoundResponse,
       409: notOpenResponse,
     },
-    handler: ({ params, body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const move = await shifts.recordPayInOrOut(tx, worldOf(tenant), params.id, body);
-        return {
-          status: 201,
-          body: { cash_move: presentCashMove(move), shift: presentShift(await shifts.getShift(tx, tenant, params.id)) },
-        };
-      }),
+    handler: async ({ params, body, tenant, answeredWrite }) => {
+      const recorded = answeredWrite(({ move, view }: shifts.CashMoveMade) => ({
+        status: 201,
+        body: { cash_move: presentCashMove(move), shift: presentShift(view) },
+      }));
+      await shifts.recordPayInOrOut(recorded.transaction, worldOf(tenant), params.id, body);
+      return recorded.reply();
+    },
   }),
   defineRoute({
     method: "post",
@@ -142,10 +142,11 @@ export const shiftRoutes: AnyRoute[] = [
       404: notFoundResponse,
       409: notOpenResponse,
     },
-    handler: ({ params, body, tenant, transaction }) =>
-      transaction(async (tx) => ({
-        body: presentShift(await shifts.closeShift(tx, worldOf(tenant), params.id, body)),
-      })),
+    handler: async ({ params, body, tenant, answeredWrite }) => {
+      const closed = answeredWrite((view: shifts.ShiftView) => ({ body: presentShift(view) }));
+      await shifts.closeShift(closed.transaction, worldOf(tenant), params.id, body);
+      return closed.reply();
+    },
   }),
   defineRoute({
     method: "get",

@@ -1,4 +1,3 @@
-import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Currency, currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
@@ -12,6 +11,7 @@ import {
   type Page,
   toPage,
 } from "../../platform/http/pagination.ts";
+import type { TransactionWithAnswer } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Actor, SessionFacts } from "../../platform/tenant.ts";
 import { recordApproval, requireManager } from "../cashiers/index.ts";
@@ -43,8 +43,23 @@ export type { ShiftCash, ShiftView } from "./cash.ts";
 
 const notOpen = (shift: ShiftRow) => conflict("shift_not_open", `Shift ${shift.id} (till ${shift.till_id}) is closed.`);
 
-/** Opens the till's shift with its counted float per currency, and emits `shift.opened`. */
-export async function openShift(transaction: Transaction, world: WorldActor, input: OpenShiftInput): Promise<ShiftRow> {
+/**
+ * `POST /v1/shifts`: opens the till's shift with its counted float per currency and emits
+ * `shift.opened`, in one transaction (`inTransaction`, in which the route's answer is stored too);
+ * returns the shift as it opened.
+ */
+export function openShift(
+  inTransaction: TransactionWithAnswer<ShiftView>,
+  world: WorldActor,
+  input: OpenShiftInput,
+): Promise<ShiftView> {
+  return inTransaction(async (transaction) => {
+    const shift = await recordOpening(transaction, world, input);
+    return getShift(transaction, world, shift.id);
+  });
+}
+
+async function recordOpening(transaction: Transaction, world: WorldActor, input: OpenShiftInput): Promise<ShiftRow> {
   requireOwnTill(world.session, input.till_id);
   const shift = await queries.insertOpenShift(transaction, {
     merchantId: world.merchantId,
@@ -94,8 +109,26 @@ async function lockOpen(transaction: Transaction, world: World, shiftId: string)
   throw notOpen(await findShift(transaction, world, shiftId));
 }
 
-/** A pay-in or pay-out, with its reason, into an open shift. */
-export async function recordPayInOrOut(
+/** A recorded pay-in or pay-out, and its shift as it now stands. */
+export type CashMoveMade = { move: CashMoveRow; view: ShiftView };
+
+/**
+ * `POST /v1/shifts/:id/cash_moves`: a pay-in or pay-out, with its reason, into an open shift, in one
+ * transaction (`inTransaction`, in which the route's answer is stored too).
+ */
+export function recordPayInOrOut(
+  inTransaction: TransactionWithAnswer<CashMoveMade>,
+  world: WorldActor,
+  shiftId: string,
+  input: CashMoveInput,
+): Promise<CashMoveMade> {
+  return inTransaction(async (transaction) => {
+    const move = await recordCashMove(transaction, world, shiftId, input);
+    return { move, view: await getShift(transaction, world, shiftId) };
+  });
+}
+
+async function recordCashMove(
   transaction: Transaction,
   world: WorldActor,
   shiftId: string,
@@ -122,109 +155,21 @@ export async function recordPayInOrOut(
 }
 
 /**
- * The open shift of a till, share-locked until the caller's transaction ends, for cash about to move
- * through its drawer (a cash sale, a refund). Refused when the till has none open.
+ * `POST /v1/shifts/:id/close`: closes an open shift in one transaction (`inTransaction`, in which the
+ * route's answer is stored too). The update waits for moves in flight (they hold the row's share
+ * lock), and the sums read after it in the same transaction include them; no move can join
+ * afterwards. Freezes expected and counted per currency and emits `shift.closed`.
  */
-export async function lockOpenShiftOfTill(transaction: Transaction, world: World, tillId: string): Promise<ShiftRow> {
-  const shift = await queries.lockOpenShift(transaction, world, { tillId });
-  if (shift === null) {
-    throw shiftNotOpen(tillId);
-  }
-  return shift;
+export function closeShift(
+  inTransaction: TransactionWithAnswer<ShiftView>,
+  world: WorldActor,
+  shiftId: string,
+  input: CloseShiftInput,
+): Promise<ShiftView> {
+  return inTransaction((transaction) => closeOpenShift(transaction, world, shiftId, input));
 }
 
-export const shiftNotOpen = (tillId: string) =>
-  conflict("shift_not_open", `Till ${tillId} has no open shift: open one before taking or paying out cash.`);
-
-/**
- * The till's open shift for a statement that joins it (`salesCashInShifts`), read without a lock;
- * 409 `shift_not_open` when there is none.
- */
-export async function openShiftOfTill(database: Queryable, world: World, tillId: string): Promise<ShiftRow> {
-  const shift = await queries.selectOpenShiftOfTill(database, world, tillId);
-  if (shift === null) {
-    throw shiftNotOpen(tillId);
-  }
-  return shift;
-}
-
-/**
- * The cash of sales in shifts read by `openShiftOfTill`, as parts of the one statement that records
- * the sales (a cash sales' batch): `held`, a query of the shifts still open among theirs (`merchant_id`,
- * `livemode`, `id`), share-locked as `lockOpenShiftOfTill` locks them (so a close waits for the sales,
- * or a sale finds its shift closed), and `cashMoves`, their inserts, each written only if `when(sale)`
- * holds for its sale id.
- */
-export function salesCashInShifts(
-  moves: readonly {
-    merchantId: string;
-    livemode: boolean;
-    shiftId: string;
-    saleId: string;
-    currency: Currency;
-    amountCents: number;
-    actor: Actor;
-  }[],
-  when: (sale: FragmentSqlToken) => FragmentSqlToken,
-): { held: FragmentSqlToken; cashMoves: FragmentSqlToken } {
-  const shifts = new Map(moves.map((move) => [`${move.merchantId}\u0000${move.livemode}\u0000${move.shiftId}`, move]));
-  return {
-    held: queries.heldOpenShifts([...shifts.values()]),
-    cashMoves: queries.insertCashMovesWhen(
-      moves.map((move) => ({
-        merchantId: move.merchantId,
-        id: newId("cmv"),
-        shiftId: move.shiftId,
-        kind: "sale",
-        currency: move.currency,
-        amountCents: move.amountCents,
-        reason: null,
-        saleId: move.saleId,
-        returnId: null,
-        actor: move.actor,
-      })),
-      when,
-    ),
-  };
-}
-
-/**
- * Cash of a sale (positive) or of a return's refund (negative, naming the return) in a shift locked
- * by `lockOpenShiftOfTill`.
- */
-export async function recordSaleCash(
-  transaction: Transaction,
-  move: {
-    merchantId: string;
-    shiftId: string;
-    kind: "sale" | "return";
-    saleId: string;
-    returnId: string | null;
-    currency: Currency;
-    amountCents: number;
-    actor: Actor;
-  },
-): Promise<void> {
-  await queries.insertCashMove(transaction, {
-    merchantId: move.merchantId,
-    id: newId("cmv"),
-    shiftId: move.shiftId,
-    kind: move.kind,
-    currency: move.currency,
-    amountCents: move.amountCents,
-    reason: null,
-    saleId: move.saleId,
-    returnId: move.returnId,
-    actor: move.actor,
-  });
-}
-
-/**
- * Closes an open shift: the update waits for moves in flight (they hold the row's share lock), and the
- * sums read after it in the same transaction include them; no move can join afterwards. Freezes expected
- * and counted per currency and emits `shift.closed`.
- */
-export async function closeShift(
+async function closeOpenShift(
   transaction: Transaction,
   world: WorldActor,
   shiftId: string,

@@ -42,66 +42,60 @@ const operationResponses = {
   404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
 };
 
-export const stockRoutes: AnyRoute[] = [
-  defineRoute({
+/**
+ * The three stock operations (owner or cashier; idempotent when the client sends a key) answer alike:
+ * the operation applied to the body's product in the route's transaction (which also stores the
+ * idempotent answer), then the move and the product as it now stands.
+ */
+function operationRoute(
+  kind: "receive" | "adjust" | "count",
+  route: {
+    path: string;
+    operationId: string;
+    summary: string;
+    body: typeof receiveBody | typeof adjustBody | typeof countBody;
+  },
+): AnyRoute {
+  return defineRoute({
     method: "post",
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: ["Stock"],
+    auth: { keys: "both", owner: "session", till: "cashier" },
+    idempotent: "optional",
+    request: { body: route.body },
+    responses: operationResponses,
+    handler: ({ body, tenant, transaction }) =>
+      transaction(async (tx) => {
+        const result = await stock.applyOperation(tx, worldOf(tenant), {
+          productId: body.product_id,
+          note: body.note,
+          operation: { kind, qty: body.qty },
+        });
+        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
+      }),
+  });
+}
+
+export const stockRoutes: AnyRoute[] = [
+  operationRoute("receive", {
     path: "/v1/stock/receive",
     operationId: "receiveStock",
     summary: "Add received units to on-hand (live keys; test keys only journal) as a receive move",
-    tags: ["Stock"],
-    auth: { keys: "both", owner: "session", till: "cashier" },
-    idempotent: "optional",
-    request: { body: receiveBody },
-    responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
-          productId: body.product_id,
-          note: body.note,
-          operation: { kind: "receive", qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+    body: receiveBody,
   }),
-  defineRoute({
-    method: "post",
+  operationRoute("adjust", {
     path: "/v1/stock/adjust",
     operationId: "adjustStock",
     summary: "Change on-hand by a signed, non-zero delta (live keys; test keys only journal) as an adjust move",
-    tags: ["Stock"],
-    auth: { keys: "both", owner: "session", till: "cashier" },
-    idempotent: "optional",
-    request: { body: adjustBody },
-    responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
-          productId: body.product_id,
-          note: body.note,
-          operation: { kind: "adjust", qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+    body: adjustBody,
   }),
-  defineRoute({
-    method: "post",
+  operationRoute("count", {
     path: "/v1/stock/count",
     operationId: "countStock",
     summary: "Record a stocktake: the delta to the counted quantity is computed under a lock and journaled",
-    tags: ["Stock"],
-    auth: { keys: "both", owner: "session", till: "cashier" },
-    idempotent: "optional",
-    request: { body: countBody },
-    responses: operationResponses,
-    handler: ({ body, tenant, transaction }) =>
-      transaction(async (tx) => {
-        const result = await stock.applyOperation(tx, worldOf(tenant), {
-          productId: body.product_id,
-          note: body.note,
-          operation: { kind: "count", qty: body.qty },
-        });
-        return { status: 201, body: { move: presentMove(result.move), product: presentProduct(result.product) } };
-      }),
+    body: countBody,
   }),
   defineRoute({
     method: "get",

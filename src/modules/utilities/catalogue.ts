@@ -202,18 +202,49 @@ export type PricedUtilityPayment = {
   commissionCents: number;
 };
 
-/**
- * Validates a payment against its provider (account format, currency, product, amount, and the
- * shape of `additional_data`) and prices it. Throws the 400 that names what is wrong.
- */
-export function priceUtilityPayment(input: {
+type UtilityPaymentInput = {
   provider: string;
   provider_product: string;
   amount_cents: number;
   currency: Currency;
   destination_account: string;
   additional_data?: Record<string, unknown> | undefined;
-}): PricedUtilityPayment {
+};
+
+/**
+ * Validates a payment against its provider (account format, currency, product, amount, and the
+ * shape of `additional_data`, checked in that order) and prices it. Throws the 400 that names what is wrong.
+ */
+export function priceUtilityPayment(input: UtilityPaymentInput): PricedUtilityPayment {
+  const { provider, product } = providerProductOf(input);
+  if (!provider.account.pattern.test(input.destination_account)) {
+    throw invalidRequest(
+      "invalid_destination_account",
+      `destination_account: expected a ${provider.account.label}, e.g. ${provider.account.example}.`,
+    );
+  }
+  const additionalData = additionalDataOf(provider, input.additional_data);
+  const currency = input.currency;
+  const amount = input.amount_cents;
+  if (!provider.currencies.includes(currency)) {
+    throw invalidRequest("currency_not_supported", `${provider.name} takes ${provider.currencies.join(" or ")}.`);
+  }
+  if (product.pricing === "variable") {
+    checkVariableAmount(product, currency, amount);
+  } else {
+    checkFixedAmount(product, currency, amount, provider.quantityOf?.(additionalData) ?? 1);
+  }
+  return {
+    provider,
+    product,
+    additionalData,
+    feeCents: roundedBps(amount, provider.fee.bps) + provider.fee.fixed_cents[currency],
+    commissionCents: roundedBps(amount, provider.commission_bps),
+  };
+}
+
+/** The payment's provider and product, or the 400 that lists the ones there are. */
+function providerProductOf(input: UtilityPaymentInput): { provider: UtilityProvider; product: UtilityProduct } {
   const provider = utilityProviders.find((candidate) => candidate.id === input.provider);
   if (provider === undefined) {
     throw invalidRequest(
@@ -228,13 +259,15 @@ export function priceUtilityPayment(input: {
       `provider_product: ${provider.name} sells ${provider.products.map((each) => each.code).join(", ")}.`,
     );
   }
-  if (!provider.account.pattern.test(input.destination_account)) {
-    throw invalidRequest(
-      "invalid_destination_account",
-      `destination_account: expected a ${provider.account.label}, e.g. ${provider.account.example}.`,
-    );
-  }
-  const parsed = provider.additionalData.safeParse(input.additional_data ?? {});
+  return { provider, product };
+}
+
+/** `additional_data` as the provider's schema reads it, or the 400 that names its first wrong field. */
+function additionalDataOf(
+  provider: UtilityProvider,
+  additionalData: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const parsed = provider.additionalData.safeParse(additionalData ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field =
@@ -242,47 +275,48 @@ export function priceUtilityPayment(input: {
     const detail = issue?.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue?.message;
     throw invalidRequest("invalid_additional_data", `${field}: ${detail ?? "invalid"}.`);
   }
-  const additionalData = parsed.data;
-  const currency = input.currency;
-  const amount = input.amount_cents;
-  if (!provider.currencies.includes(currency)) {
-    throw invalidRequest("currency_not_supported", `${provider.name} takes ${provider.currencies.join(" or ")}.`);
+  return parsed.data;
+}
+
+/** A variable-priced product: the amount within its range in that currency. */
+function checkVariableAmount(
+  product: Extract<UtilityProduct, { pricing: "variable" }>,
+  currency: Currency,
+  amount: number,
+): void {
+  const min = product.min_cents[currency];
+  const max = product.max_cents[currency];
+  if (min === undefined || max === undefined) {
+    throw invalidRequest("currency_not_supported", `${product.name} is not sold in ${currency}.`);
   }
-  if (product.pricing === "variable") {
-    const min = product.min_cents[currency];
-    const max = product.max_cents[currency];
-    if (min === undefined || max === undefined) {
-      throw invalidRequest("currency_not_supported", `${product.name} is not sold in ${currency}.`);
-    }
-    if (amount < min || amount > max) {
-      throw invalidRequest(
-        "amount_out_of_range",
-        `amount_cents: ${product.name} is from ${min} to ${max} cents in ${currency}.`,
-      );
-    }
-  } else {
-    const price = product.price_cents[currency];
-    if (price === undefined) {
-      throw invalidRequest(
-        "currency_not_supported",
-        `${product.name} is sold in ${Object.keys(product.price_cents).join(", ")}.`,
-      );
-    }
-    const quantity = provider.quantityOf?.(additionalData) ?? 1;
-    if (amount !== price * quantity) {
-      throw invalidRequest(
-        "amount_mismatch",
-        `amount_cents: ${product.name} costs ${price} cents per ${product.unit}; ${quantity} ${product.unit}(s) is ${price * quantity}.`,
-      );
-    }
+  if (amount < min || amount > max) {
+    throw invalidRequest(
+      "amount_out_of_range",
+      `amount_cents: ${product.name} is from ${min} to ${max} cents in ${currency}.`,
+    );
   }
-  return {
-    provider,
-    product,
-    additionalData,
-    feeCents: roundedBps(amount, provider.fee.bps) + provider.fee.fixed_cents[currency],
-    commissionCents: roundedBps(amount, provider.commission_bps),
-  };
+}
+
+/** A fixed-priced product: the amount exactly its price times the quantity bought. */
+function checkFixedAmount(
+  product: Exclude<UtilityProduct, { pricing: "variable" }>,
+  currency: Currency,
+  amount: number,
+  quantity: number,
+): void {
+  const price = product.price_cents[currency];
+  if (price === undefined) {
+    throw invalidRequest(
+      "currency_not_supported",
+      `${product.name} is sold in ${Object.keys(product.price_cents).join(", ")}.`,
+    );
+  }
+  if (amount !== price * quantity) {
+    throw invalidRequest(
+      "amount_mismatch",
+      `amount_cents: ${product.name} costs ${price} cents per ${product.unit}; ${quantity} ${product.unit}(s) is ${price * quantity}.`,
+    );
+  }
 }
 
 /** The catalogue as `GET /v1/utilities/providers` publishes it. */

@@ -85,7 +85,7 @@ export async function reserveUtilityPayment(
 ): Promise<{ row: UtilityPaymentRow; fresh: boolean }> {
   const world = { ...tenant, idempotencyKey };
   return instantTransfer.reserveOnce({
-    find: () => queries.selectUtilityPaymentByIdempotencyKey(dependencies.database, world),
+    find: () => queries.utilityPaymentRows.selectByIdempotencyKey(dependencies.database, world),
     insert: () =>
       dependencies.database.transaction(async (transaction) => {
         const id = newId("utp");
@@ -148,9 +148,9 @@ function steps(
     additionalData: row.additional_data,
   });
   return {
-    claim: (row) => queries.claimLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
-    recordAttempt: (row) => queries.recordAttempt(database, key(row)),
-    release: (row) => queries.releaseLease(database, key(row)),
+    claim: (row) => queries.utilityPaymentRows.claimLease(database, { ...key(row), leaseMs: config.moneyOut.leaseMs }),
+    recordAttempt: (row) => queries.utilityPaymentRows.recordAttempt(database, key(row)),
+    release: (row) => queries.utilityPaymentRows.releaseLease(database, key(row)),
     submit: (row) =>
       gatewayOf(dependencies.gateways, row.livemode).payUtility({ ...request(row), attempt: row.attempts }),
     inquire: (row) =>
@@ -159,7 +159,7 @@ function steps(
         attempts: row.attempts,
         lastAttemptAt: row.last_attempt_at,
       }),
-    reload: async (row) => (await queries.selectUtilityPaymentByKey(database, key(row))) ?? row,
+    reload: async (row) => (await queries.utilityPaymentRows.selectByKey(database, key(row))) ?? row,
   };
 }
 
@@ -172,72 +172,74 @@ export function proceedUtilityPayment(
 }
 
 /** `processing → completed` with the receipt and `utility_payment.completed`, in the caller's transaction. */
-export async function completeUtilityPayment(
+export function completeUtilityPayment(
   transaction: Transaction,
   row: UtilityPaymentRow,
   outcome: TransferCompleted<UtilityPaymentCompleted>,
 ): Promise<UtilityPaymentRow | null> {
-  const completed = await queries.completeUtilityPayment(transaction, {
-    merchantId: row.merchant_id,
-    id: row.id,
-    providerReference: outcome.gatewayReference,
-    token: outcome.token,
-    receipt: outcome.receipt,
-    completedAt: outcome.completedAt,
-  });
-  if (completed === null) {
-    return null;
-  }
-  await events.emit(transaction, {
-    merchantId: completed.merchant_id,
-    livemode: completed.livemode,
-    type: "utility_payment.completed",
-    data: {
-      utility_payment_id: completed.id,
-      provider: completed.provider,
-      provider_product: completed.provider_product,
-      amount_cents: completed.amount_cents,
-      fee_cents: completed.fee_cents,
-      commission_cents: completed.commission_cents,
-      currency: completed.currency,
-      destination_account: completed.destination_account,
-      provider_reference: completed.provider_reference,
-      token: completed.token,
-      reference: completed.reference,
-    },
-  });
-  await instantTransfer.unscheduleReconcile(transaction, reconcileJob, completed);
-  return completed;
+  return instantTransfer.recordFinal(
+    transaction,
+    reconcileJob,
+    () =>
+      queries.completeUtilityPayment(transaction, {
+        merchantId: row.merchant_id,
+        id: row.id,
+        providerReference: outcome.gatewayReference,
+        token: outcome.token,
+        receipt: outcome.receipt,
+        completedAt: outcome.completedAt,
+      }),
+    (completed) =>
+      events.emit(transaction, {
+        merchantId: completed.merchant_id,
+        livemode: completed.livemode,
+        type: "utility_payment.completed",
+        data: {
+          utility_payment_id: completed.id,
+          provider: completed.provider,
+          provider_product: completed.provider_product,
+          amount_cents: completed.amount_cents,
+          fee_cents: completed.fee_cents,
+          commission_cents: completed.commission_cents,
+          currency: completed.currency,
+          destination_account: completed.destination_account,
+          provider_reference: completed.provider_reference,
+          token: completed.token,
+          reference: completed.reference,
+        },
+      }),
+  );
 }
 
 /** `processing → failed`: the whole ledger transaction reversed and `utility_payment.failed`. */
 export async function failUtilityPayment(database: Database, row: UtilityPaymentRow, reason: string) {
-  return database.transaction(async (transaction) => {
-    const failed = await queries.failUtilityPayment(transaction, { merchantId: row.merchant_id, id: row.id, reason });
-    if (failed === null) {
-      return null;
-    }
-    await ledger.reverse(transaction, {
-      merchantId: failed.merchant_id,
-      transactionId: failed.debit_transaction_id,
-      description: `Utility payment ${failed.reference} failed: ${reason}`.slice(0, 500),
-    });
-    await events.emit(transaction, {
-      merchantId: failed.merchant_id,
-      livemode: failed.livemode,
-      type: "utility_payment.failed",
-      data: {
-        utility_payment_id: failed.id,
-        provider: failed.provider,
-        amount_cents: failed.amount_cents,
-        currency: failed.currency,
-        reason,
-        reference: failed.reference,
+  return database.transaction((transaction) =>
+    instantTransfer.recordFinal(
+      transaction,
+      reconcileJob,
+      () => queries.utilityPaymentRows.fail(transaction, { merchantId: row.merchant_id, id: row.id, reason }),
+      async (failed) => {
+        await ledger.reverse(transaction, {
+          merchantId: failed.merchant_id,
+          transactionId: failed.debit_transaction_id,
+          description: `Utility payment ${failed.reference} failed: ${reason}`.slice(0, 500),
+        });
+        await events.emit(transaction, {
+          merchantId: failed.merchant_id,
+          livemode: failed.livemode,
+          type: "utility_payment.failed",
+          data: {
+            utility_payment_id: failed.id,
+            provider: failed.provider,
+            amount_cents: failed.amount_cents,
+            currency: failed.currency,
+            reason,
+            reference: failed.reference,
+          },
+        });
       },
-    });
-    await instantTransfer.unscheduleReconcile(transaction, reconcileJob, failed);
-    return failed;
-  });
+    ),
+  );
 }
 
 export function utilityPaymentFailedError(row: UtilityPaymentRow) {
@@ -248,7 +250,7 @@ export function utilityPaymentFailedError(row: UtilityPaymentRow) {
 }
 
 export async function getUtilityPayment(database: Queryable, world: World, id: string): Promise<UtilityPaymentRow> {
-  const row = await queries.selectUtilityPayment(database, world, id);
+  const row = await queries.utilityPaymentRows.select(database, world, id);
   if (row === null) {
     throw notFound(`No such utility payment: ${id}.`);
   }
@@ -256,7 +258,7 @@ export async function getUtilityPayment(database: Queryable, world: World, id: s
 }
 
 export async function reloadUtilityPayment(database: Queryable, row: UtilityPaymentRow): Promise<UtilityPaymentRow> {
-  return (await queries.selectUtilityPaymentByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
+  return (await queries.utilityPaymentRows.selectByKey(database, { merchantId: row.merchant_id, id: row.id })) ?? row;
 }
 
 /**
@@ -267,7 +269,7 @@ export async function reconcileUtilityPayment(
   dependencies: UtilityDependencies,
   job: { merchantId: string; utilityPaymentId: string },
 ): Promise<UtilityPaymentRow | null> {
-  const row = await queries.selectUtilityPaymentByKey(dependencies.database, {
+  const row = await queries.utilityPaymentRows.selectByKey(dependencies.database, {
     merchantId: job.merchantId,
     id: job.utilityPaymentId,
   });

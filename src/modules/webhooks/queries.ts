@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import { claimInDueOrder } from "../../platform/db/due-order.ts";
-import { afterPreviousRow } from "../../platform/db/newest-first.ts";
+import { andAfterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Database, type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import {
   type AttemptRow,
@@ -55,10 +55,7 @@ export async function selectEndpoints(
   database: Queryable,
   world: World & { after: { createdAt: string; id: string } | undefined; limit: number },
 ): Promise<readonly EndpointRow[]> {
-  const after =
-    world.after === undefined
-      ? sql.fragment``
-      : sql.fragment`AND ${afterPreviousRow(sql.identifier(["webhook_endpoints"]), world.merchantId, world.after)}`;
+  const after = andAfterPreviousRow(sql.identifier(["webhook_endpoints"]), world.merchantId, world.after);
   return database.any(sql.type(endpointRowSchema)`
     SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} ${after}
@@ -101,10 +98,7 @@ export async function selectDeliveries(
   },
 ): Promise<readonly DeliveryRow[]> {
   const status = filter.status === undefined ? sql.fragment`` : sql.fragment`AND status = ${filter.status}`;
-  const after =
-    filter.after === undefined
-      ? sql.fragment``
-      : sql.fragment`AND ${afterPreviousRow(sql.identifier(["webhook_deliveries"]), filter.merchantId, filter.after)}`;
+  const after = andAfterPreviousRow(sql.identifier(["webhook_deliveries"]), filter.merchantId, filter.after);
   const of =
     "endpointId" in filter.of
       ? sql.fragment`endpoint_id = ${filter.of.endpointId}`

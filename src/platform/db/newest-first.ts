@@ -55,3 +55,12 @@ export function afterPreviousRow(
     ${after.id}
   )`;
 }
+
+/** `AND` the condition of `afterPreviousRow` when there is a previous page; nothing on the first page. */
+export function andAfterPreviousRow(
+  table: IdentifierSqlToken,
+  merchantId: string,
+  after: { createdAt: string; id: string } | undefined,
+): FragmentSqlToken {
+  return after === undefined ? sql.fragment`` : sql.fragment`AND ${afterPreviousRow(table, merchantId, after)}`;
+}

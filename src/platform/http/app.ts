@@ -14,9 +14,9 @@ import type { ApiKeyAuthenticator } from "./authentication.ts";
 import { answerError, routeNotFound } from "./error-mapping.ts";
 import {
   answeredWriteOf,
-  type CommitWithResponse,
   type ContextFactory,
   handleIdempotent,
+  type StatementCommit,
   type TransactionWithReply,
 } from "./idempotent-route.ts";
 import { jsonBodyOf, jsonBodyParser, textBodyParser } from "./json-body.ts";
@@ -192,7 +192,7 @@ async function handle(route: AnyRoute, request: Request, response: Response, dep
     return;
   }
   const plainTransaction: TransactionWithReply = (effects) => dependencies.database.transaction(effects);
-  const plainCommit: CommitWithResponse = async (reply, write) => {
+  const plainCommit: StatementCommit = async (reply, write) => {
     if (!(await write(null))) {
       throw new TypeError(`${route.operationId}: the effects statement wrote nothing`);
     }
@@ -239,7 +239,7 @@ function contextFactory(
   response.on("close", () => {
     if (!response.writableFinished) abandoned.abort();
   });
-  return (transaction, commitWithResponse) =>
+  return (transaction, statementCommit) =>
     ({
       body:
         route.request?.body === undefined
@@ -256,8 +256,7 @@ function contextFactory(
       aborted: abandoned.signal,
       idempotencyKey: principal.idempotencyKey,
       transaction,
-      commitWithResponse,
-      answeredWrite: answeredWriteOf(transaction, commitWithResponse),
+      answeredWrite: answeredWriteOf(transaction, statementCommit),
     }) as never;
 }
 

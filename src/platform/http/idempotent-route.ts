@@ -7,29 +7,38 @@ import type { Tenant } from "../tenant.ts";
 import { toApiError } from "./error-mapping.ts";
 import type { AnsweredWrite, AnyRoute, JsonReply } from "./route.ts";
 
-export type CommitWithResponse = Parameters<AnyRoute["handler"]>[0]["commitWithResponse"];
+/**
+ * How the platform commits a write of one statement with its answer: `write` runs that statement,
+ * storing the answer in it (with `storeResponsesStatement`, its effects conditional on the store; on a
+ * route that is not idempotent `response` is null: nothing to store, the effects unconditional), and
+ * tells whether it wrote. Under `answeredWrite(present).commit`; handlers never see it.
+ */
+export type StatementCommit = (
+  reply: JsonReply,
+  write: (response: idempotency.ResponseToStore | null) => Promise<boolean>,
+) => Promise<JsonReply>;
 
 export type TransactionWithReply = (effects: (tx: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
 
 export type ContextFactory = (
   transaction: TransactionWithReply,
-  commitWithResponse: CommitWithResponse,
+  statementCommit: StatementCommit,
 ) => Parameters<AnyRoute["handler"]>[0];
 
 type Scope = idempotency.IdempotencyScope;
 
 /**
- * The context's `answeredWrite` over its `transaction` and `commitWithResponse` (idempotent or plain):
+ * The context's `answeredWrite` over its `transaction` and `statementCommit` (idempotent or plain):
  * the answer is made once, from the service's result, stored with the write and kept for the route
  * to return.
  */
 export const answeredWriteOf =
-  (transaction: TransactionWithReply, commitWithResponse: CommitWithResponse) =>
+  (transaction: TransactionWithReply, statementCommit: StatementCommit) =>
   <Result>(present: (result: Result) => JsonReply): AnsweredWrite<Result> => {
     let committed: JsonReply | undefined;
     return {
       commit: async (result, write) => {
-        committed = await commitWithResponse(present(result), write);
+        committed = await statementCommit(present(result), write);
       },
       transaction: async (effects) => {
         let result: Result | undefined;
@@ -110,7 +119,7 @@ type AnswerStore = {
   /** A transaction whose effects commit with the stored answer. */
   transaction: TransactionWithReply;
   /** For a route that writes in one statement: the statement writes the answer too. */
-  commit: CommitWithResponse;
+  commit: StatementCommit;
   /** Stores an answer in `transaction`. */
   storeWith: (transaction: Transaction, reply: JsonReply) => Promise<void>;
   /** The answer sent, once its record is written. */
@@ -137,7 +146,7 @@ function answerStore(route: AnyRoute, database: Database, scope: Scope, ownerTok
       await storeWith(tx, reply);
       return reply;
     });
-  const commit: CommitWithResponse = async (reply, write) => {
+  const commit: StatementCommit = async (reply, write) => {
     const { sent, record } = completionOf(reply);
     if (!(await write({ ...scope, ownerToken, ...record }))) {
       throw idempotency.takenOver();

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Database, Transaction } from "../db/pool.ts";
-import type { CommitWithAnswer, ResponseToStore, TransactionWithAnswer } from "../idempotency/service.ts";
+import type { CommitWithAnswer, TransactionWithAnswer } from "../idempotency/service.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Tenant } from "../tenant.ts";
 import type { Access } from "./access.ts";
@@ -76,23 +76,12 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
    */
   transaction: (effects: (transaction: Transaction) => Promise<JsonReply>) => Promise<JsonReply>;
   /**
-   * For a handler whose effects are one statement and whose reply is known before it runs: `write`
-   * runs that statement, storing `response` in it (with `storeResponsesStatement`, its effects
-   * conditional on the store), and tells whether it wrote. Effects and the stored response then commit
-   * in one round trip instead of four (BEGIN, effects, store, COMMIT), and `write` may batch the
-   * statements of concurrent requests into one. On routes that are not idempotent, `response` is null:
-   * there is nothing to store and the effects are unconditional.
-   */
-  commitWithResponse: (
-    reply: JsonReply,
-    write: (response: ResponseToStore | null) => Promise<boolean>,
-  ) => Promise<JsonReply>;
-  /**
    * One idempotent write (docs/conventions.md): the service writes, the route answers. The route gives
-   * the service `answeredWrite(present).commit` (one statement: `commitWithResponse` underneath) or
-   * `.transaction` (several: `transaction` underneath), through which the answer `present` makes of
-   * the service's result is stored with its effects, and returns `reply()`, that answer, once the
-   * service returns its outcome. The service never sees the HTTP answer.
+   * the service `answeredWrite(present).commit` (effects of one statement, which stores the answer
+   * too, so both commit in one round trip instead of four and concurrent requests' statements may be
+   * batched into one) or `.transaction` (several: `transaction` underneath), through which the answer
+   * `present` makes of the service's result is stored with its effects, and returns `reply()`, that
+   * answer, once the service returns its outcome. The service never sees the HTTP answer.
    */
   answeredWrite: <Result>(present: (result: Result) => JsonReply) => AnsweredWrite<Result>;
 };

@@ -99,7 +99,7 @@ export type ResponseToStore = IdempotencyScope & IdempotencyCompletion;
  * `key`, `owner_token`, `response_status` and `response_body`. Each is stored only while its
  * execution still owns the record; returns `merchant_id`, `livemode` and `key` of each one stored. A
  * fragment, so a handler whose effects are one statement can store its response (or a batch of
- * them) in that statement (see `commitWithResponse` in the HTTP platform).
+ * them) in that statement (see `answeredWrite` in the HTTP platform).
  */
 export function storeResponsesStatement(responses: FragmentSqlToken): FragmentSqlToken {
   return sql.fragment`

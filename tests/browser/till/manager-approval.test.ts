@@ -28,16 +28,7 @@ test("a cashier's return is refused until a manager's PIN approves it, then it g
   const keys: string[] = [];
   try {
     // Paired once by the owner; then Tendai (a cashier) switches in by PIN.
-    await page.goto(`${world.platform.baseUrl}/till`);
-    await page.getByLabel("Till name").fill("Counter 1");
-    await page.getByLabel("Email").fill(world.shop.email);
-    await page.getByLabel("Password").fill("correct horse battery");
-    await page.getByRole("button", { name: "Pair this till", exact: true }).click();
-    await page.getByRole("heading", { name: "Who is at the till?" }).waitFor();
-    await page.getByRole("button", { name: "Tendai" }).click();
-    await page.getByLabel("PIN for Tendai").fill("4821");
-    await page.getByLabel("PIN for Tendai").press("Enter");
-    await page.getByText("Cashier: Tendai").waitFor();
+    await till.pairAndSwitchIn(world.shop.email, { name: "Tendai", pin: "4821" });
 
     await till.openDrawer({ USD: "50" });
     await till.scan("5000112637922");

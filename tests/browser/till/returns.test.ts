@@ -67,6 +67,20 @@ test("returns from Today: sold and returned shown per line, never more than rema
     await returning.getByRole("status").filter({ hasText: "Refund due in cash: USD 4.20" }).waitFor();
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
+    // The return's receipt prints from this page, its dialog open: the receipt alone goes to paper.
+    await page.evaluate(() => {
+      window.print = () => document.documentElement.setAttribute("data-printed", "yes");
+    });
+    await returning.getByRole("button", { name: "Print receipt" }).click();
+    expect(await page.locator("html").getAttribute("data-printed")).toBe("yes");
+    await page.evaluate(() => document.documentElement.classList.add("printing-receipt"));
+    await page.emulateMedia({ media: "print" });
+    const sheet = page.getByRole("article", { name: "Printed receipt" });
+    expect(await sheet.textContent()).toContain("Return receipt");
+    expect(await sheet.textContent()).toContain("Refunded (cash) USD 4.20");
+    expect(await page.getByRole("button", { name: "Done" }).isVisible()).toBe(false);
+    await page.emulateMedia({ media: "screen" });
+    await page.evaluate(() => document.documentElement.classList.remove("printing-receipt"));
     await returning.getByRole("button", { name: "Done" }).click();
 
     // The sale shows what came back; the next return offers only what remains.

@@ -1,12 +1,7 @@
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import type { Balance } from "../../lib/api.ts";
 import type { Resource } from "../../lib/resource.ts";
 import { Status } from "../pages/shared.tsx";
-
-export type Balance = {
-  object: "balance";
-  livemode: boolean;
-  available: { currency: Currency; amount_cents: number }[];
-};
 
 /** The current world's available balance, a card per currency (Balance and Payouts show it). */
 export function AvailableBalance(props: { balance: Resource<Balance>; title: string }) {

@@ -1,27 +1,21 @@
 import { useState } from "preact/hooks";
-import type { Page } from "../../lib/api.ts";
+import {
+  type ApiKey,
+  createApiKey,
+  type KeyOverlapSeconds,
+  listApiKeys,
+  revokeApiKey,
+  rollApiKey,
+} from "../../lib/api/api-keys.ts";
+import type { Page, WorldName } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api, liveAvailable } from "../../lib/session.ts";
+import { liveAvailable } from "../../lib/session.ts";
 import { Button, ConfirmDialog, Dialog, SelectField, Table, toast } from "../../ui/index.ts";
 import { OVERLAP_CHOICES } from "../components/overlaps.ts";
 import { SecretDialog } from "../components/secret-dialog.tsx";
 import { useStepUp } from "../components/step-up.tsx";
 import { Status } from "./shared.tsx";
-
-/** The public key list's shape (GET /v1/api_keys); the secret is never in it. */
-type ApiKey = {
-  id: string;
-  object: "api_key";
-  livemode: boolean;
-  prefix?: string;
-  last4: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-  secret_key?: string;
-};
 
 /**
  * Keys: the list, minting (a live key asks for the password again unless it was entered in the last
@@ -37,23 +31,19 @@ export function ApiKeysPage() {
 
   const mint = (livemode: boolean) =>
     stepUp.run(async () => {
-      const minted = await api.post<ApiKey>("/v1/api_keys", { livemode });
+      const minted = await createApiKey({ livemode });
       setSecret(minted.secret_key);
       reload();
     });
-  const roll = (key: ApiKey, overlapSeconds: number) =>
+  const roll = (key: ApiKey, overlapSeconds: KeyOverlapSeconds) =>
     stepUp.run(async () => {
-      const rolled = await api.post<{ key: ApiKey }>(
-        `/v1/api_keys/${key.id}/roll`,
-        { expires_in_seconds: overlapSeconds },
-        { world: worldOf(key) },
-      );
+      const rolled = await rollApiKey(key.id, { expires_in_seconds: overlapSeconds }, { world: worldOf(key) });
       setSecret(rolled.key.secret_key);
       reload();
     });
   const revoke = (key: ApiKey) =>
     stepUp.run(async () => {
-      await api.delete(`/v1/api_keys/${key.id}`, { world: worldOf(key) });
+      await revokeApiKey(key.id, { world: worldOf(key) });
       toast("Key revoked.");
       reload();
     });
@@ -149,14 +139,14 @@ export function ApiKeysPage() {
 }
 
 /** A key's own world: the /v1 key routes act on the world of the request, so each key goes with its own. */
-const worldOf = (key: ApiKey) => (key.livemode ? "live" : "test");
+const worldOf = (key: ApiKey): WorldName => (key.livemode ? "live" : "test");
 
 /**
  * Both worlds' keys, newest first: each world is listed with its own Pos-World header (the routes are
  * world-scoped), LIVE only for a merchant that has it (the API refuses LIVE to a pending merchant).
  */
 async function bothWorldsKeys(): Promise<Page<ApiKey>> {
-  const list = (world: "test" | "live") => api.get<Page<ApiKey>>("/v1/api_keys", { query: { limit: 100 }, world });
+  const list = (world: WorldName) => listApiKeys({ world });
   const pages = await Promise.all(liveAvailable.value ? [list("live"), list("test")] : [list("test")]);
   const data = pages.flatMap((page) => page.data).sort((a, b) => b.created_at.localeCompare(a.created_at));
   return { data, has_more: pages.some((page) => page.has_more), next_cursor: null };
@@ -165,7 +155,7 @@ async function bothWorldsKeys(): Promise<Page<ApiKey>> {
 function RollDialog(props: {
   keyToRoll: ApiKey | undefined;
   onClose: () => void;
-  onRoll: (key: ApiKey, overlapSeconds: number) => void;
+  onRoll: (key: ApiKey, overlapSeconds: KeyOverlapSeconds) => void;
 }) {
   const [overlap, setOverlap] = useState("3600");
   return (
@@ -176,7 +166,9 @@ function RollDialog(props: {
         <Button onClick={props.onClose}>Cancel</Button>
         <Button
           variant="primary"
-          onClick={() => props.keyToRoll !== undefined && props.onRoll(props.keyToRoll, Number(overlap))}
+          onClick={() =>
+            props.keyToRoll !== undefined && props.onRoll(props.keyToRoll, Number(overlap) as KeyOverlapSeconds)
+          }
         >
           Roll key
         </Button>

@@ -1,38 +1,23 @@
 import { useState } from "preact/hooks";
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
-import type { Page } from "../../lib/api.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { downloadStatement, getBalance, type LedgerEntry, listLedger } from "../../lib/api.ts";
 import { saveFile } from "../../lib/download.ts";
 import { dateInputValue, formatDateTime, localDayEnd, localDayStart, startOfDay } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api, liveAvailable, world } from "../../lib/session.ts";
-import { Button, Field, Link, Table, toast } from "../../ui/index.ts";
-import { AvailableBalance, type Balance } from "../components/available-balance.tsx";
+import { liveAvailable, world } from "../../lib/session.ts";
+import { Button, Field, Link, Pager, Table, toast, useCursorPages } from "../../ui/index.ts";
+import { AvailableBalance } from "../components/available-balance.tsx";
 import { paymentPath } from "../paths.ts";
 import { Status } from "./shared.tsx";
-
-type LedgerEntry = {
-  id: string;
-  entry_type: string;
-  currency: Currency;
-  amount_cents: number;
-  balance_after_cents: number;
-  description: string;
-  source: { type: string; id: string; merchant_ref: string | null };
-  created_at: string;
-};
 
 /**
  * The current world's available balance, its ledger entries (newest first; a payment's entry shows the
  * merchant's own reference and links to the payment) and its statement as a CSV file for chosen days.
  */
 export function BalancePage() {
-  const [balance] = useResource(() => api.get<Balance>("/v1/balance"), []);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
-  const [entries] = useResource(
-    () => api.get<Page<LedgerEntry>>("/v1/ledger", { query: { limit: 20, cursor } }),
-    [cursor],
-  );
+  const [balance] = useResource(() => getBalance(), []);
+  const pages = useCursorPages();
+  const [entries] = useResource(() => listLedger({ limit: 20, cursor: pages.cursor }), [pages.cursor]);
   return (
     <>
       <h1>Balance</h1>
@@ -43,7 +28,7 @@ export function BalancePage() {
         {entries.state === "loaded" ? (
           <>
             <Table
-              caption={`Ledger entries, page ${cursors.length}`}
+              caption={`Ledger entries, page ${pages.number}`}
               rows={entries.value.data}
               rowKey={(entry) => entry.id}
               empty="No entries yet."
@@ -63,17 +48,7 @@ export function BalancePage() {
                 },
               ]}
             />
-            <div class="pager">
-              <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Previous page
-              </Button>
-              <Button
-                disabled={!entries.value.has_more}
-                onClick={() => setCursors([...cursors, entries.value.next_cursor ?? undefined])}
-              >
-                Next page
-              </Button>
-            </div>
+            <Pager {...pages.pagerOf(entries.value)} />
           </>
         ) : (
           <Status resource={entries} />
@@ -112,9 +87,7 @@ function StatementForm() {
           event.preventDefault();
           setBusy(true);
           try {
-            const file = await api.download("/v1/statement.csv", {
-              query: { from: localDayStart(from), to: localDayEnd(to) },
-            });
+            const file = await downloadStatement({ from: localDayStart(from), to: localDayEnd(to) });
             const fileWorld = world.value === "live" && liveAvailable.value ? "live" : "test";
             saveFile({ blob: file.blob, filename: statementFileName(fileWorld, from, to) });
           } catch (caught) {

@@ -1,28 +1,31 @@
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
-import type { Page } from "../../lib/api.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { getBalance, listPayments, salesReport } from "../../lib/api.ts";
 import { startOfDay } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api, liveAvailable } from "../../lib/session.ts";
+import { liveAvailable } from "../../lib/session.ts";
+import { NetFiguresTable } from "../../reports/index.ts";
 import { PaymentTable } from "../components/payment-table.tsx";
 import { dailyTotalsCents, TakingsChart } from "../components/takings-chart.tsx";
 import { type Payment, Status } from "./shared.tsx";
 
-type Balance = { object: "balance"; livemode: boolean; available: { currency: Currency; amount_cents: number }[] };
-
 const DAYS = 7;
 
-/** Balances in both worlds, the last 7 days' takings in the current world, and its latest payments. */
+/**
+ * Balances in both worlds; today's net sales in the current world, cash and wallet (the till's Today
+ * shows the same table from the same report); the last 7 days' wallet takings and the latest payments.
+ */
 export function HomePage() {
   const [balances] = useResource(
     () =>
       Promise.all([
-        api.get<Balance>("/v1/balance", { world: "test" }),
-        liveAvailable.value ? api.get<Balance>("/v1/balance", { world: "live" }) : Promise.resolve(null),
+        getBalance({ world: "test" }),
+        liveAvailable.value ? getBalance({ world: "live" }) : Promise.resolve(null),
       ]),
     [],
   );
+  const [today] = useResource(() => salesReport({}), []);
   const [takings] = useResource(() => paidSince(startOfDay(DAYS - 1)), []);
-  const [recent] = useResource(() => api.get<Page<Payment>>("/v1/payments", { query: { limit: 5 } }), []);
+  const [recent] = useResource(() => listPayments({ limit: 5 }), []);
   return (
     <>
       <h1>Home</h1>
@@ -47,8 +50,19 @@ export function HomePage() {
           <Status resource={balances} />
         )}
       </section>
+      <section aria-labelledby="today-title">
+        <h2 id="today-title">Sales today</h2>
+        {today.state === "loaded" ? (
+          <NetFiguresTable
+            figures={today.value.net.by_currency}
+            caption="Net sales today: cash and wallet, less discounts and refunds paid today"
+          />
+        ) : (
+          <Status resource={today} />
+        )}
+      </section>
       <section aria-labelledby="takings-title">
-        <h2 id="takings-title">Takings, last {DAYS} days</h2>
+        <h2 id="takings-title">Wallet takings, last {DAYS} days</h2>
         {takings.state === "loaded" ? <Takings payments={takings.value} /> : <Status resource={takings} />}
       </section>
       <section aria-labelledby="recent-title">
@@ -68,9 +82,7 @@ async function paidSince(from: Date): Promise<Payment[]> {
   const payments: Payment[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 5; page += 1) {
-    const result = await api.get<Page<Payment>>("/v1/payments", {
-      query: { status: "paid", from: from.toISOString(), limit: 100, cursor },
-    });
+    const result = await listPayments({ status: "paid", from: from.toISOString(), limit: 100, cursor });
     payments.push(...result.data);
     if (!result.has_more || result.next_cursor === null) break;
     cursor = result.next_cursor;

@@ -1,19 +1,14 @@
 import { useState } from "preact/hooks";
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
-import { ApiError } from "../../lib/api.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { type Payment, refundLatePayment } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { api } from "../../lib/session.ts";
-import { Button } from "../../ui/index.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, FormError } from "../../ui/index.ts";
 
 /** Money that arrived after the payment was cancelled or expired (`late_payment` of the API's payment). */
-export type LatePayment = {
-  paid_at: string;
-  payer_msisdn: string | null;
-  refund: "due" | "wallet" | "cash";
-  refund_reference: string | null;
-};
+export type LatePayment = NonNullable<Payment["late_payment"]>;
 
-type Paid = { id: string; status: string; currency: Currency; amount_cents: number; late_payment: LatePayment };
+type Paid = Pick<Payment, "id" | "status" | "currency" | "amount_cents"> & { late_payment: LatePayment };
 
 /**
  * A late payment on the payment's page: what happened (credited to the balance, the sale not made)
@@ -22,22 +17,14 @@ type Paid = { id: string; status: string; currency: Currency; amount_cents: numb
  */
 export function LatePaymentCard(props: { payment: Paid }) {
   const [late, setLate] = useState(props.payment.late_payment);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { busy, error, run } = useAction();
   const { payment } = props;
   const amount = formatMoney(payment.currency, payment.amount_cents);
-  const refund = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answered = await api.post<Paid>(`/v1/payments/${encodeURIComponent(payment.id)}/refund_late`, {});
-      setLate(answered.late_payment);
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : String(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const refund = () =>
+    run(async () => {
+      const answered = await refundLatePayment(payment.id);
+      if (answered.late_payment !== null) setLate(answered.late_payment);
+    });
   return (
     <section class="card late-payment" aria-labelledby="late-title" data-testid="late-payment">
       <h2 id="late-title">Late payment</h2>
@@ -68,11 +55,7 @@ export function LatePaymentCard(props: { payment: Paid }) {
       {late.refund === "cash" ? (
         <p role="status">Refund in cash: hand {amount} back to the payer; it stays in your balance.</p>
       ) : null}
-      {error === undefined ? null : (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
     </section>
   );
 }

@@ -1,42 +1,24 @@
 import { formatMoney } from "../../../src/kernel/money.ts";
-import type { Page } from "../../lib/api.ts";
+import { type Event, getPayment, listDeliveries, listEvents, type WebhookDelivery } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
 import { Link } from "../../ui/index.ts";
 import { BASE } from "../paths.ts";
 import { AttemptList } from "./developers/webhooks/attempts.tsx";
-import type { WebhookDelivery } from "./developers/webhooks/types.ts";
-import { type LatePayment, LatePaymentCard } from "./late-payment.tsx";
+import { LatePaymentCard } from "./late-payment.tsx";
 import { type Payment, PaymentStatus, Status } from "./shared.tsx";
 
-type PaymentDetail = Payment & {
-  reference: string;
-  fee_cents: number;
-  expires_at: string;
-  failure_reason: string | null;
-  cancelled_at: string | null;
-  late_payment: LatePayment | null;
-};
-
-type PaymentEvent = { id: string; type: string; created_at: string };
-
-type Timeline = { payment: PaymentDetail; events: { event: PaymentEvent; deliveries: WebhookDelivery[] }[] };
+type Timeline = { payment: Payment; events: { event: Event; deliveries: WebhookDelivery[] }[] };
 
 /** A payment events page holds all of them: a payment has a handful (created, then paid, expired or failed). */
 const EVENTS_PER_PAYMENT_MAX = 100;
 
 async function loadTimeline(paymentId: string): Promise<Timeline> {
-  const id = encodeURIComponent(paymentId);
   const [payment, events] = await Promise.all([
-    api.get<PaymentDetail>(`/v1/payments/${id}`),
-    api.get<Page<PaymentEvent>>("/v1/events", { query: { payment_id: paymentId, limit: EVENTS_PER_PAYMENT_MAX } }),
+    getPayment(paymentId),
+    listEvents({ payment_id: paymentId, limit: EVENTS_PER_PAYMENT_MAX }),
   ]);
-  const deliveries = await Promise.all(
-    events.data.map((event) =>
-      api.get<Page<WebhookDelivery>>("/v1/webhook_deliveries", { query: { event_id: event.id, limit: 100 } }),
-    ),
-  );
+  const deliveries = await Promise.all(events.data.map((event) => listDeliveries({ event_id: event.id, limit: 100 })));
   return {
     payment,
     events: events.data.map((event, index) => ({ event, deliveries: deliveries[index]?.data ?? [] })),

@@ -1,9 +1,8 @@
-import type { Page } from "../../lib/api.ts";
+import { chosen, listPayments } from "../../lib/api.ts";
 import { localDayEnd, localDayStart } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
 import { currentQuery, replaceQuery } from "../../lib/url-query.ts";
-import { Button, Field, SelectField } from "../../ui/index.ts";
+import { Field, Pager, SelectField } from "../../ui/index.ts";
 import { PaymentTable } from "../components/payment-table.tsx";
 import { type Payment, Status } from "./shared.tsx";
 
@@ -44,8 +43,12 @@ export function PaymentsPage() {
     () =>
       backwards
         ? Promise.resolve(undefined)
-        : api.get<Page<Payment>>("/v1/payments", {
-            query: { status, from: localDayStart(from), to: localDayEnd(to), limit: 20, cursor },
+        : listPayments({
+            status: chosen<Payment["status"]>(status),
+            from: localDayStart(from),
+            to: localDayEnd(to),
+            limit: 20,
+            cursor,
           }),
     [status, from, to, cursor],
   );
@@ -72,20 +75,12 @@ export function PaymentsPage() {
             payments={page.value.data}
             empty="No payments match."
           />
-          <div class="pager">
-            <Button
-              disabled={after.length === 0}
-              onClick={() => writeFilters({ ...filters, after: after.slice(0, -1) })}
-            >
-              Previous page
-            </Button>
-            <Button
-              disabled={!page.value.has_more}
-              onClick={() => writeFilters({ ...filters, after: [...after, page.value?.next_cursor ?? ""] })}
-            >
-              Next page
-            </Button>
-          </div>
+          <Pager
+            hasPrevious={after.length > 0}
+            hasNext={page.value.has_more}
+            onPrevious={() => writeFilters({ ...filters, after: after.slice(0, -1) })}
+            onNext={() => writeFilters({ ...filters, after: [...after, page.value?.next_cursor ?? ""] })}
+          />
         </>
       ) : page.state === "loaded" ? null : (
         <Status resource={page} />

@@ -1,26 +1,23 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies, formatMoney } from "../../../src/kernel/money.ts";
-import { ApiError, newIdempotencyKey, type Page } from "../../lib/api.ts";
+import {
+  ApiError,
+  createPayout,
+  getBalance,
+  getMerchantProfile,
+  listPayouts,
+  type MerchantProfile,
+  type Page,
+  type Payout,
+} from "../../lib/api.ts";
 import { centsFromMajorUnits, formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
-import { Button, Field, SelectField, Table, toast } from "../../ui/index.ts";
-import { AvailableBalance, type Balance } from "../components/available-balance.tsx";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, Field, Pager, SelectField, Table, toast, useCursorPages } from "../../ui/index.ts";
+import { AvailableBalance } from "../components/available-balance.tsx";
 import { usePolled } from "../components/polled.ts";
 import { useStepUp } from "../components/step-up.tsx";
 import { Status } from "./shared.tsx";
-
-type Payout = {
-  id: string;
-  status: "requested" | "submitted" | "confirmed" | "failed" | "reversed";
-  amount_cents: number;
-  currency: Currency;
-  destination_account: string;
-  failure_reason: string | null;
-  created_at: string;
-};
-
-type Profile = { payout_destination: { msisdn: string | null; verified: boolean } };
 
 /** A payout the processor still works on: its status changes without the merchant doing anything. */
 const unsettled = (page: Page<Payout>) =>
@@ -31,13 +28,12 @@ const unsettled = (page: Page<Payout>) =>
  * (step-up), and the payouts, whose statuses update on their own while any is still on its way.
  */
 export function PayoutsPage() {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
-  const load = () => api.get<Page<Payout>>("/v1/payouts", { query: { limit: 20, cursor } });
-  const [loaded, reload] = useResource(load, [cursor]);
+  const pages = useCursorPages();
+  const load = () => listPayouts({ limit: 20, cursor: pages.cursor });
+  const [loaded, reload] = useResource(load, [pages.cursor]);
   const payouts = usePolled(loaded, load, unsettled);
-  const [profile] = useResource(() => api.get<Profile>("/v1/me"), []);
-  const [balance, reloadBalance] = useResource(() => api.get<Balance>("/v1/balance"), []);
+  const [profile] = useResource(() => getMerchantProfile(), []);
+  const [balance, reloadBalance] = useResource(() => getBalance(), []);
   return (
     <>
       <h1>Payouts</h1>
@@ -46,7 +42,7 @@ export function PayoutsPage() {
         <RequestPayout
           destination={profile.value.payout_destination}
           onRequested={() => {
-            setCursors([undefined]);
+            pages.restart();
             reload();
             reloadBalance();
           }}
@@ -59,7 +55,7 @@ export function PayoutsPage() {
         {payouts.state === "loaded" ? (
           <>
             <Table
-              caption={`Payouts, page ${cursors.length}`}
+              caption={`Payouts, page ${pages.number}`}
               rows={payouts.value.data}
               rowKey={(payout) => payout.id}
               empty="No payouts yet."
@@ -76,17 +72,7 @@ export function PayoutsPage() {
                 { header: "ID", cell: (payout) => <code>{payout.id}</code> },
               ]}
             />
-            <div class="pager">
-              <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Previous page
-              </Button>
-              <Button
-                disabled={!payouts.value.has_more}
-                onClick={() => setCursors([...cursors, payouts.value.next_cursor ?? undefined])}
-              >
-                Next page
-              </Button>
-            </div>
+            <Pager {...pages.pagerOf(payouts.value)} />
           </>
         ) : (
           <Status resource={payouts} />
@@ -96,11 +82,10 @@ export function PayoutsPage() {
   );
 }
 
-function RequestPayout(props: { destination: Profile["payout_destination"]; onRequested: () => void }) {
+function RequestPayout(props: { destination: MerchantProfile["payout_destination"]; onRequested: () => void }) {
   const [amount, setAmount] = useState("");
   const [currency, setCurrency] = useState<Currency>("USD");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, fail, run } = useAction();
   const stepUp = useStepUp("A payout moves money out of your balance.");
   const { msisdn, verified } = props.destination;
   if (msisdn === null || !verified) {
@@ -120,29 +105,22 @@ function RequestPayout(props: { destination: Profile["payout_destination"]; onRe
           event.preventDefault();
           const cents = centsFromMajorUnits(amount);
           if (cents === undefined) {
-            setError("Enter an amount such as 25 or 25.50.");
+            fail("Enter an amount such as 25 or 25.50.");
             return;
           }
-          setError(undefined);
-          setBusy(true);
-          // A step-up refusal is stored against its Idempotency-Key: each attempt gets its own.
+          // A refusal (not enough money, a limit) stays under the field until the form changes; a
+          // step-up refusal renews the key like any 4xx, and the step-up dialog runs the action again.
           await stepUp.run(async () => {
-            try {
-              const payout = await api.post<Payout>(
-                "/v1/payouts",
-                { amount_cents: cents, currency },
-                { idempotencyKey: newIdempotencyKey() },
-              );
-              setAmount("");
-              toast(`Payout of ${formatMoney(payout.currency, payout.amount_cents)} requested.`);
-              props.onRequested();
-            } catch (caught) {
-              // A refusal (not enough money, a limit) stays under the field until the form changes.
-              if (!(caught instanceof ApiError) || caught.code === "step_up_required") throw caught;
-              setError(caught.message);
-            }
+            await run(
+              async (idempotencyKey) => {
+                const payout = await createPayout({ amount_cents: cents, currency }, { idempotencyKey });
+                setAmount("");
+                toast(`Payout of ${formatMoney(payout.currency, payout.amount_cents)} requested.`);
+                props.onRequested();
+              },
+              (caught) => caught instanceof ApiError && caught.code === "step_up_required",
+            );
           });
-          setBusy(false);
         }}
       >
         <p>
@@ -156,7 +134,7 @@ function RequestPayout(props: { destination: Profile["payout_destination"]; onRe
             value={amount}
             onValue={(value) => {
               setAmount(value);
-              setError(undefined);
+              fail(undefined);
             }}
             error={error}
             hint="In major units, e.g. 25.50"
@@ -166,7 +144,7 @@ function RequestPayout(props: { destination: Profile["payout_destination"]; onRe
             value={currency}
             onValue={(value) => {
               setCurrency(value as Currency);
-              setError(undefined);
+              fail(undefined);
             }}
             options={currencies.map((code) => ({ value: code, label: code }))}
           />

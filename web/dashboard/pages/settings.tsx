@@ -1,37 +1,17 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
+import { changePassword, listAuditLog, listSessions, revokeSession } from "../../lib/api.ts";
 import { formatDateTime, formatRelative } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
-import { Button, Field, Table, toast } from "../../ui/index.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, Field, FormError, Table, toast } from "../../ui/index.ts";
 import { Status } from "./shared.tsx";
 import { SignOutEverywhere } from "./sign-out-everywhere.tsx";
 import { TwoFactorSection } from "./two-factor-settings.tsx";
 
-type SessionItem = {
-  id: string;
-  kind: "dashboard" | "till";
-  device: string;
-  client_address: string | null;
-  created_at: string;
-  last_seen_at: string;
-  current: boolean;
-};
-
-type AuditEntry = {
-  id: string;
-  action: string;
-  actor: { type: string; id: string | null; name: string | null };
-  created_at: string;
-};
-
 /** Password, two-factor sign-in, the user's sessions (with revoke) and the account's audit log. */
 export function SettingsPage() {
-  const [sessions, reloadSessions] = useResource(
-    () => api.get<{ data: SessionItem[] }>("/v1/sessions").then((page) => page.data),
-    [],
-  );
-  const [audit] = useResource(() => api.get<{ data: AuditEntry[] }>("/v1/audit_log", { query: { limit: 20 } }), []);
+  const [sessions, reloadSessions] = useResource(() => listSessions().then((page) => page.data), []);
+  const [audit] = useResource(() => listAuditLog(20), []);
   return (
     <>
       <h1>Settings</h1>
@@ -60,7 +40,7 @@ export function SettingsPage() {
                       variant="danger"
                       aria-label={`Sign out ${session.device}, last seen ${formatRelative(session.last_seen_at)}`}
                       onClick={async () => {
-                        await api.delete(`/v1/sessions/${session.id}`);
+                        await revokeSession(session.id);
                         toast("Session signed out.");
                         reloadSessions();
                       }}
@@ -101,8 +81,7 @@ export function SettingsPage() {
 function PasswordForm(props: { onChanged: () => void }) {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction("The password could not be changed.");
   return (
     <section aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
@@ -110,19 +89,13 @@ function PasswordForm(props: { onChanged: () => void }) {
         class="card"
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            await api.post("/v1/session/password", { current_password: current, new_password: next });
+          await run(async () => {
+            await changePassword({ current_password: current, new_password: next });
             setCurrent("");
             setNext("");
             toast("Password changed. Your other sessions were signed out and every till unpaired.");
             props.onChanged();
-          } catch (caught) {
-            setError(caught instanceof ApiError ? caught.message : "The password could not be changed.");
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         <Field
@@ -143,11 +116,7 @@ function PasswordForm(props: { onChanged: () => void }) {
           value={next}
           onValue={setNext}
         />
-        {error === undefined ? null : (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <Button type="submit" variant="primary" busy={busy}>
           Change password
         </Button>

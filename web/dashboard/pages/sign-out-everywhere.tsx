@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { api, session } from "../../lib/session.ts";
+import { revokeAllSessions } from "../../lib/api.ts";
+import { session } from "../../lib/session.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 
 /**
@@ -27,7 +28,7 @@ export function SignOutEverywhere() {
             onClick={async () => {
               setBusy(true);
               try {
-                await api.delete("/v1/sessions");
+                await revokeAllSessions();
                 session.value = null;
               } catch (error) {
                 toast(error instanceof Error ? error.message : "That did not work. Try again.", "error");

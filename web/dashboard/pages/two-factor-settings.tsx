@@ -1,10 +1,14 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
-import { api, loadSession, session } from "../../lib/session.ts";
+import {
+  ApiError,
+  confirmTwoFactor,
+  startTwoFactor,
+  type TwoFactorEnrolment,
+  turnOffTwoFactor,
+} from "../../lib/api.ts";
+import { loadSession, session } from "../../lib/session.ts";
 import { Button, Field, toast } from "../../ui/index.ts";
 import { useStepUp } from "../components/step-up.tsx";
-
-type Enrolment = { otpauth_uri: string; secret: string; qr_png_data_url: string };
 
 /**
  * Two-factor sign-in: turn on (scan the QR code or type the secret, confirm a code, then see the
@@ -12,7 +16,7 @@ type Enrolment = { otpauth_uri: string; secret: string; qr_png_data_url: string 
  */
 export function TwoFactorSection() {
   const stepUp = useStepUp("Two-factor sign-in protects your account.");
-  const [enrolment, setEnrolment] = useState<Enrolment | undefined>(undefined);
+  const [enrolment, setEnrolment] = useState<TwoFactorEnrolment | undefined>(undefined);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | undefined>(undefined);
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
@@ -45,9 +49,7 @@ export function TwoFactorSection() {
               setError(undefined);
               void stepUp.run(async () => {
                 try {
-                  const confirmed = await api.post<{ recovery_codes: string[] }>("/v1/session/two_factor/confirm", {
-                    code: code.trim(),
-                  });
+                  const confirmed = await confirmTwoFactor({ code: code.trim() });
                   setEnrolment(undefined);
                   setCode("");
                   setRecoveryCodes(confirmed.recovery_codes);
@@ -90,7 +92,7 @@ export function TwoFactorSection() {
               variant="danger"
               onClick={() =>
                 void stepUp.run(async () => {
-                  await api.delete("/v1/session/two_factor");
+                  await turnOffTwoFactor();
                   await loadSession();
                   toast("Two-factor sign-in is off.");
                 })
@@ -106,7 +108,7 @@ export function TwoFactorSection() {
               variant="primary"
               onClick={() =>
                 void stepUp.run(async () => {
-                  setEnrolment(await api.post<Enrolment>("/v1/session/two_factor", {}));
+                  setEnrolment(await startTwoFactor());
                 })
               }
             >

@@ -1,5 +1,5 @@
 import type { Currency } from "../../../src/kernel/money.ts";
-import { type ApiClient, newIdempotencyKey, type Page } from "../api.ts";
+import { type ApiClient, newIdempotencyKey, type Page } from "./client.ts";
 
 /**
  * The catalog's calls (docs/shop.md, "Products"), typed by hand for now: the generated OpenAPI types

@@ -1,17 +1,9 @@
 import { computed, effect, signal } from "@preact/signals";
-import { ApiError } from "../../lib/api.ts";
-import { api, session } from "../../lib/session.ts";
+import { ApiError, type Cashier, listCashiers, switchInCashier, switchOutCashier } from "../../lib/api.ts";
+import { session } from "../../lib/session.ts";
 import { unsyncedSales } from "../offline/index.ts";
 
-/** A cashier as GET /v1/cashiers answers it (never a PIN). */
-export type Cashier = {
-  id: string;
-  name: string;
-  /** A manager's PIN approves returns, cash pay-outs and a drawer closed with a difference. */
-  role: "cashier" | "manager";
-  status: "active" | "locked" | "disabled";
-  failed_pin_attempts: number;
-};
+export type { Cashier };
 
 /** The merchant's cashiers; undefined until the first answer. */
 export const cashiers = signal<Cashier[] | undefined>(undefined);
@@ -51,7 +43,7 @@ function keptCashiers(): Cashier[] | undefined {
  */
 export async function loadCashiers(): Promise<void> {
   try {
-    cashiers.value = (await api.get<{ data: Cashier[] }>("/v1/cashiers", { world: "test" })).data;
+    cashiers.value = (await listCashiers({ world: "test" })).data;
   } catch (error) {
     const kept = error instanceof ApiError && error.type === "network_error" ? keptCashiers() : undefined;
     if (kept !== undefined) {
@@ -83,7 +75,7 @@ export const pinRequired = computed(
 /** Switches a cashier in by PIN; the session's requests then act as them. Throws the API's refusal. */
 export async function switchIn(cashierId: string, pin: string): Promise<void> {
   try {
-    await api.post("/v1/session/cashier", { cashier_id: cashierId, pin }, { world: "test" });
+    await switchInCashier({ cashier_id: cashierId, pin });
     if (session.value) session.value = { ...session.value, cashier_id: cashierId };
   } finally {
     // Attempts left, locked or not: the list shows what the server now knows.
@@ -103,6 +95,6 @@ export function switchOutBlocked(): string | undefined {
 export async function switchOut(): Promise<void> {
   const blocked = switchOutBlocked();
   if (blocked !== undefined) throw new Error(blocked);
-  await api.delete("/v1/session/cashier", { world: "test" });
+  await switchOutCashier();
   if (session.value) session.value = { ...session.value, cashier_id: null };
 }

@@ -1,11 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { Button, Dialog, Field } from "../../ui/index.ts";
 import { cashiers, loadCashiers } from "./cashiers.ts";
 import { actionLabels, approve, changeOwnPin, managerRequest } from "./manager-approval.ts";
-
-const messageOf = (caught: unknown) =>
-  caught instanceof ApiError || caught instanceof Error ? caught.message : "The PIN was not accepted.";
 
 const digits = (value: string) => value.replace(/\D/g, "").slice(0, 6);
 
@@ -29,21 +26,15 @@ function ManagerForm() {
   );
   const [chosen, setChosen] = useState<string | undefined>(managers.length === 1 ? managers[0]?.id : undefined);
   const [pin, setPin] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction("The PIN was not accepted.");
   if (request === undefined) return null;
   const submit = async () => {
     if (chosen === undefined || pin.length < 4) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      request.resolve(await approve(chosen, pin, request.action));
-    } catch (caught) {
-      setError(messageOf(caught));
+    const approved = await run(async () => request.resolve(await approve(chosen, pin, request.action)));
+    if (!approved) {
       setPin("");
+      // A wrong PIN may have locked the manager: show it.
       await loadCashiers().catch(() => {});
-    } finally {
-      setBusy(false);
     }
   };
   return (
@@ -108,23 +99,13 @@ function ChangePinForm(props: { onClose: () => void }) {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [again, setAgain] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction("The PIN was not accepted.");
   const mismatch = again !== "" && again !== next ? "The new PINs differ." : undefined;
   const submit = async () => {
     if (current.length < 4 || next.length < 4 || next !== again) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await changeOwnPin(current, next);
-      setDone(true);
-    } catch (caught) {
-      setError(messageOf(caught));
-      setCurrent("");
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => changeOwnPin(current, next))) setDone(true);
+    else setCurrent("");
   };
   if (done) {
     return (

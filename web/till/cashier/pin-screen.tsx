@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
-import { Button } from "../../ui/index.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, FormError } from "../../ui/index.ts";
 import { type Cashier, cashiers, switchIn } from "./cashiers.ts";
 
 const PIN_DIGITS_MAX = 6;
@@ -15,8 +15,7 @@ const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"] as const;
 export function PinScreen() {
   const [chosen, setChosen] = useState<Cashier | undefined>(undefined);
   const [pin, setPin] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, fail, run } = useAction("The PIN was not accepted.");
   const pinInput = useRef<HTMLInputElement>(null);
   const listed = (cashiers.value ?? []).filter((cashier) => cashier.status !== "disabled");
   const current = chosen === undefined ? undefined : cashiers.value?.find((cashier) => cashier.id === chosen.id);
@@ -30,16 +29,8 @@ export function PinScreen() {
   };
   const submit = async () => {
     if (chosen === undefined || pin.length < 4) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await switchIn(chosen.id, pin);
-    } catch (caught) {
-      setError(caught instanceof ApiError || caught instanceof Error ? caught.message : "The PIN was not accepted.");
-    } finally {
-      setPin("");
-      setBusy(false);
-    }
+    await run(() => switchIn(chosen.id, pin));
+    setPin("");
   };
 
   return (
@@ -55,7 +46,7 @@ export function PinScreen() {
               onClick={() => {
                 setChosen(cashier);
                 setPin("");
-                setError(undefined);
+                fail(undefined);
               }}
             >
               {cashier.name}
@@ -104,11 +95,7 @@ export function PinScreen() {
               OK
             </Button>
           </fieldset>
-          {error === undefined ? null : (
-            <p class="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
         </form>
       )}
     </main>

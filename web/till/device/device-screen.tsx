@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { ApiError } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
-import { Button, Field } from "../../ui/index.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, Field, FormError } from "../../ui/index.ts";
 import { UnsyncedGuard, unsyncedSales } from "../offline/index.ts";
 import { pairedDevice, unpairThisTill } from "./device.ts";
 
@@ -22,8 +23,7 @@ export function DeviceScreen() {
   const device = pairedDevice.value;
   const [password, setPassword] = useState("");
   const [exported, setExported] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { busy, error, run } = useAction();
   const blocked = unsyncedSales.value > 0 && !exported;
   return (
     <div class="device">
@@ -39,16 +39,15 @@ export function DeviceScreen() {
         class="drawer-form"
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            await unpairThisTill(password, exported);
-          } catch (caught) {
-            setError(failure(caught));
-          } finally {
-            setPassword("");
-            setBusy(false);
-          }
+          await run(async () => {
+            try {
+              await unpairThisTill(password, exported);
+            } catch (caught) {
+              throw new Error(failure(caught));
+            } finally {
+              setPassword("");
+            }
+          });
         }}
       >
         <h2>Unpair this till</h2>
@@ -64,11 +63,7 @@ export function DeviceScreen() {
           onValue={setPassword}
         />
         <UnsyncedGuard onCleared={setExported} />
-        {error === undefined ? null : (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <Button type="submit" variant="danger" busy={busy} disabled={blocked}>
           Unpair this till
         </Button>

@@ -1,6 +1,14 @@
 import { signal } from "@preact/signals";
-import { ApiError, createApiClient } from "../../lib/api.ts";
-import { api, loadSession, type Session, session } from "../../lib/session.ts";
+import {
+  ApiError,
+  createApiClient,
+  pairTillDevice,
+  revokeTillDeviceAsOwner,
+  signInOwner,
+  signOutOwner,
+  startDeviceSession,
+} from "../../lib/api.ts";
+import { loadSession, session } from "../../lib/session.ts";
 import { unsyncedSales } from "../offline/index.ts";
 
 /**
@@ -53,7 +61,7 @@ export const unpairedNotice = signal<string | undefined>(undefined);
 export async function openDeviceSession(): Promise<boolean> {
   openingDeviceSession.value = true;
   try {
-    await api.post("/v1/session/device", {}, { world: "test" });
+    await startDeviceSession();
     await loadSession();
     return session.value !== null && session.value !== undefined;
   } catch (error) {
@@ -78,7 +86,7 @@ async function asOwner<T>(
 ): Promise<T> {
   let csrf: string | undefined;
   const owner = createApiClient({ world: () => "test", csrfToken: () => csrf });
-  const signedIn = await owner.post<Session>("/v1/session", { ...credentials, kind: "dashboard" }, { world: "test" });
+  const signedIn = await signInOwner(owner, { ...credentials, kind: "dashboard" });
   csrf = signedIn.csrf_token;
   return action(owner);
 }
@@ -97,7 +105,7 @@ export async function pairThisTill(input: {
   name: string;
 }): Promise<void> {
   const device = await asOwner({ email: input.email, password: input.password, otp: input.otp }, (owner) =>
-    owner.post<PairedDevice>("/v1/till_devices", { name: input.name, keep_in_cookie: true }, { world: "test" }),
+    pairTillDevice(owner, { name: input.name, keep_in_cookie: true }),
   );
   rememberDevice({ id: device.id, name: device.name });
   unpairedNotice.value = undefined;
@@ -118,9 +126,9 @@ export async function unpairThisTill(password: string, exported: boolean): Promi
     throw new Error(`${unsyncedSales.value} sale(s) taken offline are not on the server yet: wait, or export them.`);
   }
   await asOwner({ email, password }, async (owner) => {
-    await owner.delete(`/v1/till_devices/${encodeURIComponent(device.id)}`, { world: "test" });
+    await revokeTillDeviceAsOwner(owner, device.id);
     // The owner's dashboard session has done its one job.
-    await owner.delete("/v1/session", { world: "test" }).catch(() => {});
+    await signOutOwner(owner).catch(() => {});
   });
   rememberDevice(undefined);
   session.value = null;

@@ -1,8 +1,8 @@
 import { computed, effect, signal } from "@preact/signals";
 import type { Currency } from "../../../src/kernel/money.ts";
-import { ApiError, newIdempotencyKey, type World } from "../../lib/api.ts";
+import { ApiError, createSale, type NewSale, newIdempotencyKey, type WorldName } from "../../lib/api.ts";
 import { saveFile } from "../../lib/download.ts";
-import { api, apiReachable, session } from "../../lib/session.ts";
+import { apiReachable, session } from "../../lib/session.ts";
 import { toast } from "../../ui/index.ts";
 import { refreshSession, sessionIsKept } from "./kept-session.ts";
 import { browserOnline } from "./network.ts";
@@ -107,8 +107,8 @@ async function currentStore(): Promise<OutboxStore> {
  * caller shows the sale as complete then; sending is not awaited.
  */
 export async function queueSale(sale: {
-  world: World;
-  body: Record<string, unknown>;
+  world: WorldName;
+  body: NewSale;
   totalCents: number;
   currency: Currency;
 }): Promise<OutboxEntry> {
@@ -198,10 +198,7 @@ async function sendQueued(): Promise<void> {
 
 async function send(entry: OutboxEntry): Promise<Outcome> {
   try {
-    const sale = await api.post<{ receipt_url: string | null }>("/v1/sales", entry.body, {
-      idempotencyKey: entry.idempotency_key,
-      world: entry.world,
-    });
+    const sale = await createSale(entry.body, { idempotencyKey: entry.idempotency_key, world: entry.world });
     return { kind: "recorded", receiptUrl: sale.receipt_url };
   } catch (error) {
     return retryOutcome(error) ?? refusalOf(error as ApiError);

@@ -1,6 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { Currency } from "../../../src/kernel/money.ts";
-import type { World } from "../../lib/api.ts";
+import type { NewSale, WorldName } from "../../lib/api.ts";
 
 /**
  * Where the till keeps the cash sales it has not yet handed to the server: IndexedDB, one database per
@@ -17,9 +17,9 @@ export type OutboxEntry = {
   seq: number;
   client_sale_id: string;
   idempotency_key: string;
-  world: World;
+  world: WorldName;
   /** The POST /v1/sales body, stored whole (client_sale_id and taken_at included) and sent unchanged. */
-  body: Record<string, unknown>;
+  body: NewSale;
   /** When the sale was rung up (device clock), ISO 8601. */
   taken_at: string;
   total_cents: number;

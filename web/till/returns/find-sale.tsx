@@ -1,10 +1,9 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
-import { api } from "../../lib/session.ts";
+import { ApiError, getSale, listSales } from "../../lib/api.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { Button, Field } from "../../ui/index.ts";
 import { useScanHandler } from "../scan/scan-target.ts";
-import type { Sale } from "../sell/sale-api.ts";
-import { saleReference } from "./sale-reference.ts";
+import { type SaleReference, saleReference } from "./sale-reference.ts";
 
 const NOT_FOUND = "Not found: no sale of this shop has that receipt.";
 
@@ -15,37 +14,22 @@ const NOT_FOUND = "Not found: no sale of this shop has that receipt.";
  */
 export function FindSale(props: { onFound: (saleId: string) => void }) {
   const [text, setText] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, fail, run } = useAction();
   const find = async (input: string) => {
     const reference = saleReference(input);
     if (reference === undefined) {
       // Whatever was typed, the cashier's question was "is there such a sale": answer it first.
-      setError(`Not found: "${input.trim()}" is no receipt of this shop. A receipt's number starts with sale_.`);
+      fail(`Not found: "${input.trim()}" is no receipt of this shop. A receipt's number starts with sale_.`);
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saleId =
-        "saleId" in reference
-          ? (await api.get<Sale>(`/v1/sales/${encodeURIComponent(reference.saleId)}`)).id
-          : (
-              await api.get<{ data: Sale[] }>("/v1/sales", {
-                query: { receipt_token: reference.receiptToken, limit: 1 },
-              })
-            ).data[0]?.id;
-      if (saleId === undefined) {
-        setError(NOT_FOUND);
-        return;
-      }
+    await run(async () => {
+      const saleId = await saleIdOf(reference).catch((failure: unknown) => {
+        throw failure instanceof ApiError && failure.status === 404 ? new Error(NOT_FOUND) : failure;
+      });
+      if (saleId === undefined) throw new Error(NOT_FOUND);
       setText("");
       props.onFound(saleId);
-    } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 404 ? NOT_FOUND : (failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   useScanHandler((code) => {
     setText(code);
@@ -73,4 +57,11 @@ export function FindSale(props: { onFound: (saleId: string) => void }) {
       </Button>
     </form>
   );
+}
+
+/** The sale a receipt names: by its number, or by its receipt link's token (undefined: none has it). */
+async function saleIdOf(reference: SaleReference): Promise<string | undefined> {
+  return "saleId" in reference
+    ? (await getSale(reference.saleId)).id
+    : (await listSales({ receipt_token: reference.receiptToken, limit: 1 })).data[0]?.id;
 }

@@ -1,22 +1,19 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { paidPerLine, unitsRefundCents } from "../../../src/kernel/refunds.ts";
-import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
+import type { Sale } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
-import { Button, Dialog, Field } from "../../ui/index.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, Dialog, Field, FormError } from "../../ui/index.ts";
 import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
-import { returnedPerLine, returnItems, type SaleReturn, type SaleWithReturns } from "./return-api.ts";
+import { returnedPerLine, returnItems, type SaleReturn } from "./return-api.ts";
 
 /**
  * Takes goods back from a completed sale: per line, how many were sold and returned already, and how
  * many come back now (never more than remain); a reason; then the refund due in cash and the return's
- * receipt. The Idempotency-Key is made when the dialog opens: a retry of this return records it once.
+ * receipt. One Idempotency-Key per return (useAction): a retry of this return records it once.
  */
-export function ReturnDialog(props: {
-  sale: SaleWithReturns | undefined;
-  onReturned: (sale: SaleWithReturns) => void;
-  onClose: () => void;
-}) {
+export function ReturnDialog(props: { sale: Sale | undefined; onReturned: (sale: Sale) => void; onClose: () => void }) {
   // Mounted afresh for each sale, so the quantities, reason and key start anew without an effect that
   // could clear what was typed after the dialog appeared.
   return props.sale === undefined ? null : (
@@ -24,18 +21,12 @@ export function ReturnDialog(props: {
   );
 }
 
-function ReturnForm(props: {
-  sale: SaleWithReturns;
-  onReturned: (sale: SaleWithReturns) => void;
-  onClose: () => void;
-}) {
+function ReturnForm(props: { sale: Sale; onReturned: (sale: Sale) => void; onClose: () => void }) {
   const { sale } = props;
   const [quantities, setQuantities] = useState<string[]>(() => sale.items.map(() => "0"));
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { busy, error, run } = useAction("The return could not be recorded.");
   const [done, setDone] = useState<SaleReturn | undefined>(undefined);
-  const [key, setKey] = useState(newIdempotencyKey);
   const returned = returnedPerLine(sale);
   const chosen = sale.items
     .map((item, line) => ({ line, qty: Number(quantities[line] ?? "0"), item }))
@@ -49,18 +40,11 @@ function ReturnForm(props: {
   );
   const submit = async () => {
     if (chosen.length === 0 || tooMany) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async (key) => {
       const result = await returnItems(sale, { items: chosen.map(({ line, qty }) => ({ line, qty })), reason }, key);
       setDone(result.sale_return);
       props.onReturned(result.sale);
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.status >= 400 && caught.status < 500) setKey(newIdempotencyKey());
-      setError(caught instanceof Error ? caught.message : "The return could not be recorded.");
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog open={true} title="Return items" onClose={props.onClose}>
@@ -69,7 +53,21 @@ function ReturnForm(props: {
           <p class="sale-done" role="status">
             Return recorded. Refund due in cash: <strong>{formatMoney(done.currency, done.refund_cents)}</strong>
           </p>
-          <ReceiptPanel receiptUrl={done.receipt_url} shopName={session.value?.merchant.name ?? ""} what="return" />
+          <ReceiptPanel
+            receiptUrl={done.receipt_url}
+            shopName={session.value?.merchant.name ?? ""}
+            what="return"
+            receipt={{
+              kind: "return",
+              livemode: sale.livemode,
+              at: done.created_at,
+              currency: done.currency,
+              items: done.items,
+              totalCents: done.refund_cents,
+              tender: "cash",
+              tenderedCents: null,
+            }}
+          />
           <div class="dialog-actions">
             <Button variant="primary" onClick={props.onClose}>
               Done
@@ -135,11 +133,7 @@ function ReturnForm(props: {
               ? "More than remains to return on a line."
               : `Refund in cash ${formatMoney(sale.currency, refundCents)}`}
           </p>
-          {error === undefined ? null : (
-            <p class="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
           <div class="dialog-actions">
             <Button onClick={props.onClose}>Back</Button>
             <Button type="submit" variant="primary" busy={busy} disabled={chosen.length === 0 || tooMany}>

@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { Button, Dialog, Field } from "../../ui/index.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, Dialog, Field, FormError } from "../../ui/index.ts";
 import { parseAmountCents, quickTenders } from "../money.ts";
 import { queueSale } from "../offline/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, saleDiscount, saleItems } from "./cart.ts";
+import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleDiscount, saleItems } from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
@@ -26,20 +27,27 @@ export function CashDialog(props: { open: boolean; onCompleted: (result: Complet
 
 function CashForm(props: { onCompleted: (result: Completed) => void; onClose: () => void }) {
   const [tendered, setTendered] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  // Only the browser's storage can fail here (the network is the outbox's business, with its own key).
+  const { busy, error, run } = useAction("The sale could not be kept.");
   const total = cartTotalCents.value;
   const currency = cartCurrency.value ?? "USD";
   const tenderedCents = parseAmountCents(tendered);
   const changeCents = tenderedCents === undefined ? undefined : tenderedCents - total;
   const complete = async () => {
     if (changeCents === undefined || changeCents < 0) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
+      const world = activeWorld();
+      const lines = cart.value;
       const queued = await queueSale({
-        world: activeWorld(),
-        body: withTillId({ tender: "cash", currency, items: saleItems(cart.value), ...saleDiscount() }),
+        world,
+        // What was handed over goes with the sale, so its receipt shows tendered and change.
+        body: withTillId({
+          tender: "cash",
+          currency,
+          items: saleItems(lines),
+          ...saleDiscount(),
+          tendered_cents: tenderedCents,
+        }),
         totalCents: total,
         currency,
       });
@@ -48,13 +56,18 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
         sale: { tender: "cash", currency, total_cents: total },
         changeCents,
         clientSaleId: queued.client_sale_id,
+        receipt: {
+          kind: "sale",
+          livemode: world === "live",
+          at: queued.taken_at,
+          currency,
+          items: printedLines(lines),
+          totalCents: total,
+          tender: "cash",
+          tenderedCents: tenderedCents ?? null,
+        },
       });
-    } catch (caught) {
-      // Only the browser's storage can fail here (the network is the outbox's business).
-      setError(caught instanceof Error ? caught.message : "The sale could not be kept.");
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <>
@@ -90,11 +103,7 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
               ? `${formatMoney(currency, -changeCents)} still to pay`
               : `Change due ${formatMoney(currency, changeCents)}`}
         </p>
-        {error === undefined ? null : (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <div class="dialog-actions">
           <Button onClick={props.onClose}>Back</Button>
           <Button type="submit" variant="primary" busy={busy} disabled={changeCents === undefined || changeCents < 0}>

@@ -1,5 +1,5 @@
 import { computed, effect, signal } from "@preact/signals";
-import type { World } from "../../lib/api.ts";
+import type { WorldName } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
 import { activeWorld } from "../world.ts";
 import { type CartLine, cart, clearCart } from "./cart.ts";
@@ -9,7 +9,7 @@ import { type CartLine, cart, clearCart } from "./cart.ts";
  * the same till. Kept in this browser per merchant, so they outlive a reload and a sign-out; each
  * belongs to the world it was rung up in and is resumed only there.
  */
-export type ParkedCart = { id: string; parkedAt: string; world: World; lines: readonly CartLine[] };
+export type ParkedCart = { id: string; parkedAt: string; world: WorldName; lines: readonly CartLine[] };
 
 const storageKey = (merchantId: string) => `till.parked.${merchantId}`;
 

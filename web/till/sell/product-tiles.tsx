@@ -64,6 +64,11 @@ export function ProductTiles(props: { onPick: (product: Product) => void }) {
               <span class="tile-price">
                 {product.price_cents === null ? "Price at sale" : formatMoney(product.currency, product.price_cents)}
               </span>
+              {product.stock_qty === null ? null : (
+                <span class={product.stock_qty <= product.low_stock_at ? "tile-stock low" : "tile-stock"}>
+                  {product.stock_qty} in stock
+                </span>
+              )}
             </button>
           </li>
         ))}

@@ -17,7 +17,7 @@ import { parkCart } from "./parked.ts";
 import { ParkedDialog } from "./parked-dialog.tsx";
 import { PriceDialog } from "./price-dialog.tsx";
 import { ProductTiles } from "./product-tiles.tsx";
-import type { Completed } from "./sale-api.ts";
+import { type Completed, completedWalletSale } from "./sale-api.ts";
 import { refreshTaxSettings } from "./tax-settings.ts";
 import { WalletDialog } from "./wallet-dialog.tsx";
 import { onHeldSaleEnded, resumeHeldSale } from "./wallet-hold.ts";
@@ -111,7 +111,7 @@ export function SellScreen() {
   useEffect(
     () =>
       onHeldSaleEnded((sale) => {
-        if (sale.status === "completed") setCompleted({ sale, changeCents: undefined });
+        if (sale.status === "completed") setCompleted(completedWalletSale(sale));
       }),
     [],
   );
@@ -160,6 +160,7 @@ export function SellScreen() {
             }
             shopName={session.value?.merchant.name ?? ""}
             what="sale"
+            receipt={completed.receipt}
           />
         )}
         <CartPanel

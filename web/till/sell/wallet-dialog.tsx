@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
+import { actionKey } from "../../lib/action-key.ts";
+import { ApiError, createSale, type NewSale } from "../../lib/api.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 import { type CartLine, cart, cartCurrency, saleDiscount, saleItems } from "./cart.ts";
-import { type Completed, postOnce, type Sale } from "./sale-api.ts";
+import { type Completed, completedWalletSale, postOnce, type Sale } from "./sale-api.ts";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded } from "./wallet-hold.ts";
 
-const walletBodyOf = (lines: readonly CartLine[], currency: string | undefined) => ({
+const walletBodyOf = (lines: readonly CartLine[], currency: NewSale["currency"]): NewSale => ({
   tender: "wallet",
   currency,
   items: saleItems(lines),
@@ -34,6 +35,9 @@ export function WalletDialog(props: {
 }) {
   const [state, setState] = useState<State>({ kind: "creating" });
   const [attempt, setAttempt] = useState(0);
+  // The wallet sale's Idempotency-Key, by the one rule (web/lib/action-key.ts): "Try again" after a
+  // lost answer asks for the same sale, so the customer never gets a second code for the first one.
+  const key = useRef(actionKey()).current;
   const latest = useRef(props);
   latest.current = props;
 
@@ -41,7 +45,7 @@ export function WalletDialog(props: {
     () =>
       onHeldSaleEnded((sale) => {
         if (!latest.current.open) return;
-        if (sale.status === "completed") latest.current.onCompleted({ sale, changeCents: undefined });
+        if (sale.status === "completed") latest.current.onCompleted(completedWalletSale(sale));
         else setState({ kind: "ended", sale });
       }),
     [],
@@ -55,13 +59,21 @@ export function WalletDialog(props: {
     }
     let closed = false;
     setState({ kind: "creating" });
-    postOnce<Sale>("/v1/sales", walletBodyOf(cart.value, cartCurrency.value), newIdempotencyKey())
+    const idempotencyKey = key.take();
+    // A discount over the shop's limit at a till with cashiers: a manager's PIN approves it.
+    postOnce(
+      (managerApproval) =>
+        createSale(walletBodyOf(cart.value, cartCurrency.value), { idempotencyKey, managerApproval }),
+      "discount",
+    )
       .then((sale) => {
+        key.settle();
         // Held even when the dialog was closed meanwhile: the code exists and can be paid.
         holdWalletSale(sale);
         if (!closed) setState({ kind: "pending" });
       })
       .catch((error: unknown) => {
+        key.settle(error);
         if (!closed) setState({ kind: "failed", message: error instanceof ApiError ? error.message : String(error) });
       });
     return () => {

@@ -1,6 +1,5 @@
 import { effect, signal } from "@preact/signals";
-import { ApiError } from "../../lib/api.ts";
-import { api } from "../../lib/session.ts";
+import { ApiError, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
 import { cart, cartHeldBy, clearCart } from "./cart.ts";
 import { followSale, type Sale } from "./sale-api.ts";
 
@@ -28,7 +27,7 @@ cartHeldBy.value = heldSale.value?.id;
 
 let following: AbortController | undefined;
 /** The held sale's own world: its requests go there even after the till switched worlds. */
-const worldOf = (sale: Sale): "test" | "live" => (sale.livemode ? "live" : "test");
+const worldOf = (sale: Sale): WorldName => (sale.livemode ? "live" : "test");
 const endListeners = new Set<(sale: Sale) => void>();
 
 function store(sale: Sale | undefined): void {
@@ -95,10 +94,10 @@ export async function cancelHeldPayment(): Promise<Sale | undefined> {
   if (sale === undefined) return undefined;
   let answer: Sale;
   try {
-    answer = await api.post<Sale>(`/v1/sales/${encodeURIComponent(sale.id)}/cancel`, {}, { world: worldOf(sale) });
+    answer = await cancelSale(sale.id, { world: worldOf(sale) });
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "sale_not_pending")) throw error;
-    answer = await api.get<Sale>(`/v1/sales/${encodeURIComponent(sale.id)}`, { world: worldOf(sale) });
+    answer = await getSale(sale.id, {}, { world: worldOf(sale) });
   }
   if (heldSale.value?.id === answer.id) ended(answer);
   return answer;

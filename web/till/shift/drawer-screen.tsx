@@ -1,12 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
 import { type Currency, currencies } from "../../../src/kernel/money.ts";
-import { newIdempotencyKey } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { navigate } from "../../lib/router.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { CashFigures } from "../../reports/index.ts";
-import { Button, Field, SelectField, Table, toast } from "../../ui/index.ts";
+import { Button, Field, FormError, SelectField, Table, toast } from "../../ui/index.ts";
 import { parseAmountCents } from "../money.ts";
+import { Z_REPORT_PATH } from "./paths.ts";
 import {
   type Amount,
   closeBlocked,
@@ -18,8 +19,6 @@ import {
   openShift,
   type Shift,
 } from "./shift-api.ts";
-
-export const Z_REPORT_PATH = "/till/z/";
 
 type PerCurrency = Record<Currency, string>;
 const EMPTY: PerCurrency = { USD: "", ZWG: "" };
@@ -143,9 +142,7 @@ function CurrencyFields(props: { legend: string; values: PerCurrency; onValues: 
 
 function OpenForm(props: { onOpened: () => void }) {
   const [float, setFloat] = useState<PerCurrency>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [key, setKey] = useState(newIdempotencyKey);
+  const { busy, error, fail, run } = useAction("The drawer could not be updated.");
   return (
     <form
       class="drawer-form"
@@ -153,32 +150,20 @@ function OpenForm(props: { onOpened: () => void }) {
         event.preventDefault();
         const amounts = amountsOf(float);
         if (amounts === undefined) {
-          setError("Type each float as an amount, like 20 or 20.50.");
+          fail("Type each float as an amount, like 20 or 20.50.");
           return;
         }
-        setBusy(true);
-        setError(undefined);
-        try {
+        await run(async (key) => {
           await openDrawer(amounts, key);
           setFloat(EMPTY);
-          setKey(newIdempotencyKey());
           props.onOpened();
-        } catch (caught) {
-          setKey(newIdempotencyKey());
-          setError(errorText(caught));
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       <h2>Open the drawer</h2>
       <p class="muted">Count the cash in the drawer before the first sale: the opening float, per currency.</p>
       <CurrencyFields legend="Opening float" values={float} onValues={setFloat} />
-      {error === undefined ? null : (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <Button type="submit" variant="primary" busy={busy}>
         Open drawer
       </Button>
@@ -191,9 +176,7 @@ function MoveForm(props: { shift: Shift }) {
   const [currency, setCurrency] = useState<Currency>("USD");
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [key, setKey] = useState(newIdempotencyKey);
+  const { busy, error, fail, run } = useAction("The drawer could not be updated.");
   return (
     <form
       class="drawer-form"
@@ -201,22 +184,15 @@ function MoveForm(props: { shift: Shift }) {
         event.preventDefault();
         const cents = parseAmountCents(amount);
         if (cents === undefined || cents <= 0 || reason.trim() === "") {
-          setError("Type an amount above zero and the reason.");
+          fail("Type an amount above zero and the reason.");
           return;
         }
-        setBusy(true);
-        setError(undefined);
-        try {
+        await run(async (key) => {
           await moveCash(props.shift, { kind, currency, amount_cents: cents, reason: reason.trim() }, key);
           setAmount("");
           setReason("");
           toast(kind === "pay_in" ? "Pay-in recorded." : "Pay-out recorded.");
-        } catch (caught) {
-          setError(errorText(caught));
-        } finally {
-          setKey(newIdempotencyKey());
-          setBusy(false);
-        }
+        });
       }}
     >
       <h2>Pay in or out</h2>
@@ -239,11 +215,7 @@ function MoveForm(props: { shift: Shift }) {
         <Field label="Amount" inputMode="decimal" value={amount} onValue={setAmount} />
         <Field label="Reason" value={reason} maxLength={200} onValue={setReason} />
       </div>
-      {error === undefined ? null : (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <Button type="submit" busy={busy}>
         Record
       </Button>
@@ -254,9 +226,7 @@ function MoveForm(props: { shift: Shift }) {
 function CloseForm(props: { shift: Shift; onClosed: (shift: Shift) => void }) {
   const [counted, setCounted] = useState<PerCurrency>(EMPTY);
   const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [key, setKey] = useState(newIdempotencyKey);
+  const { busy, error, fail, run } = useAction("The drawer could not be updated.");
   const blocked = closeBlocked();
   return (
     <form
@@ -265,35 +235,18 @@ function CloseForm(props: { shift: Shift; onClosed: (shift: Shift) => void }) {
         event.preventDefault();
         const amounts = amountsOf(counted);
         if (amounts === undefined) {
-          setError("Type each count as an amount, like 20 or 20.50.");
+          fail("Type each count as an amount, like 20 or 20.50.");
           return;
         }
-        setBusy(true);
-        setError(undefined);
-        try {
-          props.onClosed(await closeDrawer(props.shift, amounts, note, key));
-        } catch (caught) {
-          setKey(newIdempotencyKey());
-          setError(errorText(caught));
-        } finally {
-          setBusy(false);
-        }
+        await run(async (key) => props.onClosed(await closeDrawer(props.shift, amounts, note, key)));
       }}
     >
       <h2>Close the drawer</h2>
       <p class="muted">Count the cash in the drawer, per currency (blank is none).</p>
       <CurrencyFields legend="Counted" values={counted} onValues={setCounted} />
       <Field label="Note (optional)" value={note} maxLength={500} onValue={setNote} />
-      {blocked === undefined ? null : (
-        <p class="form-error" role="alert">
-          {blocked}
-        </p>
-      )}
-      {error === undefined ? null : (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={blocked} />
+      <FormError error={error} />
       <Button type="submit" variant="primary" busy={busy} disabled={blocked !== undefined}>
         Close drawer
       </Button>

@@ -1,12 +1,12 @@
 import { signal } from "@preact/signals";
 import type { Currency } from "../../../src/kernel/money.ts";
-import { api } from "../../lib/session.ts";
-import type { Shift } from "../../lib/shift.ts";
+import type { Shift } from "../../lib/api.ts";
+import * as shifts from "../../lib/api.ts";
 import { unsyncedSales } from "../offline/index.ts";
 import { postOnce } from "../sell/sale-api.ts";
 import { tillId } from "./till-id.ts";
 
-export type { Shift, ShiftCash } from "../../lib/shift.ts";
+export type { Shift, ShiftCash } from "../../lib/api.ts";
 
 export type Amount = { currency: Currency; amount_cents: number };
 
@@ -14,24 +14,22 @@ export type Amount = { currency: Currency; amount_cents: number };
 export const openShift = signal<Shift | null | undefined>(undefined);
 
 export async function loadOpenShift(): Promise<Shift | null> {
-  const page = await api.get<{ data: Shift[] }>("/v1/shifts", {
-    query: { till_id: tillId(), status: "open", limit: 1 },
-  });
+  const page = await shifts.listShifts({ till_id: tillId(), status: "open", limit: 1 });
   openShift.value = page.data[0] ?? null;
   return openShift.value;
 }
 
 export async function listShifts(): Promise<Shift[]> {
-  return (await api.get<{ data: Shift[] }>("/v1/shifts", { query: { till_id: tillId(), limit: 20 } })).data;
+  return (await shifts.listShifts({ till_id: tillId(), limit: 20 })).data;
 }
 
 export async function getShift(id: string): Promise<Shift> {
-  return api.get<Shift>(`/v1/shifts/${encodeURIComponent(id)}`);
+  return shifts.getShift(id);
 }
 
 /** Each call is one action: its Idempotency-Key is made by the caller when the form opens. */
 export async function openDrawer(float: Amount[], idempotencyKey: string): Promise<Shift> {
-  openShift.value = await postOnce<Shift>("/v1/shifts", { till_id: tillId(), float }, idempotencyKey);
+  openShift.value = await postOnce(() => shifts.openShift({ till_id: tillId(), float }, { idempotencyKey }));
   return openShift.value;
 }
 
@@ -40,10 +38,9 @@ export async function moveCash(
   move: Amount & { kind: "pay_in" | "pay_out"; reason: string },
   idempotencyKey: string,
 ): Promise<Shift> {
-  const result = await postOnce<{ shift: Shift }>(
-    `/v1/shifts/${encodeURIComponent(shift.id)}/cash_moves`,
-    move,
-    idempotencyKey,
+  const result = await postOnce(
+    (managerApproval) => shifts.moveCash(shift.id, move, { idempotencyKey, managerApproval }),
+    "cash_pay_out",
   );
   openShift.value = result.shift;
   return result.shift;
@@ -60,10 +57,10 @@ export function closeBlocked(): string | undefined {
 export async function closeDrawer(shift: Shift, counted: Amount[], note: string, idempotencyKey: string) {
   const blocked = closeBlocked();
   if (blocked !== undefined) throw new Error(blocked);
-  const closed = await postOnce<Shift>(
-    `/v1/shifts/${encodeURIComponent(shift.id)}/close`,
-    note.trim() === "" ? { counted } : { counted, note: note.trim() },
-    idempotencyKey,
+  const body = note.trim() === "" ? { counted } : { counted, note: note.trim() };
+  const closed = await postOnce(
+    (managerApproval) => shifts.closeShift(shift.id, body, { idempotencyKey, managerApproval }),
+    "shift_close",
   );
   openShift.value = null;
   return closed;

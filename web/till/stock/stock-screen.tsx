@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
-import { ApiError, newIdempotencyKey } from "../../lib/api.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { changeStock, type StockChangePath, stockReport } from "../../lib/api.ts";
 import { useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { Button, Field, Table, toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode, remember } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
@@ -12,20 +13,6 @@ import { ProductTiles } from "../sell/product-tiles.tsx";
 import { postOnce } from "../sell/sale-api.ts";
 import { activeWorld } from "../world.ts";
 
-type ReportProduct = {
-  product_id: string;
-  name: string;
-  currency: Currency;
-  stock_qty: number;
-  low_stock_at: number;
-  value_cents: number | null;
-};
-type StockReport = {
-  totals: { currency: Currency; products: number; units: number; value_cents: number; unpriced_products: number }[];
-  low_stock: ReportProduct[];
-  low_stock_count: number;
-};
-
 /**
  * Stock: scan (or pick) a product, then receive a delivery or record a stocktake count; an unknown
  * barcode opens the new-product form. Beside it, low-stock alerts and on-hand valuation from
@@ -34,7 +21,7 @@ type StockReport = {
 export function StockScreen() {
   const [selected, setSelected] = useState<Product | undefined>(undefined);
   const [unknown, setUnknown] = useState<string | undefined>(undefined);
-  const [report, reloadReport] = useResource(() => api.get<StockReport>("/v1/stock/report"), []);
+  const [report, reloadReport] = useResource(() => stockReport(), []);
 
   const select = (product: Product) => {
     setSelected(product);
@@ -167,16 +154,14 @@ function StockForms(props: { product: Product; onChanged: (product: Product) => 
 function QuantityForm(props: {
   label: string;
   action: string;
-  path: string;
+  path: StockChangePath;
   product: Product;
   minimum: number;
   onChanged: (product: Product) => void;
 }) {
   const [qty, setQty] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
-  // One key per save: made when the quantity is typed, kept for that save's retries.
-  const [key, setKey] = useState(newIdempotencyKey);
+  // One key per save, kept for that save's retries (useAction).
+  const { busy, error, fail, run } = useAction("Not saved.");
   return (
     <form
       class="quantity-form"
@@ -184,27 +169,17 @@ function QuantityForm(props: {
         event.preventDefault();
         const value = Number(qty);
         if (!Number.isInteger(value) || value < props.minimum) {
-          setError(`A whole number of at least ${props.minimum}.`);
+          fail(`A whole number of at least ${props.minimum}.`);
           return;
         }
-        setBusy(true);
-        setError(undefined);
-        try {
-          const result = await postOnce<{ product: Product }>(
-            props.path,
-            { product_id: props.product.id, qty: value },
-            key,
+        await run(async (idempotencyKey) => {
+          const result = await postOnce(() =>
+            changeStock(props.path, { product_id: props.product.id, qty: value }, { idempotencyKey }),
           );
           setQty("");
-          setKey(newIdempotencyKey());
           toast(savedMessage(props.action, props.product.name, value, result.product.stock_qty));
           props.onChanged(result.product);
-        } catch (caught) {
-          if (caught instanceof ApiError && caught.status >= 400 && caught.status < 500) setKey(newIdempotencyKey());
-          setError(caught instanceof Error ? caught.message : "Not saved.");
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       <Field label={props.label} inputMode="numeric" value={qty} onValue={setQty} error={error} />

@@ -1,45 +1,30 @@
 import { useState } from "preact/hooks";
-import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
+import { formatMoney } from "../../../src/kernel/money.ts";
+import { getSale, listSales, type Sale, salesReport } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
+import { NetFiguresTable } from "../../reports/index.ts";
 import { Button, Dialog, SelectField, Table } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
 import { FindSale } from "../returns/find-sale.tsx";
-import type { SaleWithReturns } from "../returns/return-api.ts";
 import { ReturnDialog } from "../returns/return-dialog.tsx";
-import type { Sale } from "../sell/sale-api.ts";
-
-type Amounts = { currency: Currency; count: number; total_cents: number };
-type SalesReport = {
-  from: string;
-  to: string;
-  timezone: string;
-  totals: { count: number; by_currency: Amounts[] };
-  by_tender: { tender: "cash" | "wallet"; count: number; by_currency: Amounts[] }[];
-  top_products: { product_id: string | null; name: string; currency: Currency; units: number; revenue_cents: number }[];
-};
+import { RateOfTheDay } from "./rate-of-the-day.tsx";
 
 /**
- * Today: takings by tender and currency and the best sellers (GET /v1/sales/report, today in the
- * merchant's time zone), and the recent sales with their lines. Two requests when opened, one per
- * sale opened; nothing refreshes by itself. A sale not among the recent ones is found by its receipt
- * (FindSale), to take goods back however long ago they were sold.
+ * Today: takings by tender and currency, net sales (refunds included, the same table as the dashboard's
+ * Home) and the best sellers (GET /v1/sales/report, today in the merchant's time zone), and the recent
+ * sales with their lines. Two requests when opened, one per sale opened; nothing refreshes by itself.
+ * A sale not among the recent ones is found by its receipt (FindSale), to take goods back however long
+ * ago they were sold.
  */
 export function TodayScreen() {
   // "": every sale; a cashier's id: only the sales they recorded (the API's cashier_id filter).
   const [cashierId, setCashierId] = useState("");
   const filter = cashierId === "" ? undefined : cashierId;
-  const [report] = useResource(
-    () => api.get<SalesReport>("/v1/sales/report", { query: { cashier_id: filter } }),
-    [filter],
-  );
-  const [recent] = useResource(
-    () => api.get<{ data: Sale[] }>("/v1/sales", { query: { limit: 20, cashier_id: filter } }),
-    [filter],
-  );
+  const [report] = useResource(() => salesReport({ cashier_id: filter }), [filter]);
+  const [recent] = useResource(() => listSales({ limit: 20, cashier_id: filter }), [filter]);
   const [opened, setOpened] = useState<string | undefined>(undefined);
-  const [returning, setReturning] = useState<SaleWithReturns | undefined>(undefined);
+  const [returning, setReturning] = useState<Sale | undefined>(undefined);
   const takings = report.state === "loaded" ? report.value : undefined;
   const tenderRows =
     takings?.by_tender.flatMap((tender) =>
@@ -59,6 +44,7 @@ export function TodayScreen() {
           ]}
         />
       )}
+      <RateOfTheDay />
       {report.state === "failed" ? (
         <p class="form-error" role="alert">
           {report.error.message}
@@ -79,6 +65,10 @@ export function TodayScreen() {
               </div>
             ))}
           </div>
+          <NetFiguresTable
+            figures={takings.net.by_currency}
+            caption="Net sales today: cash and wallet, less discounts and refunds paid today"
+          />
           <Table
             caption="By tender"
             columns={[
@@ -154,16 +144,9 @@ export function TodayScreen() {
   );
 }
 
-function SaleDetail(props: {
-  saleId: string | undefined;
-  onClose: () => void;
-  onReturn: (sale: SaleWithReturns) => void;
-}) {
+function SaleDetail(props: { saleId: string | undefined; onClose: () => void; onReturn: (sale: Sale) => void }) {
   const [sale] = useResource(
-    () =>
-      props.saleId === undefined
-        ? Promise.resolve(undefined)
-        : api.get<SaleWithReturns>(`/v1/sales/${encodeURIComponent(props.saleId)}`),
+    () => (props.saleId === undefined ? Promise.resolve(undefined) : getSale(props.saleId)),
     [props.saleId],
   );
   const value = sale.state === "loaded" ? sale.value : undefined;

@@ -1,8 +1,8 @@
 import type { WalletGateways } from "../../../gateway/wallet-gateway.ts";
 import type { PumpDefinition } from "../../../platform/queue/due-pump.ts";
 import { DUE_BY_TIME_INTERVAL_MS } from "../../../platform/queue/due-rows.ts";
+import { claimDuePayoutPasses } from "../processing.ts";
 import { selectDueBacklog } from "../queries.ts";
-import { claimDuePayoutPasses } from "../service.ts";
 
 /**
  * payout-processor: claims the payouts whose next pass is due (a request's first submission, a retry,

@@ -1,13 +1,12 @@
+import { type Actor, type Cashier, listCashiers, listTillDevices, type TillDevice } from "../../../lib/api.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
-import type { Actor, Cashier, TillDevice } from "./types.ts";
 
 /**
  * The shop's cashiers, and who did something as a person reads it: a cashier switched in on a till by
  * name, otherwise the owner (signed in at the dashboard or the till) or an integration's API key.
  */
 export function useCashiers(): { cashiers: readonly Cashier[]; nameOf: (actor: Actor | null) => string } {
-  const [loaded] = useResource(() => api.get<{ data: Cashier[] }>("/v1/cashiers"), []);
+  const [loaded] = useResource(() => listCashiers(), []);
   const cashiers = loaded.state === "loaded" ? loaded.value.data : [];
   const names = new Map(cashiers.map((row) => [row.id, row.name]));
   const nameOf = (actor: Actor | null) => {
@@ -26,7 +25,7 @@ export const useActorNames = () => useCashiers().nameOf;
  * it was paired under; a till that is not paired names itself (an id it made), shown as it is.
  */
 export function useTills(): { devices: readonly TillDevice[]; tillName: (tillId: string | null) => string } {
-  const [devices] = useResource(() => api.get<{ data: TillDevice[] }>("/v1/till_devices"), []);
+  const [devices] = useResource(() => listTillDevices(), []);
   const list = devices.state === "loaded" ? devices.value.data : [];
   const names = new Map(list.map((device) => [device.id, device.name]));
   return { devices: list, tillName: (tillId) => (tillId === null ? "—" : (names.get(tillId) ?? tillId)) };

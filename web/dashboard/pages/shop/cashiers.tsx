@@ -1,11 +1,18 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../../lib/api.ts";
+import {
+  ApiError,
+  type Cashier,
+  type CashierRole,
+  createCashier,
+  disableCashier,
+  listCashiers,
+  unlockCashier,
+  updateCashier,
+} from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
 import { Button, Dialog, Field, SelectField, Table, toast } from "../../../ui/index.ts";
 import { Status } from "../shared.tsx";
-import type { Cashier, CashierRole } from "./types.ts";
 
 const ROLES: readonly { value: CashierRole; label: string }[] = [
   { value: "cashier", label: "Cashier" },
@@ -18,14 +25,14 @@ const ROLES: readonly { value: CashierRole; label: string }[] = [
  * to the shop, not to a world: TEST and LIVE list the same people.
  */
 export function CashiersPage() {
-  const [cashiers, reload] = useResource(() => api.get<{ data: Cashier[] }>("/v1/cashiers"), []);
+  const [cashiers, reload] = useResource(() => listCashiers(), []);
   const [disabling, setDisabling] = useState<Cashier | undefined>(undefined);
   const [busyId, setBusyId] = useState<string | undefined>(undefined);
 
   const act = async (cashier: Cashier, action: "unlock" | "disable", done: string) => {
     setBusyId(cashier.id);
     try {
-      await api.post(`/v1/cashiers/${encodeURIComponent(cashier.id)}/${action}`);
+      await (action === "unlock" ? unlockCashier : disableCashier)(cashier.id);
       toast(done);
       reload();
     } catch (caught) {
@@ -146,7 +153,7 @@ function RoleSelect(props: { cashier: Cashier; onChanged: () => void }) {
         const role = event.currentTarget.value as CashierRole;
         setBusy(true);
         try {
-          await api.request("PATCH", `/v1/cashiers/${encodeURIComponent(cashier.id)}`, { body: { role } });
+          await updateCashier(cashier.id, { role });
           toast(`${cashier.name} is now a ${roleLabel(role).toLowerCase()}.`);
           props.onChanged();
         } catch (caught) {
@@ -189,7 +196,7 @@ function NewCashier(props: { onCreated: () => void }) {
           if (found.pin !== undefined || found.confirmation !== undefined) return;
           setBusy(true);
           try {
-            const created = await api.post<Cashier>("/v1/cashiers", { name: name.trim(), pin, role });
+            const created = await createCashier({ name: name.trim(), pin, role });
             // The PIN leaves the page's state as soon as the API has it.
             setName("");
             setPin("");

@@ -1,10 +1,9 @@
 import { useState } from "preact/hooks";
+import { listTillDevices, revokeTillDevice, type TillDevice } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
 import { Button, Dialog, Table, toast } from "../../../ui/index.ts";
 import { Status } from "../shared.tsx";
-import type { TillDevice } from "./types.ts";
 
 /**
  * The tills paired with the shop. Pairing happens at the till itself (the device keeps its own token,
@@ -12,7 +11,7 @@ import type { TillDevice } from "./types.ts";
  * API applies at once: its token is refused and its sessions end.
  */
 export function TillDevicesPage() {
-  const [devices, reload] = useResource(() => api.get<{ data: TillDevice[] }>("/v1/till_devices"), []);
+  const [devices, reload] = useResource(() => listTillDevices(), []);
   const [unpairing, setUnpairing] = useState<TillDevice | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   return (
@@ -90,7 +89,7 @@ export function TillDevicesPage() {
               if (device === undefined) return;
               setBusy(true);
               try {
-                await api.delete(`/v1/till_devices/${encodeURIComponent(device.id)}`);
+                await revokeTillDevice(device.id);
                 toast(`${device.name} is unpaired.`);
                 reload();
               } catch (caught) {

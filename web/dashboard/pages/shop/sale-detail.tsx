@@ -1,17 +1,16 @@
 import { formatMoney } from "../../../../src/kernel/money.ts";
+import { getSale } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
 import { Link, Table } from "../../../ui/index.ts";
 import { BASE, paymentPath, shiftPath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
 import { useActorNames, useTills } from "./actors.tsx";
 import { cashierOf } from "./sales.tsx";
-import type { Sale } from "./types.ts";
 
 /** One sale: its lines, tender and who rang it up, and every return of it with what came back and the refund. */
 export function SaleDetailPage(props: { saleId: string }) {
-  const [sale] = useResource(() => api.get<Sale>(`/v1/sales/${encodeURIComponent(props.saleId)}`), [props.saleId]);
+  const [sale] = useResource(() => getSale(props.saleId), [props.saleId]);
   const nameOf = useActorNames();
   const { tillName } = useTills();
   if (sale.state !== "loaded") {

@@ -1,14 +1,13 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../../src/kernel/money.ts";
-import type { Page } from "../../../lib/api.ts";
+import { chosen, listSales, type Sale } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
-import { Button, Link, SelectField, Table } from "../../../ui/index.ts";
+import { Link, Pager, SelectField, Table, useCursorPages } from "../../../ui/index.ts";
 import { salePath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
 import { useCashiers, useTills } from "./actors.tsx";
-import type { Actor, Sale } from "./types.ts";
+import type { Actor } from "./types.ts";
 
 /** Who rang a sale up: the cashier switched in (by name), else the free-text cashier a till sent, else the actor. */
 export function cashierOf(sale: { cashier: string | null; actor: Actor }, nameOf: (actor: Actor) => string): string {
@@ -19,14 +18,16 @@ export function cashierOf(sale: { cashier: string | null; actor: Actor }, nameOf
 /** The world's sales from the tills and integrations, newest first, with who rang each up and what came back. */
 export function SalesPage() {
   const [filter, setFilter] = useState({ status: "", cashier: "" });
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
   const [sales] = useResource(
     () =>
-      api.get<Page<Sale>>("/v1/sales", {
-        query: { status: filter.status, cashier_id: filter.cashier, limit: 20, cursor },
+      listSales({
+        status: chosen<Sale["status"]>(filter.status),
+        cashier_id: chosen(filter.cashier),
+        limit: 20,
+        cursor: pages.cursor,
       }),
-    [filter, cursor],
+    [filter, pages.cursor],
   );
   const { cashiers, nameOf } = useCashiers();
   const { tillName } = useTills();
@@ -38,7 +39,7 @@ export function SalesPage() {
           label="Status"
           value={filter.status}
           onValue={(status) => {
-            setCursors([undefined]);
+            pages.restart();
             setFilter({ ...filter, status });
           }}
           options={[
@@ -52,7 +53,7 @@ export function SalesPage() {
           label="Cashier"
           value={filter.cashier}
           onValue={(cashier) => {
-            setCursors([undefined]);
+            pages.restart();
             setFilter({ ...filter, cashier });
           }}
           options={[
@@ -64,7 +65,7 @@ export function SalesPage() {
       {sales.state === "loaded" ? (
         <>
           <Table
-            caption={`Sales, page ${cursors.length}`}
+            caption={`Sales, page ${pages.number}`}
             rows={sales.value.data}
             rowKey={(sale) => sale.id}
             empty="No sales match."
@@ -91,17 +92,7 @@ export function SalesPage() {
               { header: "Cashier", cell: (sale) => cashierOf(sale, nameOf) },
             ]}
           />
-          <div class="pager">
-            <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </Button>
-            <Button
-              disabled={!sales.value.has_more}
-              onClick={() => setCursors([...cursors, sales.value.next_cursor ?? undefined])}
-            >
-              Next page
-            </Button>
-          </div>
+          <Pager {...pages.pagerOf(sales.value)} />
         </>
       ) : (
         <Status resource={sales} />

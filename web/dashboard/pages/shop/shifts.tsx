@@ -1,15 +1,14 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../../src/kernel/money.ts";
-import type { Page } from "../../../lib/api.ts";
+import { chosen, listShifts, type Shift } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
 import { overShort, overShortClass } from "../../../reports/index.ts";
-import { Button, Link, SelectField, Table } from "../../../ui/index.ts";
+import { Link, Pager, SelectField, Table, useCursorPages } from "../../../ui/index.ts";
 import { shiftPath } from "../../paths.ts";
 import { Status } from "../shared.tsx";
 import { useActorNames, useTills } from "./actors.tsx";
-import type { Shift, ShiftCash } from "./types.ts";
+import type { ShiftCash } from "./types.ts";
 
 /** One line per currency of a drawer figure ("USD 72.50", "ZWG 225.00"); "—" where it is not known yet. */
 export function PerCurrency(props: { cash: readonly ShiftCash[]; cents: (cash: ShiftCash) => number | null }) {
@@ -28,14 +27,16 @@ export function PerCurrency(props: { cash: readonly ShiftCash[]; cents: (cash: S
 /** The world's drawer shifts (Z reports), newest first, by till and status, with their cash per currency. */
 export function ShiftsPage() {
   const [filter, setFilter] = useState({ till: "", status: "" });
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
   const [shifts] = useResource(
     () =>
-      api.get<Page<Shift>>("/v1/shifts", {
-        query: { till_id: filter.till, status: filter.status, limit: 20, cursor },
+      listShifts({
+        till_id: chosen(filter.till),
+        status: chosen<Shift["status"]>(filter.status),
+        limit: 20,
+        cursor: pages.cursor,
       }),
-    [filter, cursor],
+    [filter, pages.cursor],
   );
   const nameOf = useActorNames();
   const { devices, tillName } = useTills();
@@ -51,7 +52,7 @@ export function ShiftsPage() {
           label="Till"
           value={filter.till}
           onValue={(till) => {
-            setCursors([undefined]);
+            pages.restart();
             setFilter({ ...filter, till });
           }}
           options={[
@@ -66,7 +67,7 @@ export function ShiftsPage() {
           label="Status"
           value={filter.status}
           onValue={(status) => {
-            setCursors([undefined]);
+            pages.restart();
             setFilter({ ...filter, status });
           }}
           options={[
@@ -79,7 +80,7 @@ export function ShiftsPage() {
       {shifts.state === "loaded" ? (
         <>
           <Table
-            caption={`Shifts, page ${cursors.length}`}
+            caption={`Shifts, page ${pages.number}`}
             rows={shifts.value.data}
             rowKey={(shift) => shift.id}
             empty="No shifts match."
@@ -132,17 +133,7 @@ export function ShiftsPage() {
               },
             ]}
           />
-          <div class="pager">
-            <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </Button>
-            <Button
-              disabled={!shifts.value.has_more}
-              onClick={() => setCursors([...cursors, shifts.value.next_cursor ?? undefined])}
-            >
-              Next page
-            </Button>
-          </div>
+          <Pager {...pages.pagerOf(shifts.value)} />
         </>
       ) : (
         <Status resource={shifts} />

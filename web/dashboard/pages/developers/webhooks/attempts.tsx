@@ -1,5 +1,5 @@
+import type { WebhookDelivery } from "../../../../lib/api.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
-import type { WebhookDelivery } from "./types.ts";
 
 /** A delivery's attempts, oldest first: when, the receiver's HTTP status or the error, latency, excerpt. */
 export function AttemptList(props: { delivery: WebhookDelivery }) {

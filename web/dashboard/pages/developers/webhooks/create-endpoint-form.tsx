@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { eventTypes } from "../../../../../src/kernel/event-types.ts";
-import { ApiError } from "../../../../lib/api.ts";
-import { api } from "../../../../lib/session.ts";
-import { Button, Field } from "../../../../ui/index.ts";
-import type { WebhookEndpoint } from "./types.ts";
+import { ApiError } from "../../../../lib/api/client.ts";
+import { createWebhookEndpoint } from "../../../../lib/api/webhook-endpoints.ts";
+import type { CreatedWebhookEndpoint, EventSubscription } from "../../../../lib/api/webhooks.ts";
+import { Button, Field, FormError } from "../../../../ui/index.ts";
 
 type FieldErrors = { url?: string; types?: string; form?: string };
 
@@ -12,7 +12,7 @@ type FieldErrors = { url?: string; types?: string; form?: string };
  * for all) rather than typed, so a typo cannot happen. A refusal is shown under the field it is
  * about; one about neither field under the form.
  */
-export function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoint) => void }) {
+export function CreateEndpointForm(props: { onCreated: (endpoint: CreatedWebhookEndpoint) => void }) {
   const [url, setUrl] = useState("");
   const [every, setEvery] = useState(true);
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
@@ -26,7 +26,7 @@ export function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoin
     setErrors({ ...errors, types: undefined });
   };
   const submit = async () => {
-    const chosen = every ? ["*"] : eventTypes.filter((type) => picked.has(type));
+    const chosen: EventSubscription[] = every ? ["*"] : eventTypes.filter((type) => picked.has(type));
     if (chosen.length === 0) {
       setErrors({ types: "Pick at least one event type, or every event." });
       return;
@@ -34,7 +34,7 @@ export function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoin
     setBusy(true);
     setErrors({});
     try {
-      const created = await api.post<WebhookEndpoint>("/v1/webhook_endpoints", { url, event_types: chosen });
+      const created = await createWebhookEndpoint({ url, event_types: chosen });
       setUrl("");
       props.onCreated(created);
     } catch (caught) {
@@ -96,11 +96,7 @@ export function CreateEndpointForm(props: { onCreated: (endpoint: WebhookEndpoin
             </p>
           )}
         </fieldset>
-        {errors.form === undefined ? null : (
-          <p class="form-error" role="alert">
-            {errors.form}
-          </p>
-        )}
+        <FormError error={errors.form} />
         <Button type="submit" variant="primary" busy={busy}>
           Add endpoint
         </Button>

@@ -1,12 +1,11 @@
 import { useState } from "preact/hooks";
-import type { Page } from "../../../../lib/api.ts";
+import { listEndpointDeliveries, recoverWebhooks, retryDelivery } from "../../../../lib/api/webhook-endpoints.ts";
+import type { WebhookEndpoint } from "../../../../lib/api.ts";
 import { dateTimeInputValue, formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { api } from "../../../../lib/session.ts";
-import { Button, Field, Table, toast } from "../../../../ui/index.ts";
+import { Button, Field, Pager, Table, toast, useCursorPages } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
 import { AttemptList } from "./attempts.tsx";
-import type { WebhookDelivery, WebhookEndpoint } from "./types.ts";
 
 /** A recovery is done in bounded batches: call again while the API says more remain, up to this many. */
 const RECOVERY_CALLS_MAX = 20;
@@ -16,14 +15,10 @@ const RECOVERY_CALLS_MAX = 20;
  * resend one, or recover every failed (dead) delivery since a chosen time in one action.
  */
 export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: number }) {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
   const [deliveries, reload] = useResource(
-    () =>
-      api.get<Page<WebhookDelivery>>(`/v1/webhook_endpoints/${props.endpoint.id}/deliveries`, {
-        query: { limit: 20, cursor },
-      }),
-    [props.endpoint.id, cursor, props.refreshKey],
+    () => listEndpointDeliveries(props.endpoint.id, { limit: 20, cursor: pages.cursor }),
+    [props.endpoint.id, pages.cursor, props.refreshKey],
   );
   return (
     <section aria-labelledby="log-title">
@@ -38,7 +33,7 @@ export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: numb
       {deliveries.state === "loaded" ? (
         <>
           <Table
-            caption={`Deliveries to ${props.endpoint.url}, page ${cursors.length}`}
+            caption={`Deliveries to ${props.endpoint.url}, page ${pages.number}`}
             rows={deliveries.value.data}
             rowKey={(delivery) => delivery.id}
             empty="No deliveries yet."
@@ -69,7 +64,7 @@ export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: numb
                     aria-label={`Resend delivery ${delivery.id}`}
                     onClick={async () => {
                       try {
-                        await api.post(`/v1/webhook_deliveries/${delivery.id}/retry`);
+                        await retryDelivery(delivery.id);
                         toast("Delivery scheduled again.");
                         reload();
                       } catch (caught) {
@@ -83,17 +78,7 @@ export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: numb
               },
             ]}
           />
-          <div class="pager">
-            <Button disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </Button>
-            <Button
-              disabled={!deliveries.value.has_more}
-              onClick={() => setCursors([...cursors, deliveries.value.next_cursor ?? undefined])}
-            >
-              Next page
-            </Button>
-          </div>
+          <Pager {...pages.pagerOf(deliveries.value)} />
         </>
       ) : (
         <Status resource={deliveries} />
@@ -116,10 +101,7 @@ function RecoverForm(props: { endpoint: WebhookEndpoint; onRecovered: () => void
           const sinceIso = new Date(since).toISOString();
           let recovered = 0;
           for (let call = 0; call < RECOVERY_CALLS_MAX; call += 1) {
-            const answer = await api.post<{ recovered_count: number; has_more: boolean }>(
-              `/v1/webhook_endpoints/${props.endpoint.id}/recover`,
-              { since: sinceIso },
-            );
+            const answer = await recoverWebhooks(props.endpoint.id, { since: sinceIso });
             recovered += answer.recovered_count;
             if (!answer.has_more) break;
           }

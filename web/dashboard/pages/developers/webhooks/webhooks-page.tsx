@@ -1,8 +1,13 @@
 import { useState } from "preact/hooks";
-import type { Page } from "../../../../lib/api.ts";
+import {
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  rollWebhookSecret,
+  sendTestWebhook,
+} from "../../../../lib/api/webhook-endpoints.ts";
+import type { WebhookEndpoint } from "../../../../lib/api.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { api } from "../../../../lib/session.ts";
 import { Button, ConfirmDialog, Dialog, SelectField, Table, toast } from "../../../../ui/index.ts";
 import { OVERLAP_CHOICES } from "../../../components/overlaps.ts";
 import { SecretDialog } from "../../../components/secret-dialog.tsx";
@@ -10,17 +15,13 @@ import { useStepUp } from "../../../components/step-up.tsx";
 import { Status } from "../../shared.tsx";
 import { CreateEndpointForm } from "./create-endpoint-form.tsx";
 import { DeliveryLog } from "./delivery-log.tsx";
-import type { WebhookEndpoint } from "./types.ts";
 
 /**
  * The current world's webhook endpoints: create one (its signing secret shown once), disable it,
  * send it a test event, roll its secret with an overlap (step-up), and open its delivery log.
  */
 export function WebhooksPage() {
-  const [endpoints, reload] = useResource(
-    () => api.get<Page<WebhookEndpoint>>("/v1/webhook_endpoints", { query: { limit: 100 } }),
-    [],
-  );
+  const [endpoints, reload] = useResource(() => listWebhookEndpoints({ limit: 100 }), []);
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [rolling, setRolling] = useState<WebhookEndpoint | undefined>(undefined);
@@ -87,7 +88,7 @@ export function WebhooksPage() {
                           aria-label={`Send test event to ${endpoint.url}`}
                           onClick={() =>
                             act(async () => {
-                              await api.post(`/v1/webhook_endpoints/${endpoint.id}/test`);
+                              await sendTestWebhook(endpoint.id);
                               toast("Test event sent.");
                               setSelectedId(endpoint.id);
                               setLogGeneration((value) => value + 1);
@@ -130,9 +131,7 @@ export function WebhooksPage() {
         onRoll={(endpoint, overlapSeconds) => {
           setRolling(undefined);
           void stepUp.run(async () => {
-            const rolled = await api.post<WebhookEndpoint>(`/v1/webhook_endpoints/${endpoint.id}/roll_secret`, {
-              expires_in_seconds: overlapSeconds,
-            });
+            const rolled = await rollWebhookSecret(endpoint.id, { expires_in_seconds: overlapSeconds });
             setSecret(rolled.secret);
             reload();
           });
@@ -147,7 +146,7 @@ export function WebhooksPage() {
           const endpoint = disabling;
           if (endpoint === undefined) return;
           void act(async () => {
-            await api.delete(`/v1/webhook_endpoints/${endpoint.id}`);
+            await deleteWebhookEndpoint(endpoint.id);
             toast("Endpoint disabled.");
             reload();
           }, "The endpoint could not be disabled.");

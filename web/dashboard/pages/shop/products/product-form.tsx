@@ -1,9 +1,11 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies } from "../../../../../src/kernel/money.ts";
+import type { ApiError } from "../../../../lib/api/client.ts";
 import { createProduct, type Product, type ProductChanges, updateProduct } from "../../../../lib/api/products.ts";
-import { ApiError } from "../../../../lib/api.ts";
+import { parameterOf } from "../../../../lib/field-error.ts";
 import { api } from "../../../../lib/session.ts";
 import { Button, Dialog, Field, SelectField } from "../../../../ui/index.ts";
+import { FormError, useFieldForm } from "../../../components/field-form.tsx";
 
 type Draft = {
   name: string;
@@ -90,7 +92,7 @@ const FIELD_OF_PARAMETER: Record<string, keyof Draft> = {
 };
 
 function fieldOf(error: ApiError): keyof Draft | undefined {
-  const parameter = /^(?:body\.)?([a-z_]+):/.exec(error.message)?.[1] ?? "";
+  const parameter = parameterOf(error) ?? "";
   return (
     FIELD_OF_CODE[error.code] ??
     FIELD_OF_PARAMETER[parameter] ??
@@ -158,40 +160,21 @@ export function ProductForm(props: {
 }) {
   const creating = props.product === undefined;
   const [draft, setDraft] = useState(() => draftOf(props.product));
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | undefined>();
-  const [saving, setSaving] = useState(false);
-  async function save(event: Event) {
+  const { errors, formError, saving, submit } = useFieldForm(fieldOf);
+  function save(event: Event) {
     event.preventDefault();
-    const result = changesOf(draft, creating);
-    setErrors("errors" in result ? result.errors : {});
-    setFormError(undefined);
-    if ("errors" in result) return;
-    setSaving(true);
-    try {
-      const product = props.product;
+    const product = props.product;
+    return submit(changesOf(draft, creating), async (changes) =>
       props.onSaved(
-        await (product === undefined
-          ? createProduct(api, result.changes)
-          : updateProduct(api, product.id, result.changes)),
-      );
-    } catch (error) {
-      const field = error instanceof ApiError ? fieldOf(error) : undefined;
-      if (field === undefined) setFormError(error instanceof Error ? error.message : String(error));
-      else setErrors({ [field]: (error as ApiError).message });
-    } finally {
-      setSaving(false);
-    }
+        await (product === undefined ? createProduct(api, changes) : updateProduct(api, product.id, changes)),
+      ),
+    );
   }
   return (
     <Dialog open title={creating ? "New product" : `Edit ${props.product?.name}`} onClose={props.onClose}>
       <form onSubmit={save} noValidate>
         <ProductFields draft={draft} setDraft={setDraft} errors={errors} creating={creating} />
-        {formError === undefined ? null : (
-          <p class="field-error" role="alert">
-            {formError}
-          </p>
-        )}
+        <FormError message={formError} />
         <div class="row">
           <Button type="submit" variant="primary" busy={saving}>
             {creating ? "Create product" : "Save changes"}

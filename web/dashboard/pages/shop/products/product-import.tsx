@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
+import { newIdempotencyKey } from "../../../../lib/api/client.ts";
 import { applyImport, type ImportError, type ImportSummary, previewImport } from "../../../../lib/api/products.ts";
-import { newIdempotencyKey } from "../../../../lib/api.ts";
 import { api } from "../../../../lib/session.ts";
 import { Button, Dialog, Table } from "../../../../ui/index.ts";
 

@@ -1,0 +1,141 @@
+import type { FragmentSqlToken } from "slonik";
+import { z } from "zod";
+import { currencies } from "../../kernel/money.ts";
+import type { World } from "../../kernel/world.ts";
+import { type Queryable, sql } from "../../platform/db/pool.ts";
+import type { BreakdownDimension } from "./breakdown-schemas.ts";
+import { byCashier } from "./queries.ts";
+
+/**
+ * The sales breakdown's SQL. Two kinds of facts are summed per (key, currency): the period's completed
+ * sales (by completion time, through the report index) and the period's returns (by return time, through
+ * `sale_returns_period_idx`), each return counted under its sale's key, except by tender, where a refund
+ * counts under the tender that paid it out (cash, for now): the wallet row is then what reached the
+ * balance. Names are read last, as they are now.
+ */
+export type BreakdownPeriod = World & { timezone: string; from: Date; to: Date };
+/** A sale-level breakdown may keep one cashier's sales (and the returns of them): Today at a till. */
+type SalePeriod = BreakdownPeriod & { cashierId?: string | undefined };
+const sale = sql.identifier(["s"]);
+
+const rowSchema = z.object({
+  key: z.string().nullable(),
+  label: z.string(),
+  currency: z.enum(currencies),
+  count: z.number().int(),
+  gross_cents: z.number().int(),
+  discount_cents: z.number().int(),
+  refund_cents: z.number().int(),
+  tax_cents: z.number().int(),
+});
+
+const salesIn = (period: BreakdownPeriod) => sql.fragment`
+  s.merchant_id = ${period.merchantId} AND s.livemode = ${period.livemode} AND s.status = 'completed'
+  AND s.completed_at >= ${period.from.toISOString()}::timestamptz AND s.completed_at < ${period.to.toISOString()}::timestamptz`;
+
+const returnsIn = (period: BreakdownPeriod) => sql.fragment`
+  r.merchant_id = ${period.merchantId} AND r.livemode = ${period.livemode}
+  AND r.created_at >= ${period.from.toISOString()}::timestamptz AND r.created_at < ${period.to.toISOString()}::timestamptz`;
+
+/** A sale-level dimension's key, for a sale (`s`) and for a return (`r`) of it. */
+function saleKeys(dimension: Exclude<BreakdownDimension, "item" | "category">, timezone: string) {
+  switch (dimension) {
+    case "day":
+      return {
+        sale: sql.fragment`to_char(s.completed_at AT TIME ZONE ${timezone}, 'YYYY-MM-DD')`,
+        refund: sql.fragment`to_char(r.created_at AT TIME ZONE ${timezone}, 'YYYY-MM-DD')`,
+      };
+    case "cashier":
+      return { sale: sql.fragment`s.actor_id`, refund: sql.fragment`s.actor_id` };
+    case "till":
+      return { sale: sql.fragment`s.till_id`, refund: sql.fragment`s.till_id` };
+    case "tender":
+      return { sale: sql.fragment`s.tender`, refund: sql.fragment`r.refund_tender` };
+  }
+}
+
+/** How a key reads: a cashier or till by its name now (an actor as the Z report names it). */
+function labelOf(dimension: Exclude<BreakdownDimension, "item" | "category">, merchantId: string): FragmentSqlToken {
+  switch (dimension) {
+    case "day":
+    case "tender":
+      return sql.fragment`f.key`;
+    case "till":
+      return sql.fragment`coalesce(
+        (SELECT d.name FROM till_devices d WHERE d.merchant_id = ${merchantId} AND d.id = f.key), f.key, 'No till')`;
+    case "cashier":
+      return sql.fragment`coalesce(
+        (SELECT c.name FROM cashiers c WHERE c.merchant_id = ${merchantId} AND c.id = f.key),
+        (SELECT d.name FROM till_devices d WHERE d.merchant_id = ${merchantId} AND d.id = f.key),
+        (SELECT 'API key …' || k.secret_last4 FROM api_keys k WHERE k.merchant_id = ${merchantId} AND k.id = f.key),
+        'Owner')`;
+  }
+}
+
+const sums = sql.fragment`sum(count)::int8 AS count, sum(gross)::int8 AS gross_cents,
+  sum(discount)::int8 AS discount_cents, sum(refund)::int8 AS refund_cents, sum(tax)::int8 AS tax_cents`;
+
+/** Day, cashier, till or tender: one fact per sale and per return. */
+export async function selectSaleBreakdown(
+  database: Queryable,
+  period: SalePeriod,
+  dimension: Exclude<BreakdownDimension, "item" | "category">,
+): Promise<readonly z.infer<typeof rowSchema>[]> {
+  const keys = saleKeys(dimension, period.timezone);
+  return database.any(sql.type(rowSchema)`
+    WITH facts AS (
+      SELECT ${keys.sale} AS key, s.currency, 1 AS count, s.total_cents + s.discount_cents AS gross,
+        s.discount_cents AS discount, 0 AS refund, s.tax_cents AS tax
+      FROM sales s WHERE ${salesIn(period)} AND ${byCashier(sale, period.cashierId)}
+      UNION ALL
+      SELECT ${keys.refund}, r.currency, 0, 0, 0, r.refund_cents, 0
+      FROM sale_returns r JOIN sales s ON s.merchant_id = r.merchant_id AND s.id = r.sale_id
+      WHERE ${returnsIn(period)} AND ${byCashier(sale, period.cashierId)}),
+    grouped AS (SELECT key, currency, ${sums} FROM facts GROUP BY key, currency)
+    SELECT f.key, ${labelOf(dimension, period.merchantId)} AS label, f.currency, f.count, f.gross_cents,
+      f.discount_cents, f.refund_cents, f.tax_cents
+    FROM grouped f
+    ORDER BY f.key NULLS LAST, f.currency`);
+}
+
+/**
+ * Item or category: one fact per sold line and per returned line. A line's gross is its total plus its
+ * own discount (`discount_cents` and `tax_cents` on a line, 0 where a line has none); a cart discount is
+ * not spread over lines, so these rows' discounts are the lines' own.
+ */
+export async function selectLineBreakdown(
+  database: Queryable,
+  period: BreakdownPeriod,
+  dimension: "item" | "category",
+): Promise<readonly z.infer<typeof rowSchema>[]> {
+  const lineColumns = sql.fragment`product_id text, name text, qty int8, line_total_cents int8,
+    discount_cents int8, tax_cents int8`;
+  const grouping =
+    dimension === "item"
+      ? {
+          key: sql.fragment`f.product_id`,
+          label: sql.fragment`coalesce(p.name, f.name)`,
+          by: sql.fragment`f.product_id, CASE WHEN f.product_id IS NULL THEN f.name END`,
+        }
+      : {
+          key: sql.fragment`p.category`,
+          label: sql.fragment`coalesce(p.category, 'No category')`,
+          by: sql.fragment`p.category`,
+        };
+  return database.any(sql.type(rowSchema)`
+    WITH facts AS (
+      SELECT i.product_id, i.name, s.currency, i.qty AS count,
+        i.line_total_cents + coalesce(i.discount_cents, 0) AS gross, coalesce(i.discount_cents, 0) AS discount,
+        0::int8 AS refund, coalesce(i.tax_cents, 0) AS tax
+      FROM sales s CROSS JOIN LATERAL jsonb_to_recordset(s.items) AS i (${lineColumns})
+      WHERE ${salesIn(period)}
+      UNION ALL
+      SELECT i.product_id, i.name, r.currency, 0, 0, 0, i.line_total_cents, 0
+      FROM sale_returns r CROSS JOIN LATERAL jsonb_to_recordset(r.items) AS i (product_id text, name text, line_total_cents int8)
+      WHERE ${returnsIn(period)})
+    SELECT ${grouping.key} AS key, min(${grouping.label}) AS label, f.currency, ${sums}
+    FROM facts f
+    LEFT JOIN products p ON p.merchant_id = ${period.merchantId} AND p.id = f.product_id
+    GROUP BY ${grouping.by}, f.currency
+    ORDER BY label, key NULLS LAST, f.currency`);
+}

@@ -1,0 +1,11 @@
+/**
+ * The screens a cashier opens now and then, loaded on demand as one chunk (web/build.ts): one lazily
+ * imported module rather than one per screen, because esbuild makes a shared chunk for each set of
+ * importers, and a chunk per screen cut the first load into a dozen small files that gzip worse than
+ * one (the first load then shrank by 0.7 kB instead of several).
+ */
+export { DeviceScreen } from "./device/device-screen.tsx";
+export { DrawerScreen } from "./shift/drawer-screen.tsx";
+export { ZReport } from "./shift/z-report.tsx";
+export { StockScreen } from "./stock/stock-screen.tsx";
+export { TodayScreen } from "./today/today-screen.tsx";
