@@ -17,15 +17,15 @@ TABLE manager_approvals (merchant_id text NOT NULL, id text NOT NULL, session_id
 TABLE merchants (id text NOT NULL, name text NOT NULL, type text NOT NULL, status text NOT NULL, fee_bps integer NOT NULL, fee_fixed_cents bigint NOT NULL, payout_msisdn text, payout_verified boolean NOT NULL DEFAULT false, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), timezone text NOT NULL DEFAULT 'Africa/Harare'::text);
 TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, fee_cents bigint NOT NULL, narration text, merchant_ref text, metadata jsonb NOT NULL DEFAULT '{}'::jsonb, success_url text, cancel_url text, reference text NOT NULL, code text NOT NULL, gateway_reference text NOT NULL, qr_png_data_url text NOT NULL, expires_at timestamp with time zone NOT NULL, paid_at timestamp with time zone, payer_msisdn text, failure_reason text, last_inquiry_at timestamp with time zone, inquiry_count integer NOT NULL DEFAULT 0, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), next_poll_at timestamp with time zone, poll_count integer NOT NULL DEFAULT 0, expiry_retry_at timestamp with time zone, expiry_attempts integer NOT NULL DEFAULT 0, traceparent text, cancelled_at timestamp with time zone, void_state text, late_paid_at timestamp with time zone, late_refund text, late_refund_reference text);
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), traceparent text);
-TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), tax_rate_bp integer);
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
 TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
-TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text, discount_cents bigint NOT NULL DEFAULT 0, tax_cents bigint NOT NULL DEFAULT 0, taxes jsonb NOT NULL DEFAULT '[]'::jsonb, tendered_cents bigint);
+TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text, discount_cents bigint NOT NULL DEFAULT 0, tax_cents bigint NOT NULL DEFAULT 0, taxes jsonb NOT NULL DEFAULT '[]'::jsonb, tendered_cents bigint, discount_reason text);
 TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone, revoked_at timestamp with time zone, cashier_id text, device_id text);
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
 TABLE shift_counts (merchant_id text NOT NULL, shift_id text NOT NULL, currency text NOT NULL, expected_cents bigint NOT NULL, counted_cents bigint NOT NULL);
 TABLE shifts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, till_id text NOT NULL, status text NOT NULL, opened_by_type text NOT NULL, opened_by_id text NOT NULL, closed_by_type text, closed_by_id text, close_note text, created_at timestamp with time zone NOT NULL DEFAULT now(), closed_at timestamp with time zone);
-TABLE shop_profiles (merchant_id text NOT NULL, display_name text, address text, tax_number text, receipt_footer text, tax_mode text NOT NULL DEFAULT 'inclusive'::text, default_tax_rate_bp integer NOT NULL DEFAULT 0, updated_at timestamp with time zone NOT NULL DEFAULT now());
+TABLE shop_profiles (merchant_id text NOT NULL, display_name text, address text, tax_number text, receipt_footer text, tax_mode text NOT NULL DEFAULT 'inclusive'::text, default_tax_rate_bp integer NOT NULL DEFAULT 0, updated_at timestamp with time zone NOT NULL DEFAULT now(), discount_limit_bp integer NOT NULL DEFAULT 10000);
 TABLE sign_in_failures (subject text NOT NULL, failed_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE stock_moves (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, product_id text NOT NULL, kind text NOT NULL, qty_delta bigint NOT NULL, stock_qty_after bigint NOT NULL, note text, actor_type text NOT NULL, actor_id text NOT NULL, sale_id text, seq bigint NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE till_devices (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, user_id text NOT NULL, token_hash bytea NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), last_used_at timestamp with time zone, revoked_at timestamp with time zone);
@@ -102,7 +102,7 @@ CONSTRAINT ledger_transactions_merchant_id_reverses_transaction_id_key ON ledger
 CONSTRAINT ledger_transactions_merchant_id_reverses_transaction_id_li_fkey ON ledger_transactions: FOREIGN KEY (merchant_id, reverses_transaction_id, livemode) REFERENCES ledger_transactions(merchant_id, id, livemode);
 CONSTRAINT ledger_transactions_pkey ON ledger_transactions: PRIMARY KEY (merchant_id, id);
 CONSTRAINT ledger_transactions_posting_key_check ON ledger_transactions: CHECK (((char_length(posting_key) >= 1) AND (char_length(posting_key) <= 200)));
-CONSTRAINT manager_approvals_action_check ON manager_approvals: CHECK ((action = ANY (ARRAY['return'::text, 'cash_pay_out'::text, 'shift_close'::text, 'product_update'::text, 'exchange_rate'::text])));
+CONSTRAINT manager_approvals_action_check ON manager_approvals: CHECK ((action = ANY (ARRAY['return'::text, 'cash_pay_out'::text, 'shift_close'::text, 'product_update'::text, 'exchange_rate'::text, 'discount'::text])));
 CONSTRAINT manager_approvals_check ON manager_approvals: CHECK ((expires_at > created_at));
 CONSTRAINT manager_approvals_merchant_id_manager_id_fkey ON manager_approvals: FOREIGN KEY (merchant_id, manager_id) REFERENCES cashiers(merchant_id, id);
 CONSTRAINT manager_approvals_merchant_id_session_id_fkey ON manager_approvals: FOREIGN KEY (merchant_id, session_id) REFERENCES sessions(merchant_id, id);
@@ -161,6 +161,7 @@ CONSTRAINT products_name_check ON products: CHECK (((char_length(name) >= 1) AND
 CONSTRAINT products_pkey ON products: PRIMARY KEY (merchant_id, id);
 CONSTRAINT products_price_cents_check ON products: CHECK ((price_cents >= 0));
 CONSTRAINT products_sku_check ON products: CHECK (((char_length(sku) >= 1) AND (char_length(sku) <= 100)));
+CONSTRAINT products_tax_rate_bp_check ON products: CHECK (((tax_rate_bp >= 0) AND (tax_rate_bp <= 10000)));
 CONSTRAINT rate_limit_windows_last_granted_check ON rate_limit_windows: CHECK ((last_granted >= 0));
 CONSTRAINT rate_limit_windows_merchant_id_fkey ON rate_limit_windows: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT rate_limit_windows_pkey ON rate_limit_windows: PRIMARY KEY (merchant_id);
@@ -188,6 +189,7 @@ CONSTRAINT sales_client_sale_fingerprint ON sales: CHECK (((client_sale_id IS NU
 CONSTRAINT sales_client_sale_id_check ON sales: CHECK (((char_length(client_sale_id) >= 1) AND (char_length(client_sale_id) <= 100)));
 CONSTRAINT sales_currency_check ON sales: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
 CONSTRAINT sales_discount_cents_check ON sales: CHECK ((discount_cents >= 0));
+CONSTRAINT sales_discount_reason_check ON sales: CHECK ((char_length(discount_reason) <= 200));
 CONSTRAINT sales_items_check ON sales: CHECK (((jsonb_typeof(items) = 'array'::text) AND ((jsonb_array_length(items) >= 1) AND (jsonb_array_length(items) <= 100))));
 CONSTRAINT sales_merchant_id_fkey ON sales: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id, payment_id) REFERENCES payments(merchant_id, id);
@@ -249,6 +251,7 @@ CONSTRAINT shifts_status_check ON shifts: CHECK ((status = ANY (ARRAY['open'::te
 CONSTRAINT shifts_till_id_check ON shifts: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT shop_profiles_address_check ON shop_profiles: CHECK ((char_length(address) <= 300));
 CONSTRAINT shop_profiles_default_tax_rate_bp_check ON shop_profiles: CHECK (((default_tax_rate_bp >= 0) AND (default_tax_rate_bp <= 10000)));
+CONSTRAINT shop_profiles_discount_limit_bp_check ON shop_profiles: CHECK (((discount_limit_bp >= 0) AND (discount_limit_bp <= 10000)));
 CONSTRAINT shop_profiles_display_name_check ON shop_profiles: CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 100)));
 CONSTRAINT shop_profiles_merchant_id_fkey ON shop_profiles: FOREIGN KEY (merchant_id) REFERENCES merchants(id);
 CONSTRAINT shop_profiles_pkey ON shop_profiles: PRIMARY KEY (merchant_id);
@@ -589,11 +592,11 @@ BEGIN
       OR (NEW.merchant_id, NEW.id, NEW.livemode, NEW.tender, NEW.currency, NEW.total_cents, NEW.items, NEW.cashier,
         NEW.note, NEW.payment_id, NEW.actor_type, NEW.actor_id, NEW.created_at, NEW.client_sale_id,
         NEW.client_request_fingerprint, NEW.taken_at, NEW.till_id, NEW.shift_id, NEW.receipt_token,
-        NEW.discount_cents, NEW.tax_cents, NEW.taxes, NEW.tendered_cents)
+        NEW.discount_cents, NEW.tax_cents, NEW.taxes, NEW.tendered_cents, NEW.discount_reason)
         IS DISTINCT FROM (OLD.merchant_id, OLD.id, OLD.livemode, OLD.tender, OLD.currency, OLD.total_cents, OLD.items,
         OLD.cashier, OLD.note, OLD.payment_id, OLD.actor_type, OLD.actor_id, OLD.created_at, OLD.client_sale_id,
         OLD.client_request_fingerprint, OLD.taken_at, OLD.till_id, OLD.shift_id, OLD.receipt_token,
-        OLD.discount_cents, OLD.tax_cents, OLD.taxes, OLD.tendered_cents) THEN
+        OLD.discount_cents, OLD.tax_cents, OLD.taxes, OLD.tendered_cents, OLD.discount_reason) THEN
     RAISE EXCEPTION 'sale %: only a pending sale changes, and only its status', OLD.id
       USING ERRCODE = 'restrict_violation';
   END IF;

@@ -39,7 +39,10 @@ const APPS = {
   // Then the screens opened now and then (drawer and Z report, Today with returns, stock, This till)
   // became one chunk loaded on demand (web/till/occasional-screens.ts, 7.9 kB gzipped; its service
   // worker caches it): a first load of 29.7 kB (script 8.4 kB + shared chunk 21.3 kB) on 2026-11-28.
-  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 30_500 },
+  // Discounts and tax in the cart (the kernel's priceBasket, the discount dialog, the tax lines) and a
+  // return's refund (the kernel's refunds.ts; issue 47) took the first load from 30,493 B to 32,197 B
+  // at their merge (+1,704 B measured): the budget rose by exactly that.
+  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 32_204 },
 } as const;
 export type AppName = keyof typeof APPS;
 

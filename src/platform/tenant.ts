@@ -37,7 +37,14 @@ export const cashierRoles = ["cashier", "manager"] as const;
 export type CashierRole = (typeof cashierRoles)[number];
 
 /** What a manager's PIN at a till approves, one request at a time (an approval names one). */
-export const managerActions = ["return", "cash_pay_out", "shift_close", "product_update", "exchange_rate"] as const;
+export const managerActions = [
+  "return",
+  "cash_pay_out",
+  "shift_close",
+  "product_update",
+  "exchange_rate",
+  "discount",
+] as const;
 export type ManagerAction = (typeof managerActions)[number];
 
 /** What the statement that authenticated a browser session found, for the route's access check. */

@@ -136,6 +136,29 @@ function ZReportSheet(props: { report: ZReport }) {
           { header: "By", cell: (move) => move.actor.name },
         ]}
       />
+      <Table
+        caption="Discounts and tax"
+        rows={props.report.sales.flatMap((sales) => [
+          {
+            key: sales.currency,
+            label: `Discounts (${sales.sales_count} sales)`,
+            cents: sales.discount_cents,
+            ...sales,
+          },
+          ...sales.taxes.map((tax) => ({
+            ...sales,
+            key: `${sales.currency}:${tax.rate_bp}`,
+            label: `Tax ${tax.rate_bp / 100} % on ${formatMoney(sales.currency, tax.taxable_cents)}`,
+            cents: tax.tax_cents,
+          })),
+        ])}
+        rowKey={(row) => row.key}
+        empty="No sales."
+        columns={[
+          { header: "", cell: (row) => row.label },
+          { header: "Amount", numeric: true, cell: (row) => formatMoney(row.currency, row.cents) },
+        ]}
+      />
       {props.report.cash_moves_has_more ? (
         <p class="muted">More drawer moves than a Z report lists: the shift's full journal has them all.</p>
       ) : null}

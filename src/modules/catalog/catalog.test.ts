@@ -20,6 +20,7 @@ describe("creating products", () => {
       stock_qty: 0,
       low_stock_at: 0,
       low_stock: true,
+      tax_rate_bp: null,
       active: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),

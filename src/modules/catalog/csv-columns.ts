@@ -4,7 +4,7 @@ import { PRICE_CENTS_MAX } from "./schemas.ts";
  * The products CSV (export and import read the same columns, so an export edited in a spreadsheet
  * imports back). `id` is written for reference and ignored on import (rows match by sku, then barcode);
  * `stock_qty` is on-hand, read on import only as a new product's opening quantity.
- * A `tax_rate` column joins these with the tax work (issue 47 point 4).
+ * `tax_rate` is a percentage (15, 15.5; empty: the shop's default rate), kept as basis points.
  */
 export const PRODUCT_CSV_COLUMNS = [
   "id",
@@ -17,6 +17,7 @@ export const PRODUCT_CSV_COLUMNS = [
   "track_stock",
   "stock_qty",
   "low_stock_at",
+  "tax_rate",
   "active",
 ] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
@@ -38,6 +39,15 @@ export function parsePriceCents(text: string): number | undefined {
   }
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   return cents <= PRICE_CENTS_MAX ? cents : undefined;
+}
+
+/** A tax rate in basis points as a percentage (1550 → "15.5"); empty for the shop's default. */
+export const formatTaxRate = (rateBp: number | null): string => (rateBp === null ? "" : String(rateBp / 100));
+
+/** A percentage with up to two decimals (0 to 100) as basis points; undefined for anything else. */
+export function parseTaxRateBp(text: string): number | undefined {
+  const basisPoints = parsePriceCents(text);
+  return basisPoints !== undefined && basisPoints <= 10_000 ? basisPoints : undefined;
 }
 
 const TRUE_WORDS = new Set(["true", "yes", "1"]);

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { Queryable } from "../../platform/db/pool.ts";
-import { formatPrice, PRODUCT_CSV_COLUMNS, type ProductCsvColumn } from "./csv-columns.ts";
+import { formatPrice, formatTaxRate, PRODUCT_CSV_COLUMNS, type ProductCsvColumn } from "./csv-columns.ts";
 import * as queries from "./queries.ts";
 import type { ProductRow } from "./schemas.ts";
 
@@ -20,6 +20,7 @@ function csvRecord(product: ProductRow): Record<ProductCsvColumn, string | numbe
     track_stock: String(product.track_stock),
     stock_qty: product.track_stock ? product.stock_qty : "",
     low_stock_at: product.low_stock_at,
+    tax_rate: formatTaxRate(product.tax_rate_bp),
     active: String(product.active),
   };
 }

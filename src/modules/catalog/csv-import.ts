@@ -1,6 +1,13 @@
 import { parse } from "csv-parse/sync";
 import { type Currency, currencies } from "../../kernel/money.ts";
-import { cellText, PRODUCT_CSV_COLUMNS, type ProductCsvColumn, parseFlag, parsePriceCents } from "./csv-columns.ts";
+import {
+  cellText,
+  PRODUCT_CSV_COLUMNS,
+  type ProductCsvColumn,
+  parseFlag,
+  parsePriceCents,
+  parseTaxRateBp,
+} from "./csv-columns.ts";
 import { STOCK_QTY_MAX } from "./schemas.ts";
 
 /**
@@ -28,6 +35,7 @@ export type ImportFields = {
   currency?: Currency;
   track_stock?: boolean;
   low_stock_at?: number;
+  tax_rate_bp?: number | null;
   active?: boolean;
 };
 export type ImportRow = { row: number; fields: ImportFields; stockQty: number | undefined };
@@ -71,6 +79,12 @@ function readCell(column: ProductCsvColumn, text: string): CellResult {
       const flag = empty ? undefined : parseFlag(text);
       return flag === undefined && !empty ? { code: "parameter_invalid", message: "true or false." } : { value: flag };
     }
+    case "tax_rate": {
+      const rateBp = empty ? null : parseTaxRateBp(text);
+      return rateBp === undefined
+        ? { code: "parameter_invalid", message: "A percentage like 15 or 15.5 (0 to 100), or empty: the shop's rate." }
+        : { value: rateBp };
+    }
     case "stock_qty":
     case "low_stock_at": {
       if (empty) return { value: undefined };
@@ -91,6 +105,7 @@ const FIELD_OF: Record<Exclude<ProductCsvColumn, "id" | "stock_qty">, keyof Impo
   currency: "currency",
   track_stock: "track_stock",
   low_stock_at: "low_stock_at",
+  tax_rate: "tax_rate_bp",
   active: "active",
 };
 

@@ -15,7 +15,13 @@ export type ImportPlan = {
   errors: ImportError[];
 };
 
-const PRODUCT_DEFAULTS = { currency: "USD", track_stock: true, low_stock_at: 0, active: true } as const;
+const PRODUCT_DEFAULTS = {
+  currency: "USD",
+  track_stock: true,
+  low_stock_at: 0,
+  tax_rate_bp: null,
+  active: true,
+} as const;
 
 function target(row: ImportRow, existing: { bySku: Map<string, ProductRow[]>; byBarcode: Map<string, ProductRow> }) {
   const sku = row.fields.sku;

@@ -41,6 +41,7 @@ export type ImportedProduct = Pick<
   | "currency"
   | "track_stock"
   | "low_stock_at"
+  | "tax_rate_bp"
   | "active"
 >;
 
@@ -54,6 +55,7 @@ const COLUMN_TYPES = [
   ["currency", "text"],
   ["track_stock", "bool"],
   ["low_stock_at", "int8"],
+  ["tax_rate_bp", "int4"],
   ["active", "bool"],
 ] as const satisfies readonly (readonly [keyof ImportedProduct, string])[];
 
@@ -83,8 +85,9 @@ export async function insertProducts(
   if (products.length === 0) return;
   await transaction.query(sql.unsafe`
     INSERT INTO products (merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
-      low_stock_at, active)
-    SELECT ${merchantId}, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at, active
+      low_stock_at, tax_rate_bp, active)
+    SELECT ${merchantId}, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at,
+      tax_rate_bp, active
     FROM ${importedRows(products)}`);
 }
 

@@ -22,6 +22,20 @@ const apply = (csv: string, idempotencyKey: string = randomUUID()) =>
     .set("Content-Type", "text/csv")
     .send(csv);
 
+test("tax_rate: a percentage kept as basis points, empty for the shop's default; anything else is the row's error", async () => {
+  const response = await preview(lines("name,sku,tax_rate", "Beer,BR,15.5", "Bread,BD,0", "Milk,MK,", "Odd,OD,101"));
+  expect(response.body.errors).toEqual([expect.objectContaining({ row: 5, column: "tax_rate" })]);
+  const fixed = await apply(lines("name,sku,tax_rate", "Beer,BR,15.5", "Bread,BD,0", "Milk,MK,"));
+  expect(fixed.body).toMatchObject({ created: 3 });
+  const rates = await world.db.database.any(sql.unsafe`
+    SELECT sku, tax_rate_bp FROM products WHERE merchant_id = ${world.shop.id} ORDER BY sku`);
+  expect(rates).toEqual([
+    { sku: "BD", tax_rate_bp: 0 },
+    { sku: "BR", tax_rate_bp: 1_550 },
+    { sku: "MK", tax_rate_bp: null },
+  ]);
+});
+
 const productCount = () =>
   world.db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
     SELECT count(*)::int AS count FROM products WHERE merchant_id = ${world.shop.id}`);
@@ -172,6 +186,7 @@ describe("exporting", () => {
       barcode: "600222",
       price_cents: 120,
       stock_qty: 4,
+      tax_rate_bp: 1_550,
     });
     await createProduct(world.live, { name: "Delivery", price_cents: null, track_stock: false, currency: "ZWG" });
     await world.live.patch(`/v1/products/${bread.id}`, { active: false });
@@ -192,6 +207,7 @@ describe("exporting", () => {
         track_stock: "true",
         stock_qty: "0",
         low_stock_at: "0",
+        tax_rate: "",
         active: "true",
       },
       {
@@ -204,6 +220,7 @@ describe("exporting", () => {
         track_stock: "true",
         stock_qty: "4",
         low_stock_at: "0",
+        tax_rate: "15.5",
         active: "false",
       },
       {
@@ -216,6 +233,7 @@ describe("exporting", () => {
         track_stock: "false",
         stock_qty: "",
         low_stock_at: "0",
+        tax_rate: "",
         active: "true",
       },
     ]);

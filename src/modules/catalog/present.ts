@@ -15,6 +15,7 @@ export function presentProduct(product: ProductRow) {
     stock_qty: product.track_stock ? product.stock_qty : null,
     low_stock_at: product.low_stock_at,
     low_stock: isLowStock(product),
+    tax_rate_bp: product.tax_rate_bp,
     active: product.active,
     created_at: product.created_at.toISOString(),
     updated_at: product.updated_at.toISOString(),

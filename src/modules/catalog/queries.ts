@@ -2,7 +2,7 @@ import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { type ProductRow, productRowSchema } from "./schemas.ts";
 
 export const PRODUCT_COLUMNS = sql.fragment`merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
-  stock_qty, low_stock_at, active, created_at, updated_at`;
+  stock_qty, low_stock_at, tax_rate_bp, active, created_at, updated_at`;
 
 /** The unique constraint behind 409 `barcode_taken`. */
 export const BARCODE_CONSTRAINT = "products_barcode_key";
@@ -13,9 +13,11 @@ export async function insertProduct(
   product: Omit<ProductRow, "stock_qty" | "active" | "created_at" | "updated_at">,
 ): Promise<ProductRow> {
   return database.one(sql.type(productRowSchema)`
-    INSERT INTO products (merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at)
+    INSERT INTO products (merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at,
+      tax_rate_bp)
     VALUES (${product.merchant_id}, ${product.id}, ${product.name}, ${product.sku}, ${product.barcode}, ${product.category},
-      ${product.price_cents}, ${product.currency}, ${product.track_stock}, ${product.low_stock_at})
+      ${product.price_cents}, ${product.currency}, ${product.track_stock}, ${product.low_stock_at},
+      ${product.tax_rate_bp})
     RETURNING ${PRODUCT_COLUMNS}`);
 }
 
@@ -52,7 +54,16 @@ export async function selectProductsByKeys(
 export type ProductChanges = Partial<
   Pick<
     ProductRow,
-    "name" | "sku" | "barcode" | "category" | "price_cents" | "currency" | "track_stock" | "low_stock_at" | "active"
+    | "name"
+    | "sku"
+    | "barcode"
+    | "category"
+    | "price_cents"
+    | "currency"
+    | "track_stock"
+    | "low_stock_at"
+    | "tax_rate_bp"
+    | "active"
   >
 >;
 
@@ -74,6 +85,7 @@ export async function updateProduct(
     "currency",
     "track_stock",
     "low_stock_at",
+    "tax_rate_bp",
     "active",
   ] as const) {
     const value = changes[column];

@@ -20,6 +20,7 @@ export const productRowSchema = z.object({
   track_stock: z.boolean(),
   stock_qty: z.number().int(),
   low_stock_at: z.number().int(),
+  tax_rate_bp: z.number().int().nullable(),
   active: z.boolean(),
   created_at: z.date(),
   updated_at: z.date(),
@@ -52,6 +53,11 @@ export const quantitySchema = (options: { min: number; description: string }) =>
     .max(STOCK_QTY_MAX)
     .meta({ [ERROR_CODE_META_KEY]: "invalid_quantity", description: options.description });
 
+/** A product's tax rate in basis points (15.5 % = 1550), or null: the shop's default rate. */
+export const taxRateBpSchema = z.number().int().min(0).max(10_000).nullable().meta({
+  description: "Tax rate in basis points (15.5 % = 1550, 0 to 10000), or null (default): the shop's default rate.",
+});
+
 export const createProductBody = z.strictObject({
   name: text(200),
   price_cents: priceCentsSchema.default(null),
@@ -68,6 +74,7 @@ export const createProductBody = z.strictObject({
     description: "Opening on-hand quantity (tracked products only); journaled as the opening move.",
   }).optional(),
   low_stock_at: quantitySchema({ min: 0, description: "Low-stock threshold (default 0)." }).default(0),
+  tax_rate_bp: taxRateBpSchema.default(null),
 });
 export type CreateProductInput = z.output<typeof createProductBody>;
 
@@ -80,6 +87,7 @@ export const updateProductBody = z.strictObject({
   category: text(100).nullable().optional(),
   track_stock: z.boolean().optional(),
   low_stock_at: quantitySchema({ min: 0, description: "Low-stock threshold." }).optional(),
+  tax_rate_bp: taxRateBpSchema.optional(),
   active: z.boolean().optional().meta({ description: "false soft-deletes the product; true restores it." }),
 });
 export type UpdateProductInput = z.output<typeof updateProductBody>;
@@ -102,6 +110,7 @@ export const productSchema = z
       .meta({ description: "On-hand (live inventory; may be negative after overselling); null when untracked." }),
     low_stock_at: z.number().int(),
     low_stock: z.boolean(),
+    tax_rate_bp: z.number().int().nullable().meta({ description: "Null: the shop's default tax rate." }),
     active: z.boolean(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime().meta({ description: "Last catalog change (stock moves do not change it)." }),

@@ -66,6 +66,7 @@ export async function createProduct(
         currency: input.currency,
         track_stock: input.track_stock,
         low_stock_at: input.low_stock_at,
+        tax_rate_bp: input.tax_rate_bp,
       });
       if (input.stock_qty === undefined || input.stock_qty === 0) {
         return product;

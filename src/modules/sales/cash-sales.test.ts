@@ -52,6 +52,10 @@ describe("cash sales", () => {
         { product_id: null, name: "Plastic bag", qty: 2, unit_cents: 10, line_total_cents: 20 },
         { product_id: cola.id, name: "Cola", qty: 1, unit_cents: 150, line_total_cents: 150 },
       ],
+      discount_cents: 0,
+      discount_reason: null,
+      tax_cents: 0,
+      taxes: [],
       cashier: "Tendai",
       note: "Table 4",
       payment_id: null,
@@ -190,8 +194,9 @@ describe("cash sales", () => {
     const sale = await api.post("/v1/sales", body, key);
     expect(sale.status).toBe(201);
     expect(sale.body).toMatchObject({ status: "completed", till_id: "till-1", shift_id: shift.id, total_cents: 300 });
-    // Authentication with the key's claim, the client_sale_id lookup, the products, the open shift, the sale.
-    expect(counting.statements()).toBe(5);
+    // Authentication with the key's claim, the client_sale_id lookup, the products and (beside them) the
+    // shop's tax settings, the open shift, the sale.
+    expect(counting.statements()).toBe(6);
     expect(counting.callsOf("transaction")).toBe(0);
     expect(await onHandOf(world.db, product.id)).toBe(8);
     expect(await eventsOfType(world.db, world.shop.id, "sale.completed")).toHaveLength(1);

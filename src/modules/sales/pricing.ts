@@ -1,12 +1,22 @@
+import {
+  type BasketLineInput,
+  type Discount,
+  type PricedLine,
+  priceBasket,
+  type TaxMode,
+} from "../../kernel/basket.ts";
 import type { Currency } from "../../kernel/money.ts";
 import { invalidRequest } from "../../platform/errors.ts";
 import type { ProductRow } from "../catalog/index.ts";
 import { stock } from "../stock/index.ts";
 import {
   type CreateSaleInput,
+  type DiscountInput,
   SALE_ITEMS_MAX,
   SALE_TOTAL_CENTS_MAX,
   type SaleItem,
+  type SaleItemInput,
+  type SaleTax,
   TAKEN_AT_AGE_DAYS_MAX,
   TAKEN_AT_FUTURE_SKEW_SECONDS,
 } from "./schemas.ts";
@@ -16,58 +26,159 @@ import {
  * clock: no I/O (the ring-up reads the products and passes them in).
  */
 
-export type PricedSale = { currency: Currency; items: SaleItem[]; total_cents: number };
+/** How the shop prices tax (its profile): prices with or without tax, and the rate of what names none. */
+export type TaxSettings = { taxMode: TaxMode; defaultTaxRateBp: number };
 
-/** Prices the basket against the catalog rows it names: the rules of what may be sold. */
+export type PricedSale = {
+  currency: Currency;
+  items: SaleItem[];
+  total_cents: number;
+  /** The lines' gross before any discount: what the discount limit is a share of. */
+  gross_cents: number;
+  discount_cents: number;
+  discount_reason: string | null;
+  tax_cents: number;
+  taxes: SaleTax[];
+};
+
+/**
+ * Prices the basket against the catalog rows it names: the rules of what may be sold, then discounts
+ * and tax by `priceBasket` (src/kernel/basket.ts), as the till prices its cart.
+ */
 export function priceSale(
-  input: Pick<CreateSaleInput, "items" | "currency" | "tender">,
+  input: Pick<CreateSaleInput, "items" | "currency" | "tender" | "discount" | "discount_reason">,
   products: ReadonlyMap<string, ProductRow>,
+  tax: TaxSettings,
 ): PricedSale {
   assertItemCount(input.items.length);
   const firstProductId = input.items.find((item) => item.product_id !== undefined)?.product_id;
   const currency: Currency =
     input.currency ?? (firstProductId === undefined ? undefined : products.get(firstProductId)?.currency) ?? "USD";
-  const items = input.items.map((item, index): SaleItem => {
-    const field = `items.${index}`;
-    if (item.product_id !== undefined && item.name !== undefined) {
-      throw invalidRequest("parameter_invalid", `${field}: give either product_id or name (ad hoc), not both.`);
-    }
-    if (item.product_id === undefined) {
-      if (item.name === undefined) {
-        throw invalidRequest("parameter_missing", `${field}: product_id, or name for an ad hoc line, is required.`);
-      }
-      if (item.unit_cents === undefined) {
-        throw invalidRequest("price_required", `${field}: an ad hoc line needs unit_cents.`);
-      }
-      return line(null, item.name, item.qty, item.unit_cents);
-    }
-    const product = products.get(item.product_id);
-    if (product === undefined) {
-      throw stock.productNotFound(item.product_id);
-    }
-    if (!product.active) {
-      throw invalidRequest("product_inactive", `${field}: product ${product.id} is inactive (deleted).`);
-    }
-    if (product.currency !== currency) {
-      throw invalidRequest(
-        "currency_mismatch",
-        `${field}: product ${product.id} is priced in ${product.currency}, the sale is in ${currency}.`,
-      );
-    }
-    const unitCents = item.unit_cents ?? product.price_cents;
-    if (unitCents === null) {
-      throw invalidRequest("price_required", `${field}: product ${product.id} has no price; give unit_cents.`);
-    }
-    return line(product.id, product.name, item.qty, unitCents);
-  });
-  const total = items.reduce((sum, item) => sum + item.line_total_cents, 0);
-  if (total > SALE_TOTAL_CENTS_MAX) {
+  const lines = input.items.map((item, index) => basketLine(item, `items.${index}`, products, currency, tax));
+  const basket = priceBasket(lines, { cartDiscount: basketDiscount(input.discount), taxMode: tax.taxMode });
+  if (basket.totalCents > SALE_TOTAL_CENTS_MAX) {
     throw invalidRequest("invalid_amount", `The sale's total exceeds ${SALE_TOTAL_CENTS_MAX} cents.`);
   }
-  if (input.tender === "wallet" && total < 1) {
+  if (input.tender === "wallet" && basket.totalCents < 1) {
     throw invalidRequest("invalid_amount", "A wallet sale's total must be positive.");
   }
-  return { currency, items, total_cents: total };
+  // A sale with neither discount nor tax keeps its lines as before discounts and tax existed.
+  const plain = basket.discountCents === 0 && basket.taxes.every((line) => line.rateBasisPoints === 0);
+  return {
+    currency,
+    items: lines.map((line, index) => saleItem(line, basket.lines[index], plain)),
+    total_cents: basket.totalCents,
+    gross_cents: basket.subtotalCents,
+    discount_cents: basket.discountCents,
+    discount_reason: input.discount === undefined ? null : (input.discount_reason ?? null),
+    tax_cents: basket.taxCents,
+    // Rate 0 is no tax: a sale keeps the rates it was taxed at ([] when none, as before tax existed).
+    taxes: basket.taxes
+      .filter((line) => line.rateBasisPoints > 0)
+      .map((line) => ({
+        rate_bp: line.rateBasisPoints,
+        taxable_cents: line.taxableCents,
+        tax_cents: line.taxCents,
+      })),
+  };
+}
+
+/**
+ * Whether a sale's discounts need a manager: more of its gross than the shop's limit (basis points)
+ * lets a cashier give alone.
+ */
+export const discountOverLimit = (priced: Pick<PricedSale, "gross_cents" | "discount_cents">, limitBp: number) =>
+  BigInt(priced.discount_cents) * 10_000n > BigInt(priced.gross_cents) * BigInt(limitBp);
+
+type SaleLine = BasketLineInput & { productId: string | null; name: string; reason: string | undefined };
+
+/** An input line checked against its product (if any) and the sale's currency, as the basket prices it. */
+function basketLine(
+  item: SaleItemInput,
+  field: string,
+  products: ReadonlyMap<string, ProductRow>,
+  currency: Currency,
+  tax: TaxSettings,
+): SaleLine {
+  const discount = { discount: basketDiscount(item.discount), reason: item.discount_reason };
+  if (item.product_id !== undefined && item.name !== undefined) {
+    throw invalidRequest("parameter_invalid", `${field}: give either product_id or name (ad hoc), not both.`);
+  }
+  if (item.product_id === undefined) {
+    if (item.name === undefined) {
+      throw invalidRequest("parameter_missing", `${field}: product_id, or name for an ad hoc line, is required.`);
+    }
+    if (item.unit_cents === undefined) {
+      throw invalidRequest("price_required", `${field}: an ad hoc line needs unit_cents.`);
+    }
+    const taxRateBasisPoints = item.tax_rate_bp ?? tax.defaultTaxRateBp;
+    return {
+      productId: null,
+      name: item.name,
+      quantity: item.qty,
+      unitPriceCents: item.unit_cents,
+      taxRateBasisPoints,
+      ...discount,
+    };
+  }
+  if (item.tax_rate_bp !== undefined) {
+    throw invalidRequest("parameter_invalid", `${field}: a product line has its product's tax rate; drop tax_rate_bp.`);
+  }
+  const product = products.get(item.product_id);
+  if (product === undefined) {
+    throw stock.productNotFound(item.product_id);
+  }
+  if (!product.active) {
+    throw invalidRequest("product_inactive", `${field}: product ${product.id} is inactive (deleted).`);
+  }
+  if (product.currency !== currency) {
+    throw invalidRequest(
+      "currency_mismatch",
+      `${field}: product ${product.id} is priced in ${product.currency}, the sale is in ${currency}.`,
+    );
+  }
+  const unitCents = item.unit_cents ?? product.price_cents;
+  if (unitCents === null) {
+    throw invalidRequest("price_required", `${field}: product ${product.id} has no price; give unit_cents.`);
+  }
+  const taxRateBasisPoints = product.tax_rate_bp ?? tax.defaultTaxRateBp;
+  return {
+    productId: product.id,
+    name: product.name,
+    quantity: item.qty,
+    unitPriceCents: unitCents,
+    taxRateBasisPoints,
+    ...discount,
+  };
+}
+
+/** The API's discount as the basket takes it. */
+const basketDiscount = (discount: DiscountInput | undefined): Discount | null =>
+  discount === undefined
+    ? null
+    : discount.type === "percent"
+      ? { kind: "percent", basisPoints: discount.percent_bp }
+      : { kind: "amount", cents: discount.amount_cents };
+
+/** A priced line as the sale keeps it; `plain` (no discount, no tax in the sale): as before they existed. */
+function saleItem(line: SaleLine, priced: PricedLine | undefined, plain: boolean): SaleItem {
+  const item = {
+    product_id: line.productId,
+    name: line.name,
+    qty: line.quantity,
+    unit_cents: line.unitPriceCents,
+    line_total_cents: line.quantity * line.unitPriceCents,
+  };
+  if (plain || priced === undefined) {
+    return item;
+  }
+  return {
+    ...item,
+    discount_cents: priced.lineDiscountCents + priced.cartDiscountCents,
+    ...(line.reason === undefined || line.discount === null ? {} : { discount_reason: line.reason }),
+    net_cents: priced.netCents,
+    tax_rate_bp: priced.taxRateBasisPoints,
+  };
 }
 
 /** Refuses a basket of more lines than a sale may have (before any query: it bounds the product lookup). */
@@ -75,10 +186,6 @@ export function assertItemCount(count: number): void {
   if (count > SALE_ITEMS_MAX) {
     throw invalidRequest("too_many_items", `A sale has at most ${SALE_ITEMS_MAX} lines.`);
   }
-}
-
-function line(productId: string | null, name: string, qty: number, unitCents: number): SaleItem {
-  return { product_id: productId, name, qty, unit_cents: unitCents, line_total_cents: qty * unitCents };
 }
 
 /**

@@ -11,8 +11,8 @@ import { type SaleRow, type SaleStatus, saleRowSchema } from "./schemas.ts";
  * (wallet sales ended with their payments), `report-queries.ts` (takings), `return-queries.ts`.
  */
 
-export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
-  payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at,
+export const SALE_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items,
+  discount_cents, tax_cents, taxes, discount_reason, cashier, note, payment_id, actor_type, actor_id, client_sale_id, taken_at, till_id, shift_id, receipt_token, created_at, completed_at, cancelled_at,
   tendered_cents`;
 
 /** Text values bound as one array parameter (`::text[]`). */

@@ -59,9 +59,42 @@ function lineRows(items: readonly (SaleItem | ReturnItem)[], currency: Currency)
       (item) =>
         `<tr><td class="qty">${item.qty} ×</td><td class="name">${escapeHtml(item.name)}<br><small>@ ${escapeHtml(
           formatMoney(currency, item.unit_cents),
-        )}</small></td><td class="amount">${escapeHtml(formatMoney(currency, item.line_total_cents))}</td></tr>`,
+        )}</small>${lineDiscount(item, currency)}</td><td class="amount">${escapeHtml(formatMoney(currency, item.line_total_cents))}</td></tr>`,
     )
     .join("\n");
+}
+
+/** A sale line's discount (its own and its share of the cart's), under its name. */
+function lineDiscount(item: SaleItem | ReturnItem, currency: Currency): string {
+  if (!("discount_cents" in item) || item.discount_cents === undefined || item.discount_cents === 0) {
+    return "";
+  }
+  const reason = item.discount_reason === undefined ? "" : ` (${escapeHtml(item.discount_reason)})`;
+  return `<br><small class="discount">Discount −${escapeHtml(formatMoney(currency, item.discount_cents))}${reason}</small>`;
+}
+
+/** Subtotal, discounts and the tax per rate above the total, when the sale has any of them. */
+function saleFigures(sale: SaleRow): string {
+  if (sale.discount_cents === 0 && sale.taxes.length === 0) {
+    return "";
+  }
+  const money = (cents: number) => escapeHtml(formatMoney(sale.currency, cents));
+  const gross = sale.items.reduce((sum, item) => sum + item.line_total_cents, 0);
+  const discount =
+    sale.discount_cents === 0
+      ? ""
+      : `<p class="discounts"><span>Discounts${
+          sale.discount_reason === null ? "" : ` (${escapeHtml(sale.discount_reason)})`
+        }</span> <span>−${money(sale.discount_cents)}</span></p>`;
+  const taxes = sale.taxes
+    .map(
+      (tax) =>
+        `<p class="tax"><span>Tax ${tax.rate_bp / 100} % on ${money(tax.taxable_cents)}</span> <span>${money(
+          tax.tax_cents,
+        )}</span></p>`,
+    )
+    .join("\n");
+  return `<p class="subtotal"><span>Subtotal</span> <span>${money(gross)}</span></p>\n${discount}\n${taxes}`;
 }
 
 /** Text the owner typed on several lines, escaped, its line breaks kept. */
@@ -121,6 +154,7 @@ ${status}
 <table>
 ${lineRows(sale.items, sale.currency)}
 </table>
+${saleFigures(sale)}
 <p class="total"><span>Total</span> <span>${escapeHtml(formatMoney(sale.currency, sale.total_cents))}</span></p>
 ${tender(sale)}
 ${returned}

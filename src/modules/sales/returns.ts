@@ -1,3 +1,4 @@
+import { paidPerLine, unitsRefundCents } from "../../kernel/refunds.ts";
 import type { World } from "../../kernel/world.ts";
 import type { Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
@@ -43,10 +44,11 @@ export function returnedPerLine(returns: readonly Pick<SaleReturnRow, "items">[]
 
 /** The returned lines as snapshots of the sale's lines; refuses lines that do not exist or are over-returned. */
 export function returnLines(
-  sale: Pick<SaleRow, "items">,
+  sale: Pick<SaleRow, "items" | "total_cents" | "tax_cents" | "taxes">,
   earlier: ReadonlyMap<number, number>,
   input: CreateReturnInput["items"],
 ): ReturnItem[] {
+  const paid = paidPerLine(sale);
   return input.map((wanted) => {
     const line = sale.items[wanted.line];
     if (line === undefined) {
@@ -69,7 +71,8 @@ export function returnLines(
       name: line.name,
       qty: wanted.qty,
       unit_cents: line.unit_cents,
-      line_total_cents: wanted.qty * line.unit_cents,
+      // What these units were paid: after discounts, with tax added on top (src/kernel/refunds.ts).
+      line_total_cents: unitsRefundCents(paid[wanted.line] ?? 0, line.qty, alreadyReturned, wanted.qty),
     };
   });
 }

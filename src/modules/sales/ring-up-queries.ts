@@ -8,8 +8,8 @@ import type { SaleRow } from "./schemas.ts";
 /** A sale as the API answers it before writing it, with the fingerprint of the request that names it. */
 export type SaleToInsert = SaleRow & { client_request_fingerprint: Buffer | null };
 
-const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier,
-  note, payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
+const INSERTED_COLUMNS = sql.fragment`merchant_id, id, livemode, status, tender, currency, total_cents, items,
+  discount_cents, tax_cents, taxes, discount_reason, cashier, note, payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
   receipt_token, created_at, completed_at, tendered_cents`;
 
 const timestamp = (value: Date | null) => (value === null ? null : value.toISOString());
@@ -103,7 +103,15 @@ function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken
         ${saleText((sale) => sale.currency)}::text[], ${sql.array(
           sales.map((sale) => sale.total_cents),
           "int8",
-        )}::int8[], ${saleText((sale) => JSON.stringify(sale.items))}::text[], ${saleText((sale) => sale.cashier)}::text[],
+        )}::int8[], ${saleText((sale) => JSON.stringify(sale.items))}::text[],
+        ${sql.array(
+          sales.map((sale) => sale.discount_cents),
+          "int8",
+        )}::int8[], ${sql.array(
+          sales.map((sale) => sale.tax_cents),
+          "int8",
+        )}::int8[], ${saleText((sale) => JSON.stringify(sale.taxes))}::text[],
+        ${saleText((sale) => sale.discount_reason)}::text[], ${saleText((sale) => sale.cashier)}::text[],
         ${saleText((sale) => sale.note)}::text[], ${saleText((sale) => sale.payment_id)}::text[],
         ${saleText((sale) => sale.actor_type)}::text[], ${saleText((sale) => sale.actor_id)}::text[],
         ${saleText((sale) => sale.client_sale_id)}::text[],
@@ -120,14 +128,15 @@ function salesWithResponses(rows: readonly SaleWithResponse[]): FragmentSqlToken
           rows.map((row) => row.response?.status ?? null),
           "int4",
         )}::int4[], ${responseText((response) => response.body)}::text[])
-        WITH ORDINALITY AS p (merchant_id, id, livemode, status, tender, currency, total_cents, items, cashier, note,
+        WITH ORDINALITY AS p (merchant_id, id, livemode, status, tender, currency, total_cents, items, discount_cents,
+          tax_cents, taxes, discount_reason, cashier, note,
           payment_id, actor_type, actor_id, client_sale_id, client_request_fingerprint, taken_at, till_id, shift_id,
           receipt_token, created_at, completed_at, tendered_cents, idempotency_key, owner_token, response_status, response_body, position)`;
 }
 
 /** `INSERTED_COLUMNS`' values from a row `p` of `salesWithResponses`. */
 const INSERTED_VALUES_OF_P = sql.fragment`p.merchant_id, p.id, p.livemode, p.status, p.tender, p.currency,
-  p.total_cents, p.items::jsonb, p.cashier, p.note, p.payment_id, p.actor_type, p.actor_id, p.client_sale_id,
+  p.total_cents, p.items::jsonb, p.discount_cents, p.tax_cents, p.taxes::jsonb, p.discount_reason, p.cashier, p.note, p.payment_id, p.actor_type, p.actor_id, p.client_sale_id,
   decode(p.client_request_fingerprint, 'hex'), p.taken_at::timestamptz, p.till_id, p.shift_id, p.receipt_token,
   p.created_at::timestamptz, p.completed_at::timestamptz, p.tendered_cents`;
 

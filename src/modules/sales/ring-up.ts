@@ -6,12 +6,14 @@ import { conflict } from "../../platform/errors.ts";
 import type { CommitWithAnswer } from "../../platform/idempotency/service.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Tenant } from "../../platform/tenant.ts";
+import { recordApproval, requireManager } from "../cashiers/index.ts";
 import type { catalog } from "../catalog/index.ts";
 import type { PaymentRow } from "../payments/index.ts";
 import { payments } from "../payments/index.ts";
 import { shifts } from "../shifts/index.ts";
+import type { ShopProfileReader } from "../shop-profile/index.ts";
 import type { CashSaleOutcome, CashSaleToWrite } from "./cash-sale-writer.ts";
-import { assertItemCount, checkTakenAt, checkTendered, priceSale } from "./pricing.ts";
+import { assertItemCount, checkTakenAt, checkTendered, discountOverLimit, priceSale } from "./pricing.ts";
 import * as readQueries from "./queries.ts";
 import { getSale, type SaleDependencies, type SaleView, withReturns } from "./reading.ts";
 import { newReceiptToken } from "./receipt-token.ts";
@@ -42,12 +44,13 @@ import type { WalletSaleToWrite } from "./wallet-sale-writer.ts";
  */
 
 /**
- * What ringing up a sale needs besides: the process's batching product reader
- * (`catalog.createProductReader`) and sale writers (`cash-sale-writer.ts`, `wallet-sale-writer.ts`),
+ * What ringing up a sale needs besides: the process's batching product and shop profile readers
+ * (`catalog.createProductReader`, `createShopProfileReader`: the tax settings) and sale writers (`cash-sale-writer.ts`, `wallet-sale-writer.ts`),
  * built once per database in the wiring (`writers.ts`).
  */
 export type SaleCreationDependencies = SaleDependencies & {
   readProducts: catalog.ProductReader;
+  readShopProfile: ShopProfileReader;
   writeCashSale: (row: CashSaleToWrite) => Promise<CashSaleOutcome>;
   writeWalletSale: (row: WalletSaleToWrite) => Promise<boolean>;
 };
@@ -107,7 +110,7 @@ async function createCashSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
-  const prepared = await prepareSale(dependencies, tenant, input);
+  const prepared = await prepareSale(dependencies, tenant, input, dependencies.readShopProfile(tenant.merchantId));
   const tillId = input.till_id ?? null;
   const shift = tillId === null ? null : await shifts.openShiftOfTill(dependencies.database, tenant, tillId);
   const sale = saleToInsert(tenant, prepared, { status: "completed", paymentId: null, shiftId: shift?.id ?? null });
@@ -141,8 +144,10 @@ async function createWalletSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
+  // Read once: a sale prepared again with a fresh code is priced with the same settings.
+  const profile = dependencies.readShopProfile(tenant.merchantId);
   return withFreshCodes(dependencies.logger, async () => {
-    const prepared = await prepareSale(dependencies, tenant, input);
+    const prepared = await prepareSale(dependencies, tenant, input, profile);
     if (prepared.payment === null) {
       throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
     }
@@ -213,15 +218,30 @@ type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
  * Phase one, outside any transaction: read the products, price the basket, and for a wallet sale have
  * the payments service prepare the payment (the gateway issues its code: a slow external call).
  */
-async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenant, input: CreateSaleInput) {
+async function prepareSale(
+  dependencies: SaleCreationDependencies,
+  tenant: Tenant,
+  input: CreateSaleInput,
+  shopProfile: ReturnType<ShopProfileReader>,
+) {
   // Before any query: the basket's size bounds the product lookup.
   assertItemCount(input.items.length);
   const takenAt = checkTakenAt(input, Date.now());
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
-  const products = productIds.length === 0 ? new Map() : await dependencies.readProducts(tenant.merchantId, productIds);
-  const priced = priceSale(input, products);
+  // The shop's tax settings and discount limit are read beside the products, not after them.
+  const [products, profile] = await Promise.all([
+    productIds.length === 0 ? new Map() : dependencies.readProducts(tenant.merchantId, productIds),
+    shopProfile,
+  ]);
+  const priced = priceSale(input, products, {
+    taxMode: profile.tax_mode,
+    defaultTaxRateBp: profile.default_tax_rate_bp,
+  });
   const tenderedCents = checkTendered(input, priced.total_cents);
   const id = newId("sale");
+  if (discountOverLimit(priced, profile.discount_limit_bp)) {
+    await approveDiscount(dependencies, tenant, id);
+  }
   const payment =
     input.tender === "wallet"
       ? await payments.preparePayment(dependencies, tenant, {
@@ -236,6 +256,19 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
       ? null
       : { clientSaleId: input.client_sale_id, fingerprint: clientRequestFingerprint(input) };
   return { id, input, priced, tenderedCents, payment, takenAt, clientRequest };
+}
+
+/**
+ * A discount above the shop's limit: at a till with cashiers, a manager switched in or the approval
+ * the request carries (used up and recorded here, before the sale is written: the one-statement
+ * writers hold no transaction to use it up in, so a sale that then fails needs a new approval);
+ * else 403 manager_required, and the till asks a manager and sends the same request again.
+ */
+async function approveDiscount(dependencies: SaleCreationDependencies, tenant: Tenant, saleId: string) {
+  await dependencies.database.transaction(async (transaction) => {
+    const approval = await requireManager(transaction, tenant, "discount");
+    await recordApproval(transaction, tenant, approval, { type: "sale", id: saleId });
+  });
 }
 
 /**
@@ -258,6 +291,10 @@ function saleToInsert(
     currency: prepared.priced.currency,
     total_cents: prepared.priced.total_cents,
     items: prepared.priced.items,
+    discount_cents: prepared.priced.discount_cents,
+    discount_reason: prepared.priced.discount_reason,
+    tax_cents: prepared.priced.tax_cents,
+    taxes: prepared.priced.taxes,
     cashier: emptyToNull(prepared.input.cashier),
     note: emptyToNull(prepared.input.note),
     payment_id: recorded.paymentId,

@@ -137,6 +137,12 @@ describe("refused sales", () => {
       "an unknown field",
       400,
       "parameter_unknown",
+      () => ({ tender: "cash", items: [{ product_id: priced.id, qty: 1, coupon: 5 }] }),
+    ],
+    [
+      "a discount that is not one",
+      400,
+      "invalid_discount",
       () => ({ tender: "cash", items: [{ product_id: priced.id, qty: 1, discount: 5 }] }),
     ],
   ];

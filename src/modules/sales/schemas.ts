@@ -23,15 +23,39 @@ export const TAKEN_AT_AGE_DAYS_MAX = 30;
 /** How far ahead of the API's clock a till's clock may run (clock skew between devices). */
 export const TAKEN_AT_FUTURE_SKEW_SECONDS = 300;
 
-/** A line as the sale keeps it: a snapshot, so later catalog edits never change it. */
+/**
+ * A line as the sale keeps it: a snapshot, so later catalog edits never change it. The discount and
+ * tax fields are kept only on a sale with a discount or tax (absent: no discount, net = line total,
+ * rate 0), so a sale without either is kept and answered as before they existed.
+ */
 export const saleItemSchema = z.object({
   product_id: z.string().nullable().meta({ description: "Null for an ad hoc line." }),
   name: z.string(),
   qty: z.number().int(),
   unit_cents: z.number().int(),
-  line_total_cents: z.number().int(),
+  line_total_cents: z.number().int().meta({ description: "The line's gross: qty × unit_cents, before discounts." }),
+  discount_cents: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "What came off the line: its own discount and its share of the cart's." }),
+  discount_reason: z.string().optional(),
+  net_cents: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "The line after discounts (in the prices' terms: with tax when tax-inclusive)." }),
+  tax_rate_bp: z.number().int().optional().meta({ description: "The line's tax rate in basis points." }),
 });
 export type SaleItem = z.infer<typeof saleItemSchema>;
+
+/** A sale's tax at one rate, rounded once per rate over the sale (src/kernel/basket.ts). */
+export const saleTaxSchema = z.object({
+  rate_bp: z.number().int(),
+  taxable_cents: z.number().int().meta({ description: "What the tax is charged on, without the tax." }),
+  tax_cents: z.number().int(),
+});
+export type SaleTax = z.infer<typeof saleTaxSchema>;
 
 export const saleRowSchema = z.object({
   merchant_id: z.string(),
@@ -42,6 +66,10 @@ export const saleRowSchema = z.object({
   currency: z.enum(currencies),
   total_cents: z.number().int(),
   items: z.array(saleItemSchema),
+  discount_cents: z.number().int(),
+  tax_cents: z.number().int(),
+  taxes: z.array(saleTaxSchema),
+  discount_reason: z.string().nullable(),
   cashier: z.string().nullable(),
   note: z.string().nullable(),
   payment_id: z.string().nullable(),
@@ -58,6 +86,28 @@ export const saleRowSchema = z.object({
   tendered_cents: z.number().int().nullable(),
 });
 export type SaleRow = z.infer<typeof saleRowSchema>;
+
+/** A discount a till gives: a percentage (basis points of what it comes off) or an amount in cents. */
+export const discountInput = z
+  .discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal("percent"),
+      percent_bp: z.number().int().min(1).max(10_000).meta({ description: "Basis points: 10 % = 1000." }),
+    }),
+    z.strictObject({
+      type: z.literal("amount"),
+      amount_cents: z
+        .number()
+        .int()
+        .min(1)
+        .max(SALE_TOTAL_CENTS_MAX)
+        .meta({ description: "Cents off (never more than what it comes off)." }),
+    }),
+  ])
+  .meta({ [ERROR_CODE_META_KEY]: "invalid_discount" });
+export type DiscountInput = z.output<typeof discountInput>;
+
+const discountReason = z.string().trim().min(1).max(200).meta({ description: "Why the discount was given." });
 
 /**
  * An input line: `{product_id, qty, unit_cents?}` (catalog price unless overridden) or ad hoc
@@ -82,6 +132,11 @@ export const saleItemInput = z.strictObject({
       [ERROR_CODE_META_KEY]: "invalid_amount",
       description: "Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog.",
     }),
+  discount: discountInput.optional().meta({ description: "Off this line's gross (qty × unit price)." }),
+  discount_reason: discountReason.optional(),
+  tax_rate_bp: z.number().int().min(0).max(10_000).optional().meta({
+    description: "An ad hoc line's tax rate in basis points (default: the shop's). A product line has its product's.",
+  }),
 });
 export type SaleItemInput = z.output<typeof saleItemInput>;
 
@@ -91,6 +146,12 @@ export const createSaleBody = z.strictObject({
     .min(1)
     .meta({ description: `1 to ${SALE_ITEMS_MAX} lines (more: too_many_items).` }),
   tender: z.enum(tenders),
+  discount: discountInput.optional().meta({
+    description:
+      "A cart discount: off what the lines come to after their own discounts, spread over them in proportion. " +
+      "Discounts above the shop's discount_limit_bp of the gross need a manager at a till with cashiers.",
+  }),
+  discount_reason: discountReason.optional(),
   currency: currencySchema
     .optional()
     .meta({ description: "Default: the catalog products' currency (USD for ad hoc lines only)." }),
@@ -148,6 +209,13 @@ export const saleSchema = z
     total_cents: z.number().int(),
     currency: z.enum(currencies),
     items: z.array(saleItemSchema),
+    discount_cents: z.number().int().meta({ description: "Line and cart discounts together." }),
+    discount_reason: z.string().nullable().meta({ description: "The cart discount's reason." }),
+    tax_cents: z
+      .number()
+      .int()
+      .meta({ description: "The tax the total holds (tax-inclusive prices) or adds (tax-exclusive)." }),
+    taxes: z.array(saleTaxSchema).meta({ description: "The tax per rate, lowest rate first." }),
     cashier: z.string().nullable(),
     note: z.string().nullable(),
     payment_id: z.string().nullable(),

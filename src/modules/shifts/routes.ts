@@ -67,6 +67,7 @@ function presentZReport(report: ZReport) {
       return { ...presented, actor: { ...presented.actor, name: move.actor_name } };
     }),
     cash_moves_has_more: report.hasMoreMoves,
+    sales: report.sales,
   };
 }
 

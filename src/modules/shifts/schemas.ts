@@ -205,6 +205,18 @@ export type ActorNameRow = z.infer<typeof actorNameRowSchema>;
 /** How many of a shift's drawer moves other than cash sales a Z report lists (a shift has a few). */
 export const Z_REPORT_MOVES_MAX = 200;
 
+/** A shift's cash sales' discounts and tax per currency (the Z report's `sales`). */
+export const zReportSalesRowSchema = z.object({
+  currency: z.enum(currencies),
+  sales_count: z.number().int(),
+  discount_cents: z.number().int(),
+  tax_cents: z.number().int(),
+  taxes: z
+    .array(z.object({ rate_bp: z.number().int(), taxable_cents: z.number().int(), tax_cents: z.number().int() }))
+    .meta({ description: "Tax per rate over the shift's sales, lowest rate first." }),
+});
+export type ZReportSalesRow = z.infer<typeof zReportSalesRowSchema>;
+
 export const zReportSchema = z
   .object({
     object: z.literal("z_report"),
@@ -224,5 +236,8 @@ export const zReportSchema = z
       description: `The drawer's moves other than cash sales (float, pay-ins, pay-outs, refunds), oldest first, at most ${Z_REPORT_MOVES_MAX}; cash sales are counted in \`shift.cash\`.`,
     }),
     cash_moves_has_more: z.boolean().meta({ description: "True when the shift has more such moves than listed." }),
+    sales: z.array(zReportSalesRowSchema).meta({
+      description: "The shift's completed sales per currency: their count, discounts, and tax per rate.",
+    }),
   })
   .meta({ id: "ZReport" });

@@ -7,6 +7,8 @@ import {
   actorNameRowSchema,
   type CashMoveRow,
   cashMoveRowSchema,
+  type ZReportSalesRow,
+  zReportSalesRowSchema,
 } from "./schemas.ts";
 
 /**
@@ -79,4 +81,31 @@ export async function selectDrawerMoves(
     WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId} AND kind <> 'sale'
     ORDER BY created_at, currency, id
     LIMIT ${limit}`);
+}
+
+/**
+ * The shift's completed sales per currency: count, discounts, tax, and tax per rate summed over the
+ * sales' own per-rate figures (each rounded once per sale, so the sums are what the receipts show).
+ */
+export async function selectShiftSalesTotals(
+  database: Queryable,
+  merchantId: string,
+  shiftId: string,
+): Promise<readonly ZReportSalesRow[]> {
+  return database.any(sql.type(zReportSalesRowSchema)`
+    WITH shift_sales AS (
+      SELECT currency, discount_cents, tax_cents, taxes FROM sales
+      WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId} AND status = 'completed'),
+    by_rate AS (
+      SELECT s.currency, (t ->> 'rate_bp')::int AS rate_bp, sum((t ->> 'taxable_cents')::int8) AS taxable_cents,
+        sum((t ->> 'tax_cents')::int8) AS tax_cents
+      FROM shift_sales s CROSS JOIN LATERAL jsonb_array_elements(s.taxes) AS t
+      GROUP BY s.currency, rate_bp)
+    SELECT s.currency, count(*)::int8 AS sales_count, sum(s.discount_cents)::int8 AS discount_cents,
+      sum(s.tax_cents)::int8 AS tax_cents,
+      coalesce((SELECT jsonb_agg(jsonb_build_object('rate_bp', r.rate_bp, 'taxable_cents', r.taxable_cents,
+        'tax_cents', r.tax_cents) ORDER BY r.rate_bp) FROM by_rate r WHERE r.currency = s.currency), '[]') AS taxes
+    FROM shift_sales s
+    GROUP BY s.currency
+    ORDER BY s.currency`);
 }

@@ -2,7 +2,7 @@ import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import type { ActorKind } from "../../platform/tenant.ts";
 import type { ShiftView } from "./cash.ts";
-import type { CashMoveRow } from "./schemas.ts";
+import type { CashMoveRow, ZReportSalesRow } from "./schemas.ts";
 import { Z_REPORT_MOVES_MAX } from "./schemas.ts";
 import { getShift } from "./service.ts";
 import * as queries from "./z-report-queries.ts";
@@ -22,6 +22,7 @@ export type ZReport = {
   cashiers: (NamedActor & { cash_sales_count: number; refunds_count: number })[];
   moves: (CashMoveRow & { actor_name: string })[];
   hasMoreMoves: boolean;
+  sales: readonly ZReportSalesRow[];
 };
 
 export async function getZReport(database: Queryable, world: World, shiftId: string): Promise<ZReport> {
@@ -31,6 +32,7 @@ export async function getZReport(database: Queryable, world: World, shiftId: str
   const tillName = await queries.selectTillName(database, world.merchantId, shift.till_id);
   const counts = await queries.selectActorMoveCounts(database, world.merchantId, shift.id);
   const moves = await queries.selectDrawerMoves(database, world.merchantId, shift.id, Z_REPORT_MOVES_MAX + 1);
+  const sales = await queries.selectShiftSalesTotals(database, world.merchantId, shift.id);
   const opener = { type: shift.opened_by_type, id: shift.opened_by_id };
   const closer =
     shift.closed_by_type === null || shift.closed_by_id === null
@@ -65,6 +67,7 @@ export async function getZReport(database: Queryable, world: World, shiftId: str
       actor_name: names.get(keyOf({ type: move.actor_type, id: move.actor_id })) ?? move.actor_id,
     })),
     hasMoreMoves: moves.length > Z_REPORT_MOVES_MAX,
+    sales,
   };
 }
 

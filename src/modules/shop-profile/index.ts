@@ -1,7 +1,7 @@
 import type { ModuleFace } from "../../platform/module.ts";
 import { shopProfileRoutes } from "./routes.ts";
 
-export { getShopProfile } from "./service.ts";
+export { createShopProfileReader, getShopProfile, type ShopProfileReader } from "./service.ts";
 
 /** What a shop prints on its receipts and how it prices tax (README.md). */
 export const shopProfileModule: ModuleFace<unknown> = {

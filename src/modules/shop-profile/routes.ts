@@ -13,6 +13,7 @@ export function presentShopProfile(merchant: MerchantRow, profile: ShopProfileRo
     receipt_footer: profile.receipt_footer,
     tax_mode: profile.tax_mode,
     default_tax_rate_bp: profile.default_tax_rate_bp,
+    discount_limit_bp: profile.discount_limit_bp,
     updated_at: profile.updated_at?.toISOString() ?? null,
   };
 }

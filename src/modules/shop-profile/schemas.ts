@@ -10,6 +10,7 @@ export const shopProfileRowSchema = z.object({
   receipt_footer: z.string().nullable(),
   tax_mode: z.enum(taxModes),
   default_tax_rate_bp: z.number().int(),
+  discount_limit_bp: z.number().int(),
   updated_at: z.date().nullable(),
 });
 export type ShopProfileRow = z.infer<typeof shopProfileRowSchema>;
@@ -45,6 +46,17 @@ export const updateShopProfileBody = z
       .max(10_000)
       .optional()
       .meta({ description: "The tax rate of a product that names none, in basis points (15.5 % = 1550)." }),
+    discount_limit_bp: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .optional()
+      .meta({
+        description:
+          "The largest discount a cashier gives without a manager, in basis points of the sale's gross " +
+          "(10 % = 1000; 10000, the default: no limit). Above it a till with cashiers needs a manager's approval.",
+      }),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "Send at least one field." });
 export type ShopProfileUpdate = z.infer<typeof updateShopProfileBody>;
@@ -58,6 +70,7 @@ export const shopProfileSchema = z
     receipt_footer: z.string().nullable(),
     tax_mode: z.enum(taxModes),
     default_tax_rate_bp: z.number().int(),
+    discount_limit_bp: z.number().int(),
     updated_at: z.string().nullable(),
   })
   .meta({ id: "ShopProfile" });

@@ -18,6 +18,7 @@ test("a shop that never set its profile reads the defaults and its account name"
     receipt_footer: null,
     tax_mode: "inclusive",
     default_tax_rate_bp: 0,
+    discount_limit_bp: 10_000,
     updated_at: null,
   });
 });
@@ -29,13 +30,14 @@ test("the owner saves fields; fields not sent keep their value, in both worlds; 
   expect(first.status).toBe(200);
   const second = await world.owner
     .send("patch", "/v1/shop_profile")
-    .send({ tax_mode: "exclusive", default_tax_rate_bp: 1550 });
+    .send({ tax_mode: "exclusive", default_tax_rate_bp: 1550, discount_limit_bp: 1000 });
   expect(second.body).toMatchObject({
     display_name: "Mai Chipo's Grocer",
     address: "12 Samora Machel Ave\nHarare",
     tax_number: "10023456",
     tax_mode: "exclusive",
     default_tax_rate_bp: 1550,
+    discount_limit_bp: 1000,
   });
   const cleared = await world.owner.send("patch", "/v1/shop_profile").send({ tax_number: "", display_name: null });
   expect(cleared.body).toMatchObject({

@@ -14,7 +14,7 @@ import { type StockMoveKind, type StockMoveRow, stockMoveRowSchema } from "./sch
 const MOVE_COLUMNS = sql.fragment`merchant_id, id, livemode, product_id, kind, qty_delta, stock_qty_after, note,
   actor_type, actor_id, sale_id, seq, created_at`;
 const PRODUCT_COLUMNS = sql.fragment`merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
-  stock_qty, low_stock_at, active, created_at, updated_at`;
+  stock_qty, low_stock_at, tax_rate_bp, active, created_at, updated_at`;
 
 /**
  * The product a stock operation is about. In the live world its row is locked until the transaction

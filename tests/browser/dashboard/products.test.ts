@@ -57,6 +57,7 @@ test("the owner edits a price on the Products page; the till sells at the new pr
     await dialog.getByRole("button", { name: "Save changes" }).click();
     await dialog.locator(".field-error").filter({ hasText: "6001234567890" }).waitFor();
     await dialog.getByLabel("Barcode").fill("5000112637922");
+    await dialog.getByLabel("Tax rate (%)").fill("15.5");
     await dialog.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Cola 330ml saved.").waitFor();
     await row.getByRole("cell", { name: "USD 1.75" }).waitFor();
@@ -72,7 +73,12 @@ test("the owner edits a price on the Products page; the till sells at the new pr
     await till.page.getByRole("status").filter({ hasText: "Sale complete: USD 1.75" }).waitFor();
     await till.waitForSynced();
     const sales = await world.api("test")<{ data: Sale[] }>("GET", "/v1/sales");
-    expect(sales.body.data[0]).toMatchObject({ total_cents: 175, items: [{ product_id: cola.id, unit_cents: 175 }] });
+    // Its tax rate reached the till with its price: 15.5 % of a tax-inclusive 1.75 is 0.23.
+    expect(sales.body.data[0]).toMatchObject({
+      total_cents: 175,
+      items: [{ product_id: cola.id, unit_cents: 175, tax_rate_bp: 1_550 }],
+      tax_cents: 23,
+    });
     expect(dashboard.consoleErrors).toEqual([]);
   } finally {
     await till.close();

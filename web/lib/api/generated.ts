@@ -515,7 +515,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every product, active and archived, as CSV (columns: id, name, sku, barcode, category, price, currency, track_stock, stock_qty, low_stock_at, active) */
+        /** Every product, active and archived, as CSV (columns: id, name, sku, barcode, category, price, currency, track_stock, stock_qty, low_stock_at, tax_rate, active) */
         get: operations["exportProducts"];
         put?: never;
         post?: never;
@@ -1803,6 +1803,7 @@ export interface components {
             /** @enum {string} */
             tax_mode: "inclusive" | "exclusive";
             default_tax_rate_bp: number;
+            discount_limit_bp: number;
             updated_at: string | null;
         };
         Session: {
@@ -1897,7 +1898,7 @@ export interface components {
             token: string;
             manager_id: string;
             /** @enum {string} */
-            action: "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate";
+            action: "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate" | "discount";
             /** Format: date-time */
             expires_at: string;
         };
@@ -1979,6 +1980,8 @@ export interface components {
             stock_qty: number | null;
             low_stock_at: number;
             low_stock: boolean;
+            /** @description Null: the shop's default tax rate. */
+            tax_rate_bp: number | null;
             active: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2155,7 +2158,28 @@ export interface components {
                 name: string;
                 qty: number;
                 unit_cents: number;
+                /** @description The line's gross: qty × unit_cents, before discounts. */
                 line_total_cents: number;
+                /** @description What came off the line: its own discount and its share of the cart's. */
+                discount_cents?: number;
+                discount_reason?: string;
+                /** @description The line after discounts (in the prices' terms: with tax when tax-inclusive). */
+                net_cents?: number;
+                /** @description The line's tax rate in basis points. */
+                tax_rate_bp?: number;
+            }[];
+            /** @description Line and cart discounts together. */
+            discount_cents: number;
+            /** @description The cart discount's reason. */
+            discount_reason: string | null;
+            /** @description The tax the total holds (tax-inclusive prices) or adds (tax-exclusive). */
+            tax_cents: number;
+            /** @description The tax per rate, lowest rate first. */
+            taxes: {
+                rate_bp: number;
+                /** @description What the tax is charged on, without the tax. */
+                taxable_cents: number;
+                tax_cents: number;
             }[];
             cashier: string | null;
             note: string | null;
@@ -2412,6 +2436,20 @@ export interface components {
             }[];
             /** @description True when the shift has more such moves than listed. */
             cash_moves_has_more: boolean;
+            /** @description The shift's completed sales per currency: their count, discounts, and tax per rate. */
+            sales: {
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                sales_count: number;
+                discount_cents: number;
+                tax_cents: number;
+                /** @description Tax per rate over the shift's sales, lowest rate first. */
+                taxes: {
+                    rate_bp: number;
+                    taxable_cents: number;
+                    tax_cents: number;
+                }[];
+            }[];
         };
         ExchangeRate: {
             id: string;
@@ -3125,6 +3163,8 @@ export interface operations {
                     tax_mode?: "inclusive" | "exclusive";
                     /** @description The tax rate of a product that names none, in basis points (15.5 % = 1550). */
                     default_tax_rate_bp?: number;
+                    /** @description The largest discount a cashier gives without a manager, in basis points of the sale's gross (10 % = 1000; 10000, the default: no limit). Above it a till with cashiers needs a manager's approval. */
+                    discount_limit_bp?: number;
                 };
             };
         };
@@ -5022,7 +5062,7 @@ export interface operations {
                      * @description The one kind of request the approval is for.
                      * @enum {string}
                      */
-                    action: "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate";
+                    action: "return" | "cash_pay_out" | "shift_close" | "product_update" | "exchange_rate" | "discount";
                 };
             };
         };
@@ -5712,6 +5752,11 @@ export interface operations {
                      * @default 0
                      */
                     low_stock_at?: number;
+                    /**
+                     * @description Tax rate in basis points (15.5 % = 1550, 0 to 10000), or null (default): the shop's default rate.
+                     * @default null
+                     */
+                    tax_rate_bp?: number | null;
                 };
             };
         };
@@ -5883,6 +5928,8 @@ export interface operations {
                     track_stock?: boolean;
                     /** @description Low-stock threshold. */
                     low_stock_at?: number;
+                    /** @description Tax rate in basis points (15.5 % = 1550, 0 to 10000), or null (default): the shop's default rate. */
+                    tax_rate_bp?: number | null;
                     /** @description false soft-deletes the product; true restores it. */
                     active?: boolean;
                 };
@@ -6861,9 +6908,39 @@ export interface operations {
                         qty: number;
                         /** @description Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog. */
                         unit_cents?: number;
+                        /** @description Off this line's gross (qty × unit price). */
+                        discount?: {
+                            /** @constant */
+                            type: "percent";
+                            /** @description Basis points: 10 % = 1000. */
+                            percent_bp: number;
+                        } | {
+                            /** @constant */
+                            type: "amount";
+                            /** @description Cents off (never more than what it comes off). */
+                            amount_cents: number;
+                        };
+                        /** @description Why the discount was given. */
+                        discount_reason?: string;
+                        /** @description An ad hoc line's tax rate in basis points (default: the shop's). A product line has its product's. */
+                        tax_rate_bp?: number;
                     }[];
                     /** @enum {string} */
                     tender: "cash" | "wallet";
+                    /** @description A cart discount: off what the lines come to after their own discounts, spread over them in proportion. Discounts above the shop's discount_limit_bp of the gross need a manager at a till with cashiers. */
+                    discount?: {
+                        /** @constant */
+                        type: "percent";
+                        /** @description Basis points: 10 % = 1000. */
+                        percent_bp: number;
+                    } | {
+                        /** @constant */
+                        type: "amount";
+                        /** @description Cents off (never more than what it comes off). */
+                        amount_cents: number;
+                    };
+                    /** @description Why the discount was given. */
+                    discount_reason?: string;
                     /**
                      * @description Default: the catalog products' currency (USD for ad hoc lines only).
                      * @enum {string}

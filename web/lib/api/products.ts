@@ -19,6 +19,8 @@ export type Product = {
   stock_qty: number | null;
   low_stock_at: number;
   low_stock: boolean;
+  /** Basis points (15.5 % = 1550); null: the shop's default rate. */
+  tax_rate_bp: number | null;
   active: boolean;
 };
 
@@ -26,7 +28,16 @@ export type Product = {
 export type ProductChanges = Partial<
   Pick<
     Product,
-    "name" | "sku" | "barcode" | "category" | "price_cents" | "currency" | "track_stock" | "low_stock_at" | "active"
+    | "name"
+    | "sku"
+    | "barcode"
+    | "category"
+    | "price_cents"
+    | "currency"
+    | "track_stock"
+    | "low_stock_at"
+    | "tax_rate_bp"
+    | "active"
   >
 > & { stock_qty?: number };
 

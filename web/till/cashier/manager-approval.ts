@@ -9,6 +9,7 @@ export const actionLabels: Record<ManagerAction, string> = {
   shift_close: "closing the drawer with a difference",
   product_update: "a product change",
   exchange_rate: "setting the rate of the day",
+  discount: "a discount over the limit",
 };
 
 /** The request the manager dialog is open for; undefined: closed. */

@@ -12,6 +12,8 @@ export type Product = {
   stock_qty: number | null;
   low_stock_at: number;
   low_stock: boolean;
+  /** null: the shop's default rate. Absent from a catalog kept before products had rates. */
+  tax_rate_bp?: number | null;
   active: boolean;
   updated_at: string;
 };

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
+import { paidPerLine, unitsRefundCents } from "../../../src/kernel/refunds.ts";
 import type { Sale } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -31,7 +32,12 @@ function ReturnForm(props: { sale: Sale; onReturned: (sale: Sale) => void; onClo
     .map((item, line) => ({ line, qty: Number(quantities[line] ?? "0"), item }))
     .filter((row) => Number.isInteger(row.qty) && row.qty > 0);
   const tooMany = chosen.some((row) => row.qty > row.item.qty - (returned[row.line] ?? 0));
-  const refundCents = chosen.reduce((sum, row) => sum + row.qty * row.item.unit_cents, 0);
+  // What the API will refund: each line's paid share after discounts (and its tax when added on top).
+  const paid = paidPerLine({ ...sale, tax_cents: sale.tax_cents ?? 0, taxes: sale.taxes ?? [] });
+  const refundCents = chosen.reduce(
+    (sum, row) => sum + unitsRefundCents(paid[row.line] ?? 0, row.item.qty, returned[row.line] ?? 0, row.qty),
+    0,
+  );
   const submit = async () => {
     if (chosen.length === 0 || tooMany) return;
     await run(async (key) => {

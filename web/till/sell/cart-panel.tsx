@@ -1,8 +1,21 @@
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { formatMoney } from "../../../src/kernel/money.ts";
+import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { Button } from "../../ui/index.ts";
 import { networkUp } from "../offline/index.ts";
-import { type CartLine, cart, cartCurrency, cartHeldBy, cartTotalCents, removeLine, setQty } from "./cart.ts";
+import {
+  type CartLine,
+  cart,
+  cartCurrency,
+  cartDiscount,
+  cartHeldBy,
+  cartTotalCents,
+  pricedCart,
+  removeLine,
+  setLineDiscount,
+  setQty,
+} from "./cart.ts";
+import { DiscountDialog } from "./discount-dialog.tsx";
 import { parkedHere } from "./parked.ts";
 import { CancelPaymentButton, groupCode } from "./wallet-dialog.tsx";
 import { heldSale } from "./wallet-hold.ts";
@@ -21,8 +34,22 @@ export function CartPanel(props: {
   const currency = cartCurrency.value;
   const parkedCount = parkedHere.value.length;
   const held = cartHeldBy.value !== undefined;
+  // The line whose discount is being given ("cart": the whole cart); undefined: no dialog.
+  const [discounting, setDiscounting] = useState<string | undefined>(undefined);
+  const discountedLine = lines.find((line) => line.key === discounting);
   return (
     <div class="cart">
+      <DiscountDialog
+        target={discounting === "cart" ? "the cart" : discountedLine?.product.name}
+        given={discounting === "cart" ? cartDiscount.value : discountedLine?.discount}
+        currency={currency ?? "USD"}
+        onApply={(given) => {
+          if (discounting === "cart") cartDiscount.value = given;
+          else if (discounting !== undefined) setLineDiscount(discounting, given);
+          setDiscounting(undefined);
+        }}
+        onClose={() => setDiscounting(undefined)}
+      />
       <div class="cart-head">
         <h2>Cart</h2>
         <Button disabled={lines.length === 0 || held} onClick={props.onPark}>
@@ -35,12 +62,22 @@ export function CartPanel(props: {
       ) : (
         <ul class="cart-lines">
           {lines.map((line) => (
-            <Line key={line.key} line={line} locked={held} onEditDone={props.onEditDone} />
+            <Line
+              key={line.key}
+              line={line}
+              locked={held}
+              onEditDone={props.onEditDone}
+              onDiscount={() => setDiscounting(line.key)}
+            />
           ))}
         </ul>
       )}
       <div class="cart-pay">
         {held ? <WaitingPayment onShow={() => props.onPay("wallet")} /> : null}
+        <Button disabled={lines.length === 0 || held} onClick={() => setDiscounting("cart")}>
+          {cartDiscount.value === undefined ? "Discount cart" : "Change cart discount"}
+        </Button>
+        <CartFigures currency={currency ?? "USD"} />
         <p class="cart-total">
           <span>Total</span>
           <output data-testid="cart-total">{formatMoney(currency ?? "USD", cartTotalCents.value)}</output>
@@ -88,7 +125,34 @@ function WaitingPayment(props: { onShow: () => void }) {
   );
 }
 
-function Line(props: { line: CartLine; locked: boolean; onEditDone: () => void }) {
+/** Subtotal, discounts and each tax rate's tax, when the cart has any of them. */
+function CartFigures(props: { currency: Currency }) {
+  const priced = pricedCart.value;
+  const money = (cents: number) => formatMoney(props.currency, cents);
+  if (priced.discountCents === 0 && priced.taxCents === 0) return null;
+  return (
+    <dl class="cart-figures" data-testid="cart-figures">
+      <dt>Subtotal</dt>
+      <dd>{money(priced.subtotalCents)}</dd>
+      {priced.discountCents === 0 ? null : (
+        <>
+          <dt>Discounts</dt>
+          <dd data-testid="cart-discount">−{money(priced.discountCents)}</dd>
+        </>
+      )}
+      {priced.taxes
+        .filter((tax) => tax.rateBasisPoints > 0)
+        .map((tax) => (
+          <Fragment key={tax.rateBasisPoints}>
+            <dt>Tax {tax.rateBasisPoints / 100} %</dt>
+            <dd data-testid={`cart-tax-${tax.rateBasisPoints}`}>{money(tax.taxCents)}</dd>
+          </Fragment>
+        ))}
+    </dl>
+  );
+}
+
+function Line(props: { line: CartLine; locked: boolean; onEditDone: () => void; onDiscount: () => void }) {
   const { line, locked } = props;
   const [draft, setDraft] = useState(String(line.qty));
   const [refused, setRefused] = useState<string | undefined>(undefined);
@@ -145,6 +209,19 @@ function Line(props: { line: CartLine; locked: boolean; onEditDone: () => void }
         </Button>
       </span>
       <span class="line-total">{formatMoney(line.product.currency, line.qty * line.unit_cents)}</span>
+      <span class="line-discount-button">
+        <Button aria-label={`Discount on ${label}`} disabled={locked} onClick={props.onDiscount}>
+          %
+        </Button>
+      </span>
+      {line.discount === undefined ? null : (
+        <span class="line-discount muted">
+          {line.discount.discount.kind === "percent"
+            ? `−${line.discount.discount.basisPoints / 100} %`
+            : `−${formatMoney(line.product.currency, line.discount.discount.cents)}`}
+          {line.discount.reason === "" ? "" : ` (${line.discount.reason})`}
+        </span>
+      )}
       <Button variant="danger" aria-label={`Remove ${label}`} disabled={locked} onClick={removeThisLine}>
         ×
       </Button>

@@ -1,12 +1,23 @@
 import { computed, effect, signal } from "@preact/signals";
+import { type Discount, priceBasket } from "../../../src/kernel/basket.ts";
 import type { Product } from "../catalog/product.ts";
+import { taxSettings } from "./tax-settings.ts";
 
 /**
  * The cart of the sale being rung up. A line is a product at a unit price: scanning the same product
  * again adds to its line; a product priced at sale time gets a line per price asked. A sale has one
  * currency, so a product in another currency is refused rather than mixed in.
  */
-export type CartLine = { key: string; product: Product; qty: number; unit_cents: number };
+export type CartLine = {
+  key: string;
+  product: Product;
+  qty: number;
+  unit_cents: number;
+  discount?: DiscountGiven | undefined;
+};
+
+/** A discount the cashier gave, with its reason (the API's `discount` and `discount_reason`). */
+export type DiscountGiven = { discount: Discount; reason: string };
 
 export const QTY_MAX = 100_000;
 
@@ -38,7 +49,26 @@ effect(() => {
  */
 export const cartHeldBy = signal<string | undefined>(undefined);
 
-export const cartTotalCents = computed(() => cart.value.reduce((sum, line) => sum + line.qty * line.unit_cents, 0));
+/** The discount on the whole cart; undefined: none. */
+export const cartDiscount = signal<DiscountGiven | undefined>(undefined);
+
+/**
+ * The cart priced as the API will price the sale (the same `priceBasket`, the shop's tax settings and
+ * each product's rate), so the total the customer sees is the total recorded, online or offline.
+ */
+export const pricedCart = computed(() => {
+  const settings = taxSettings.value;
+  return priceBasket(
+    cart.value.map((line) => ({
+      unitPriceCents: line.unit_cents,
+      quantity: line.qty,
+      taxRateBasisPoints: line.product.tax_rate_bp ?? settings.default_tax_rate_bp,
+      discount: line.discount?.discount ?? null,
+    })),
+    { cartDiscount: cartDiscount.value?.discount ?? null, taxMode: settings.tax_mode },
+  );
+});
+export const cartTotalCents = computed(() => pricedCart.value.totalCents);
 export const cartCurrency = computed(() => cart.value[0]?.product.currency);
 export const cartUnits = computed(() => cart.value.reduce((sum, line) => sum + line.qty, 0));
 
@@ -72,14 +102,38 @@ export function removeLine(key: string): void {
   cart.value = cart.value.filter((line) => line.key !== key);
 }
 
+/** Gives (or, undefined, takes off) a line's discount. */
+export function setLineDiscount(key: string, discount: DiscountGiven | undefined): void {
+  if (cartHeldBy.value !== undefined) return;
+  cart.value = cart.value.map((line) => (line.key === key ? { ...line, discount } : line));
+}
+
 export function clearCart(): void {
   cart.value = [];
+  cartDiscount.value = undefined;
 }
+
+/** A discount as the API takes it. */
+const apiDiscount = (given: DiscountGiven) => ({
+  discount:
+    given.discount.kind === "percent"
+      ? { type: "percent" as const, percent_bp: given.discount.basisPoints }
+      : { type: "amount" as const, amount_cents: given.discount.cents },
+  ...(given.reason === "" ? {} : { discount_reason: given.reason }),
+});
 
 /** The cart as POST /v1/sales items: the price the cashier saw is the price charged. */
 export function saleItems(lines: readonly CartLine[]) {
-  return lines.map((line) => ({ product_id: line.product.id, qty: line.qty, unit_cents: line.unit_cents }));
+  return lines.map((line) => ({
+    product_id: line.product.id,
+    qty: line.qty,
+    unit_cents: line.unit_cents,
+    ...(line.discount === undefined ? {} : apiDiscount(line.discount)),
+  }));
 }
+
+/** The cart discount's fields of POST /v1/sales (none without one). */
+export const saleDiscount = () => (cartDiscount.value === undefined ? {} : apiDiscount(cartDiscount.value));
 
 /** The cart as the till's printed receipt lists it (before the server has the sale). */
 export function printedLines(lines: readonly CartLine[]) {

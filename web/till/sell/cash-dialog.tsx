@@ -6,7 +6,7 @@ import { parseAmountCents, quickTenders } from "../money.ts";
 import { queueSale } from "../offline/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleItems } from "./cart.ts";
+import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleDiscount, saleItems } from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
@@ -41,7 +41,13 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
       const queued = await queueSale({
         world,
         // What was handed over goes with the sale, so its receipt shows tendered and change.
-        body: withTillId({ tender: "cash", currency, items: saleItems(lines), tendered_cents: tenderedCents }),
+        body: withTillId({
+          tender: "cash",
+          currency,
+          items: saleItems(lines),
+          ...saleDiscount(),
+          tendered_cents: tenderedCents,
+        }),
         totalCents: total,
         currency,
       });

@@ -18,6 +18,7 @@ import { ParkedDialog } from "./parked-dialog.tsx";
 import { PriceDialog } from "./price-dialog.tsx";
 import { ProductTiles } from "./product-tiles.tsx";
 import { type Completed, completedWalletSale } from "./sale-api.ts";
+import { refreshTaxSettings } from "./tax-settings.ts";
 import { WalletDialog } from "./wallet-dialog.tsx";
 import { onHeldSaleEnded, resumeHeldSale } from "./wallet-hold.ts";
 
@@ -53,6 +54,8 @@ export function SellScreen() {
   useEffect(() => {
     // Whether this till's drawer is open (in this world): cash waits for it. Unknown: the server decides.
     loadOpenShift().catch(() => {});
+    // The shop's tax settings the cart prices with.
+    refreshTaxSettings();
     // A wallet payment held over a reload: follow it again (its end frees or clears the cart).
     resumeHeldSale();
     document.addEventListener("pointerup", reclaimFocus);

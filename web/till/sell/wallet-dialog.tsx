@@ -3,7 +3,7 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { actionKey } from "../../lib/action-key.ts";
 import { ApiError, createSale, type NewSale } from "../../lib/api.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
-import { type CartLine, cart, cartCurrency, saleItems } from "./cart.ts";
+import { type CartLine, cart, cartCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { type Completed, completedWalletSale, postOnce, type Sale } from "./sale-api.ts";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded } from "./wallet-hold.ts";
 
@@ -11,6 +11,7 @@ const walletBodyOf = (lines: readonly CartLine[], currency: NewSale["currency"])
   tender: "wallet",
   currency,
   items: saleItems(lines),
+  ...saleDiscount(),
 });
 
 type State =
@@ -59,7 +60,12 @@ export function WalletDialog(props: {
     let closed = false;
     setState({ kind: "creating" });
     const idempotencyKey = key.take();
-    postOnce(() => createSale(walletBodyOf(cart.value, cartCurrency.value), { idempotencyKey }))
+    // A discount over the shop's limit at a till with cashiers: a manager's PIN approves it.
+    postOnce(
+      (managerApproval) =>
+        createSale(walletBodyOf(cart.value, cartCurrency.value), { idempotencyKey, managerApproval }),
+      "discount",
+    )
       .then((sale) => {
         key.settle();
         // Held even when the dialog was closed meanwhile: the code exists and can be paid.

@@ -17,6 +17,7 @@ type Draft = {
   track_stock: string;
   stock_qty: string;
   low_stock_at: string;
+  tax_rate: string;
 };
 type Errors = Partial<Record<keyof Draft, string>>;
 
@@ -32,6 +33,8 @@ const draftOf = (product: Product | undefined): Draft => ({
   track_stock: String(product?.track_stock ?? true),
   stock_qty: "",
   low_stock_at: String(product?.low_stock_at ?? 0),
+  tax_rate:
+    product?.tax_rate_bp === null || product?.tax_rate_bp === undefined ? "" : String(product.tax_rate_bp / 100),
 });
 
 /** Major units typed by the owner to cents, exactly (the digits as text, no float rounding). */
@@ -50,6 +53,11 @@ function changesOf(draft: Draft, creating: boolean): { changes: ProductChanges }
   if (draft.name.trim() === "") errors.name = "Enter the product's name.";
   if (price === undefined) errors.price = "A price like 12.50, or empty to price it at the sale.";
   if (!WHOLE_NUMBER.test(draft.low_stock_at)) errors.low_stock_at = "A whole number, 0 or more.";
+  // A percentage with up to two decimals is the API's basis points, read as a price is.
+  const taxRateBp = centsOf(draft.tax_rate);
+  if (taxRateBp === undefined || (taxRateBp ?? 0) > 10_000) {
+    errors.tax_rate = "A percentage like 15 or 15.5 (up to 100), or empty for the shop's rate.";
+  }
   if (creating && draft.stock_qty !== "" && !WHOLE_NUMBER.test(draft.stock_qty)) {
     errors.stock_qty = "A whole number, 0 or more.";
   }
@@ -64,6 +72,7 @@ function changesOf(draft: Draft, creating: boolean): { changes: ProductChanges }
     category: text(draft.category),
     track_stock: draft.track_stock === "true",
     low_stock_at: Number(draft.low_stock_at),
+    tax_rate_bp: taxRateBp ?? null,
   };
   if (creating && draft.stock_qty !== "" && draft.track_stock === "true") changes.stock_qty = Number(draft.stock_qty);
   return { changes };
@@ -76,7 +85,11 @@ const FIELD_OF_CODE: Record<string, keyof Draft> = {
   invalid_currency: "currency",
   stock_not_tracked: "stock_qty",
 };
-const FIELD_OF_PARAMETER: Record<string, keyof Draft> = { price_cents: "price", low_stock_at: "low_stock_at" };
+const FIELD_OF_PARAMETER: Record<string, keyof Draft> = {
+  price_cents: "price",
+  low_stock_at: "low_stock_at",
+  tax_rate_bp: "tax_rate",
+};
 
 function fieldOf(error: ApiError): keyof Draft | undefined {
   const parameter = parameterOf(error) ?? "";
@@ -128,6 +141,12 @@ function ProductFields({ draft, setDraft, errors, creating }: FieldsProps) {
           <Field label="Opening stock" inputMode="numeric" {...field("stock_qty")} />
         ) : null}
         <Field label="Low-stock level" inputMode="numeric" {...field("low_stock_at")} />
+        <Field
+          label="Tax rate (%)"
+          inputMode="decimal"
+          hint="Empty: the shop's standard rate (Settings)."
+          {...field("tax_rate")}
+        />
       </div>
     </>
   );
