@@ -1,27 +1,12 @@
 import request from "supertest";
 import { z } from "zod";
 import { TEST_ADMIN_TOKEN } from "../../../tests/support/app.ts";
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { type Client, client, createProduct, posSetup } from "../../../tests/support/pos.ts";
+import { newMerchant } from "../../../tests/support/factories.ts";
+import { type Client, client, createProduct } from "../../../tests/support/pos.ts";
+import { salesTestWorld } from "../../../tests/support/sales.ts";
 import { sql } from "../../platform/db/pool.ts";
 
-let db: TestDatabase;
-let shop: TestMerchant;
-let setup: ReturnType<typeof posSetup>;
-let live: Client;
-let testWorld: Client;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-beforeEach(async () => {
-  shop = await newMerchant(db.database);
-  setup = posSetup(db);
-  live = client(setup.app, shop.liveKey);
-  testWorld = client(setup.app, shop.testKey);
-});
-afterAll(() => db.close());
+const world = salesTestWorld();
 
 const itemRow = z.object({
   product_id: z.string().nullable(),
@@ -38,7 +23,7 @@ const saleRow = z.object({
 
 /** The completed sales of a world, read straight from the table, to recompute the report independently. */
 async function completedSales(merchantId: string, livemode: boolean) {
-  return db.database.any(sql.type(saleRow)`
+  return world.db.database.any(sql.type(saleRow)`
     SELECT tender, currency, total_cents, items FROM sales
     WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND status = 'completed'`);
 }
@@ -53,37 +38,45 @@ function startOfToday(timeZone: string, offset: string): string {
 
 describe("GET /v1/sales/report", () => {
   test("totals, takings by tender and best sellers equal the sums computed from the sale rows", async () => {
-    const cola = await createProduct(live, { name: "Cola", price_cents: 150, stock_qty: 100 });
-    const bread = await createProduct(live, { name: "Bread", price_cents: 90, stock_qty: 100 });
-    const meal = await createProduct(live, { name: "Maize meal", price_cents: 4500, currency: "ZWG", stock_qty: 100 });
+    const cola = await createProduct(world.live, { name: "Cola", price_cents: 150, stock_qty: 100 });
+    const bread = await createProduct(world.live, { name: "Bread", price_cents: 90, stock_qty: 100 });
+    const meal = await createProduct(world.live, {
+      name: "Maize meal",
+      price_cents: 4500,
+      currency: "ZWG",
+      stock_qty: 100,
+    });
     const sell = (api: Client, body: Record<string, unknown>) => api.post("/v1/sales", body);
-    await sell(testWorld, { tender: "cash", items: [{ product_id: cola.id, qty: 3 }] });
-    await sell(testWorld, {
+    await sell(world.testWorld, { tender: "cash", items: [{ product_id: cola.id, qty: 3 }] });
+    await sell(world.testWorld, {
       tender: "cash",
       items: [
         { product_id: bread.id, qty: 2 },
         { name: "Bag", qty: 1, unit_cents: 10 },
       ],
     });
-    await sell(testWorld, { tender: "cash", items: [{ product_id: meal.id, qty: 2 }] });
-    const walletPaid = (await sell(testWorld, { tender: "wallet", items: [{ product_id: cola.id, qty: 10 }] })).body;
-    await request(setup.app).post(`/checkout/${walletPaid.payment_id}/mockpay`).send({});
-    const walletZwg = (await sell(testWorld, { tender: "wallet", items: [{ product_id: meal.id, qty: 1 }] })).body;
-    await request(setup.app).post(`/checkout/${walletZwg.payment_id}/mockpay`).send({});
+    await sell(world.testWorld, { tender: "cash", items: [{ product_id: meal.id, qty: 2 }] });
+    const walletPaid = (await sell(world.testWorld, { tender: "wallet", items: [{ product_id: cola.id, qty: 10 }] }))
+      .body;
+    await request(world.setup.app).post(`/checkout/${walletPaid.payment_id}/mockpay`).send({});
+    const walletZwg = (await sell(world.testWorld, { tender: "wallet", items: [{ product_id: meal.id, qty: 1 }] }))
+      .body;
+    await request(world.setup.app).post(`/checkout/${walletZwg.payment_id}/mockpay`).send({});
     // Not counted: a pending sale, a cancelled one, the live world's and another merchant's sales.
-    await sell(testWorld, { tender: "wallet", items: [{ product_id: bread.id, qty: 50 }] });
-    const cancelled = (await sell(testWorld, { tender: "wallet", items: [{ product_id: bread.id, qty: 40 }] })).body;
-    await request(setup.app).post(`/checkout/${cancelled.payment_id}/mockpay`).send({ outcome: "expired" });
-    await sell(live, { tender: "cash", items: [{ product_id: bread.id, qty: 30 }] });
-    const other = await newMerchant(db.database);
-    const otherApi = client(setup.app, other.testKey);
+    await sell(world.testWorld, { tender: "wallet", items: [{ product_id: bread.id, qty: 50 }] });
+    const cancelled = (await sell(world.testWorld, { tender: "wallet", items: [{ product_id: bread.id, qty: 40 }] }))
+      .body;
+    await request(world.setup.app).post(`/checkout/${cancelled.payment_id}/mockpay`).send({ outcome: "expired" });
+    await sell(world.live, { tender: "cash", items: [{ product_id: bread.id, qty: 30 }] });
+    const other = await newMerchant(world.db.database);
+    const otherApi = client(world.setup.app, other.testKey);
     const theirs = await createProduct(otherApi, { name: "Theirs", price_cents: 99_999 });
     await sell(otherApi, { tender: "cash", items: [{ product_id: theirs.id, qty: 1 }] });
 
-    const report = (await testWorld.get("/v1/sales/report")).body;
+    const report = (await world.testWorld.get("/v1/sales/report")).body;
     expect(report).toMatchObject({ object: "sales_report", livemode: false, timezone: "Africa/Harare" });
 
-    const rows = await completedSales(shop.id, false);
+    const rows = await completedSales(world.shop.id, false);
     expect(rows).toHaveLength(5);
     const sum = (selected: typeof rows) => selected.reduce((total, row) => total + row.total_cents, 0);
     const perCurrency = (selected: typeof rows) =>
@@ -138,11 +131,11 @@ describe("GET /v1/sales/report", () => {
       revenue_cents: 1950,
     });
     // `top` limits the best sellers per currency.
-    const topOne = (await testWorld.get("/v1/sales/report", { top: 1 })).body.top_products;
+    const topOne = (await world.testWorld.get("/v1/sales/report", { top: 1 })).body.top_products;
     expect(topOne.map((item: { product_id: string }) => item.product_id)).toEqual([cola.id, meal.id]);
 
     // The live report holds only the live cash sale.
-    expect((await live.get("/v1/sales/report")).body.by_tender[0]).toEqual({
+    expect((await world.live.get("/v1/sales/report")).body.by_tender[0]).toEqual({
       tender: "cash",
       count: 1,
       by_currency: [
@@ -153,40 +146,40 @@ describe("GET /v1/sales/report", () => {
   });
 
   test("an explicit period counts only sales completed inside it, by completion time; best sellers carry the catalog's name", async () => {
-    const product = await createProduct(live, { name: "Old name", price_cents: 100 });
-    await live.post("/v1/sales", { tender: "cash", items: [{ product_id: product.id, qty: 1 }] });
+    const product = await createProduct(world.live, { name: "Old name", price_cents: 100 });
+    await world.live.post("/v1/sales", { tender: "cash", items: [{ product_id: product.id, qty: 1 }] });
     const between = new Date();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await live.patch(`/v1/products/${product.id}`, { name: "New name", price_cents: 200 });
-    await live.post("/v1/sales", { tender: "cash", items: [{ product_id: product.id, qty: 2 }] });
+    await world.live.patch(`/v1/products/${product.id}`, { name: "New name", price_cents: 200 });
+    await world.live.post("/v1/sales", { tender: "cash", items: [{ product_id: product.id, qty: 2 }] });
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    const earlier = (await live.get("/v1/sales/report", { from: hourAgo, to: between.toISOString() })).body;
+    const earlier = (await world.live.get("/v1/sales/report", { from: hourAgo, to: between.toISOString() })).body;
     expect(earlier.totals.count).toBe(1);
     // The line kept its snapshot (Old name, 100); the report names the product as the catalog does now.
     expect(earlier.top_products).toEqual([
       { product_id: product.id, name: "New name", currency: "USD", units: 1, revenue_cents: 100 },
     ]);
-    const later = (await live.get("/v1/sales/report", { from: between.toISOString() })).body;
+    const later = (await world.live.get("/v1/sales/report", { from: between.toISOString() })).body;
     expect(later.totals.by_currency[0]).toEqual({ currency: "USD", count: 1, total_cents: 400 });
-    const all = (await live.get("/v1/sales/report", { from: "2000-01-01", to: "2100-01-01" })).status;
+    const all = (await world.live.get("/v1/sales/report", { from: "2000-01-01", to: "2100-01-01" })).status;
     expect(all).toBe(400); // longer than 366 days
-    const both = (await live.get("/v1/sales/report", { from: hourAgo })).body;
+    const both = (await world.live.get("/v1/sales/report", { from: hourAgo })).body;
     expect(both.top_products).toEqual([
       { product_id: product.id, name: "New name", currency: "USD", units: 3, revenue_cents: 500 },
     ]);
-    const backwards = await live.get("/v1/sales/report", { from: between.toISOString(), to: hourAgo });
+    const backwards = await world.live.get("/v1/sales/report", { from: between.toISOString(), to: hourAgo });
     expect(backwards.status).toBe(400);
     expect(backwards.body.error.code).toBe("parameter_invalid");
-    expect((await live.get("/v1/sales/report", { from: "yesterday" })).body.error.code).toBe("parameter_invalid");
+    expect((await world.live.get("/v1/sales/report", { from: "yesterday" })).body.error.code).toBe("parameter_invalid");
   });
 
   test("the default period is today in the merchant's time zone (Africa/Harare by default, settable at creation)", async () => {
-    const harare = (await live.get("/v1/sales/report")).body;
+    const harare = (await world.live.get("/v1/sales/report")).body;
     expect(harare.from).toBe(startOfToday("Africa/Harare", "+02:00"));
     expect(Date.parse(harare.to) - Date.parse(harare.from)).toBe(86_400_000);
-    expect((await live.get("/v1/me")).body.timezone).toBe("Africa/Harare");
+    expect((await world.live.get("/v1/me")).body.timezone).toBe("Africa/Harare");
 
-    const created = await request(setup.app)
+    const created = await request(world.setup.app)
       .post("/admin/v1/merchants")
       .set("Authorization", `Bearer ${TEST_ADMIN_TOKEN}`)
       .send({
@@ -197,7 +190,7 @@ describe("GET /v1/sales/report", () => {
       });
     expect(created.status).toBe(201);
     expect(created.body.timezone).toBe("Pacific/Kiritimati");
-    const island = client(setup.app, created.body.live_secret_key);
+    const island = client(world.setup.app, created.body.live_secret_key);
     expect((await island.get("/v1/me")).body.timezone).toBe("Pacific/Kiritimati");
     const product = await createProduct(island, { name: "Coconut", price_cents: 100 });
     await island.post("/v1/sales", { tender: "cash", items: [{ product_id: product.id, qty: 1 }] });
@@ -206,7 +199,7 @@ describe("GET /v1/sales/report", () => {
     expect(report.from).toBe(startOfToday("Pacific/Kiritimati", "+14:00"));
     expect(report.totals.count).toBe(1);
 
-    const refused = await request(setup.app)
+    const refused = await request(world.setup.app)
       .post("/admin/v1/merchants")
       .set("Authorization", `Bearer ${TEST_ADMIN_TOKEN}`)
       .send({
