@@ -3,6 +3,7 @@ import { freePort } from "../../src/platform/db/embedded.ts";
 import type { Database } from "../../src/platform/db/pool.ts";
 import { closeGracefully, listen } from "../../src/platform/http/server.ts";
 import { testApp, testConfig } from "./app.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export type ServedPlatform = { baseUrl: string; config: Config; close: () => Promise<void> };
 
@@ -31,4 +32,18 @@ export async function servePlatform(
   const app = testApp({ database, config });
   const server = await listen(app, port, "127.0.0.1");
   return { baseUrl, config, close: () => closeGracefully(server, 1000) };
+}
+
+/** A test file's database and the platform served over it, for every test of the file. */
+export function servedPlatformWorld() {
+  const world = { db: undefined as unknown as TestDatabase, platform: undefined as unknown as ServedPlatform };
+  beforeAll(async () => {
+    world.db = await createTestDatabase();
+    world.platform = await servePlatform(world.db.database, world.db.url);
+  });
+  afterAll(async () => {
+    await world.platform?.close();
+    await world.db?.close();
+  });
+  return world;
 }

@@ -1,9 +1,8 @@
 import request from "supertest";
 import { z } from "zod";
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
 import { client, createProduct, posSetup } from "../../../tests/support/pos.ts";
-import { type ServedPlatform, servePlatform } from "../../../tests/support/served-platform.ts";
+import { servedPlatformWorld } from "../../../tests/support/served-platform.ts";
 import { ok, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../../tests/support/shop-http.ts";
 import { sql } from "../../platform/db/pool.ts";
 
@@ -11,23 +10,13 @@ import { sql } from "../../platform/db/pool.ts";
  * Issue 47 point 2: the breakdowns name cashiers and tills as the Z report does, and the report agrees
  * with the ledger: the wallet row's net is what the wallet payments credited to the balance.
  */
-let db: TestDatabase;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await platform?.close();
-  await db?.close();
-});
+const world = servedPlatformWorld();
 
 type Breakdown = { rows: { key: string | null; label: string; currency: string; net_cents: number }[] };
 
 test("by cashier and by till: the day's cash sales and refund under the cashier's and the till's names", async () => {
-  const shop = await newMerchant(db.database);
-  const day = await shopDay(platform.baseUrl, shop.email);
+  const shop = await newMerchant(world.db.database);
+  const day = await shopDay(world.platform.baseUrl, shop.email);
   const cashiers = await ok<Breakdown & { rows: Record<string, unknown>[] }>(
     day.owner.call("GET", "/v1/sales/reports/cashier"),
   );
@@ -64,8 +53,8 @@ test("by cashier and by till: the day's cash sales and refund under the cashier'
 const postingRow = z.object({ entry_type: z.string(), amount_cents: z.number().int() });
 
 test("the wallet row's net equals the wallet payments' credits to the balance; their fees are the balance's only other move", async () => {
-  const shop = await newMerchant(db.database);
-  const setup = posSetup(db);
+  const shop = await newMerchant(world.db.database);
+  const setup = posSetup(world.db);
   const api = client(setup.app, shop.testKey);
   const cola = await createProduct(api, { name: "Cola", price_cents: 1_234 });
   const paymentIds: string[] = [];
@@ -80,7 +69,7 @@ test("the wallet row's net equals the wallet payments' credits to the balance; t
 
   const tenders = (await api.get("/v1/sales/reports/tender")).body as Breakdown;
   const walletNet = tenders.rows.find((row) => row.key === "wallet" && row.currency === "USD")?.net_cents;
-  const postings = await db.database.any(sql.type(postingRow)`
+  const postings = await world.db.database.any(sql.type(postingRow)`
     SELECT p.entry_type, p.amount_cents FROM ledger_postings p
     JOIN ledger_transactions t ON t.merchant_id = p.merchant_id AND t.id = p.transaction_id
     WHERE p.merchant_id = ${shop.id} AND p.livemode = false AND p.account = 'merchant_available' AND p.currency = 'USD'

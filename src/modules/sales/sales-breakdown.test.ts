@@ -1,24 +1,10 @@
 import request from "supertest";
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
-import { newMerchant, type TestMerchant } from "../../../tests/support/factories.ts";
-import { type Client, client, createProduct, posSetup } from "../../../tests/support/pos.ts";
+import { createProduct } from "../../../tests/support/pos.ts";
+import { salesTestWorld } from "../../../tests/support/sales.ts";
 import type { BreakdownRow as Row } from "./breakdown-schemas.ts";
 
 /** Issue 47 point 2: the sales breakdowns by day, item, category and tender, across a day boundary, as JSON and CSV. */
-let db: TestDatabase;
-let shop: TestMerchant;
-let setup: ReturnType<typeof posSetup>;
-let api: Client;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-beforeEach(async () => {
-  shop = await newMerchant(db.database);
-  setup = posSetup(db);
-  api = client(setup.app, shop.testKey);
-});
-afterAll(() => db.close());
+const world = salesTestWorld();
 
 const figures = (count: number, gross: number, refund = 0) => ({
   count,
@@ -40,12 +26,22 @@ function harareDate(daysAgo: number): string {
  * offline), a wallet sale paid now, and a return now of one unit of the first sale.
  */
 async function aWeekOfSales() {
-  const cola = await createProduct(api, { name: "Cola", price_cents: 150, category: "Drinks", stock_qty: 100 });
-  const bread = await createProduct(api, { name: "Bread", price_cents: 90, stock_qty: 100 });
-  const meal = await createProduct(api, { name: "Maize meal", price_cents: 4500, currency: "ZWG", category: "Food" });
+  const cola = await createProduct(world.testWorld, {
+    name: "Cola",
+    price_cents: 150,
+    category: "Drinks",
+    stock_qty: 100,
+  });
+  const bread = await createProduct(world.testWorld, { name: "Bread", price_cents: 90, stock_qty: 100 });
+  const meal = await createProduct(world.testWorld, {
+    name: "Maize meal",
+    price_cents: 4500,
+    currency: "ZWG",
+    category: "Food",
+  });
   const day = harareDate(3);
   const nextDay = harareDate(2);
-  const sell = async (body: Record<string, unknown>) => (await api.post("/v1/sales", body)).body;
+  const sell = async (body: Record<string, unknown>) => (await world.testWorld.post("/v1/sales", body)).body;
   const late = await sell({
     tender: "cash",
     taken_at: `${day}T23:30:00+02:00`,
@@ -54,8 +50,8 @@ async function aWeekOfSales() {
   await sell({ tender: "cash", taken_at: `${nextDay}T00:30:00+02:00`, items: [{ product_id: bread.id, qty: 1 }] });
   await sell({ tender: "cash", taken_at: `${nextDay}T01:00:00+02:00`, items: [{ product_id: meal.id, qty: 1 }] });
   const wallet = await sell({ tender: "wallet", items: [{ product_id: cola.id, qty: 1 }] });
-  await request(setup.app).post(`/checkout/${wallet.payment_id}/mockpay`).send({});
-  const returned = await api.post(`/v1/sales/${late.id}/returns`, { items: [{ line: 0, qty: 1 }] });
+  await request(world.setup.app).post(`/checkout/${wallet.payment_id}/mockpay`).send({});
+  const returned = await world.testWorld.post(`/v1/sales/${late.id}/returns`, { items: [{ line: 0, qty: 1 }] });
   expect(returned.status).toBe(201);
   return { cola, bread, meal, day, nextDay };
 }
@@ -63,7 +59,7 @@ async function aWeekOfSales() {
 describe("GET /v1/sales/reports/:dimension", () => {
   test("by day: each sale on its day in the merchant's time zone, a refund on the day it was paid, dates as that zone's midnights", async () => {
     const { day, nextDay } = await aWeekOfSales();
-    const past = (await api.get("/v1/sales/reports/day", { from: day, to: harareDate(1) })).body;
+    const past = (await world.testWorld.get("/v1/sales/reports/day", { from: day, to: harareDate(1) })).body;
     expect(past).toMatchObject({
       object: "sales_breakdown",
       dimension: "day",
@@ -81,28 +77,30 @@ describe("GET /v1/sales/reports/:dimension", () => {
       { currency: "ZWG", ...figures(1, 4500) },
     ]);
     // Today (the default): the wallet sale, and the refund of the late sale paid today.
-    const today = (await api.get("/v1/sales/reports/day")).body;
+    const today = (await world.testWorld.get("/v1/sales/reports/day")).body;
     expect(today.rows).toEqual([
       { key: harareDate(0), label: harareDate(0), currency: "USD", ...figures(1, 150, 150) },
     ]);
     // Today at the till and Home in the dashboard read the same figures from the sales report.
-    expect((await api.get("/v1/sales/report")).body.net.by_currency).toEqual(today.totals);
-    const usdOnly = (await api.get("/v1/sales/reports/day", { from: day, to: harareDate(1), currency: "ZWG" })).body;
+    expect((await world.testWorld.get("/v1/sales/report")).body.net.by_currency).toEqual(today.totals);
+    const usdOnly = (
+      await world.testWorld.get("/v1/sales/reports/day", { from: day, to: harareDate(1), currency: "ZWG" })
+    ).body;
     expect(usdOnly.rows.map((row: Row) => row.currency)).toEqual(["ZWG"]);
     expect(usdOnly.totals).toEqual([{ currency: "ZWG", ...figures(1, 4500) }]);
   });
 
   test("by item and by category: units and line totals, returned lines as refunds, named as the catalog names them now", async () => {
     const { cola, bread, meal, day } = await aWeekOfSales();
-    await api.patch(`/v1/products/${cola.id}`, { name: "Cola 500 ml" });
+    await world.testWorld.patch(`/v1/products/${cola.id}`, { name: "Cola 500 ml" });
     const query = { from: day, to: harareDate(-1) };
-    const items = (await api.get("/v1/sales/reports/item", query)).body;
+    const items = (await world.testWorld.get("/v1/sales/reports/item", query)).body;
     expect(items.rows).toEqual([
       { key: bread.id, label: "Bread", currency: "USD", ...figures(1, 90) },
       { key: cola.id, label: "Cola 500 ml", currency: "USD", ...figures(3, 450, 150) },
       { key: meal.id, label: "Maize meal", currency: "ZWG", ...figures(1, 4500) },
     ]);
-    const categories = (await api.get("/v1/sales/reports/category", query)).body;
+    const categories = (await world.testWorld.get("/v1/sales/reports/category", query)).body;
     expect(categories.rows).toEqual([
       { key: "Drinks", label: "Drinks", currency: "USD", ...figures(3, 450, 150) },
       { key: "Food", label: "Food", currency: "ZWG", ...figures(1, 4500) },
@@ -112,7 +110,7 @@ describe("GET /v1/sales/reports/:dimension", () => {
 
   test("by tender: a wallet sale's refund is paid in cash, so the wallet row is what reached the balance", async () => {
     const { day } = await aWeekOfSales();
-    const tenders = (await api.get("/v1/sales/reports/tender", { from: day, to: harareDate(-1) })).body;
+    const tenders = (await world.testWorld.get("/v1/sales/reports/tender", { from: day, to: harareDate(-1) })).body;
     expect(tenders.rows).toEqual([
       { key: "cash", label: "cash", currency: "USD", ...figures(2, 390, 150) },
       { key: "cash", label: "cash", currency: "ZWG", ...figures(1, 4500) },
@@ -122,9 +120,9 @@ describe("GET /v1/sales/reports/:dimension", () => {
 
   test("as CSV: the same rows and a total per currency, in major units and cents", async () => {
     const { day } = await aWeekOfSales();
-    const answer = await request(setup.app)
+    const answer = await request(world.setup.app)
       .get(`/v1/sales/reports/tender.csv?from=${day}&to=${harareDate(-1)}`)
-      .set("Authorization", `Bearer ${shop.testKey}`)
+      .set("Authorization", `Bearer ${world.shop.testKey}`)
       .buffer(true)
       .parse((response, done) => {
         const chunks: Buffer[] = [];
@@ -149,7 +147,7 @@ describe("GET /v1/sales/reports/:dimension", () => {
 
   test("refused: an unknown dimension, a backwards or too long period, a bad date", async () => {
     const refused = async (path: string, query: Record<string, string> = {}) => {
-      const answer = await api.get(path, query);
+      const answer = await world.testWorld.get(path, query);
       expect(answer.status).toBe(400);
       return answer.body.error.code;
     };

@@ -1,23 +1,12 @@
-import { createTestDatabase, type TestDatabase } from "../../../tests/support/database.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../../tests/support/served-platform.ts";
+import { servedPlatformWorld } from "../../../tests/support/served-platform.ts";
 import { ok, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../../tests/support/shop-http.ts";
 
 /**
  * The Z report (issue 46: "the till's Z report names the till by its id and leaves out cashier names,
  * counts and cash moves that the dashboard's has"): one report, read alike by the till and the owner.
  */
-let db: TestDatabase;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await platform?.close();
-  await db?.close();
-});
+const world = servedPlatformWorld();
 
 type ZReport = {
   object: string;
@@ -37,8 +26,8 @@ type ZReport = {
 };
 
 test("a closed shift's Z report names the till and the cashier, counts their sales and refunds, and lists the drawer's moves; the till and the owner read the same", async () => {
-  const shop = await newMerchant(db.database);
-  const day = await shopDay(platform.baseUrl, shop.email);
+  const shop = await newMerchant(world.db.database);
+  const day = await shopDay(world.platform.baseUrl, shop.email);
   const path = `/v1/shifts/${day.shiftId}/z_report`;
   const report = await ok<ZReport>(day.till.call("GET", path));
   expect(report.object).toBe("z_report");
@@ -64,8 +53,8 @@ test("a closed shift's Z report names the till and the cashier, counts their sal
 });
 
 test("an open shift of a till that is not paired, opened by the owner: no till name, the owner named, nothing closed", async () => {
-  const shop = await newMerchant(db.database);
-  const day = await shopDay(platform.baseUrl, shop.email);
+  const shop = await newMerchant(world.db.database);
+  const day = await shopDay(world.platform.baseUrl, shop.email);
   const shift = await ok<{ id: string }>(
     day.owner.call("POST", "/v1/shifts", { till_id: "till-2", float: [{ currency: "USD", amount_cents: 1_000 }] }),
   );
