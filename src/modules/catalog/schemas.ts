@@ -8,9 +8,8 @@ import { cursorSchema, limitSchema, pageSchema, timestampQuerySchema } from "../
 export const PRICE_CENTS_MAX = 1_000_000_000;
 export const STOCK_QTY_MAX = 1_000_000_000;
 
-export const productRowSchema = z.object({
-  merchant_id: z.string(),
-  id: z.string(),
+/** What a product's row and its representation hold alike, in the representation's order. */
+const productFields = {
   name: z.string(),
   sku: z.string().nullable(),
   barcode: z.string().nullable(),
@@ -18,6 +17,12 @@ export const productRowSchema = z.object({
   price_cents: z.number().int().nullable(),
   currency: z.enum(currencies),
   track_stock: z.boolean(),
+};
+
+export const productRowSchema = z.object({
+  merchant_id: z.string(),
+  id: z.string(),
+  ...productFields,
   stock_qty: z.number().int(),
   low_stock_at: z.number().int(),
   tax_rate_bp: z.number().int().nullable(),
@@ -96,13 +101,7 @@ export const productSchema = z
   .object({
     id: z.string(),
     object: z.literal("product"),
-    name: z.string(),
-    sku: z.string().nullable(),
-    barcode: z.string().nullable(),
-    category: z.string().nullable(),
-    price_cents: z.number().int().nullable(),
-    currency: z.enum(currencies),
-    track_stock: z.boolean(),
+    ...productFields,
     stock_qty: z
       .number()
       .int()
