@@ -42,7 +42,9 @@ const APPS = {
   // Discounts and tax in the cart (the kernel's priceBasket, the discount dialog, the tax lines) and a
   // return's refund (the kernel's refunds.ts; issue 47) took the first load from 30,493 B to 32,197 B
   // at their merge (+1,704 B measured): the budget rose by exactly that.
-  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 32_204 },
+  // The budget keeps ~300 B of room over the 32.2 kB measured: the service-worker update test rebuilds
+  // with a label comment (+25 B), and a budget equal to the size failed it.
+  till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 32_500 },
 } as const;
 export type AppName = keyof typeof APPS;
 

@@ -9,13 +9,27 @@ export type BreakdownDimension = (typeof breakdownDimensions)[number];
 export const breakdownParams = z.strictObject({ dimension: z.enum(breakdownDimensions) });
 
 /**
+ * Years a report may name: PostgreSQL has no year 0, and a date's midnight in a zone ahead of UTC can
+ * fall in the year before (or after) it, so the bounds keep clear of both ends; no shop reports on them.
+ */
+const withinReportYears = (year: number) => year >= 1000 && year <= 9998;
+const REPORT_YEARS_MESSAGE = "expected a date or instant in the years 1000 to 9998";
+
+/**
  * A bound of the period: a date is a whole day in the merchant's time zone (its midnight there), an
  * instant is itself. A date is what people mean by "from the 1st to the 30th".
  */
 const periodBoundSchema = z.union([
-  z.iso.datetime({ offset: true }).transform((value) => ({ instant: new Date(value) }) as const),
-  z.iso.date().transform((value) => ({ date: value }) as const),
+  z.iso
+    .datetime({ offset: true })
+    .transform((value) => ({ instant: new Date(value) }) as const)
+    .refine((bound) => withinReportYears(bound.instant.getUTCFullYear()), REPORT_YEARS_MESSAGE),
+  z.iso
+    .date()
+    .transform((value) => ({ date: value }) as const)
+    .refine((bound) => withinReportYears(Number(bound.date.slice(0, 4))), REPORT_YEARS_MESSAGE),
 ]);
+
 export type PeriodBound = z.infer<typeof periodBoundSchema>;
 
 export const breakdownQuery = z.strictObject({
