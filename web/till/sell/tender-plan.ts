@@ -1,0 +1,149 @@
+import type { Currency } from "../../../src/kernel/money.ts";
+import {
+  creditOf,
+  dueIn,
+  type ExchangeRate as KernelRate,
+  refundShares,
+  type Settlement,
+  settle,
+  type TenderInput,
+} from "../../../src/kernel/tender.ts";
+import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
+import type { NewSaleTender, NewSplitSale, NewTender, TenderSale } from "../../lib/api.ts";
+
+/**
+ * The Pay step's arithmetic, all of it the kernel's (`src/kernel/tender.ts`, the same functions the API
+ * settles with): what the tenders taken so far pay, what is still due in each currency, the change, and
+ * whether the tenders can be sent; and the request fields they become. No second version of a rule.
+ */
+
+export type { TenderInput };
+
+/** The rate of the day as the kernel takes it (null: none set for the pair). */
+export const kernelRate = (rate: ExchangeRate | undefined): KernelRate | null =>
+  rate === undefined ? null : { base: rate.base, other: rate.other, otherPerBaseMicros: rate.other_per_base_micros };
+
+export type Tally = {
+  settlement: Settlement;
+  /** What the tenders count for in the basket's currency. */
+  paidCents: number;
+  /** Still due in the basket's currency, and asked in the rate's other currency (null: no rate). */
+  dueCents: number;
+  dueOtherCents: number | null;
+};
+
+/** Where `tenders` leave a basket of `totalCents` in `base`, change given in `changeCurrency`. */
+export function tally(
+  totalCents: number,
+  base: Currency,
+  tenders: readonly TenderInput[],
+  rate: KernelRate | null,
+  changeCurrency: Currency,
+): Tally {
+  const paidCents = tenders.reduce(
+    (sum, tender) => sum + (creditOf(tender.amountCents, tender.currency, base, rate) ?? 0),
+    0,
+  );
+  const dueCents = Math.max(totalCents - paidCents, 0);
+  return {
+    settlement: settle(totalCents, base, tenders, { rate, changeCurrency }),
+    paidCents,
+    dueCents,
+    dueOtherCents: rate === null ? null : dueIn(dueCents, rate.other, base, rate),
+  };
+}
+
+const REFUSALS = {
+  wallet_overpays: "A wallet pays at most what is still due.",
+  change_exceeds_cash: "Change comes from cash only: the change is more than the cash taken.",
+  no_rate: "No rate of the day for that currency: set one on Today.",
+} as const;
+
+/**
+ * Whether `tenders` can be sent as a sale, or why not. Cash only: when they cover the basket. With a
+ * wallet (one at a time, so its code is the one shown): it pays what cash leaves due, and no change is
+ * given, so a wallet payment that fails leaves exactly the cash taken to keep or give back.
+ */
+export function readiness(tenders: readonly TenderInput[], result: Tally): { ready: boolean; why?: string } {
+  const { settlement } = result;
+  if (settlement.kind === "refused") return { ready: false, why: REFUSALS[settlement.reason] };
+  const wallets = tenders.filter((tender) => tender.kind === "wallet").length;
+  if (wallets > 1) return { ready: false, why: "One wallet payment at a time: take the next one after it is paid." };
+  if (settlement.kind === "short") return { ready: wallets === 1 };
+  if (wallets === 1 && settlement.change.amountCents > 0) {
+    return { ready: false, why: "With a wallet payment, take the cash without change." };
+  }
+  return { ready: true };
+}
+
+const apiTender = (tender: TenderInput): NewTender => ({
+  kind: tender.kind,
+  currency: tender.currency,
+  amount_cents: tender.amountCents,
+});
+
+/** The rate and change fields of a request: the rate whenever a tender or the change is in another currency. */
+function rateFields(currencies: readonly Currency[], base: Currency, changeCurrency: Currency, rate?: ExchangeRate) {
+  const foreign = currencies.some((currency) => currency !== base) || changeCurrency !== base;
+  return {
+    ...(changeCurrency === base ? {} : { change_currency: changeCurrency }),
+    ...(foreign && rate !== undefined ? { exchange_rate_id: rate.id } : {}),
+  };
+}
+
+/** The tender fields of POST /v1/sales (the rest of the body is the cart's). */
+export const splitFields = (
+  tenders: readonly TenderInput[],
+  base: Currency,
+  changeCurrency: Currency,
+  rate?: ExchangeRate,
+): Pick<NewSplitSale, "tenders" | "change_currency" | "exchange_rate_id"> => ({
+  tenders: tenders.map(apiTender),
+  ...rateFields(
+    tenders.map((tender) => tender.currency),
+    base,
+    changeCurrency,
+    rate,
+  ),
+});
+
+/** The body of POST /v1/sales/:id/tenders. */
+export const addedTender = (
+  tender: TenderInput,
+  base: Currency,
+  changeCurrency: Currency,
+  rate?: ExchangeRate,
+): NewSaleTender => ({ ...apiTender(tender), ...rateFields([tender.currency], base, changeCurrency, rate) });
+
+/**
+ * A pending split sale's live tenders (paid or waiting; a failed one paid nothing) as the kernel
+ * settles a new tender after them: each at what the API credited it, in the basket's currency, so a
+ * rate set since the sale began changes nothing already taken.
+ */
+export const liveTenders = (sale: TenderSale): TenderInput[] =>
+  sale.tenders
+    .filter((tender) => tender.status !== "failed")
+    .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.credit_cents }));
+
+/**
+ * What cancelling a pending split sale gives back, per currency, all in cash from the drawer (a paid
+ * wallet tender too, as a return refunds one): each paid tender's amount net of any change, by the
+ * kernel's refundShares over what the paid tenders contributed.
+ */
+export function giveBack(sale: TenderSale): { currency: Currency; amountCents: number }[] {
+  const paid = sale.tenders
+    .filter((tender) => tender.status === "paid")
+    .map((tender) => ({
+      kind: tender.kind,
+      currency: tender.currency,
+      amountCents: tender.amount_cents,
+      creditCents: tender.credit_cents,
+      contributedCents: tender.contributed_cents,
+    }));
+  const total = paid.reduce((sum, tender) => sum + tender.contributedCents, 0);
+  const byCurrency = new Map<Currency, number>();
+  for (const share of refundShares(paid, total).reverse()) {
+    byCurrency.set(share.currency, (byCurrency.get(share.currency) ?? 0) + share.amountCents);
+  }
+  return [...byCurrency].map(([currency, amountCents]) => ({ currency, amountCents }));
+}
