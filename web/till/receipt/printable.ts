@@ -12,6 +12,6 @@ export type PrintableReceipt = {
   currency: Currency;
   items: readonly { name: string; qty: number; unit_cents: number; line_total_cents: number }[];
   totalCents: number;
-  tender: "cash" | "wallet";
+  tender: "cash" | "wallet" | "split";
   tenderedCents: number | null;
 };

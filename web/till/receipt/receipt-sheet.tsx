@@ -49,7 +49,9 @@ export function ReceiptSheet(props: { receipt: PrintableReceipt; paper: Paper })
       <p class="till-receipt-row till-receipt-total">
         <span>{receipt.kind === "sale" ? "Total" : "Refunded (cash)"}</span> <span>{money(receipt.totalCents)}</span>
       </p>
-      {receipt.kind === "sale" ? <p>Paid: {receipt.tender === "cash" ? "Cash" : "Wallet"}</p> : null}
+      {receipt.kind === "sale" ? (
+        <p>Paid: {{ cash: "Cash", wallet: "Wallet", split: "Split" }[receipt.tender]}</p>
+      ) : null}
       {receipt.tenderedCents === null ? null : (
         <>
           <p class="till-receipt-row">

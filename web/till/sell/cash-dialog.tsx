@@ -1,19 +1,15 @@
 import { useState } from "preact/hooks";
-import { formatMoney } from "../../../src/kernel/money.ts";
+import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button, Dialog, Field, FormError } from "../../ui/index.ts";
 import { parseAmountCents, quickTenders } from "../money.ts";
-import { queueSale } from "../offline/index.ts";
-import { withTillId } from "../shift/till-id.ts";
-import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleDiscount, saleItems } from "./cart.ts";
+import { cartCurrency, cartTotalCents } from "./cart.ts";
+import { keepCashSale } from "./keep-cash-sale.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
  * Cash: the amount handed over (typed, or a quick-tender button: exact or the next notes up), the
- * change due, and the sale completed at once. The sale goes into the offline outbox, which keeps it in
- * the browser with its Idempotency-Key, client_sale_id and time and sends it (now, or when the network
- * is back): a cash sale never waits for the network, and the server records it once.
+ * change due, and the sale completed at once (kept in the offline outbox: `keep-cash-sale.ts`).
  */
 export function CashDialog(props: { open: boolean; onCompleted: (result: Completed) => void; onClose: () => void }) {
   // The form is mounted afresh at each opening (the dialog renders its content only while open), so the
@@ -34,39 +30,10 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
   const tenderedCents = parseAmountCents(tendered);
   const changeCents = tenderedCents === undefined ? undefined : tenderedCents - total;
   const complete = async () => {
-    if (changeCents === undefined || changeCents < 0) return;
+    if (tenderedCents === undefined || changeCents === undefined || changeCents < 0) return;
     await run(async () => {
-      const world = activeWorld();
-      const lines = cart.value;
-      const queued = await queueSale({
-        world,
-        // What was handed over goes with the sale, so its receipt shows tendered and change.
-        body: withTillId({
-          tender: "cash",
-          currency,
-          items: saleItems(lines),
-          ...saleDiscount(),
-          tendered_cents: tenderedCents,
-        }),
-        totalCents: total,
-        currency,
-      });
-      clearCart();
-      props.onCompleted({
-        sale: { tender: "cash", currency, total_cents: total },
-        changeCents,
-        clientSaleId: queued.client_sale_id,
-        receipt: {
-          kind: "sale",
-          livemode: world === "live",
-          at: queued.taken_at,
-          currency,
-          items: printedLines(lines),
-          totalCents: total,
-          tender: "cash",
-          tenderedCents: tenderedCents ?? null,
-        },
-      });
+      const change = { currency, amountCents: changeCents };
+      props.onCompleted(await keepCashSale({ tender: "cash", tendered_cents: tenderedCents }, change));
     });
   };
   return (
@@ -87,15 +54,7 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
           value={tendered}
           onValue={setTendered}
         />
-        <fieldset class="quick-tenders">
-          <legend class="visually-hidden">Quick amounts</legend>
-          <Button onClick={() => setTendered((total / 100).toFixed(2))}>Exact</Button>
-          {quickTenders(total, currency).map((amount) => (
-            <Button key={amount} onClick={() => setTendered((amount / 100).toFixed(2))}>
-              {formatMoney(currency, amount)}
-            </Button>
-          ))}
-        </fieldset>
+        <QuickTenders currency={currency} totalCents={total} onPick={setTendered} />
         <p class="change-due" aria-live="polite">
           {changeCents === undefined
             ? "Type the amount handed over."
@@ -112,5 +71,21 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
         </div>
       </form>
     </>
+  );
+}
+
+/** Exact, and the next amounts the notes make (`onPick` gets the amount as typed). */
+function QuickTenders(props: { currency: Currency; totalCents: number; onPick: (typed: string) => void }) {
+  const { currency, totalCents } = props;
+  return (
+    <fieldset class="quick-tenders">
+      <legend class="visually-hidden">Quick amounts</legend>
+      <Button onClick={() => props.onPick((totalCents / 100).toFixed(2))}>Exact</Button>
+      {quickTenders(totalCents, currency).map((amount) => (
+        <Button key={amount} onClick={() => props.onPick((amount / 100).toFixed(2))}>
+          {formatMoney(currency, amount)}
+        </Button>
+      ))}
+    </fieldset>
   );
 }

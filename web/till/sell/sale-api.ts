@@ -1,26 +1,32 @@
+import type { Currency } from "../../../src/kernel/money.ts";
 import { keepsIdempotencyKey } from "../../lib/action-key.ts";
-import { ApiError, getSale, type ManagerAction, type Sale, type WorldName } from "../../lib/api.ts";
+import { ApiError, asTenderSale, getSale, type ManagerAction, type TenderSale, type WorldName } from "../../lib/api.ts";
 import { askManager } from "../cashier/manager-approval.ts";
 import type { PrintableReceipt } from "../receipt/printable.ts";
 
-export type { Sale };
+/** The till's sales carry the split-tender fields (HAND-TYPED TENDER in web/lib/api/sales.ts). */
+export type Sale = TenderSale;
 
 /**
- * A sale the till has finished: cash carries the change due, wallet none. A cash sale is shown complete
- * when the outbox has kept it, before the server has it, so only what the till knows is shown (and
- * printed: `receipt`); its receipt link comes when the outbox has sent it (`clientSaleId` names it there).
+ * A sale the till has finished, with the change due (in the currency the cashier gave it; none: a
+ * wallet paid it all). A cash sale is shown complete when the outbox has kept it, before the server has
+ * it, so only what the till knows is shown (and printed: `receipt`); its receipt link comes when the
+ * outbox has sent it (`clientSaleId` names it there).
  */
 export type Completed = {
   sale: Pick<Sale, "tender" | "currency" | "total_cents"> & { receipt_url?: string | null };
-  changeCents: number | undefined;
+  change: { currency: Currency; amountCents: number } | undefined;
   clientSaleId?: string;
   receipt: PrintableReceipt;
 };
 
-/** A wallet sale the server answered completed, as the till finishes it (no change: the wallet paid the total). */
-export const completedWalletSale = (sale: Sale): Completed => ({
+/** A wallet or split sale the server answered completed, as the till finishes it. */
+export const completedSale = (sale: Sale): Completed => ({
   sale,
-  changeCents: undefined,
+  change:
+    sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
+      ? { currency: sale.change.currency, amountCents: sale.change.amount_cents }
+      : undefined,
   receipt: {
     kind: "sale",
     livemode: sale.livemode,
@@ -84,7 +90,7 @@ export async function followSale(
   let failures = 0;
   while (!signal.aborted) {
     try {
-      const sale = await getSale(saleId, { wait_seconds: WAIT_SECONDS }, { signal, world });
+      const sale = asTenderSale(await getSale(saleId, { wait_seconds: WAIT_SECONDS }, { signal, world }));
       failures = 0;
       if (signal.aborted) return;
       onUpdate(sale);

@@ -147,3 +147,24 @@ export function giveBack(sale: TenderSale): { currency: Currency; amountCents: n
   }
   return [...byCurrency].map(([currency, amountCents]) => ({ currency, amountCents }));
 }
+
+/** Each tender with what it counts for in the basket's currency (0 without a rate for it). */
+export const withCredits = (tenders: readonly TenderInput[], base: Currency, rate: KernelRate | null) =>
+  tenders.map((tender) => ({ ...tender, creditCents: creditOf(tender.amountCents, tender.currency, base, rate) ?? 0 }));
+
+/** The change the tenders leave, in each currency it can be given in (none when they leave no change). */
+export function changeOptions(
+  totalCents: number,
+  base: Currency,
+  tenders: readonly TenderInput[],
+  rate: KernelRate | null,
+): { currency: Currency; amountCents: number }[] {
+  const options: { currency: Currency; amountCents: number }[] = [];
+  for (const currency of rate === null ? [base] : [base, rate.other]) {
+    const settled = settle(totalCents, base, tenders, { rate, changeCurrency: currency });
+    if (settled.kind === "covered" && settled.change.baseCents > 0) {
+      options.push({ currency, amountCents: settled.change.amountCents });
+    }
+  }
+  return options;
+}

@@ -1,10 +1,10 @@
 import { effect, signal } from "@preact/signals";
-import { ApiError, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
+import { ApiError, asTenderSale, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
 import { cart, cartHeldBy, clearCart } from "./cart.ts";
 import { followSale, type Sale } from "./sale-api.ts";
 
 /**
- * The pending wallet sale that holds the cart: one per till tab, kept across a reload (session
+ * The pending wallet sale (or split sale with a wallet tender, `pay-step.tsx`) that holds the cart: one per till tab, kept across a reload (session
  * storage, as the cart). While it is held the cart is locked and Pay wallet shows this sale again,
  * never a second code the customer might also pay; it is released when the sale completes, ends
  * unpaid (expired) or is cancelled here ("Cancel payment", which cancels it on the server first).
@@ -60,19 +60,17 @@ function follow(sale: Sale): void {
   following?.abort();
   const controller = new AbortController();
   following = controller;
-  followSale(
-    sale.id,
-    controller.signal,
-    (update) => {
-      if (heldSale.value?.id !== update.id) return;
-      if (update.status === "pending") store(update);
-      else ended(update);
-    },
-    worldOf(sale),
-  ).catch(() => {});
+  followSale(sale.id, controller.signal, updateHeldSale, worldOf(sale)).catch(() => {});
 }
 
-/** The cart now belongs to this pending wallet sale. */
+/** The held sale as the server now answers it: still pending (a split sale's tender paid or failed), or ended. */
+export function updateHeldSale(update: Sale): void {
+  if (heldSale.value?.id !== update.id) return;
+  if (update.status === "pending") store(update);
+  else ended(update);
+}
+
+/** The cart now belongs to this pending wallet (or split) sale. */
 export function holdWalletSale(sale: Sale): void {
   store(sale);
   follow(sale);
@@ -94,10 +92,10 @@ export async function cancelHeldPayment(): Promise<Sale | undefined> {
   if (sale === undefined) return undefined;
   let answer: Sale;
   try {
-    answer = await cancelSale(sale.id, { world: worldOf(sale) });
+    answer = asTenderSale(await cancelSale(sale.id, { world: worldOf(sale) }));
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "sale_not_pending")) throw error;
-    answer = await getSale(sale.id, {}, { world: worldOf(sale) });
+    answer = asTenderSale(await getSale(sale.id, {}, { world: worldOf(sale) }));
   }
   if (heldSale.value?.id === answer.id) ended(answer);
   return answer;

@@ -13,11 +13,11 @@ import { Button, Dialog, Field, SelectField } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
 import { postOnce } from "../sell/sale-api.ts";
 
-const timeOf = (iso: string) =>
+export const timeOf = (iso: string) =>
   new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 /** Who set a rate: the cashier switched in, by name; else the owner or a rate feed's API key. */
-function setter(rate: ExchangeRate): string {
+export function setter(rate: ExchangeRate): string {
   const cashier = cashiers.value?.find((candidate) => candidate.id === rate.set_by.id);
   return cashier?.name ?? (rate.set_by.type === "api_key" ? "a rate feed" : "the owner");
 }

@@ -1,0 +1,106 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import type { Currency } from "../../../src/kernel/money.ts";
+import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button, FormError } from "../../ui/index.ts";
+import { networkUp } from "../offline/index.ts";
+import { ChangeChoice, TenderForm } from "./tender-form.tsx";
+import {
+  changeOptions,
+  kernelRate,
+  readiness,
+  type Tally,
+  type TenderInput,
+  tally,
+  withCredits,
+} from "./tender-plan.ts";
+import { NewTenders, TenderFigures } from "./tender-summary.tsx";
+
+/** What the builder sends: the new tenders in order, the change's currency, and the change they leave. */
+export type TendersToSend = {
+  tenders: TenderInput[];
+  changeCurrency: Currency;
+  change: { currency: Currency; amountCents: number } | undefined;
+  idempotencyKey: string;
+};
+
+/**
+ * Takes tenders until they can be sent: after `taken` (a pending sale's tenders, at what they were
+ * credited), at most `maxNew` new ones, with paid so far and still due in both currencies, the change
+ * and its currency, and why they cannot be sent yet. `onSend` runs under the form's one action key.
+ */
+export function TenderBuilder(props: {
+  base: Currency;
+  other: Currency;
+  totalCents: number;
+  rate: ExchangeRate | undefined;
+  taken: readonly TenderInput[];
+  maxNew: number;
+  children?: ComponentChildren;
+  onSend: (send: TendersToSend) => Promise<void>;
+  onBack: () => void;
+}) {
+  const { base, other, totalCents } = props;
+  const [tenders, setTenders] = useState<TenderInput[]>([]);
+  const [changeCurrency, setChangeCurrency] = useState<Currency>(base);
+  const { busy, error, run } = useAction("The payment could not be taken.");
+  const rate = kernelRate(props.rate);
+  const all = [...props.taken, ...tenders];
+  const result = tally(totalCents, base, all, rate, changeCurrency);
+  const ready = readiness(tenders, result);
+  const change = changeOptions(totalCents, base, all, rate);
+  const hasWallet = tenders.some((tender) => tender.kind === "wallet");
+  const send = () =>
+    run(async (idempotencyKey) => {
+      const chosen = change.find((option) => option.currency === changeCurrency);
+      await props.onSend({ tenders, changeCurrency: chosen?.currency ?? base, change: chosen, idempotencyKey });
+    });
+  return (
+    <div class="tender-builder">
+      {props.children}
+      <NewTenders
+        base={base}
+        tenders={withCredits(tenders, base, rate)}
+        onRemove={(index) => setTenders(tenders.filter((_, at) => at !== index))}
+      />
+      <TenderFigures base={base} other={other} totalCents={totalCents} tally={result} />
+      {tenders.length >= props.maxNew || result.dueCents === 0 ? null : (
+        <TenderForm
+          base={base}
+          other={other}
+          dueCents={result.dueCents}
+          dueOtherCents={result.dueOtherCents}
+          walletRefusal={walletRefusal(hasWallet)}
+          onAdd={(tender) => setTenders([...tenders, tender])}
+        />
+      )}
+      {change.length === 0 ? null : (
+        <ChangeChoice value={changeCurrency} change={change} onChoose={setChangeCurrency} />
+      )}
+      {ready.why === undefined ? null : (
+        <p class="form-error" role="alert">
+          {ready.why}
+        </p>
+      )}
+      <FormError error={error} />
+      <div class="dialog-actions">
+        <Button onClick={props.onBack}>Back</Button>
+        <Button variant="primary" busy={busy} disabled={!ready.ready || tenders.length === 0} onClick={send}>
+          {sendLabel(hasWallet, result)}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+const walletRefusal = (hasWallet: boolean) =>
+  !networkUp.value
+    ? "Wallet payments need the network — take cash or wait"
+    : hasWallet
+      ? "One wallet payment at a time."
+      : undefined;
+
+/** A wallet tender is sent for its code; cash alone completes the sale. */
+const sendLabel = (hasWallet: boolean, result: Tally) =>
+  hasWallet ? "Get wallet code" : result.settlement.kind === "covered" ? "Complete sale" : "Take payment";
