@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Currency } from "../../../src/kernel/money.ts";
 import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -51,13 +51,15 @@ export function TenderBuilder(props: {
   const ready = readiness(tenders, result);
   const change = changeOptions(totalCents, base, all, rate);
   const hasWallet = tenders.some((tender) => tender.kind === "wallet");
+  const box = useRef<HTMLDivElement>(null);
+  useKeepFocus(box, tenders.length);
   const send = () =>
     run(async (idempotencyKey) => {
       const chosen = change.find((option) => option.currency === changeCurrency);
       await props.onSend({ tenders, changeCurrency: chosen?.currency ?? base, change: chosen, idempotencyKey });
     });
   return (
-    <div class="tender-builder">
+    <div class="tender-builder" ref={box}>
       {props.children}
       <NewTenders
         base={base}
@@ -92,6 +94,18 @@ export function TenderBuilder(props: {
       </div>
     </div>
   );
+}
+
+/**
+ * Adding the last tender hides the form, removing one its × button: the focus they held goes to the
+ * amount field, else to the step's main button, never to the page (a keyboard user keeps their place).
+ */
+function useKeepFocus(box: { current: HTMLDivElement | null }, count: number): void {
+  useEffect(() => {
+    const element = box.current;
+    if (element === null || element.contains(document.activeElement)) return;
+    element.querySelector<HTMLElement>("input, .dialog-actions .button-primary:not(:disabled)")?.focus();
+  }, [count]);
 }
 
 const walletRefusal = (hasWallet: boolean) =>

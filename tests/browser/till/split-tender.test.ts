@@ -1,0 +1,246 @@
+/// <reference lib="dom" />
+import { readFileSync } from "node:fs";
+import {
+  addProduct,
+  externalRequests,
+  type OwnerCaller,
+  ownerSession,
+  startTillWorld,
+  TillPage,
+  type TillWorld,
+} from "../../support/till.ts";
+import { smallTouchTargets } from "../../support/touch-targets.ts";
+
+/**
+ * The till's Pay step for split and two-currency tender (issue 47 points 5 and 6; web/till/sell/pay-step.tsx).
+ * The first test runs on any tree: the Pay step's screen up to sending. The tests under "NEEDS THE
+ * TENDER API" send `tenders` (POST /v1/sales, POST /v1/sales/:id/tenders), which the API grows on
+ * another branch: they run once docs/openapi.json documents `tenders` (after the merge) and are
+ * skipped before, saying so. The lead runs them after merging both branches.
+ */
+const tenderApiLanded = readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8").includes(
+  '"/v1/sales/{id}/tenders"',
+);
+
+let world: TillWorld;
+let owner: OwnerCaller;
+
+type SaleTender = { kind: string; currency: string; amount_cents: number; status: string; payment_id: string | null };
+type Sale = {
+  id: string;
+  status: string;
+  tender: string;
+  total_cents: number;
+  tenders: SaleTender[];
+  change: { currency: string; amount_cents: number } | null;
+  paid_cents: number;
+};
+
+beforeAll(async () => {
+  world = await startTillWorld();
+  owner = await ownerSession(world);
+  await addProduct(world, { name: "Cola 330ml", price_cents: 150, barcode: "5000112637922", stock_qty: 50 });
+  // USD 1 = ZWG 26.7843, set by the owner from the dashboard.
+  await owner("POST", "/v1/exchange_rates", { base: "USD", other: "ZWG", rate: "26.7843" });
+});
+afterAll(() => world?.close());
+
+/** A till signed in with its drawer open and `colas` colas in the cart, the Pay step open. */
+async function openPayStep(colas: number) {
+  const till = await TillPage.open(world);
+  await till.signIn(world.shop.email);
+  await till.openDrawer({ USD: "50", ZWG: "1000" });
+  for (let count = 0; count < colas; count += 1) await till.scan("5000112637922");
+  await till.waitForCart([{ name: "Cola 330ml", qty: String(colas) }]);
+  await till.page.getByRole("button", { name: "Split or ZWG" }).click();
+  const dialog = till.page.getByRole("dialog", { name: "Split payment" });
+  await dialog.getByText(/^Rate of the day: USD 1 = ZWG 26\.7843 · set \d\d:\d\d by the owner$/).waitFor();
+  return { till, page: till.page, dialog };
+}
+
+/** Adds a tender with the touch controls: kind, currency, amount typed. */
+async function addTender(
+  dialog: Awaited<ReturnType<typeof openPayStep>>["dialog"],
+  tender: { kind: "Cash" | "Wallet"; currency: "USD" | "ZWG"; amount: string },
+) {
+  const form = dialog.getByRole("form", { name: "Add a tender" });
+  await form.getByRole("group", { name: "Tender" }).getByRole("button", { name: tender.kind }).click();
+  await form.getByRole("group", { name: "Currency" }).getByRole("button", { name: tender.currency }).click();
+  await form.getByLabel(`Amount (${tender.currency})`).fill(tender.amount);
+  await form.getByRole("button", { name: "Add tender" }).click();
+}
+
+test("the Pay step: the rate of the day and who set it, paid and due in both currencies, quick due amounts, change in either currency; keyboard and touch; axe clean", async () => {
+  const { till, page, dialog } = await openPayStep(3);
+  try {
+    expect(await till.app.accessibilityViolations()).toEqual([]);
+    expect(await smallTouchTargets(page)).toEqual([]);
+    // Keyboard alone: the amount field has the focus; typed (as a person types) and Enter adds the tender.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("inputmode") === "decimal");
+    await till.typeSlowly("2", { enter: true });
+    await dialog.getByRole("list", { name: "Tenders to send" }).getByText("Cash USD 2.00").waitFor();
+    expect(await dialog.getByTestId("tender-paid").textContent()).toBe("USD 2.00");
+    // 2.50 × 26.7843 = 66.96…: asked rounded up, so paying it covers the basket.
+    expect(await dialog.getByTestId("tender-due").textContent()).toBe("USD 2.50 · ZWG 66.97");
+    const due = dialog.getByRole("group", { name: "Still due" });
+    expect(await due.getByRole("button").allTextContents()).toEqual(["USD 2.50", "ZWG 66.97"]);
+    await due.getByRole("button", { name: "ZWG 66.97" }).click();
+    expect(await dialog.getByLabel("Amount (ZWG)").inputValue()).toBe("66.97");
+    expect(
+      await dialog
+        .getByRole("group", { name: "Currency" })
+        .getByRole("button", { name: "ZWG" })
+        .getAttribute("aria-pressed"),
+    ).toBe("true");
+
+    // ZWG 100 counts USD 3.73 (rounded down): 1.23 over, given as USD 1.23 or ZWG 32.94 (rounded down).
+    await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "100" });
+    await dialog.getByText("Cash ZWG 100.00 (counts USD 3.73)").waitFor();
+    // Nothing is due, so the form is gone: the focus went to the step's main button, not the page.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Complete sale");
+    expect(await dialog.getByTestId("tender-due").textContent()).toBe("USD 0.00 · ZWG 0.00");
+    const change = dialog.getByRole("group", { name: "Give change in" });
+    expect(await change.getByRole("button").allTextContents()).toEqual(["USD 1.23", "ZWG 32.94"]);
+    await dialog.getByText("Change due USD 1.23").waitFor();
+    await change.getByRole("button", { name: "ZWG 32.94" }).click();
+    await dialog.getByText("Change due ZWG 32.94").waitFor();
+    expect(await dialog.getByRole("button", { name: "Complete sale" }).isEnabled()).toBe(true);
+    expect(await till.app.accessibilityViolations()).toEqual([]);
+
+    // A wallet may not take change: with cash over, it is refused with the reason.
+    await dialog.getByRole("button", { name: "Remove Cash ZWG 100.00" }).click();
+    await addTender(dialog, { kind: "Wallet", currency: "USD", amount: "2.50" });
+    expect(await dialog.getByRole("button", { name: "Get wallet code" }).isEnabled()).toBe(true);
+    await dialog.getByRole("button", { name: "Remove Wallet USD 2.50" }).click();
+    await addTender(dialog, { kind: "Wallet", currency: "USD", amount: "3.00" });
+    await dialog.getByRole("alert").filter({ hasText: "A wallet pays at most what is still due." }).waitFor();
+    expect(await dialog.getByRole("button", { name: "Get wallet code" }).isDisabled()).toBe(true);
+
+    // Back: nothing was sent, the cart is as it was.
+    await dialog.getByRole("button", { name: "Back" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await till.waitForCart([{ name: "Cola 330ml", qty: "3" }]);
+    expect(till.app.requests.filter((url) => url.endsWith("/v1/sales"))).toEqual([]);
+    expect(till.app.consoleErrors).toEqual([]);
+    expect(externalRequests(till, world.platform.baseUrl)).toEqual([]);
+  } finally {
+    await till.close();
+  }
+});
+
+const needsTenderApi = tenderApiLanded ? describe : describe.skip;
+if (!tenderApiLanded) {
+  process.stdout.write("split-tender.test.ts: the tender API is not in this tree yet; its tests are skipped\n");
+}
+
+needsTenderApi("NEEDS THE TENDER API (issue 47, API branch): run after the merge", () => {
+  const sales = async () => (await world.api("test")<{ data: Sale[] }>("GET", "/v1/sales")).body.data;
+  const saleById = async (id: string) => (await world.api("test")<Sale>("GET", `/v1/sales/${id}`)).body;
+
+  test("USD basket paid in USD and ZWG cash, change in ZWG: completed at once, the tenders and change recorded", async () => {
+    const { till, page, dialog } = await openPayStep(3);
+    try {
+      await addTender(dialog, { kind: "Cash", currency: "USD", amount: "2.00" });
+      await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "100" });
+      await dialog.getByRole("group", { name: "Give change in" }).getByRole("button", { name: "ZWG 32.94" }).click();
+      await dialog.getByRole("button", { name: "Complete sale" }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: "Sale complete: USD 4.50 by split · change due ZWG 32.94" })
+        .waitFor();
+      await till.waitForCart([]);
+      await till.waitForSynced();
+      const [sale] = await sales();
+      expect(sale).toMatchObject({
+        status: "completed",
+        tender: "split",
+        total_cents: 450,
+        tenders: [
+          { kind: "cash", currency: "USD", amount_cents: 200, status: "paid" },
+          { kind: "cash", currency: "ZWG", amount_cents: 10_000, status: "paid" },
+        ],
+        change: { currency: "ZWG", amount_cents: 3294 },
+      });
+      expect(till.app.consoleErrors).toEqual([]);
+    } finally {
+      await till.close();
+    }
+  });
+
+  test("cash and a wallet: the wallet code shows; it expires, the sale stays pending with the cash kept; another tender completes it", async () => {
+    const { till, page, dialog } = await openPayStep(2);
+    try {
+      await addTender(dialog, { kind: "Cash", currency: "USD", amount: "1.00" });
+      await dialog.getByRole("form", { name: "Add a tender" }).getByRole("button", { name: "Wallet" }).click();
+      await dialog.getByRole("group", { name: "Still due" }).getByRole("button", { name: "USD 2.00" }).click();
+      await dialog.getByRole("button", { name: "Add tender" }).click();
+      await dialog.getByRole("button", { name: "Get wallet code" }).click();
+      await dialog.getByTestId("payment-code").waitFor();
+      await page
+        .getByTestId("cart-held")
+        .filter({ hasText: "Split sale waiting: paid USD 1.00 of USD 3.00" })
+        .waitFor();
+      expect(await till.app.accessibilityViolations()).toEqual([]);
+
+      const pending = (await sales()).find((sale) => sale.status === "pending");
+      const walletTender = pending?.tenders.find((tender) => tender.kind === "wallet");
+      expect(pending).toMatchObject({ tender: "split", paid_cents: 100 });
+      const expired = await fetch(`${world.platform.baseUrl}/checkout/${walletTender?.payment_id}/mockpay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ outcome: "expired" }),
+      });
+      expect(expired.status).toBe(200);
+      // What was paid is kept and shown; the failed wallet paid nothing.
+      await dialog.getByRole("alert").filter({ hasText: "What was paid is kept (USD 1.00)" }).waitFor();
+      await dialog
+        .getByRole("list", { name: "Tenders taken" })
+        .getByText(/Wallet USD 2\.00 · failed/)
+        .waitFor();
+      expect(await dialog.getByTestId("tender-due").textContent()).toBe("USD 2.00 · ZWG 53.57");
+      await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "53.57" });
+      await dialog.getByRole("button", { name: "Complete sale" }).click();
+      await page.getByRole("status").filter({ hasText: "Sale complete: USD 3.00 by split" }).waitFor();
+      await till.waitForCart([]);
+      const sale = await saleById(pending?.id ?? "");
+      expect(sale.status).toBe("completed");
+      expect(sale.tenders.map((tender) => [tender.kind, tender.currency, tender.amount_cents, tender.status])).toEqual([
+        ["cash", "USD", 100, "paid"],
+        ["wallet", "USD", 200, "failed"],
+        ["cash", "ZWG", 5357, "paid"],
+      ]);
+      expect(till.app.consoleErrors).toEqual([]);
+    } finally {
+      await till.close();
+    }
+  });
+
+  test("a pending split sale cancelled: the till says what to give back, and the cart is free again", async () => {
+    const { till, page, dialog } = await openPayStep(2);
+    try {
+      await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "30" });
+      await addTender(dialog, { kind: "Wallet", currency: "USD", amount: "1.88" });
+      await dialog.getByRole("button", { name: "Get wallet code" }).click();
+      await dialog.getByTestId("payment-code").waitFor();
+      // Closed, the sale keeps the cart; Show payment brings its Pay step back.
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await page.getByTestId("cart-held").getByRole("button", { name: "Show payment" }).click();
+      await dialog.getByRole("button", { name: "Cancel sale…" }).click();
+      await dialog.getByText("Give back to the customer, in cash from the drawer: ZWG 30.00.").waitFor();
+      expect(await till.app.accessibilityViolations()).toEqual([]);
+      await dialog.getByRole("button", { name: "Cancel sale and give back" }).click();
+      await dialog
+        .getByTestId("split-cancelled")
+        .filter({ hasText: "Sale cancelled. Give back to the customer, in cash from the drawer: ZWG 30.00." })
+        .waitFor();
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await till.waitForCart([{ name: "Cola 330ml", qty: "2" }]);
+      expect(await page.getByTestId("cart-held").count()).toBe(0);
+      const cancelled = (await sales()).find((sale) => sale.tender === "split" && sale.status === "cancelled");
+      expect(cancelled).toBeDefined();
+      expect(till.app.consoleErrors).toEqual([]);
+    } finally {
+      await till.close();
+    }
+  });
+});
