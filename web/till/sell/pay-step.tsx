@@ -82,6 +82,7 @@ function DraftSplit(props: Props & { base: Currency; other: Currency; rate: Exch
       rate={rate}
       taken={[]}
       maxNew={4}
+      leaveLabel="Back"
       onSend={send}
       onBack={props.onClose}
     />
@@ -124,6 +125,7 @@ function HeldSplit(props: {
           rate={rate}
           taken={liveTenders(sale)}
           maxNew={1}
+          leaveLabel="Close"
           onSend={send}
           onBack={props.onClose}
         >

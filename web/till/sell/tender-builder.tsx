@@ -37,6 +37,8 @@ export function TenderBuilder(props: {
   rate: ExchangeRate | undefined;
   taken: readonly TenderInput[];
   maxNew: number;
+  /** The button that leaves the step without sending: "Back" to the cart, or "Close" (the sale stays held). */
+  leaveLabel: string;
   children?: ComponentChildren;
   onSend: (send: TendersToSend) => Promise<void>;
   onBack: () => void;
@@ -87,7 +89,7 @@ export function TenderBuilder(props: {
       )}
       <FormError error={error} />
       <div class="dialog-actions">
-        <Button onClick={props.onBack}>Back</Button>
+        <Button onClick={props.onBack}>{props.leaveLabel}</Button>
         <Button variant="primary" busy={busy} disabled={!ready.ready || tenders.length === 0} onClick={send}>
           {sendLabel(hasWallet, result)}
         </Button>

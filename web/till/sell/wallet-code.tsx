@@ -24,8 +24,7 @@ export function PaymentCode(props: {
   return (
     <div class="wallet-pending">
       <p class="pay-total">
-        {props.label}
-        <strong>{formatMoney(props.currency, props.amountCents)}</strong>
+        {props.label} <strong>{formatMoney(props.currency, props.amountCents)}</strong>
       </p>
       <p>
         Payment code{" "}
