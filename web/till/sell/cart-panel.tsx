@@ -150,7 +150,10 @@ function WaitingPayment(props: { onShow: () => void }) {
         {split ? "Split sale waiting: paid " : "Waiting for wallet payment of "}
         <strong>{formatMoney(sale.currency, split ? sale.paid_cents : sale.total_cents)}</strong>
         {split ? ` of ${formatMoney(sale.currency, sale.total_cents)}` : null}
-        {sale.payment === null ? null : ` · code ${groupCode(sale.payment.code)}`}. The basket is locked until it is
+        {sale.payment === null || (split && !sale.tenders.some((tender) => tender.status === "pending"))
+          ? null
+          : ` · code ${groupCode(sale.payment.code)}`}
+        . The basket is locked until it is
         {split ? " paid or cancelled." : " paid, expires or is cancelled."}
       </p>
       <div class="cart-held-actions">
