@@ -2,6 +2,7 @@ import type { ExchangeRate } from "../../web/lib/api/exchange-rates.ts";
 import type { SaleTender, TenderSale } from "../../web/lib/api.ts";
 import {
   addedTender,
+  changeOptions,
   giveBack,
   kernelRate,
   liveTenders,
@@ -9,6 +10,7 @@ import {
   splitFields,
   type TenderInput,
   tally,
+  withCredits,
 } from "../../web/till/sell/tender-plan.ts";
 
 /** The till's Pay step arithmetic (web/till/sell/tender-plan.ts) over the kernel's settle. */
@@ -58,6 +60,14 @@ test("change in the currency the cashier chooses, rounded down in ZWG; the rate 
     kind: "covered",
     change: { currency: "ZWG", amountCents: 4097, baseCents: 153 },
   });
+  // The Pay step offers both, each as the kernel settles it; no change, no choice.
+  expect(changeOptions(420, "USD", tenders, rate)).toEqual([
+    { currency: "USD", amountCents: 153 },
+    { currency: "ZWG", amountCents: 4097 },
+  ]);
+  expect(changeOptions(420, "USD", tenders, null)).toEqual([]);
+  expect(changeOptions(420, "USD", [cash("USD", 420)], rate)).toEqual([]);
+  expect(withCredits(tenders, "USD", rate).map((tender) => tender.creditCents)).toEqual([200, 373]);
   expect(splitFields([cash("USD", 500)], "USD", "ZWG", usdZwg)).toEqual({
     tenders: [{ kind: "cash", currency: "USD", amount_cents: 500 }],
     change_currency: "ZWG",
