@@ -15,21 +15,24 @@ import { addToCart, cartHeldBy } from "./cart.ts";
 import { CartPanel, type Tender } from "./cart-panel.tsx";
 import { CashDialog } from "./cash-dialog.tsx";
 import { parkCart } from "./parked.ts";
-import { PriceDialog } from "./price-dialog.tsx";
+import type { PriceDialog as AskPrice } from "./price-dialog.tsx";
 import { ProductTiles } from "./product-tiles.tsx";
 import { type Completed, completedSale } from "./sale-api.ts";
 import { refreshTaxSettings } from "./tax-settings.ts";
 import { WalletDialog } from "./wallet-dialog.tsx";
 import { heldSale, onHeldSaleEnded, resumeHeldSale } from "./wallet-hold.ts";
 
-// The Pay step for several tenders or another currency, loaded when first opened with the screens opened
-// now and then (one chunk: the till's first load is at its budget, web/build.ts); the service worker
-// caches it, so it opens offline too.
+// The Pay step for several tenders or another currency, and the windows for parked carts and a price
+// asked at sale time, loaded when first opened with the screens opened now and then (one chunk: the
+// till's first load is at its budget, web/build.ts); the service worker caches it: they open offline too.
 const PayStep = lazyPage<{ onCompleted: (result: Completed) => void; onClose: () => void }>(
   async () => (await import("../occasional-screens.ts")).PayStep,
 );
 const ParkedDialog = lazyPage<{ open: boolean; onClose: () => void }>(
   async () => (await import("../occasional-screens.ts")).ParkedDialog,
+);
+const PriceDialog = lazyPage<Parameters<typeof AskPrice>[0]>(
+  async () => (await import("../occasional-screens.ts")).PriceDialog,
 );
 
 type Mode =
@@ -146,11 +149,7 @@ function SellDialogs(props: {
   };
   return (
     <>
-      <PriceDialog
-        product={mode.kind === "price" ? mode.product : undefined}
-        onPrice={addAfter}
-        onClose={backToSelling}
-      />
+      {mode.kind === "price" ? <PriceDialog product={mode.product} onPrice={addAfter} onClose={backToSelling} /> : null}
       <ProductDialog
         barcode={mode.kind === "new-product" ? mode.barcode : undefined}
         purpose="sell"

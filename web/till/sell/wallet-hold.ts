@@ -1,5 +1,7 @@
 import { effect, signal } from "@preact/signals";
+import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, asTenderSale, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
+import { toast } from "../../ui/index.ts";
 import { cart, cartHeldBy, clearCart } from "./cart.ts";
 import { followSale, type Sale } from "./sale-api.ts";
 
@@ -103,8 +105,18 @@ export async function cancelHeldPayment(): Promise<Sale | undefined> {
 
 // The cart can only be emptied under a held sale by switching worlds ("Empty cart and switch"): the
 // basket is gone, so its payment is cancelled too, rather than left payable with nothing to sell.
+// A split sale's cash (or paid wallet) goes back to the customer then: said, since no window shows it.
 effect(() => {
   if (cart.value.length === 0 && heldSale.peek() !== undefined) {
-    cancelHeldPayment().catch(() => {});
+    cancelHeldPayment().then(
+      (sale) => {
+        const paid = sale?.status === "cancelled" ? sale.tenders.filter((tender) => tender.status === "paid") : [];
+        if (paid.length > 0) {
+          const amounts = paid.map((tender) => formatMoney(tender.currency, tender.amount_cents));
+          toast(`Split sale cancelled: give back ${amounts.join(" and ")} in cash from the drawer.`, "info");
+        }
+      },
+      () => {},
+    );
   }
 });
