@@ -54,86 +54,124 @@ export function CashiersPage() {
       <section aria-labelledby="cashiers-title">
         <h2 id="cashiers-title">Your cashiers</h2>
         {cashiers.state === "loaded" ? (
-          <Table
-            caption="Cashiers"
-            rows={cashiers.value.data}
-            rowKey={(cashier) => cashier.id}
-            empty="No cashiers yet."
-            columns={[
-              { header: "Name", cell: (cashier) => cashier.name },
-              {
-                header: "Role",
-                cell: (cashier) =>
-                  cashier.status === "disabled" ? (
-                    roleLabel(cashier.role)
-                  ) : (
-                    <RoleSelect cashier={cashier} onChanged={reload} />
-                  ),
-              },
-              {
-                header: "Status",
-                cell: (cashier) => <span class={`status status-${cashier.status}`}>{cashier.status}</span>,
-              },
-              { header: "Wrong PINs", numeric: true, cell: (cashier) => cashier.failed_pin_attempts },
-              {
-                header: "Since",
-                cell: (cashier) => formatDateTime(cashier.disabled_at ?? cashier.locked_at ?? cashier.created_at),
-              },
-              {
-                header: "Actions",
-                cell: (cashier) =>
-                  cashier.status === "disabled" ? (
-                    "—"
-                  ) : (
-                    <div class="row">
-                      {cashier.status === "locked" ? (
-                        <Button
-                          busy={busyId === cashier.id}
-                          aria-label={`Unlock ${cashier.name}`}
-                          onClick={() => act(cashier, "unlock", `${cashier.name} is unlocked.`)}
-                        >
-                          Unlock
-                        </Button>
-                      ) : null}
-                      <Button
-                        variant="danger"
-                        aria-label={`Disable ${cashier.name}`}
-                        onClick={() => setDisabling(cashier)}
-                      >
-                        Disable
-                      </Button>
-                    </div>
-                  ),
-              },
-            ]}
+          <CashierTable
+            cashiers={cashiers.value.data}
+            busyId={busyId}
+            onUnlock={(cashier) => act(cashier, "unlock", `${cashier.name} is unlocked.`)}
+            onDisable={setDisabling}
+            onChanged={reload}
           />
         ) : (
           <Status resource={cashiers} />
         )}
       </section>
-      <Dialog open={disabling !== undefined} title="Disable this cashier?" onClose={() => setDisabling(undefined)}>
-        <p>
-          <strong>{disabling?.name}</strong> will no longer be able to switch in, and a till they are switched in on
-          stops acting as them at once. Their past sales keep their name. This cannot be undone: create the cashier
-          again if they come back.
-        </p>
-        <div class="dialog-actions">
-          <Button onClick={() => setDisabling(undefined)}>Cancel</Button>
-          <Button
-            variant="danger"
-            busy={disabling !== undefined && busyId === disabling.id}
-            onClick={async () => {
-              const cashier = disabling;
-              if (cashier === undefined) return;
-              await act(cashier, "disable", `${cashier.name} is disabled.`);
-              setDisabling(undefined);
-            }}
-          >
-            Disable cashier
-          </Button>
-        </div>
-      </Dialog>
+      <DisableCashierDialog
+        cashier={disabling}
+        busy={disabling !== undefined && busyId === disabling.id}
+        onClose={() => setDisabling(undefined)}
+        onDisable={async (cashier) => {
+          await act(cashier, "disable", `${cashier.name} is disabled.`);
+          setDisabling(undefined);
+        }}
+      />
     </>
+  );
+}
+
+/** The cashiers, each with its role to change and, while not disabled, unlock (when locked) and disable. */
+function CashierTable(props: {
+  cashiers: Cashier[];
+  busyId: string | undefined;
+  onUnlock: (cashier: Cashier) => void;
+  onDisable: (cashier: Cashier) => void;
+  onChanged: () => void;
+}) {
+  return (
+    <Table
+      caption="Cashiers"
+      rows={props.cashiers}
+      rowKey={(cashier) => cashier.id}
+      empty="No cashiers yet."
+      columns={[
+        { header: "Name", cell: (cashier) => cashier.name },
+        {
+          header: "Role",
+          cell: (cashier) =>
+            cashier.status === "disabled" ? (
+              roleLabel(cashier.role)
+            ) : (
+              <RoleSelect cashier={cashier} onChanged={props.onChanged} />
+            ),
+        },
+        {
+          header: "Status",
+          cell: (cashier) => <span class={`status status-${cashier.status}`}>{cashier.status}</span>,
+        },
+        { header: "Wrong PINs", numeric: true, cell: (cashier) => cashier.failed_pin_attempts },
+        {
+          header: "Since",
+          cell: (cashier) => formatDateTime(cashier.disabled_at ?? cashier.locked_at ?? cashier.created_at),
+        },
+        {
+          header: "Actions",
+          cell: (cashier) =>
+            cashier.status === "disabled" ? (
+              "—"
+            ) : (
+              <div class="row">
+                {cashier.status === "locked" ? (
+                  <Button
+                    busy={props.busyId === cashier.id}
+                    aria-label={`Unlock ${cashier.name}`}
+                    onClick={() => props.onUnlock(cashier)}
+                  >
+                    Unlock
+                  </Button>
+                ) : null}
+                <Button
+                  variant="danger"
+                  aria-label={`Disable ${cashier.name}`}
+                  onClick={() => props.onDisable(cashier)}
+                >
+                  Disable
+                </Button>
+              </div>
+            ),
+        },
+      ]}
+    />
+  );
+}
+
+/** Asks before disabling a cashier, saying what it means for their till and their past sales. */
+function DisableCashierDialog(props: {
+  cashier: Cashier | undefined;
+  busy: boolean;
+  onClose: () => void;
+  onDisable: (cashier: Cashier) => Promise<void>;
+}) {
+  return (
+    <Dialog open={props.cashier !== undefined} title="Disable this cashier?" onClose={props.onClose}>
+      <p>
+        <strong>{props.cashier?.name}</strong> will no longer be able to switch in, and a till they are switched in on
+        stops acting as them at once. Their past sales keep their name. This cannot be undone: create the cashier again
+        if they come back.
+      </p>
+      <div class="dialog-actions">
+        <Button onClick={props.onClose}>Cancel</Button>
+        <Button
+          variant="danger"
+          busy={props.busy}
+          onClick={async () => {
+            const cashier = props.cashier;
+            if (cashier === undefined) return;
+            await props.onDisable(cashier);
+          }}
+        >
+          Disable cashier
+        </Button>
+      </div>
+    </Dialog>
   );
 }
 
@@ -175,45 +213,16 @@ function RoleSelect(props: { cashier: Cashier; onChanged: () => void }) {
 const PIN_PATTERN = /^[0-9]{4,6}$/;
 
 function NewCashier(props: { onCreated: () => void }) {
-  const [name, setName] = useState("");
-  const [pin, setPin] = useState("");
-  const [confirmation, setConfirmation] = useState("");
-  const [role, setRole] = useState<CashierRole>("cashier");
-  const [errors, setErrors] = useState<{ name?: string; pin?: string; confirmation?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const { name, setName, pin, setPin, confirmation, setConfirmation, role, setRole, errors, setErrors, busy, submit } =
+    useNewCashier(props.onCreated);
   return (
     <section aria-labelledby="new-cashier-title">
       <h2 id="new-cashier-title">Add a cashier</h2>
       <form
         class="card"
-        onSubmit={async (event) => {
+        onSubmit={(event) => {
           event.preventDefault();
-          const found = {
-            pin: PIN_PATTERN.test(pin) ? undefined : "The PIN is 4 to 6 digits.",
-            confirmation: pin === confirmation ? undefined : "The two PINs differ.",
-          };
-          setErrors(found);
-          if (found.pin !== undefined || found.confirmation !== undefined) return;
-          setBusy(true);
-          try {
-            const created = await createCashier({ name: name.trim(), pin, role });
-            // The PIN leaves the page's state as soon as the API has it.
-            setName("");
-            setPin("");
-            setConfirmation("");
-            setRole("cashier");
-            toast(`${created.name} can now switch in on your tills.`);
-            props.onCreated();
-          } catch (caught) {
-            // A taken name is the Name field's problem: said under it, and gone once it is edited.
-            if (caught instanceof ApiError && caught.code === "cashier_name_taken") {
-              setErrors({ name: caught.message });
-              return;
-            }
-            toast(caught instanceof Error ? caught.message : "The cashier was not created.", "error");
-          } finally {
-            setBusy(false);
-          }
+          void submit();
         }}
       >
         <div class="row">
@@ -266,4 +275,43 @@ function NewCashier(props: { onCreated: () => void }) {
       </form>
     </section>
   );
+}
+
+/** A new cashier's draft, its PIN checked twice here, and its creation; the PIN is forgotten once created. */
+function useNewCashier(onCreated: () => void) {
+  const [name, setName] = useState("");
+  const [pin, setPin] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [role, setRole] = useState<CashierRole>("cashier");
+  const [errors, setErrors] = useState<{ name?: string; pin?: string; confirmation?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const found = {
+      pin: PIN_PATTERN.test(pin) ? undefined : "The PIN is 4 to 6 digits.",
+      confirmation: pin === confirmation ? undefined : "The two PINs differ.",
+    };
+    setErrors(found);
+    if (found.pin !== undefined || found.confirmation !== undefined) return;
+    setBusy(true);
+    try {
+      const created = await createCashier({ name: name.trim(), pin, role });
+      // The PIN leaves the page's state as soon as the API has it.
+      setName("");
+      setPin("");
+      setConfirmation("");
+      setRole("cashier");
+      toast(`${created.name} can now switch in on your tills.`);
+      onCreated();
+    } catch (caught) {
+      // A taken name is the Name field's problem: said under it, and gone once it is edited.
+      if (caught instanceof ApiError && caught.code === "cashier_name_taken") {
+        setErrors({ name: caught.message });
+        return;
+      }
+      toast(caught instanceof Error ? caught.message : "The cashier was not created.", "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { name, setName, pin, setPin, confirmation, setConfirmation, role, setRole, errors, setErrors, busy, submit };
 }
