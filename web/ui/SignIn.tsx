@@ -5,11 +5,7 @@ import { type SessionKind, signIn } from "../lib/session.ts";
 import { Button } from "./Button.tsx";
 import { Field } from "./Field.tsx";
 
-/**
- * The sign-in both browser apps show: the dashboard user's email and password open a session of the
- * app's kind. The answer sets the HttpOnly session cookie; the page keeps only the CSRF token.
- */
-export function SignIn(props: {
+type SignInProps = {
   title: string;
   kind: SessionKind;
   children?: ComponentChildren;
@@ -17,43 +13,22 @@ export function SignIn(props: {
   submit?: (credentials: { email: string; password: string; otp?: string | undefined }) => Promise<void>;
   /** The submit button's words ("Sign in" unless said). */
   submitLabel?: string;
-}) {
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  // Shown once the API answers otp_required: email and password stay as typed.
-  const [needsOtp, setNeedsOtp] = useState(false);
-  const [otp, setOtp] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  // An error is about what was sent: once either field changes it no longer describes the form.
-  const edit = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(undefined);
-  };
+};
+
+/**
+ * The sign-in both browser apps show: the dashboard user's email and password open a session of the
+ * app's kind. The answer sets the HttpOnly session cookie; the page keeps only the CSRF token.
+ */
+export function SignIn(props: SignInProps) {
+  const { email, setEmail, password, setPassword, needsOtp, otp, setOtp, error, busy, edit, send } = useSignIn(props);
   return (
     <main class="sign-in card" id="main">
       <h1>{props.title}</h1>
       {props.children}
       <form
-        onSubmit={async (event) => {
+        onSubmit={(event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            await (props.submit ?? ((credentials) => signIn({ ...credentials, kind: props.kind })))({
-              email,
-              password,
-              otp: needsOtp ? otp.trim() : undefined,
-            });
-          } catch (caught) {
-            if (caught instanceof ApiError && caught.code === "otp_required") {
-              setNeedsOtp(true);
-              return;
-            }
-            setError(signInFailure(caught));
-          } finally {
-            setBusy(false);
-          }
+          void send();
         }}
       >
         <Field label="Email" type="email" autocomplete="username" required value={email} onValue={edit(setEmail)} />
@@ -88,6 +63,42 @@ export function SignIn(props: {
       </form>
     </main>
   );
+}
+
+/** The form's fields and state, and sending them: an otp_required answer asks for the code and keeps the rest. */
+function useSignIn(props: Pick<SignInProps, "kind" | "submit">) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  // Shown once the API answers otp_required: email and password stay as typed.
+  const [needsOtp, setNeedsOtp] = useState(false);
+  const [otp, setOtp] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  // An error is about what was sent: once either field changes it no longer describes the form.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(undefined);
+  };
+  const send = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await (props.submit ?? ((credentials) => signIn({ ...credentials, kind: props.kind })))({
+        email,
+        password,
+        otp: needsOtp ? otp.trim() : undefined,
+      });
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.code === "otp_required") {
+        setNeedsOtp(true);
+        return;
+      }
+      setError(signInFailure(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { email, setEmail, password, setPassword, needsOtp, otp, setOtp, error, busy, edit, send };
 }
 
 /** What the person signing in is told: the same words for an unknown email and a wrong password. */
