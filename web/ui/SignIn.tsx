@@ -20,15 +20,42 @@ type SignInProps = {
  * app's kind. The answer sets the HttpOnly session cookie; the page keeps only the CSRF token.
  */
 export function SignIn(props: SignInProps) {
-  const { email, setEmail, password, setPassword, needsOtp, otp, setOtp, error, busy, edit, send } = useSignIn(props);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  // Shown once the API answers otp_required: email and password stay as typed.
+  const [needsOtp, setNeedsOtp] = useState(false);
+  const [otp, setOtp] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  // An error is about what was sent: once either field changes it no longer describes the form.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(undefined);
+  };
   return (
     <main class="sign-in card" id="main">
       <h1>{props.title}</h1>
       {props.children}
       <form
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          void send();
+          setBusy(true);
+          setError(undefined);
+          try {
+            await (props.submit ?? ((credentials) => signIn({ ...credentials, kind: props.kind })))({
+              email,
+              password,
+              otp: needsOtp ? otp.trim() : undefined,
+            });
+          } catch (caught) {
+            if (caught instanceof ApiError && caught.code === "otp_required") {
+              setNeedsOtp(true);
+              return;
+            }
+            setError(signInFailure(caught));
+          } finally {
+            setBusy(false);
+          }
         }}
       >
         <Field label="Email" type="email" autocomplete="username" required value={email} onValue={edit(setEmail)} />
@@ -40,18 +67,7 @@ export function SignIn(props: SignInProps) {
           value={password}
           onValue={edit(setPassword)}
         />
-        {needsOtp ? (
-          <Field
-            label="Authentication code"
-            autocomplete="one-time-code"
-            inputMode="numeric"
-            required
-            autoFocus
-            hint="The 6 digits your authenticator app shows, or one of your recovery codes."
-            value={otp}
-            onValue={setOtp}
-          />
-        ) : null}
+        {needsOtp ? <OtpField value={otp} onValue={setOtp} /> : null}
         {error === undefined ? null : (
           <p class="form-error" role="alert">
             {error}
@@ -65,40 +81,20 @@ export function SignIn(props: SignInProps) {
   );
 }
 
-/** The form's fields and state, and sending them: an otp_required answer asks for the code and keeps the rest. */
-function useSignIn(props: Pick<SignInProps, "kind" | "submit">) {
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  // Shown once the API answers otp_required: email and password stay as typed.
-  const [needsOtp, setNeedsOtp] = useState(false);
-  const [otp, setOtp] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  // An error is about what was sent: once either field changes it no longer describes the form.
-  const edit = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(undefined);
-  };
-  const send = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await (props.submit ?? ((credentials) => signIn({ ...credentials, kind: props.kind })))({
-        email,
-        password,
-        otp: needsOtp ? otp.trim() : undefined,
-      });
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.code === "otp_required") {
-        setNeedsOtp(true);
-        return;
-      }
-      setError(signInFailure(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { email, setEmail, password, setPassword, needsOtp, otp, setOtp, error, busy, edit, send };
+/** The authenticator's code (or a recovery code), asked for once the API answers otp_required. */
+function OtpField(props: { value: string; onValue: (value: string) => void }) {
+  return (
+    <Field
+      label="Authentication code"
+      autocomplete="one-time-code"
+      inputMode="numeric"
+      required
+      autoFocus
+      hint="The 6 digits your authenticator app shows, or one of your recovery codes."
+      value={props.value}
+      onValue={props.onValue}
+    />
+  );
 }
 
 /** What the person signing in is told: the same words for an unknown email and a wrong password. */
