@@ -83,26 +83,37 @@ export function PayoutsPage() {
 }
 
 function RequestPayout(props: { destination: MerchantProfile["payout_destination"]; onRequested: () => void }) {
-  const { amount, setAmount, currency, setCurrency, busy, error, fail, submit, stepUp } = usePayoutRequest(
-    props.onRequested,
-  );
+  const [amount, setAmount] = useState("");
+  const [currency, setCurrency] = useState<Currency>("USD");
+  const { busy, error, fail, run } = useAction();
+  const stepUp = useStepUp("A payout moves money out of your balance.");
   const { msisdn, verified } = props.destination;
-  if (msisdn === null || !verified) {
-    return (
-      <p class="card">
-        Payouts go to your verified wallet. None is verified yet: ask the platform operator to verify your payout
-        wallet.
-      </p>
-    );
-  }
+  if (msisdn === null || !verified) return <NoVerifiedWallet />;
   return (
     <section aria-labelledby="request-title">
       <h2 id="request-title">Request a payout</h2>
       <form
         class="card"
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          void submit();
+          const cents = centsFromMajorUnits(amount);
+          if (cents === undefined) {
+            fail("Enter an amount such as 25 or 25.50.");
+            return;
+          }
+          // A refusal (not enough money, a limit) stays under the field until the form changes; a
+          // step-up refusal renews the key like any 4xx, and the step-up dialog runs the action again.
+          await stepUp.run(async () => {
+            await run(
+              async (idempotencyKey) => {
+                const payout = await createPayout({ amount_cents: cents, currency }, { idempotencyKey });
+                setAmount("");
+                toast(`Payout of ${formatMoney(payout.currency, payout.amount_cents)} requested.`);
+                props.onRequested();
+              },
+              (caught) => caught instanceof ApiError && caught.code === "step_up_required",
+            );
+          });
         }}
       >
         <p>
@@ -140,31 +151,11 @@ function RequestPayout(props: { destination: MerchantProfile["payout_destination
   );
 }
 
-/** The payout's draft and its request: the amount checked, then created behind the step-up with one action key. */
-function usePayoutRequest(onRequested: () => void) {
-  const [amount, setAmount] = useState("");
-  const [currency, setCurrency] = useState<Currency>("USD");
-  const { busy, error, fail, run } = useAction();
-  const stepUp = useStepUp("A payout moves money out of your balance.");
-  const submit = async () => {
-    const cents = centsFromMajorUnits(amount);
-    if (cents === undefined) {
-      fail("Enter an amount such as 25 or 25.50.");
-      return;
-    }
-    // A refusal (not enough money, a limit) stays under the field until the form changes; a
-    // step-up refusal renews the key like any 4xx, and the step-up dialog runs the action again.
-    await stepUp.run(async () => {
-      await run(
-        async (idempotencyKey) => {
-          const payout = await createPayout({ amount_cents: cents, currency }, { idempotencyKey });
-          setAmount("");
-          toast(`Payout of ${formatMoney(payout.currency, payout.amount_cents)} requested.`);
-          onRequested();
-        },
-        (caught) => caught instanceof ApiError && caught.code === "step_up_required",
-      );
-    });
-  };
-  return { amount, setAmount, currency, setCurrency, busy, error, fail, submit, stepUp };
+/** Said instead of the form while the merchant has no verified payout wallet. */
+function NoVerifiedWallet() {
+  return (
+    <p class="card">
+      Payouts go to your verified wallet. None is verified yet: ask the platform operator to verify your payout wallet.
+    </p>
+  );
 }
