@@ -213,54 +213,59 @@ function RoleSelect(props: { cashier: Cashier; onChanged: () => void }) {
 const PIN_PATTERN = /^[0-9]{4,6}$/;
 
 function NewCashier(props: { onCreated: () => void }) {
-  const { name, setName, pin, setPin, confirmation, setConfirmation, role, setRole, errors, setErrors, busy, submit } =
-    useNewCashier(props.onCreated);
+  const [name, setName] = useState("");
+  const [pin, setPin] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [role, setRole] = useState<CashierRole>("cashier");
+  const [errors, setErrors] = useState<{ name?: string; pin?: string; confirmation?: string }>({});
+  const [busy, setBusy] = useState(false);
   return (
     <section aria-labelledby="new-cashier-title">
       <h2 id="new-cashier-title">Add a cashier</h2>
       <form
         class="card"
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          void submit();
+          const found = {
+            pin: PIN_PATTERN.test(pin) ? undefined : "The PIN is 4 to 6 digits.",
+            confirmation: pin === confirmation ? undefined : "The two PINs differ.",
+          };
+          setErrors(found);
+          if (found.pin !== undefined || found.confirmation !== undefined) return;
+          setBusy(true);
+          try {
+            const created = await createCashier({ name: name.trim(), pin, role });
+            // The PIN leaves the page's state as soon as the API has it.
+            setName("");
+            setPin("");
+            setConfirmation("");
+            setRole("cashier");
+            toast(`${created.name} can now switch in on your tills.`);
+            props.onCreated();
+          } catch (caught) {
+            // A taken name is the Name field's problem: said under it, and gone once it is edited.
+            if (caught instanceof ApiError && caught.code === "cashier_name_taken") {
+              setErrors({ name: caught.message });
+              return;
+            }
+            toast(caught instanceof Error ? caught.message : "The cashier was not created.", "error");
+          } finally {
+            setBusy(false);
+          }
         }}
       >
         <div class="row">
-          <Field
-            label="Name"
-            required
-            maxLength={100}
-            autocomplete="off"
-            value={name}
-            onValue={(value) => {
+          <CashierFields
+            name={name}
+            onName={(value) => {
               setName(value);
               setErrors({ ...errors, name: undefined });
             }}
-            error={errors.name}
-          />
-          <Field
-            label="PIN"
-            type="password"
-            inputMode="numeric"
-            autocomplete="new-password"
-            required
-            minLength={4}
-            maxLength={6}
-            hint="4 to 6 digits; tell it to the cashier, it is not shown again"
-            value={pin}
-            onValue={setPin}
-            error={errors.pin}
-          />
-          <Field
-            label="PIN again"
-            type="password"
-            inputMode="numeric"
-            autocomplete="new-password"
-            required
-            maxLength={6}
-            value={confirmation}
-            onValue={setConfirmation}
-            error={errors.confirmation}
+            pin={pin}
+            confirmation={confirmation}
+            onPin={setPin}
+            onConfirmation={setConfirmation}
+            errors={errors}
           />
           <SelectField
             label="Role"
@@ -277,41 +282,51 @@ function NewCashier(props: { onCreated: () => void }) {
   );
 }
 
-/** A new cashier's draft, its PIN checked twice here, and its creation; the PIN is forgotten once created. */
-function useNewCashier(onCreated: () => void) {
-  const [name, setName] = useState("");
-  const [pin, setPin] = useState("");
-  const [confirmation, setConfirmation] = useState("");
-  const [role, setRole] = useState<CashierRole>("cashier");
-  const [errors, setErrors] = useState<{ name?: string; pin?: string; confirmation?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const found = {
-      pin: PIN_PATTERN.test(pin) ? undefined : "The PIN is 4 to 6 digits.",
-      confirmation: pin === confirmation ? undefined : "The two PINs differ.",
-    };
-    setErrors(found);
-    if (found.pin !== undefined || found.confirmation !== undefined) return;
-    setBusy(true);
-    try {
-      const created = await createCashier({ name: name.trim(), pin, role });
-      // The PIN leaves the page's state as soon as the API has it.
-      setName("");
-      setPin("");
-      setConfirmation("");
-      setRole("cashier");
-      toast(`${created.name} can now switch in on your tills.`);
-      onCreated();
-    } catch (caught) {
-      // A taken name is the Name field's problem: said under it, and gone once it is edited.
-      if (caught instanceof ApiError && caught.code === "cashier_name_taken") {
-        setErrors({ name: caught.message });
-        return;
-      }
-      toast(caught instanceof Error ? caught.message : "The cashier was not created.", "error");
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { name, setName, pin, setPin, confirmation, setConfirmation, role, setRole, errors, setErrors, busy, submit };
+/** The new cashier's name and PIN, the PIN typed twice; each field shows its own refusal. */
+function CashierFields(props: {
+  name: string;
+  onName: (name: string) => void;
+  pin: string;
+  confirmation: string;
+  onPin: (pin: string) => void;
+  onConfirmation: (confirmation: string) => void;
+  errors: { name?: string; pin?: string; confirmation?: string };
+}) {
+  return (
+    <>
+      <Field
+        label="Name"
+        required
+        maxLength={100}
+        autocomplete="off"
+        value={props.name}
+        onValue={props.onName}
+        error={props.errors.name}
+      />
+      <Field
+        label="PIN"
+        type="password"
+        inputMode="numeric"
+        autocomplete="new-password"
+        required
+        minLength={4}
+        maxLength={6}
+        hint="4 to 6 digits; tell it to the cashier, it is not shown again"
+        value={props.pin}
+        onValue={props.onPin}
+        error={props.errors.pin}
+      />
+      <Field
+        label="PIN again"
+        type="password"
+        inputMode="numeric"
+        autocomplete="new-password"
+        required
+        maxLength={6}
+        value={props.confirmation}
+        onValue={props.onConfirmation}
+        error={props.errors.confirmation}
+      />
+    </>
+  );
 }
