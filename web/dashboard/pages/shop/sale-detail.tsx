@@ -29,7 +29,27 @@ export function SaleDetailPage(props: { saleId: string }) {
       </p>
       <h1>Sale of {formatMoney(value.currency, value.total_cents)}</h1>
       <SaleFacts sale={value} nameOf={nameOf} tillName={tillName} />
-      <SaleLines sale={value} />
+      <Table
+        caption="Lines"
+        rows={value.items.map((item, line) => ({ ...item, line }))}
+        rowKey={(item) => String(item.line)}
+        empty="—"
+        columns={[
+          { header: "Item", cell: (item) => item.name },
+          { header: "Qty", numeric: true, cell: (item) => item.qty },
+          { header: "Unit price", numeric: true, cell: (item) => formatMoney(value.currency, item.unit_cents) },
+          { header: "Line total", numeric: true, cell: (item) => formatMoney(value.currency, item.line_total_cents) },
+          {
+            header: "Returned",
+            numeric: true,
+            cell: (item) =>
+              value.returns
+                .flatMap((saleReturn) => saleReturn.items)
+                .filter((returned) => returned.line === item.line)
+                .reduce((sum, returned) => sum + returned.qty, 0),
+          },
+        ]}
+      />
       <SaleReturns sale={value} nameOf={nameOf} tillName={tillName} />
     </>
   );
@@ -84,33 +104,6 @@ function SaleFacts({ sale, nameOf, tillName }: { sale: Sale } & Names) {
         <code>{sale.id}</code>
       </dd>
     </dl>
-  );
-}
-
-/** The sale's lines, each with how many of it came back. */
-function SaleLines({ sale }: { sale: Sale }) {
-  return (
-    <Table
-      caption="Lines"
-      rows={sale.items.map((item, line) => ({ ...item, line }))}
-      rowKey={(item) => String(item.line)}
-      empty="—"
-      columns={[
-        { header: "Item", cell: (item) => item.name },
-        { header: "Qty", numeric: true, cell: (item) => item.qty },
-        { header: "Unit price", numeric: true, cell: (item) => formatMoney(sale.currency, item.unit_cents) },
-        { header: "Line total", numeric: true, cell: (item) => formatMoney(sale.currency, item.line_total_cents) },
-        {
-          header: "Returned",
-          numeric: true,
-          cell: (item) =>
-            sale.returns
-              .flatMap((saleReturn) => saleReturn.items)
-              .filter((returned) => returned.line === item.line)
-              .reduce((sum, returned) => sum + returned.qty, 0),
-        },
-      ]}
-    />
   );
 }
 
