@@ -1,7 +1,5 @@
 import { lazyPage } from "../../ui/index.ts";
 import type { ReceiptPanelProps } from "./receipt-panel-body.tsx";
-// The print stylesheet stays in the till's first-load CSS: a chunk's own CSS is not loaded with it.
-import "./receipt-sheet.css";
 
 /**
  * The receipt of a finished sale or return (`receipt-panel-body.tsx`), from the chunk of the screens

@@ -3,6 +3,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { session } from "../../lib/session.ts";
 import type { PrintableReceipt, PrintedLine, SaleFigures } from "./printable.ts";
 import { shopProfile, taxNumberLabel } from "./shop-profile.ts";
+import "./receipt-sheet.css";
 
 export type Paper = "roll" | "a4";
 
