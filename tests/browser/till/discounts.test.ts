@@ -31,26 +31,15 @@ test("a discounted line and a cart discount, taxed, paid cash: the cart, the sal
       { name: "Bread", qty: "1" },
     ]);
 
-    await page.getByRole("button", { name: "Discount on Juice" }).click();
-    const lineDialog = page.getByRole("dialog", { name: "Discount on Juice" });
-    await lineDialog.getByLabel("Percentage").fill("10");
-    await lineDialog.getByLabel("Reason").fill("Loyal customer");
-    await lineDialog.getByRole("button", { name: "Apply" }).click();
-    await page.getByRole("button", { name: "Discount cart" }).click();
-    const cartDialog = page.getByRole("dialog", { name: "Discount on the cart" });
-    await cartDialog.getByLabel("Kind").selectOption("amount");
-    await cartDialog.getByLabel("Amount").fill("1.00");
-    await cartDialog.getByRole("button", { name: "Apply" }).click();
+    await till.discount({ line: "Juice", percent: "10", reason: "Loyal customer" });
+    await till.discount({ amount: "1.00" });
     // 2300 − 230 − 81 = 1989 at 15 % (298.35 → 298), 481 at 0 %: 2768.
     await page.getByTestId("cart-discount").filter({ hasText: "USD 3.30" }).waitFor();
     expect(await page.getByTestId("cart-tax-1500").textContent()).toBe("USD 2.98");
     expect(await page.getByTestId("cart-total").textContent()).toBe("USD 27.68");
     expect(await till.app.accessibilityViolations()).toEqual([]);
 
-    await page.getByRole("button", { name: "Pay cash" }).click();
-    const pay = page.getByRole("dialog", { name: "Pay cash" });
-    await pay.getByRole("button", { name: "Exact" }).click();
-    await pay.getByRole("button", { name: "Complete sale" }).click();
+    await till.payCash();
     await page.getByRole("status").filter({ hasText: "Sale complete: USD 27.68" }).waitFor();
     await till.waitForSynced();
 

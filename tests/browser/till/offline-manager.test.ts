@@ -61,16 +61,9 @@ test("an over-limit discount sold offline: back online the outbox asks for a man
 
     await context.setOffline(true);
     await page.getByText("Offline", { exact: true }).waitFor();
-    await page.getByRole("button", { name: "Discount cart" }).click();
-    const discount = page.getByRole("dialog", { name: "Discount on the cart" });
-    await discount.getByLabel("Percentage").fill("50");
-    await discount.getByLabel("Reason").fill("Damaged can");
-    await discount.getByRole("button", { name: "Apply" }).click();
+    await till.discount({ percent: "50", reason: "Damaged can" });
     await page.getByTestId("cart-total").filter({ hasText: "USD 5.00" }).waitFor();
-    await page.getByRole("button", { name: "Pay cash" }).click();
-    const pay = page.getByRole("dialog", { name: "Pay cash" });
-    await pay.getByRole("button", { name: "Exact" }).click();
-    await pay.getByRole("button", { name: "Complete sale" }).click();
+    await till.payCash();
     await page.getByRole("status").filter({ hasText: "Sale complete: USD 5.00" }).waitFor();
     await page.getByRole("button", { name: "1 unsynced", exact: true }).waitFor();
 
@@ -119,14 +112,8 @@ test("an over-limit discount sold online: the manager's PIN is asked for at once
     const before = (await saleRows()).length;
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
-    await page.getByRole("button", { name: "Discount cart" }).click();
-    const discount = page.getByRole("dialog", { name: "Discount on the cart" });
-    await discount.getByLabel("Percentage").fill("30");
-    await discount.getByRole("button", { name: "Apply" }).click();
-    await page.getByRole("button", { name: "Pay cash" }).click();
-    const pay = page.getByRole("dialog", { name: "Pay cash" });
-    await pay.getByRole("button", { name: "Exact" }).click();
-    await pay.getByRole("button", { name: "Complete sale" }).click();
+    await till.discount({ percent: "30" });
+    await till.payCash();
 
     const manager = page.getByRole("dialog", { name: "A manager must approve this" });
     await manager.getByText("A manager's PIN is needed for a discount over the limit.").waitFor();

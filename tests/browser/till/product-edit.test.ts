@@ -51,10 +51,7 @@ test("a manager edits a price at the till and sells at it; a cashier sees no edi
     // A scan reaches the cart wherever the focus is (the editor gave scans back to Sell when it closed).
     await till.scan("5000112637922");
     await till.waitForCart([{ name: "Cola 330ml", qty: "1" }]);
-    await page.getByRole("button", { name: "Pay cash" }).click();
-    const pay = page.getByRole("dialog", { name: "Pay cash" });
-    await pay.getByRole("button", { name: "Exact" }).click();
-    await pay.getByRole("button", { name: "Complete sale" }).click();
+    await till.payCash();
     await page.getByRole("status").filter({ hasText: "Sale complete: USD 2.00" }).waitFor();
     await till.waitForSynced();
     const sales = await world.api("test")<{ data: { total_cents: number; items: { unit_cents: number }[] }[] }>(

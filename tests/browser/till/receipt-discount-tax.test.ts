@@ -37,23 +37,10 @@ test("a discounted, taxed cash sale: the printed receipt shows the discounts wit
       { name: "Juice", qty: "2" },
       { name: "Bread", qty: "1" },
     ]);
-    await page.getByRole("button", { name: "Discount on Juice" }).click();
-    const lineDialog = page.getByRole("dialog", { name: "Discount on Juice" });
-    await lineDialog.getByLabel("Percentage").fill("10");
-    await lineDialog.getByLabel("Reason").fill("Loyal customer");
-    await lineDialog.getByRole("button", { name: "Apply" }).click();
-    await page.getByRole("button", { name: "Discount cart" }).click();
-    const cartDialog = page.getByRole("dialog", { name: "Discount on the cart" });
-    await cartDialog.getByLabel("Kind").selectOption("amount");
-    await cartDialog.getByLabel("Amount").fill("1.00");
-    await cartDialog.getByLabel("Reason").fill("Staff");
-    await cartDialog.getByRole("button", { name: "Apply" }).click();
+    await till.discount({ line: "Juice", percent: "10", reason: "Loyal customer" });
+    await till.discount({ amount: "1.00", reason: "Staff" });
     await page.getByTestId("cart-total").filter({ hasText: "USD 27.68" }).waitFor();
-
-    await page.getByRole("button", { name: "Pay cash" }).click();
-    const pay = page.getByRole("dialog", { name: "Pay cash" });
-    await pay.getByLabel("Amount tendered (USD)").fill("30.00");
-    await pay.getByRole("button", { name: "Complete sale" }).click();
+    await till.payCash("30.00");
     await page.getByRole("status").filter({ hasText: "Sale complete: USD 27.68" }).waitFor();
 
     // Printed as the cashier prints it, before or after the outbox has sent the sale.
