@@ -5,7 +5,7 @@ import type { Sale } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button, Dialog, Field, FormError } from "../../ui/index.ts";
-import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
+import { ReceiptPanelBody as ReceiptPanel } from "../receipt/receipt-panel-body.tsx";
 import { returnedPerLine, returnItems, type SaleReturn } from "./return-api.ts";
 
 /**

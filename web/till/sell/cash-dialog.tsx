@@ -4,9 +4,19 @@ import { useAction } from "../../lib/use-action.ts";
 import { Button, Dialog, Field, FormError } from "../../ui/index.ts";
 import { parseAmountCents, quickTenders } from "../money.ts";
 import { queueSale } from "../offline/index.ts";
+import { printedCart } from "../receipt/printable.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleDiscount, saleItems } from "./cart.ts";
+import {
+  cart,
+  cartCurrency,
+  cartDiscount,
+  cartTotalCents,
+  clearCart,
+  pricedCart,
+  saleDiscount,
+  saleItems,
+} from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /**
@@ -38,6 +48,7 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
     await run(async () => {
       const world = activeWorld();
       const lines = cart.value;
+      const printed = printedCart(lines, pricedCart.value, cartDiscount.value);
       const queued = await queueSale({
         world,
         // What was handed over goes with the sale, so its receipt shows tendered and change.
@@ -61,7 +72,7 @@ function CashForm(props: { onCompleted: (result: Completed) => void; onClose: ()
           livemode: world === "live",
           at: queued.taken_at,
           currency,
-          items: printedLines(lines),
+          ...printed,
           totalCents: total,
           tender: "cash",
           tenderedCents: tenderedCents ?? null,

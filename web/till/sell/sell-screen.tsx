@@ -5,6 +5,7 @@ import { toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
 import { ProductDialog } from "../catalog/product-dialog.tsx";
+import { EditProductsButton } from "../catalog/product-editing.tsx";
 import { recordedReceiptUrls } from "../offline/index.ts";
 import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
 import { useScanHandler } from "../scan/scan-target.ts";
@@ -140,6 +141,7 @@ export function SellScreen() {
           />
         </form>
         <ProductTiles onPick={(product) => add(product)} />
+        <EditProductsButton />
       </section>
       <section class="sell-cart" aria-label="Cart">
         {completed === undefined ? null : (
