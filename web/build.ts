@@ -42,8 +42,7 @@ const APPS = {
   // Discounts and tax in the cart (the kernel's priceBasket, the discount dialog, the tax lines) and a
   // return's refund (the kernel's refunds.ts; issue 47) took the first load from 30,493 B to 32,197 B
   // at their merge (+1,704 B measured): the budget rose by exactly that.
-  // The budget keeps ~300 B of room over the 32.2 kB measured: the service-worker update test rebuilds
-  // with a label comment (+25 B), and a budget equal to the size failed it.
+  // The budget keeps ~300 B of room over the 32.2 kB measured.
   till: { entry: "till/main.tsx", title: "Till", scriptBudgetBytes: 32_500 },
 } as const;
 export type AppName = keyof typeof APPS;
@@ -89,7 +88,11 @@ export async function buildWeb(
   options: {
     outDirectory?: string;
     quiet?: boolean;
-    /** A comment at the top of every script: a build label (two builds of the same sources then differ). */
+    /**
+     * A comment at the top of every script: a build label (two builds of the same sources then differ).
+     * A labelled build is a test's second release, not one we ship: its budgets are not checked (the
+     * release build of the same sources checks them), so the label's bytes never fail a test.
+     */
     label?: string;
   } = {},
 ): Promise<WebManifest> {
@@ -108,7 +111,7 @@ export async function buildWeb(
   const tillFiles = Object.keys(results[names.indexOf("till")]?.outputs ?? {}).map((output) => path.basename(output));
   manifest.serviceWorkers.till = await buildServiceWorker(outDirectory, manifest, tillFiles);
   await writeFile(path.join(outDirectory, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  const problems = overBudget(manifest, metafile);
+  const problems = options.label === undefined ? overBudget(manifest, metafile) : [];
   if (!options.quiet) {
     process.stdout.write(report(manifest));
     for (const [appName, app] of Object.entries(manifest.apps)) {

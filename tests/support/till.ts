@@ -201,6 +201,35 @@ export class TillPage {
   }
 
   /**
+   * Gives a discount from the cart: on the line of `line` (a product's name) or, without it, on the
+   * whole cart; a percentage or an amount as typed, with an optional reason.
+   */
+  async discount(given: { line?: string; percent?: string; amount?: string; reason?: string }): Promise<void> {
+    const { page } = this;
+    const title = given.line === undefined ? "Discount on the cart" : `Discount on ${given.line}`;
+    await page.getByRole("button", { name: given.line === undefined ? "Discount cart" : title }).click();
+    const dialog = page.getByRole("dialog", { name: title });
+    if (given.amount !== undefined) {
+      await dialog.getByLabel("Kind").selectOption("amount");
+      await dialog.getByLabel("Amount").fill(given.amount);
+    } else {
+      await dialog.getByLabel("Percentage").fill(given.percent ?? "");
+    }
+    if (given.reason !== undefined) await dialog.getByLabel("Reason").fill(given.reason);
+    await dialog.getByRole("button", { name: "Apply" }).click();
+  }
+
+  /** Pays the cart in cash: the amount typed as handed over, or Exact; then Complete sale. */
+  async payCash(tendered?: string): Promise<void> {
+    const { page } = this;
+    await page.getByRole("button", { name: "Pay cash" }).click();
+    const pay = page.getByRole("dialog", { name: "Pay cash" });
+    if (tendered === undefined) await pay.getByRole("button", { name: "Exact" }).click();
+    else await pay.getByLabel(/^Amount tendered/).fill(tendered);
+    await pay.getByRole("button", { name: "Complete sale" }).click();
+  }
+
+  /**
    * Waits until the till's outbox has handed every cash sale to the server (the header's badge reads
    * "0 unsynced"): a cash sale shows as complete before the server has it.
    */

@@ -1,5 +1,6 @@
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
+import type { WorldName } from "../lib/api.ts";
 import { currentPath, navigate } from "../lib/router.ts";
 import { liveAvailable, loadSession, session, setWorld, signOut, world } from "../lib/session.ts";
 import { Button, Link, lazyPage, Toasts, toast, WorldBadge } from "../ui/index.ts";
@@ -111,70 +112,84 @@ export function App() {
   return (
     <>
       {active === "test" ? <div class="test-banner">TEST mode: nothing here moves real money</div> : null}
-      <header class="top">
-        <a class="skip-link" href="#main">
-          Skip to content
-        </a>
-        <span class="brand">{session.value.merchant.name}</span>
-        <WorldBadge world={active} />
-        <fieldset class="world-switch">
-          <legend class="visually-hidden">World</legend>
-          <Button
-            variant={active === "test" ? "primary" : "secondary"}
-            aria-pressed={active === "test"}
-            onClick={() => setWorld("test")}
-          >
-            Test
-          </Button>
-          <Button
-            variant={active === "live" ? "primary" : "secondary"}
-            aria-pressed={active === "live"}
-            disabled={!liveAvailable.value}
-            title={liveAvailable.value ? undefined : "LIVE opens once the account is active"}
-            onClick={() => setWorld("live")}
-          >
-            Live
-          </Button>
-        </fieldset>
-        <Button
-          onClick={async () => {
-            await signOut();
-            navigate(BASE, { replace: true });
-          }}
-        >
-          Sign out
-        </Button>
-      </header>
+      <TopBar active={active} merchantName={session.value.merchant.name} />
       <div class="layout">
-        <nav aria-label="Dashboard">
-          <ul>
-            {NAVIGATION.map((item) =>
-              "group" in item ? (
-                <li key={item.group}>
-                  <span class="nav-group" id={`nav-${item.group}`}>
-                    {item.group}
-                  </span>
-                  <ul aria-labelledby={`nav-${item.group}`}>
-                    {item.pages.map((entry) => (
-                      <li key={entry.path}>
-                        <Link href={entry.path}>{entry.label}</Link>
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              ) : (
-                <li key={item.path}>
-                  <Link href={item.path}>{item.label}</Link>
-                </li>
-              ),
-            )}
-          </ul>
-        </nav>
+        <Navigation />
         <main id="main" tabIndex={-1}>
           <Toasts />
           <div key={`${page.key}:${active}`}>{page.element}</div>
         </main>
       </div>
     </>
+  );
+}
+
+/** The bar above every page: the merchant, the world shown and its switch, signing out. */
+function TopBar({ active, merchantName }: { active: WorldName; merchantName: string }) {
+  return (
+    <header class="top">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <span class="brand">{merchantName}</span>
+      <WorldBadge world={active} />
+      <fieldset class="world-switch">
+        <legend class="visually-hidden">World</legend>
+        <Button
+          variant={active === "test" ? "primary" : "secondary"}
+          aria-pressed={active === "test"}
+          onClick={() => setWorld("test")}
+        >
+          Test
+        </Button>
+        <Button
+          variant={active === "live" ? "primary" : "secondary"}
+          aria-pressed={active === "live"}
+          disabled={!liveAvailable.value}
+          title={liveAvailable.value ? undefined : "LIVE opens once the account is active"}
+          onClick={() => setWorld("live")}
+        >
+          Live
+        </Button>
+      </fieldset>
+      <Button
+        onClick={async () => {
+          await signOut();
+          navigate(BASE, { replace: true });
+        }}
+      >
+        Sign out
+      </Button>
+    </header>
+  );
+}
+
+/** The side navigation: NAVIGATION's pages, a group's pages listed under its name. */
+function Navigation() {
+  return (
+    <nav aria-label="Dashboard">
+      <ul>
+        {NAVIGATION.map((item) =>
+          "group" in item ? (
+            <li key={item.group}>
+              <span class="nav-group" id={`nav-${item.group}`}>
+                {item.group}
+              </span>
+              <ul aria-labelledby={`nav-${item.group}`}>
+                {item.pages.map((entry) => (
+                  <li key={entry.path}>
+                    <Link href={entry.path}>{entry.label}</Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ) : (
+            <li key={item.path}>
+              <Link href={item.path}>{item.label}</Link>
+            </li>
+          ),
+        )}
+      </ul>
+    </nav>
   );
 }

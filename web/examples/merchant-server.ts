@@ -14,43 +14,7 @@ type Payment = components["schemas"]["Payment"];
  * runs it by hand.
  */
 export async function startMerchantSite(options: { platformUrl: string; secretKey: string; port?: number }) {
-  const page = (checkoutUrlForScriptButton: string) => `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Example shop</title>
-<script src="${options.platformUrl}/static/pos.js"></script></head>
-<body>
-<h1>Example shop</h1>
-<button id="drop-in" data-pos-pay data-endpoint="/create-payment" data-success="/thanks">Pay USD 12.50</button>
-<button id="scripted" data-checkout-url="${checkoutUrlForScriptButton}">Pay with POS.pay</button>
-<p id="result"></p>
-<script>
-document.getElementById("scripted").addEventListener("click", () => {
-  POS.pay({
-    checkoutUrl: document.getElementById("scripted").dataset.checkoutUrl,
-    onSuccess: (result) => { document.getElementById("result").textContent = "paid " + result.payment_id; },
-    onCancel: (result) => { document.getElementById("result").textContent = "cancelled " + result.reason; },
-  });
-});
-</script>
-</body>
-</html>`;
-
-  async function createPayment(): Promise<Payment> {
-    const order: NewPayment = { amount_cents: 1250, narration: "Example order" };
-    const response = await fetch(`${options.platformUrl}/v1/payments`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${options.secretKey}`,
-        "idempotency-key": randomUUID(),
-        "content-type": "application/json",
-      },
-      body: JSON.stringify(order),
-    });
-    if (!response.ok) {
-      throw new Error(`creating the payment failed: ${response.status}`);
-    }
-    return (await response.json()) as Payment;
-  }
+  const createPayment = () => createExamplePayment(options);
 
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -74,7 +38,9 @@ document.getElementById("scripted").addEventListener("click", () => {
     }
     if (url.pathname === "/") {
       const scripted = url.searchParams.get("checkout_url") ?? "";
-      response.writeHead(200, { "content-type": "text/html" }).end(page(scripted.replaceAll('"', "")));
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(shopPage(options.platformUrl, scripted.replaceAll('"', "")));
       return;
     }
     response.writeHead(404).end();
@@ -89,6 +55,48 @@ document.getElementById("scripted").addEventListener("click", () => {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** The shop's one page: the drop-in button, and a button that opens the checkout URL given with POS.pay. */
+function shopPage(platformUrl: string, checkoutUrlForScriptButton: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Example shop</title>
+<script src="${platformUrl}/static/pos.js"></script></head>
+<body>
+<h1>Example shop</h1>
+<button id="drop-in" data-pos-pay data-endpoint="/create-payment" data-success="/thanks">Pay USD 12.50</button>
+<button id="scripted" data-checkout-url="${checkoutUrlForScriptButton}">Pay with POS.pay</button>
+<p id="result"></p>
+<script>
+document.getElementById("scripted").addEventListener("click", () => {
+  POS.pay({
+    checkoutUrl: document.getElementById("scripted").dataset.checkoutUrl,
+    onSuccess: (result) => { document.getElementById("result").textContent = "paid " + result.payment_id; },
+    onCancel: (result) => { document.getElementById("result").textContent = "cancelled " + result.reason; },
+  });
+});
+</script>
+</body>
+</html>`;
+}
+
+/** The merchant's server creating a USD 12.50 payment with its secret key, as a merchant's backend would. */
+async function createExamplePayment(options: { platformUrl: string; secretKey: string }): Promise<Payment> {
+  const order: NewPayment = { amount_cents: 1250, narration: "Example order" };
+  const response = await fetch(`${options.platformUrl}/v1/payments`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${options.secretKey}`,
+      "idempotency-key": randomUUID(),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(order),
+  });
+  if (!response.ok) {
+    throw new Error(`creating the payment failed: ${response.status}`);
+  }
+  return (await response.json()) as Payment;
 }
 
 if (import.meta.main) {

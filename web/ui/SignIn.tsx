@@ -5,11 +5,7 @@ import { type SessionKind, signIn } from "../lib/session.ts";
 import { Button } from "./Button.tsx";
 import { Field } from "./Field.tsx";
 
-/**
- * The sign-in both browser apps show: the dashboard user's email and password open a session of the
- * app's kind. The answer sets the HttpOnly session cookie; the page keeps only the CSRF token.
- */
-export function SignIn(props: {
+type SignInProps = {
   title: string;
   kind: SessionKind;
   children?: ComponentChildren;
@@ -17,7 +13,13 @@ export function SignIn(props: {
   submit?: (credentials: { email: string; password: string; otp?: string | undefined }) => Promise<void>;
   /** The submit button's words ("Sign in" unless said). */
   submitLabel?: string;
-}) {
+};
+
+/**
+ * The sign-in both browser apps show: the dashboard user's email and password open a session of the
+ * app's kind. The answer sets the HttpOnly session cookie; the page keeps only the CSRF token.
+ */
+export function SignIn(props: SignInProps) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   // Shown once the API answers otp_required: email and password stay as typed.
@@ -65,18 +67,7 @@ export function SignIn(props: {
           value={password}
           onValue={edit(setPassword)}
         />
-        {needsOtp ? (
-          <Field
-            label="Authentication code"
-            autocomplete="one-time-code"
-            inputMode="numeric"
-            required
-            autoFocus
-            hint="The 6 digits your authenticator app shows, or one of your recovery codes."
-            value={otp}
-            onValue={setOtp}
-          />
-        ) : null}
+        {needsOtp ? <OtpField value={otp} onValue={setOtp} /> : null}
         {error === undefined ? null : (
           <p class="form-error" role="alert">
             {error}
@@ -87,6 +78,22 @@ export function SignIn(props: {
         </Button>
       </form>
     </main>
+  );
+}
+
+/** The authenticator's code (or a recovery code), asked for once the API answers otp_required. */
+function OtpField(props: { value: string; onValue: (value: string) => void }) {
+  return (
+    <Field
+      label="Authentication code"
+      autocomplete="one-time-code"
+      inputMode="numeric"
+      required
+      autoFocus
+      hint="The 6 digits your authenticator app shows, or one of your recovery codes."
+      value={props.value}
+      onValue={props.onValue}
+    />
   );
 }
 

@@ -24,29 +24,9 @@ import { Status } from "./shared.tsx";
  */
 export function ApiKeysPage() {
   const [keys, reload] = useResource(bothWorldsKeys, [liveAvailable.value]);
-  const [secret, setSecret] = useState<string | undefined>(undefined);
   const [rolling, setRolling] = useState<ApiKey | undefined>(undefined);
   const [revoking, setRevoking] = useState<ApiKey | undefined>(undefined);
-  const stepUp = useStepUp("Live keys move real money.");
-
-  const mint = (livemode: boolean) =>
-    stepUp.run(async () => {
-      const minted = await createApiKey({ livemode });
-      setSecret(minted.secret_key);
-      reload();
-    });
-  const roll = (key: ApiKey, overlapSeconds: KeyOverlapSeconds) =>
-    stepUp.run(async () => {
-      const rolled = await rollApiKey(key.id, { expires_in_seconds: overlapSeconds }, { world: worldOf(key) });
-      setSecret(rolled.key.secret_key);
-      reload();
-    });
-  const revoke = (key: ApiKey) =>
-    stepUp.run(async () => {
-      await revokeApiKey(key.id, { world: worldOf(key) });
-      toast("Key revoked.");
-      reload();
-    });
+  const { secret, setSecret, mint, roll, revoke, stepUp } = useKeyActions(reload);
 
   return (
     <>
@@ -63,46 +43,7 @@ export function ApiKeysPage() {
       </div>
       <h2>Your keys</h2>
       {keys.state === "loaded" ? (
-        <Table
-          caption="Secret keys (both worlds)"
-          rows={keys.value.data}
-          rowKey={(key) => key.id}
-          empty="No keys."
-          columns={[
-            {
-              header: "Key",
-              cell: (key) => <code>{`${key.prefix ?? (key.livemode ? "sk_live_" : "sk_test_")}…${key.last4}`}</code>,
-            },
-            { header: "World", cell: (key) => (key.livemode ? "LIVE" : "TEST") },
-            { header: "Created", cell: (key) => formatDateTime(key.created_at) },
-            { header: "Last used", cell: (key) => formatDateTime(key.last_used_at) },
-            {
-              header: "Ends",
-              cell: (key) =>
-                key.revoked_at !== null ? `Revoked ${formatDateTime(key.revoked_at)}` : formatDateTime(key.expires_at),
-            },
-            {
-              header: "Actions",
-              cell: (key) =>
-                key.revoked_at !== null ? (
-                  "—"
-                ) : (
-                  <div class="row">
-                    <Button aria-label={`Roll key ending ${key.last4}`} onClick={() => setRolling(key)}>
-                      Roll
-                    </Button>
-                    <Button
-                      variant="danger"
-                      aria-label={`Revoke key ending ${key.last4}`}
-                      onClick={() => setRevoking(key)}
-                    >
-                      Revoke
-                    </Button>
-                  </div>
-                ),
-            },
-          ]}
-        />
+        <KeysTable keys={keys.value.data} onRoll={setRolling} onRevoke={setRevoking} />
       ) : keys.state === "failed" && keys.error.status === 404 ? (
         <p class="muted">The key list is not available on this server yet; new keys still appear below once made.</p>
       ) : (
@@ -135,6 +76,82 @@ export function ApiKeysPage() {
       </ConfirmDialog>
       {stepUp.dialog}
     </>
+  );
+}
+
+/** Minting, rolling and revoking, each behind the step-up, and the secret a mint or roll shows once. */
+function useKeyActions(reload: () => void) {
+  const [secret, setSecret] = useState<string | undefined>(undefined);
+  const stepUp = useStepUp("Live keys move real money.");
+
+  const mint = (livemode: boolean) =>
+    stepUp.run(async () => {
+      const minted = await createApiKey({ livemode });
+      setSecret(minted.secret_key);
+      reload();
+    });
+  const roll = (key: ApiKey, overlapSeconds: KeyOverlapSeconds) =>
+    stepUp.run(async () => {
+      const rolled = await rollApiKey(key.id, { expires_in_seconds: overlapSeconds }, { world: worldOf(key) });
+      setSecret(rolled.key.secret_key);
+      reload();
+    });
+  const revoke = (key: ApiKey) =>
+    stepUp.run(async () => {
+      await revokeApiKey(key.id, { world: worldOf(key) });
+      toast("Key revoked.");
+      reload();
+    });
+  return { secret, setSecret, mint, roll, revoke, stepUp };
+}
+
+/** The keys of both worlds, with a Roll and a Revoke button on each key still in force. */
+function KeysTable({
+  keys,
+  onRoll,
+  onRevoke,
+}: {
+  keys: ApiKey[];
+  onRoll: (key: ApiKey) => void;
+  onRevoke: (key: ApiKey) => void;
+}) {
+  return (
+    <Table
+      caption="Secret keys (both worlds)"
+      rows={keys}
+      rowKey={(key) => key.id}
+      empty="No keys."
+      columns={[
+        {
+          header: "Key",
+          cell: (key) => <code>{`${key.prefix ?? (key.livemode ? "sk_live_" : "sk_test_")}…${key.last4}`}</code>,
+        },
+        { header: "World", cell: (key) => (key.livemode ? "LIVE" : "TEST") },
+        { header: "Created", cell: (key) => formatDateTime(key.created_at) },
+        { header: "Last used", cell: (key) => formatDateTime(key.last_used_at) },
+        {
+          header: "Ends",
+          cell: (key) =>
+            key.revoked_at !== null ? `Revoked ${formatDateTime(key.revoked_at)}` : formatDateTime(key.expires_at),
+        },
+        {
+          header: "Actions",
+          cell: (key) =>
+            key.revoked_at !== null ? (
+              "—"
+            ) : (
+              <div class="row">
+                <Button aria-label={`Roll key ending ${key.last4}`} onClick={() => onRoll(key)}>
+                  Roll
+                </Button>
+                <Button variant="danger" aria-label={`Revoke key ending ${key.last4}`} onClick={() => onRevoke(key)}>
+                  Revoke
+                </Button>
+              </div>
+            ),
+        },
+      ]}
+    />
   );
 }
 

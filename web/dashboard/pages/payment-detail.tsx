@@ -40,77 +40,92 @@ export function PaymentDetailPage(props: { paymentId: string }) {
 }
 
 function Detail(props: { timeline: Timeline }) {
-  const { payment, events } = props.timeline;
+  const { payment } = props.timeline;
   return (
     <>
-      <dl class="card facts">
-        <dt>Status</dt>
-        <dd>
-          <PaymentStatus status={payment.status} />
-        </dd>
-        <dt>Amount</dt>
-        <dd>{formatMoney(payment.currency, payment.amount_cents)}</dd>
-        <dt>Fee</dt>
-        <dd>{formatMoney(payment.currency, payment.fee_cents)}</dd>
-        <dt>Reference</dt>
-        <dd>{payment.merchant_ref ?? "—"}</dd>
-        <dt>Wallet reference</dt>
-        <dd>
-          <code>{payment.reference}</code>
-        </dd>
-      </dl>
+      <PaymentFacts payment={payment} />
       {payment.late_payment === null ? null : (
         <LatePaymentCard payment={{ ...payment, late_payment: payment.late_payment }} />
       )}
-      <section aria-labelledby="timeline-title">
-        <h2 id="timeline-title">Timeline</h2>
-        <ol class="timeline">
-          <li>
-            <strong>Created</strong> · {formatDateTime(payment.created_at)}
-          </li>
-          {payment.status === "pending" ? (
-            <li>
-              <strong>Waiting for the payer</strong> · the code expires {formatDateTime(payment.expires_at)}
-            </li>
-          ) : null}
-          {payment.paid_at === null ? null : (
-            <li>
-              <strong>Paid</strong> · {formatDateTime(payment.paid_at)}
-            </li>
-          )}
-          {payment.cancelled_at === null ? null : (
-            <li>
-              <strong>Cancelled</strong> · {formatDateTime(payment.cancelled_at)}
-            </li>
-          )}
-          {payment.failure_reason === null ? null : (
-            <li>
-              <strong>Failed</strong> · {payment.failure_reason}
-            </li>
-          )}
-          {events.map(({ event, deliveries }) => (
-            <li key={event.id} data-testid="timeline-event">
-              <strong>Event {event.type}</strong> · {formatDateTime(event.created_at)} · <code>{event.id}</code>
-              {deliveries.length === 0 ? (
-                <p class="muted">No webhook endpoint received it.</p>
-              ) : (
-                <ul>
-                  {deliveries.map((delivery) => (
-                    <li key={delivery.id} data-testid="timeline-delivery">
-                      Webhook delivery <code>{delivery.id}</code>:{" "}
-                      <span class={`status delivery-${delivery.status}`}>{delivery.status}</span>
-                      {delivery.next_attempt_at === null ? null : (
-                        <span> · next attempt {formatDateTime(delivery.next_attempt_at)}</span>
-                      )}{" "}
-                      <AttemptList delivery={delivery} />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
-        </ol>
-      </section>
+      <PaymentTimeline timeline={props.timeline} />
     </>
+  );
+}
+
+/** The payment's figures and references. */
+function PaymentFacts({ payment }: { payment: Payment }) {
+  return (
+    <dl class="card facts">
+      <dt>Status</dt>
+      <dd>
+        <PaymentStatus status={payment.status} />
+      </dd>
+      <dt>Amount</dt>
+      <dd>{formatMoney(payment.currency, payment.amount_cents)}</dd>
+      <dt>Fee</dt>
+      <dd>{formatMoney(payment.currency, payment.fee_cents)}</dd>
+      <dt>Reference</dt>
+      <dd>{payment.merchant_ref ?? "—"}</dd>
+      <dt>Wallet reference</dt>
+      <dd>
+        <code>{payment.reference}</code>
+      </dd>
+    </dl>
+  );
+}
+
+/** The states the payment went through, then its events, each with its webhook deliveries. */
+function PaymentTimeline(props: { timeline: Timeline }) {
+  const { payment, events } = props.timeline;
+  return (
+    <section aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Timeline</h2>
+      <ol class="timeline">
+        <li>
+          <strong>Created</strong> · {formatDateTime(payment.created_at)}
+        </li>
+        {payment.status === "pending" ? (
+          <li>
+            <strong>Waiting for the payer</strong> · the code expires {formatDateTime(payment.expires_at)}
+          </li>
+        ) : null}
+        {payment.paid_at === null ? null : (
+          <li>
+            <strong>Paid</strong> · {formatDateTime(payment.paid_at)}
+          </li>
+        )}
+        {payment.cancelled_at === null ? null : (
+          <li>
+            <strong>Cancelled</strong> · {formatDateTime(payment.cancelled_at)}
+          </li>
+        )}
+        {payment.failure_reason === null ? null : (
+          <li>
+            <strong>Failed</strong> · {payment.failure_reason}
+          </li>
+        )}
+        {events.map(({ event, deliveries }) => (
+          <li key={event.id} data-testid="timeline-event">
+            <strong>Event {event.type}</strong> · {formatDateTime(event.created_at)} · <code>{event.id}</code>
+            {deliveries.length === 0 ? (
+              <p class="muted">No webhook endpoint received it.</p>
+            ) : (
+              <ul>
+                {deliveries.map((delivery) => (
+                  <li key={delivery.id} data-testid="timeline-delivery">
+                    Webhook delivery <code>{delivery.id}</code>:{" "}
+                    <span class={`status delivery-${delivery.status}`}>{delivery.status}</span>
+                    {delivery.next_attempt_at === null ? null : (
+                      <span> · next attempt {formatDateTime(delivery.next_attempt_at)}</span>
+                    )}{" "}
+                    <AttemptList delivery={delivery} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

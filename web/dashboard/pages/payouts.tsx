@@ -88,14 +88,7 @@ function RequestPayout(props: { destination: MerchantProfile["payout_destination
   const { busy, error, fail, run } = useAction();
   const stepUp = useStepUp("A payout moves money out of your balance.");
   const { msisdn, verified } = props.destination;
-  if (msisdn === null || !verified) {
-    return (
-      <p class="card">
-        Payouts go to your verified wallet. None is verified yet: ask the platform operator to verify your payout
-        wallet.
-      </p>
-    );
-  }
+  if (msisdn === null || !verified) return <NoVerifiedWallet />;
   return (
     <section aria-labelledby="request-title">
       <h2 id="request-title">Request a payout</h2>
@@ -155,5 +148,14 @@ function RequestPayout(props: { destination: MerchantProfile["payout_destination
       </form>
       {stepUp.dialog}
     </section>
+  );
+}
+
+/** Said instead of the form while the merchant has no verified payout wallet. */
+function NoVerifiedWallet() {
+  return (
+    <p class="card">
+      Payouts go to your verified wallet. None is verified yet: ask the platform operator to verify your payout wallet.
+    </p>
   );
 }

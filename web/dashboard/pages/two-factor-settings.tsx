@@ -16,75 +16,24 @@ import { useStepUp } from "../components/step-up.tsx";
  */
 export function TwoFactorSection() {
   const stepUp = useStepUp("Two-factor sign-in protects your account.");
-  const [enrolment, setEnrolment] = useState<TwoFactorEnrolment | undefined>(undefined);
-  const [recoveryCodes, setRecoveryCodes] = useState<string[] | undefined>(undefined);
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { enrolment, setEnrolment, recoveryCodes, setRecoveryCodes, code, setCode, error, confirm } =
+    useTwoFactorEnrolment(stepUp.run);
   const enabled = session.value?.two_factor_enabled === true;
   return (
     <section aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">Two-factor sign-in</h2>
       <div class="card">
         {recoveryCodes !== undefined ? (
-          <>
-            <p>
-              Two-factor sign-in is on. Save these recovery codes somewhere safe: each signs you in once without your
-              phone. They are not shown again.
-            </p>
-            <ol class="recovery-codes" aria-label="Recovery codes">
-              {recoveryCodes.map((recovery) => (
-                <li key={recovery}>
-                  <code>{recovery}</code>
-                </li>
-              ))}
-            </ol>
-            <Button variant="primary" onClick={() => setRecoveryCodes(undefined)}>
-              I have saved them
-            </Button>
-          </>
+          <RecoveryCodes codes={recoveryCodes} onSaved={() => setRecoveryCodes(undefined)} />
         ) : enrolment !== undefined ? (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              setError(undefined);
-              void stepUp.run(async () => {
-                try {
-                  const confirmed = await confirmTwoFactor({ code: code.trim() });
-                  setEnrolment(undefined);
-                  setCode("");
-                  setRecoveryCodes(confirmed.recovery_codes);
-                  await loadSession();
-                } catch (caught) {
-                  if (caught instanceof ApiError && caught.code === "invalid_otp") {
-                    setError("The code is not right. Type the 6 digits your app shows now.");
-                    return;
-                  }
-                  throw caught;
-                }
-              });
-            }}
-          >
-            <p>Scan this QR code with an authenticator app, or type the secret into it.</p>
-            <img src={enrolment.qr_png_data_url} alt="QR code for your authenticator app" width={200} height={200} />
-            <p>
-              Secret: <code data-testid="two-factor-secret">{enrolment.secret}</code>
-            </p>
-            <Field
-              label="Code from the app"
-              autocomplete="one-time-code"
-              inputMode="numeric"
-              required
-              value={code}
-              onValue={setCode}
-              error={error}
-            />
-            <div class="dialog-actions">
-              <Button onClick={() => setEnrolment(undefined)}>Cancel</Button>
-              <Button type="submit" variant="primary">
-                Turn on
-              </Button>
-            </div>
-          </form>
+          <EnrolmentForm
+            enrolment={enrolment}
+            code={code}
+            onCode={setCode}
+            error={error}
+            onConfirm={confirm}
+            onCancel={() => setEnrolment(undefined)}
+          />
         ) : enabled ? (
           <>
             <p>On: signing in and confirming your password also ask for a code from your authenticator app.</p>
@@ -119,5 +68,97 @@ export function TwoFactorSection() {
       </div>
       {stepUp.dialog}
     </section>
+  );
+}
+
+/**
+ * An enrolment under way, its typed code and the code's refusal, and the recovery codes once it is
+ * confirmed (behind the step-up). The typed code outlives a cancelled enrolment, as the section's state did.
+ */
+function useTwoFactorEnrolment(run: ReturnType<typeof useStepUp>["run"]) {
+  const [enrolment, setEnrolment] = useState<TwoFactorEnrolment | undefined>(undefined);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | undefined>(undefined);
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const confirm = () => {
+    setError(undefined);
+    void run(async () => {
+      try {
+        const confirmed = await confirmTwoFactor({ code: code.trim() });
+        setEnrolment(undefined);
+        setCode("");
+        setRecoveryCodes(confirmed.recovery_codes);
+        await loadSession();
+      } catch (caught) {
+        if (caught instanceof ApiError && caught.code === "invalid_otp") {
+          setError("The code is not right. Type the 6 digits your app shows now.");
+          return;
+        }
+        throw caught;
+      }
+    });
+  };
+  return { enrolment, setEnrolment, recoveryCodes, setRecoveryCodes, code, setCode, error, confirm };
+}
+
+/** The recovery codes, shown once right after two-factor sign-in is turned on. */
+function RecoveryCodes(props: { codes: string[]; onSaved: () => void }) {
+  return (
+    <>
+      <p>
+        Two-factor sign-in is on. Save these recovery codes somewhere safe: each signs you in once without your phone.
+        They are not shown again.
+      </p>
+      <ol class="recovery-codes" aria-label="Recovery codes">
+        {props.codes.map((recovery) => (
+          <li key={recovery}>
+            <code>{recovery}</code>
+          </li>
+        ))}
+      </ol>
+      <Button variant="primary" onClick={props.onSaved}>
+        I have saved them
+      </Button>
+    </>
+  );
+}
+
+/** The QR code and secret to put into an authenticator app, and the code from it that turns two-factor on. */
+function EnrolmentForm(props: {
+  enrolment: TwoFactorEnrolment;
+  code: string;
+  onCode: (code: string) => void;
+  error: string | undefined;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onConfirm();
+      }}
+    >
+      <p>Scan this QR code with an authenticator app, or type the secret into it.</p>
+      <img src={props.enrolment.qr_png_data_url} alt="QR code for your authenticator app" width={200} height={200} />
+      <p>
+        Secret: <code data-testid="two-factor-secret">{props.enrolment.secret}</code>
+      </p>
+      <Field
+        label="Code from the app"
+        autocomplete="one-time-code"
+        inputMode="numeric"
+        required
+        value={props.code}
+        onValue={props.onCode}
+        error={props.error}
+      />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary">
+          Turn on
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -83,25 +83,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     request: RequestOptions,
     accept: string,
   ): Promise<Response> {
-    const headers: Record<string, string> = {
-      Accept: accept,
-      "Pos-World": request.world ?? options.world(),
-    };
-    const csrf = options.csrfToken();
-    if (method !== "GET" && csrf !== undefined) {
-      headers["Pos-Csrf-Token"] = csrf;
-    }
-    if (request.body !== undefined) {
-      headers["Content-Type"] = "application/json";
-    } else if (request.text !== undefined) {
-      headers["Content-Type"] = request.text.contentType;
-    }
-    if (request.idempotencyKey !== undefined) {
-      headers["Idempotency-Key"] = request.idempotencyKey;
-    }
-    if (request.managerApproval !== undefined) {
-      headers["Pos-Manager-Approval"] = request.managerApproval;
-    }
+    const headers = headersOf(method, request, accept, options);
     let response: Response;
     try {
       response = await send(pathWithQuery(path, request.query), {
@@ -146,6 +128,35 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return { blob: await response.blob(), filename: filenameOf(response.headers.get("Content-Disposition")) };
     },
   };
+}
+
+/** A request's headers: what it accepts, its world, the CSRF token of a write, its body's type, and its keys. */
+function headersOf(
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  request: RequestOptions,
+  accept: string,
+  options: ApiClientOptions,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: accept,
+    "Pos-World": request.world ?? options.world(),
+  };
+  const csrf = options.csrfToken();
+  if (method !== "GET" && csrf !== undefined) {
+    headers["Pos-Csrf-Token"] = csrf;
+  }
+  if (request.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+  } else if (request.text !== undefined) {
+    headers["Content-Type"] = request.text.contentType;
+  }
+  if (request.idempotencyKey !== undefined) {
+    headers["Idempotency-Key"] = request.idempotencyKey;
+  }
+  if (request.managerApproval !== undefined) {
+    headers["Pos-Manager-Approval"] = request.managerApproval;
+  }
+  return headers;
 }
 
 /** The file name of `Content-Disposition: attachment; filename="…"`, when there is one. */

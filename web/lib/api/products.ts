@@ -22,6 +22,8 @@ export type Product = {
   /** Basis points (15.5 % = 1550); null: the shop's default rate. */
   tax_rate_bp: number | null;
   active: boolean;
+  /** When it last changed (the tills' change feed follows it). */
+  updated_at: string;
 };
 
 /** The catalog fields a form writes (on-hand changes through stock moves, never here). */

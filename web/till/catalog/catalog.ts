@@ -48,6 +48,13 @@ export const categories = computed(() => {
   return [...names].sort((a, b) => a.localeCompare(b));
 });
 
+/** Whether a product matches a search typed in lower case: part of its name, SKU or barcode ("" matches all). */
+export const productMatches = (product: Product, needle: string) =>
+  needle === "" ||
+  product.name.toLowerCase().includes(needle) ||
+  (product.sku ?? "").toLowerCase().includes(needle) ||
+  (product.barcode ?? "").includes(needle);
+
 export function productByBarcode(code: string): Product | undefined {
   return byBarcode.get(code);
 }

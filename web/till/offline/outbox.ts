@@ -4,8 +4,9 @@ import { ApiError, createSale, type NewSale, newIdempotencyKey, type WorldName }
 import { saveFile } from "../../lib/download.ts";
 import { apiReachable, session } from "../../lib/session.ts";
 import { toast } from "../../ui/index.ts";
+import { askManager } from "../cashier/manager-approval.ts";
 import { refreshSession, sessionIsKept } from "./kept-session.ts";
-import { browserOnline } from "./network.ts";
+import { browserOnline, networkUp } from "./network.ts";
 import { type OutboxEntry, type OutboxStore, openOutboxStore, type Refusal } from "./store.ts";
 
 /**
@@ -14,8 +15,10 @@ import { type OutboxEntry, type OutboxStore, openOutboxStore, type Refusal } fro
  * first, one at a time, at once when a sale is queued, when the browser comes online, at start and on a
  * retry timer with backoff. A passing failure (no network, 5xx, 429, still in flight, the session to
  * renew) keeps the sale queued; a refusal no retry can change (another 4xx) moves it to "needs
- * attention", where it stays until the cashier exports it and dismisses it. The server records each
- * sale once however often it is sent: the key within 48 hours, the client_sale_id for ever.
+ * attention", where it stays until the cashier exports it and dismisses it. A sale refused for want
+ * of a manager (a discount over the shop's limit, 403 `manager_required`) waits aside until a manager's
+ * PIN approves it, then goes again under its key with the approval. The server records each sale once
+ * however often it is sent: the key within 48 hours, the client_sale_id for ever.
  */
 
 /**
@@ -27,8 +30,26 @@ const RETRY_DELAY_MS_MIN = 1_000;
 const RETRY_DELAY_MS_MAX = 30_000;
 
 export const outboxEntries = signal<readonly OutboxEntry[]>([]);
-export const queuedSales = computed(() => outboxEntries.value.filter((entry) => entry.refused === undefined));
+export const queuedSales = computed(() =>
+  outboxEntries.value.filter((entry) => entry.refused === undefined && entry.awaiting_manager === undefined),
+);
 export const refusedSales = computed(() => outboxEntries.value.filter((entry) => entry.refused !== undefined));
+/** Sales the server will take with a manager's approval (a discount over the limit). */
+export const salesAwaitingManager = computed(() =>
+  outboxEntries.value.filter((entry) => entry.awaiting_manager !== undefined),
+);
+
+/**
+ * Managers' approvals by the entry's seq, for its next send: an approval lasts 120 s and is bound to
+ * this session, so it is kept in memory only; a send that fails for a passing reason keeps it for the
+ * retry (the API leaves an approval unused when the request fails).
+ */
+const approvals = new Map<number, string>();
+/**
+ * Sales queued while the network was up (sent at once): a manager is asked for at once when such a sale
+ * needs one, the cashier and the customer being at the counter. One taken offline waits in the list.
+ */
+const askAtOnce = new Set<string>();
 
 /**
  * Sales taken at this till and not yet on the server (queued plus needing attention). Screens that end
@@ -126,8 +147,10 @@ export async function queueSale(sale: {
     attempts: 0,
     last_error: undefined,
     refused: undefined,
+    awaiting_manager: undefined,
     exported_at: undefined,
   });
+  if (networkUp.value) askAtOnce.add(clientSaleId);
   outboxEntries.value = [...outboxEntries.value, entry];
   void drain();
   return entry;
@@ -152,6 +175,7 @@ export function drain(): Promise<void> {
 type Outcome =
   | { kind: "recorded"; receiptUrl: string | null }
   | { kind: "refused"; refusal: Refusal }
+  | { kind: "manager"; refusal: Refusal }
   | { kind: "retry"; reason: string; retryAfterMs: number | undefined };
 
 async function sendQueued(): Promise<void> {
@@ -180,7 +204,10 @@ async function sendQueued(): Promise<void> {
       return;
     }
     const outcome = await send(next);
-    if (outcome.kind === "recorded") {
+    if (outcome.kind !== "retry") approvals.delete(next.seq);
+    if (outcome.kind === "manager") {
+      await holdForManager(store, next, outcome.refusal);
+    } else if (outcome.kind === "recorded") {
       failures = 0;
       rememberReceipt(next.client_sale_id, outcome.receiptUrl);
       await store.delete(next.seq);
@@ -198,11 +225,54 @@ async function sendQueued(): Promise<void> {
 
 async function send(entry: OutboxEntry): Promise<Outcome> {
   try {
-    const sale = await createSale(entry.body, { idempotencyKey: entry.idempotency_key, world: entry.world });
+    const sale = await createSale(entry.body, {
+      idempotencyKey: entry.idempotency_key,
+      world: entry.world,
+      managerApproval: approvals.get(entry.seq),
+    });
     return { kind: "recorded", receiptUrl: sale.receipt_url };
   } catch (error) {
+    // A 403 that is about the sale, not the session: it waits for a manager, the rest of the queue goes on.
+    if (error instanceof ApiError && error.code === "manager_required") {
+      return { kind: "manager", refusal: refusalOf(error).refusal };
+    }
     return retryOutcome(error) ?? refusalOf(error as ApiError);
   }
+}
+
+/** Sets a sale aside for a manager; one rung up online just now asks for the manager's PIN at once. */
+async function holdForManager(store: OutboxStore, entry: OutboxEntry, refusal: Refusal): Promise<void> {
+  await update(store, { ...entry, awaiting_manager: refusal });
+  if (askAtOnce.delete(entry.client_sale_id)) {
+    void approveAwaitingSale(entry.seq);
+    return;
+  }
+  toast(`A cash sale needs a manager's approval: ${refusal.message} Tap "unsynced" to approve it.`, "error");
+}
+
+/**
+ * A manager approves a sale waiting for one (the manager dialog: choose the manager, type the PIN);
+ * the sale goes back to the queue and is sent at once, under its Idempotency-Key, with the approval.
+ * Cancelled, it keeps waiting.
+ */
+export async function approveAwaitingSale(seq: number): Promise<void> {
+  const entry = outboxEntries.value.find((each) => each.seq === seq);
+  const refusal = entry?.awaiting_manager;
+  if (entry === undefined || refusal === undefined) return;
+  let approval: string;
+  try {
+    approval = await askManager(
+      "discount",
+      new ApiError({ status: refusal.status, type: "auth_error", code: refusal.code, message: refusal.message }),
+    );
+  } catch {
+    return;
+  }
+  approvals.set(seq, approval);
+  // Read again: the entry may have changed while the manager typed (an export marks it).
+  const current = outboxEntries.value.find((each) => each.seq === seq) ?? entry;
+  await update(await currentStore(), { ...current, awaiting_manager: undefined });
+  await drain();
 }
 
 /** A failure that passes (the network, the server, the session), or undefined for a refusal of the sale. */
@@ -227,7 +297,7 @@ function retryOutcome(error: unknown): (Outcome & { kind: "retry" }) | undefined
   return undefined;
 }
 
-function refusalOf(error: ApiError): Outcome {
+function refusalOf(error: ApiError): Outcome & { kind: "refused" } {
   return {
     kind: "refused",
     refusal: { status: error.status, code: error.code, message: error.message, at: new Date().toISOString() },
@@ -270,8 +340,13 @@ export async function exportOutbox(): Promise<void> {
       taken_at: entry.taken_at,
       total_cents: entry.total_cents,
       currency: entry.currency,
-      status: entry.refused === undefined ? "queued" : "needs_attention",
-      refused: entry.refused ?? null,
+      status:
+        entry.refused !== undefined
+          ? "needs_attention"
+          : entry.awaiting_manager !== undefined
+            ? "needs_manager"
+            : "queued",
+      refused: entry.refused ?? entry.awaiting_manager ?? null,
       request: { method: "POST", path: "/v1/sales", idempotency_key: entry.idempotency_key, body: entry.body },
     })),
   };

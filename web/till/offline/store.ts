@@ -29,6 +29,12 @@ export type OutboxEntry = {
   last_error: string | undefined;
   /** Set when the server refused it for good: the sale needs the cashier's attention. */
   refused: Refusal | undefined;
+  /**
+   * Set when the server answered 403 `manager_required` (a discount over the shop's limit): held
+   * aside until a manager's PIN approves it, then sent again with the approval. Absent from entries
+   * kept before this existed.
+   */
+  awaiting_manager?: Refusal | undefined;
   /** When the cashier last downloaded it in an export. */
   exported_at: string | undefined;
 };

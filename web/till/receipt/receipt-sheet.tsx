@@ -1,7 +1,7 @@
-import { formatMoney } from "../../../src/kernel/money.ts";
+import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { session } from "../../lib/session.ts";
-import type { PrintableReceipt } from "./printable.ts";
+import type { PrintableReceipt, PrintedLine, SaleFigures } from "./printable.ts";
 import { shopProfile, taxNumberLabel } from "./shop-profile.ts";
 import "./receipt-sheet.css";
 
@@ -9,7 +9,8 @@ export type Paper = "roll" | "a4";
 
 /**
  * The receipt as the till prints it, in the page (no other tab): the shop's profile (name, address,
- * tax number, footer), the lines, the total and the tender with cash tendered and change. Shown only
+ * tax number, footer), the lines with their discounts, the subtotal, discounts and tax per rate, the
+ * total and the tender with cash tendered and change, as the server's receipt page shows them. Shown only
  * when printing (receipt-sheet.css), and only while the receipt's own Print button prints
  * (`printReceipt`), so another screen's print (the Z report) is never this.
  */
@@ -40,12 +41,14 @@ export function ReceiptSheet(props: { receipt: PrintableReceipt; paper: Paper })
               <td>{item.qty} ×</td>
               <td>
                 {item.name} @ {money(item.unit_cents)}
+                <LineDiscount line={item} currency={receipt.currency} />
               </td>
               <td class="amount">{money(item.line_total_cents)}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {receipt.figures === undefined ? null : <Figures receipt={receipt} figures={receipt.figures} />}
       <p class="till-receipt-row till-receipt-total">
         <span>{receipt.kind === "sale" ? "Total" : "Refunded (cash)"}</span> <span>{money(receipt.totalCents)}</span>
       </p>
@@ -64,6 +67,48 @@ export function ReceiptSheet(props: { receipt: PrintableReceipt; paper: Paper })
       )}
       <footer class="till-receipt-footer">{profile?.receipt_footer ?? "Thank you."}</footer>
     </article>
+  );
+}
+
+/** A line's discount (its own and its share of the cart's), under its name, with its own reason. */
+function LineDiscount(props: { line: PrintedLine; currency: Currency }) {
+  const { line } = props;
+  if (line.discount_cents === undefined || line.discount_cents === 0) return null;
+  return (
+    <small class="till-receipt-discount">
+      {" "}
+      Discount −{formatMoney(props.currency, line.discount_cents)}
+      {line.discount_reason === undefined ? null : ` (${line.discount_reason})`}
+    </small>
+  );
+}
+
+/** Subtotal, discounts (with the cart's reason) and one line per tax rate, when the sale has any. */
+function Figures(props: { receipt: PrintableReceipt; figures: SaleFigures }) {
+  const { figures } = props;
+  if (figures.discount_cents === 0 && figures.taxes.length === 0) return null;
+  const money = (cents: number) => formatMoney(props.receipt.currency, cents);
+  const subtotal = props.receipt.items.reduce((sum, item) => sum + item.line_total_cents, 0);
+  return (
+    <>
+      <p class="till-receipt-row">
+        <span>Subtotal</span> <span>{money(subtotal)}</span>
+      </p>
+      {figures.discount_cents === 0 ? null : (
+        <p class="till-receipt-row">
+          <span>Discounts{figures.discount_reason === null ? null : ` (${figures.discount_reason})`}</span>{" "}
+          <span>−{money(figures.discount_cents)}</span>
+        </p>
+      )}
+      {figures.taxes.map((tax) => (
+        <p class="till-receipt-row" key={tax.rate_bp}>
+          <span>
+            Tax {tax.rate_bp / 100} % on {money(tax.taxable_cents)}
+          </span>{" "}
+          <span>{money(tax.tax_cents)}</span>
+        </p>
+      ))}
+    </>
   );
 }
 

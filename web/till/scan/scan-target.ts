@@ -12,15 +12,19 @@ export function startScanning(): () => void {
   return listenForScans((code) => current?.(code));
 }
 
-/** Makes `handler` the scan handler while the calling component is mounted (its latest version). */
+/**
+ * Makes `handler` the scan handler while the calling component is mounted (its latest version); a
+ * window that takes scans over a screen gives them back to the screen when it closes.
+ */
 export function useScanHandler(handler: (code: string) => void): void {
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => {
     const forward = (code: string) => latest.current(code);
+    const previous = current;
     current = forward;
     return () => {
-      if (current === forward) current = undefined;
+      if (current === forward) current = previous;
     };
   }, []);
 }

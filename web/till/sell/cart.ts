@@ -134,13 +134,3 @@ export function saleItems(lines: readonly CartLine[]) {
 
 /** The cart discount's fields of POST /v1/sales (none without one). */
 export const saleDiscount = () => (cartDiscount.value === undefined ? {} : apiDiscount(cartDiscount.value));
-
-/** The cart as the till's printed receipt lists it (before the server has the sale). */
-export function printedLines(lines: readonly CartLine[]) {
-  return lines.map((line) => ({
-    name: line.product.name,
-    qty: line.qty,
-    unit_cents: line.unit_cents,
-    line_total_cents: line.qty * line.unit_cents,
-  }));
-}

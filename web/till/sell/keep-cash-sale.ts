@@ -1,9 +1,19 @@
 import type { Currency } from "../../../src/kernel/money.ts";
 import type { NewSplitSale } from "../../lib/api.ts";
 import { queueSale } from "../offline/index.ts";
+import { printedCart } from "../receipt/printable.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
-import { cart, cartCurrency, cartTotalCents, clearCart, printedLines, saleDiscount, saleItems } from "./cart.ts";
+import {
+  cart,
+  cartCurrency,
+  cartDiscount,
+  cartTotalCents,
+  clearCart,
+  pricedCart,
+  saleDiscount,
+  saleItems,
+} from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
 
 /** How a sale paid in cash only was paid: one cash tender with what was handed over, or several tenders. */
@@ -22,6 +32,8 @@ export async function keepCashSale(payment: CashPayment, change: Completed["chan
   const lines = cart.value;
   const currency: Currency = cartCurrency.value ?? "USD";
   const total = cartTotalCents.value;
+  // The receipt's lines, discounts and tax as the server's sale will carry them (read before the cart clears).
+  const printed = printedCart(lines, pricedCart.value, cartDiscount.value);
   const queued = await queueSale({
     world,
     body: withTillId({ currency, items: saleItems(lines), ...saleDiscount(), ...payment }),
@@ -39,7 +51,7 @@ export async function keepCashSale(payment: CashPayment, change: Completed["chan
       livemode: world === "live",
       at: queued.taken_at,
       currency,
-      items: printedLines(lines),
+      ...printed,
       totalCents: total,
       tender,
       // What was handed over goes with a cash sale, so its receipt shows tendered and change.

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { activeProducts, catalogLoaded, categories } from "../catalog/catalog.ts";
+import { activeProducts, catalogLoaded, categories, productMatches } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
 
 /** Tiles shown at once: enough to fill a screen; search or a category narrows a large catalog. */
@@ -16,14 +16,7 @@ export function ProductTiles(props: { onPick: (product: Product) => void }) {
     const matches: Product[] = [];
     for (const product of products) {
       if (category !== "" && product.category !== category) continue;
-      if (
-        needle !== "" &&
-        !product.name.toLowerCase().includes(needle) &&
-        !(product.sku ?? "").toLowerCase().includes(needle) &&
-        !(product.barcode ?? "").includes(needle)
-      ) {
-        continue;
-      }
+      if (!productMatches(product, needle)) continue;
       matches.push(product);
       if (matches.length > TILES_MAX) break;
     }

@@ -33,6 +33,7 @@ export const completedSale = (sale: Sale): Completed => ({
     at: sale.completed_at ?? sale.created_at,
     currency: sale.currency,
     items: sale.items,
+    figures: sale,
     totalCents: sale.total_cents,
     tender: sale.tender,
     tenderedCents: null,

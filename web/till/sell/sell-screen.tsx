@@ -6,6 +6,7 @@ import { lazyPage, toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
 import { ProductDialog } from "../catalog/product-dialog.tsx";
+import { EditProductsButton } from "../catalog/product-editing.tsx";
 import { recordedReceiptUrls } from "../offline/index.ts";
 import { ReceiptPanel } from "../receipt/receipt-panel.tsx";
 import { useScanHandler } from "../scan/scan-target.ts";
@@ -92,6 +93,7 @@ export function SellScreen() {
       <section class="sell-catalog" aria-label="Products">
         <ScanBox inputRef={scanBox} onCode={scanned} />
         <ProductTiles onPick={(product) => add(product)} />
+        <EditProductsButton />
       </section>
       <section class="sell-cart" aria-label="Cart">
         {completed === undefined ? null : <SaleDone completed={completed} />}

@@ -19,11 +19,38 @@ type Search = { id: string } | { type: string };
  */
 export function EventsPage() {
   const [search, setSearch] = useState<Search>({ type: "" });
-  const [typeText, setTypeText] = useState("");
-  const [idText, setIdText] = useState("");
   const pages = useCursorPages();
   const [order, setOrder] = useState("newest_first");
-  const since = pages.cursor;
+  const found = useFoundEvents(search, pages.cursor, order);
+  const show = (next: Search) => {
+    setSearch(next);
+    pages.restart();
+  };
+  return (
+    <>
+      <h1>Events</h1>
+      <EventFilters
+        order={order}
+        onOrder={(value) => {
+          setOrder(value);
+          pages.restart();
+        }}
+        onShow={show}
+      />
+      {found.state === "loaded" ? (
+        <>
+          <EventTable events={found.value.data} search={search} order={order} />
+          <Pager {...pages.pagerOf(found.value)} />
+        </>
+      ) : (
+        <Status resource={found} />
+      )}
+    </>
+  );
+}
+
+/** The events a search finds: the one event of an id (none when the id is unknown), or a page of the feed. */
+function useFoundEvents(search: Search, since: string | undefined, order: string) {
   const [found] = useResource(async (): Promise<Page<Event>> => {
     if ("id" in search) {
       try {
@@ -38,85 +65,81 @@ export function EventsPage() {
     }
     return listEvents({ type: search.type, since, order: chosen<"oldest_first" | "newest_first">(order), limit: 20 });
   }, [JSON.stringify(search), since, order]);
-  const show = (next: Search) => {
-    setSearch(next);
-    pages.restart();
-  };
+  return found;
+}
+
+/** Search by type, find by id, and the order of the feed. */
+function EventFilters(props: { order: string; onOrder: (order: string) => void; onShow: (search: Search) => void }) {
+  const [typeText, setTypeText] = useState("");
+  const [idText, setIdText] = useState("");
   return (
-    <>
-      <h1>Events</h1>
-      <div class="row">
-        <form
-          class="row card"
-          aria-label="Search by type"
-          onSubmit={(event) => {
-            event.preventDefault();
-            show({ type: typeText.trim() });
-          }}
-        >
-          <Field
-            label="Event type"
-            value={typeText}
-            onValue={setTypeText}
-            hint="payment.paid, or payment.* for a family"
-          />
-          <Button type="submit">Search type</Button>
-        </form>
-        <form
-          class="row card"
-          aria-label="Find by id"
-          onSubmit={(event) => {
-            event.preventDefault();
-            show(idText.trim() === "" ? { type: "" } : { id: idText.trim() });
-          }}
-        >
-          <Field label="Event id" value={idText} onValue={setIdText} placeholder="evt_…" />
-          <Button type="submit">Find event</Button>
-        </form>
-        <SelectField
-          label="Order"
-          value={order}
-          onValue={(value) => {
-            setOrder(value);
-            pages.restart();
-          }}
-          options={[
-            { value: "newest_first", label: "Newest first" },
-            { value: "oldest_first", label: "Oldest first" },
-          ]}
+    <div class="row">
+      <form
+        class="row card"
+        aria-label="Search by type"
+        onSubmit={(event) => {
+          event.preventDefault();
+          props.onShow({ type: typeText.trim() });
+        }}
+      >
+        <Field
+          label="Event type"
+          value={typeText}
+          onValue={setTypeText}
+          hint="payment.paid, or payment.* for a family"
         />
-      </div>
-      {found.state === "loaded" ? (
-        <>
-          <Table
-            caption={
-              "id" in search
-                ? `Event ${search.id}`
-                : `Events${search.type === "" ? "" : ` of ${search.type}`}, ${order === "newest_first" ? "newest" : "oldest"} first`
-            }
-            rows={found.value.data}
-            rowKey={(event) => event.id}
-            empty={"id" in search ? "No event has this id in this world." : "No events."}
-            columns={[
-              { header: "Created", cell: (event) => formatDateTime(event.created_at) },
-              { header: "Type", cell: (event) => event.type },
-              { header: "ID", cell: (event) => <code>{event.id}</code> },
-              {
-                header: "Data",
-                cell: (event) => (
-                  <details>
-                    <summary>Data</summary>
-                    <pre class="excerpt">{JSON.stringify(event.data, null, 2)}</pre>
-                  </details>
-                ),
-              },
-            ]}
-          />
-          <Pager {...pages.pagerOf(found.value)} />
-        </>
-      ) : (
-        <Status resource={found} />
-      )}
-    </>
+        <Button type="submit">Search type</Button>
+      </form>
+      <form
+        class="row card"
+        aria-label="Find by id"
+        onSubmit={(event) => {
+          event.preventDefault();
+          props.onShow(idText.trim() === "" ? { type: "" } : { id: idText.trim() });
+        }}
+      >
+        <Field label="Event id" value={idText} onValue={setIdText} placeholder="evt_…" />
+        <Button type="submit">Find event</Button>
+      </form>
+      <SelectField
+        label="Order"
+        value={props.order}
+        onValue={props.onOrder}
+        options={[
+          { value: "newest_first", label: "Newest first" },
+          { value: "oldest_first", label: "Oldest first" },
+        ]}
+      />
+    </div>
+  );
+}
+
+/** The events found, each with its data folded away. */
+function EventTable({ events, search, order }: { events: Event[]; search: Search; order: string }) {
+  return (
+    <Table
+      caption={
+        "id" in search
+          ? `Event ${search.id}`
+          : `Events${search.type === "" ? "" : ` of ${search.type}`}, ${order === "newest_first" ? "newest" : "oldest"} first`
+      }
+      rows={events}
+      rowKey={(event) => event.id}
+      empty={"id" in search ? "No event has this id in this world." : "No events."}
+      columns={[
+        { header: "Created", cell: (event) => formatDateTime(event.created_at) },
+        { header: "Type", cell: (event) => event.type },
+        { header: "ID", cell: (event) => <code>{event.id}</code> },
+        {
+          header: "Data",
+          cell: (event) => (
+            <details>
+              <summary>Data</summary>
+              <pre class="excerpt">{JSON.stringify(event.data, null, 2)}</pre>
+            </details>
+          ),
+        },
+      ]}
+    />
   );
 }

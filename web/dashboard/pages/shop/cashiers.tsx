@@ -54,86 +54,124 @@ export function CashiersPage() {
       <section aria-labelledby="cashiers-title">
         <h2 id="cashiers-title">Your cashiers</h2>
         {cashiers.state === "loaded" ? (
-          <Table
-            caption="Cashiers"
-            rows={cashiers.value.data}
-            rowKey={(cashier) => cashier.id}
-            empty="No cashiers yet."
-            columns={[
-              { header: "Name", cell: (cashier) => cashier.name },
-              {
-                header: "Role",
-                cell: (cashier) =>
-                  cashier.status === "disabled" ? (
-                    roleLabel(cashier.role)
-                  ) : (
-                    <RoleSelect cashier={cashier} onChanged={reload} />
-                  ),
-              },
-              {
-                header: "Status",
-                cell: (cashier) => <span class={`status status-${cashier.status}`}>{cashier.status}</span>,
-              },
-              { header: "Wrong PINs", numeric: true, cell: (cashier) => cashier.failed_pin_attempts },
-              {
-                header: "Since",
-                cell: (cashier) => formatDateTime(cashier.disabled_at ?? cashier.locked_at ?? cashier.created_at),
-              },
-              {
-                header: "Actions",
-                cell: (cashier) =>
-                  cashier.status === "disabled" ? (
-                    "—"
-                  ) : (
-                    <div class="row">
-                      {cashier.status === "locked" ? (
-                        <Button
-                          busy={busyId === cashier.id}
-                          aria-label={`Unlock ${cashier.name}`}
-                          onClick={() => act(cashier, "unlock", `${cashier.name} is unlocked.`)}
-                        >
-                          Unlock
-                        </Button>
-                      ) : null}
-                      <Button
-                        variant="danger"
-                        aria-label={`Disable ${cashier.name}`}
-                        onClick={() => setDisabling(cashier)}
-                      >
-                        Disable
-                      </Button>
-                    </div>
-                  ),
-              },
-            ]}
+          <CashierTable
+            cashiers={cashiers.value.data}
+            busyId={busyId}
+            onUnlock={(cashier) => act(cashier, "unlock", `${cashier.name} is unlocked.`)}
+            onDisable={setDisabling}
+            onChanged={reload}
           />
         ) : (
           <Status resource={cashiers} />
         )}
       </section>
-      <Dialog open={disabling !== undefined} title="Disable this cashier?" onClose={() => setDisabling(undefined)}>
-        <p>
-          <strong>{disabling?.name}</strong> will no longer be able to switch in, and a till they are switched in on
-          stops acting as them at once. Their past sales keep their name. This cannot be undone: create the cashier
-          again if they come back.
-        </p>
-        <div class="dialog-actions">
-          <Button onClick={() => setDisabling(undefined)}>Cancel</Button>
-          <Button
-            variant="danger"
-            busy={disabling !== undefined && busyId === disabling.id}
-            onClick={async () => {
-              const cashier = disabling;
-              if (cashier === undefined) return;
-              await act(cashier, "disable", `${cashier.name} is disabled.`);
-              setDisabling(undefined);
-            }}
-          >
-            Disable cashier
-          </Button>
-        </div>
-      </Dialog>
+      <DisableCashierDialog
+        cashier={disabling}
+        busy={disabling !== undefined && busyId === disabling.id}
+        onClose={() => setDisabling(undefined)}
+        onDisable={async (cashier) => {
+          await act(cashier, "disable", `${cashier.name} is disabled.`);
+          setDisabling(undefined);
+        }}
+      />
     </>
+  );
+}
+
+/** The cashiers, each with its role to change and, while not disabled, unlock (when locked) and disable. */
+function CashierTable(props: {
+  cashiers: Cashier[];
+  busyId: string | undefined;
+  onUnlock: (cashier: Cashier) => void;
+  onDisable: (cashier: Cashier) => void;
+  onChanged: () => void;
+}) {
+  return (
+    <Table
+      caption="Cashiers"
+      rows={props.cashiers}
+      rowKey={(cashier) => cashier.id}
+      empty="No cashiers yet."
+      columns={[
+        { header: "Name", cell: (cashier) => cashier.name },
+        {
+          header: "Role",
+          cell: (cashier) =>
+            cashier.status === "disabled" ? (
+              roleLabel(cashier.role)
+            ) : (
+              <RoleSelect cashier={cashier} onChanged={props.onChanged} />
+            ),
+        },
+        {
+          header: "Status",
+          cell: (cashier) => <span class={`status status-${cashier.status}`}>{cashier.status}</span>,
+        },
+        { header: "Wrong PINs", numeric: true, cell: (cashier) => cashier.failed_pin_attempts },
+        {
+          header: "Since",
+          cell: (cashier) => formatDateTime(cashier.disabled_at ?? cashier.locked_at ?? cashier.created_at),
+        },
+        {
+          header: "Actions",
+          cell: (cashier) =>
+            cashier.status === "disabled" ? (
+              "—"
+            ) : (
+              <div class="row">
+                {cashier.status === "locked" ? (
+                  <Button
+                    busy={props.busyId === cashier.id}
+                    aria-label={`Unlock ${cashier.name}`}
+                    onClick={() => props.onUnlock(cashier)}
+                  >
+                    Unlock
+                  </Button>
+                ) : null}
+                <Button
+                  variant="danger"
+                  aria-label={`Disable ${cashier.name}`}
+                  onClick={() => props.onDisable(cashier)}
+                >
+                  Disable
+                </Button>
+              </div>
+            ),
+        },
+      ]}
+    />
+  );
+}
+
+/** Asks before disabling a cashier, saying what it means for their till and their past sales. */
+function DisableCashierDialog(props: {
+  cashier: Cashier | undefined;
+  busy: boolean;
+  onClose: () => void;
+  onDisable: (cashier: Cashier) => Promise<void>;
+}) {
+  return (
+    <Dialog open={props.cashier !== undefined} title="Disable this cashier?" onClose={props.onClose}>
+      <p>
+        <strong>{props.cashier?.name}</strong> will no longer be able to switch in, and a till they are switched in on
+        stops acting as them at once. Their past sales keep their name. This cannot be undone: create the cashier again
+        if they come back.
+      </p>
+      <div class="dialog-actions">
+        <Button onClick={props.onClose}>Cancel</Button>
+        <Button
+          variant="danger"
+          busy={props.busy}
+          onClick={async () => {
+            const cashier = props.cashier;
+            if (cashier === undefined) return;
+            await props.onDisable(cashier);
+          }}
+        >
+          Disable cashier
+        </Button>
+      </div>
+    </Dialog>
   );
 }
 
@@ -217,41 +255,17 @@ function NewCashier(props: { onCreated: () => void }) {
         }}
       >
         <div class="row">
-          <Field
-            label="Name"
-            required
-            maxLength={100}
-            autocomplete="off"
-            value={name}
-            onValue={(value) => {
+          <CashierFields
+            name={name}
+            onName={(value) => {
               setName(value);
               setErrors({ ...errors, name: undefined });
             }}
-            error={errors.name}
-          />
-          <Field
-            label="PIN"
-            type="password"
-            inputMode="numeric"
-            autocomplete="new-password"
-            required
-            minLength={4}
-            maxLength={6}
-            hint="4 to 6 digits; tell it to the cashier, it is not shown again"
-            value={pin}
-            onValue={setPin}
-            error={errors.pin}
-          />
-          <Field
-            label="PIN again"
-            type="password"
-            inputMode="numeric"
-            autocomplete="new-password"
-            required
-            maxLength={6}
-            value={confirmation}
-            onValue={setConfirmation}
-            error={errors.confirmation}
+            pin={pin}
+            confirmation={confirmation}
+            onPin={setPin}
+            onConfirmation={setConfirmation}
+            errors={errors}
           />
           <SelectField
             label="Role"
@@ -265,5 +279,54 @@ function NewCashier(props: { onCreated: () => void }) {
         </Button>
       </form>
     </section>
+  );
+}
+
+/** The new cashier's name and PIN, the PIN typed twice; each field shows its own refusal. */
+function CashierFields(props: {
+  name: string;
+  onName: (name: string) => void;
+  pin: string;
+  confirmation: string;
+  onPin: (pin: string) => void;
+  onConfirmation: (confirmation: string) => void;
+  errors: { name?: string; pin?: string; confirmation?: string };
+}) {
+  return (
+    <>
+      <Field
+        label="Name"
+        required
+        maxLength={100}
+        autocomplete="off"
+        value={props.name}
+        onValue={props.onName}
+        error={props.errors.name}
+      />
+      <Field
+        label="PIN"
+        type="password"
+        inputMode="numeric"
+        autocomplete="new-password"
+        required
+        minLength={4}
+        maxLength={6}
+        hint="4 to 6 digits; tell it to the cashier, it is not shown again"
+        value={props.pin}
+        onValue={props.onPin}
+        error={props.errors.pin}
+      />
+      <Field
+        label="PIN again"
+        type="password"
+        inputMode="numeric"
+        autocomplete="new-password"
+        required
+        maxLength={6}
+        value={props.confirmation}
+        onValue={props.onConfirmation}
+        error={props.errors.confirmation}
+      />
+    </>
   );
 }

@@ -17,59 +17,11 @@ export function TillDevicesPage() {
   return (
     <>
       <h1>Till devices</h1>
-      <section aria-labelledby="pair-title" class="card">
-        <h2 id="pair-title">Pair a till</h2>
-        <ol>
-          <li>
-            On the shop's device, open <code>{`${location.origin}/till`}</code>: it shows <q>Pair this till</q>.
-          </li>
-          <li>
-            Name the till (e.g. "Front counter"), type your dashboard email and password, and press Pair this till.
-          </li>
-          <li>
-            From then on the till opens by itself with its own device key: cashiers switch in with their PIN and nobody
-            types your password at the counter. It appears below, and its shifts and sales carry its name.
-          </li>
-        </ol>
-        <p class="muted">
-          A lost or replaced device: unpair it here. It is signed out at once and cannot sell until it is paired again.
-          Changing your password or signing out everywhere (Settings) unpairs every till.
-        </p>
-      </section>
+      <PairingSteps />
       <section aria-labelledby="devices-title">
         <h2 id="devices-title">Paired devices</h2>
         {devices.state === "loaded" ? (
-          <Table
-            caption="Till devices"
-            rows={devices.value.data}
-            rowKey={(device) => device.id}
-            empty="No till is paired yet."
-            columns={[
-              { header: "Name", cell: (device) => device.name },
-              {
-                header: "Status",
-                cell: (device) => (
-                  <span class={`status status-${device.status}`}>
-                    {device.status === "paired" ? "paired" : "unpaired"}
-                  </span>
-                ),
-              },
-              { header: "Paired", cell: (device) => formatDateTime(device.created_at) },
-              { header: "Last opened", cell: (device) => formatDateTime(device.last_used_at) },
-              { header: "Unpaired", cell: (device) => formatDateTime(device.revoked_at) },
-              {
-                header: "Actions",
-                cell: (device) =>
-                  device.status === "paired" ? (
-                    <Button variant="danger" aria-label={`Unpair ${device.name}`} onClick={() => setUnpairing(device)}>
-                      Unpair
-                    </Button>
-                  ) : (
-                    "—"
-                  ),
-              },
-            ]}
-          />
+          <DeviceTable devices={devices.value.data} onUnpair={setUnpairing} />
         ) : (
           <Status resource={devices} />
         )}
@@ -105,5 +57,63 @@ export function TillDevicesPage() {
         </div>
       </Dialog>
     </>
+  );
+}
+
+/** How a till is paired (at the till itself) and what unpairing does. */
+function PairingSteps() {
+  return (
+    <section aria-labelledby="pair-title" class="card">
+      <h2 id="pair-title">Pair a till</h2>
+      <ol>
+        <li>
+          On the shop's device, open <code>{`${location.origin}/till`}</code>: it shows <q>Pair this till</q>.
+        </li>
+        <li>Name the till (e.g. "Front counter"), type your dashboard email and password, and press Pair this till.</li>
+        <li>
+          From then on the till opens by itself with its own device key: cashiers switch in with their PIN and nobody
+          types your password at the counter. It appears below, and its shifts and sales carry its name.
+        </li>
+      </ol>
+      <p class="muted">
+        A lost or replaced device: unpair it here. It is signed out at once and cannot sell until it is paired again.
+        Changing your password or signing out everywhere (Settings) unpairs every till.
+      </p>
+    </section>
+  );
+}
+
+/** The paired and unpaired tills; a paired one has an Unpair button. */
+function DeviceTable(props: { devices: TillDevice[]; onUnpair: (device: TillDevice) => void }) {
+  return (
+    <Table
+      caption="Till devices"
+      rows={props.devices}
+      rowKey={(device) => device.id}
+      empty="No till is paired yet."
+      columns={[
+        { header: "Name", cell: (device) => device.name },
+        {
+          header: "Status",
+          cell: (device) => (
+            <span class={`status status-${device.status}`}>{device.status === "paired" ? "paired" : "unpaired"}</span>
+          ),
+        },
+        { header: "Paired", cell: (device) => formatDateTime(device.created_at) },
+        { header: "Last opened", cell: (device) => formatDateTime(device.last_used_at) },
+        { header: "Unpaired", cell: (device) => formatDateTime(device.revoked_at) },
+        {
+          header: "Actions",
+          cell: (device) =>
+            device.status === "paired" ? (
+              <Button variant="danger" aria-label={`Unpair ${device.name}`} onClick={() => props.onUnpair(device)}>
+                Unpair
+              </Button>
+            ) : (
+              "—"
+            ),
+        },
+      ]}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { formatMoney } from "../../../../src/kernel/money.ts";
-import { getSale } from "../../../lib/api.ts";
+import { type Actor, getSale, type Sale } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { Link, Table } from "../../../ui/index.ts";
@@ -28,46 +28,7 @@ export function SaleDetailPage(props: { saleId: string }) {
         <Link href={`${BASE}/sales`}>All sales</Link>
       </p>
       <h1>Sale of {formatMoney(value.currency, value.total_cents)}</h1>
-      <dl class="facts">
-        <dt>Status</dt>
-        <dd>{value.status}</dd>
-        <dt>Taken</dt>
-        <dd>{formatDateTime(value.taken_at)}</dd>
-        <dt>Tender</dt>
-        <dd>
-          {value.tender}
-          {value.payment_id === null ? null : (
-            <>
-              {" "}
-              (<Link href={paymentPath(value.payment_id)}>payment</Link>)
-            </>
-          )}
-        </dd>
-        <dt>Cashier</dt>
-        <dd>{cashierOf(value, nameOf)}</dd>
-        <dt>Till</dt>
-        <dd>
-          {tillName(value.till_id)}
-          {value.shift_id === null ? null : (
-            <>
-              {" "}
-              (<Link href={shiftPath(value.shift_id)}>its shift</Link>)
-            </>
-          )}
-        </dd>
-        {value.note === null ? null : (
-          <>
-            <dt>Note</dt>
-            <dd>{value.note}</dd>
-          </>
-        )}
-        <dt>Receipt</dt>
-        <dd>{value.receipt_url === null ? "—" : <a href={value.receipt_url}>Open the receipt</a>}</dd>
-        <dt>Sale</dt>
-        <dd>
-          <code>{value.id}</code>
-        </dd>
-      </dl>
+      <SaleFacts sale={value} nameOf={nameOf} tillName={tillName} />
       <Table
         caption="Lines"
         rows={value.items.map((item, line) => ({ ...item, line }))}
@@ -89,43 +50,102 @@ export function SaleDetailPage(props: { saleId: string }) {
           },
         ]}
       />
-      <section aria-labelledby="returns-title">
-        <h2 id="returns-title">Returns</h2>
-        {value.returns.length === 0 ? <p class="muted">Nothing came back.</p> : null}
-        {value.returns.map((saleReturn, index) => (
-          <div class="card" key={saleReturn.id}>
-            <h3>
-              Return {index + 1}: {formatMoney(saleReturn.currency, saleReturn.refund_cents)} refunded in cash
-            </h3>
-            <p>
-              {formatDateTime(saleReturn.created_at)} by {nameOf(saleReturn.actor)}
-              {saleReturn.till_id === null ? "" : ` at ${tillName(saleReturn.till_id)}`}
-              {saleReturn.reason === null ? "" : `: ${saleReturn.reason}`}
-              {saleReturn.receipt_url === null ? null : (
-                <>
-                  {" "}
-                  (<a href={saleReturn.receipt_url}>return receipt</a>)
-                </>
-              )}
-            </p>
-            <Table
-              caption={`Lines returned in return ${index + 1}`}
-              rows={saleReturn.items}
-              rowKey={(item) => String(item.line)}
-              empty="—"
-              columns={[
-                { header: "Item", cell: (item) => item.name },
-                { header: "Qty", numeric: true, cell: (item) => item.qty },
-                {
-                  header: "Refund",
-                  numeric: true,
-                  cell: (item) => formatMoney(saleReturn.currency, item.line_total_cents),
-                },
-              ]}
-            />
-          </div>
-        ))}
-      </section>
+      <SaleReturns sale={value} nameOf={nameOf} tillName={tillName} />
     </>
+  );
+}
+
+/** Who reads a sale's actors and tills by name (./actors.tsx). */
+type Names = {
+  nameOf: (actor: Actor | null) => string;
+  tillName: (tillId: string | null) => string;
+};
+
+/** The sale's status, time, tender, cashier, till and shift, note, receipt and id. */
+function SaleFacts({ sale, nameOf, tillName }: { sale: Sale } & Names) {
+  return (
+    <dl class="facts">
+      <dt>Status</dt>
+      <dd>{sale.status}</dd>
+      <dt>Taken</dt>
+      <dd>{formatDateTime(sale.taken_at)}</dd>
+      <dt>Tender</dt>
+      <dd>
+        {sale.tender}
+        {sale.payment_id === null ? null : (
+          <>
+            {" "}
+            (<Link href={paymentPath(sale.payment_id)}>payment</Link>)
+          </>
+        )}
+      </dd>
+      <dt>Cashier</dt>
+      <dd>{cashierOf(sale, nameOf)}</dd>
+      <dt>Till</dt>
+      <dd>
+        {tillName(sale.till_id)}
+        {sale.shift_id === null ? null : (
+          <>
+            {" "}
+            (<Link href={shiftPath(sale.shift_id)}>its shift</Link>)
+          </>
+        )}
+      </dd>
+      {sale.note === null ? null : (
+        <>
+          <dt>Note</dt>
+          <dd>{sale.note}</dd>
+        </>
+      )}
+      <dt>Receipt</dt>
+      <dd>{sale.receipt_url === null ? "—" : <a href={sale.receipt_url}>Open the receipt</a>}</dd>
+      <dt>Sale</dt>
+      <dd>
+        <code>{sale.id}</code>
+      </dd>
+    </dl>
+  );
+}
+
+/** Every return of the sale: when, by whom, why, its receipt and the lines that came back. */
+function SaleReturns({ sale, nameOf, tillName }: { sale: Sale } & Names) {
+  return (
+    <section aria-labelledby="returns-title">
+      <h2 id="returns-title">Returns</h2>
+      {sale.returns.length === 0 ? <p class="muted">Nothing came back.</p> : null}
+      {sale.returns.map((saleReturn, index) => (
+        <div class="card" key={saleReturn.id}>
+          <h3>
+            Return {index + 1}: {formatMoney(saleReturn.currency, saleReturn.refund_cents)} refunded in cash
+          </h3>
+          <p>
+            {formatDateTime(saleReturn.created_at)} by {nameOf(saleReturn.actor)}
+            {saleReturn.till_id === null ? "" : ` at ${tillName(saleReturn.till_id)}`}
+            {saleReturn.reason === null ? "" : `: ${saleReturn.reason}`}
+            {saleReturn.receipt_url === null ? null : (
+              <>
+                {" "}
+                (<a href={saleReturn.receipt_url}>return receipt</a>)
+              </>
+            )}
+          </p>
+          <Table
+            caption={`Lines returned in return ${index + 1}`}
+            rows={saleReturn.items}
+            rowKey={(item) => String(item.line)}
+            empty="—"
+            columns={[
+              { header: "Item", cell: (item) => item.name },
+              { header: "Qty", numeric: true, cell: (item) => item.qty },
+              {
+                header: "Refund",
+                numeric: true,
+                cell: (item) => formatMoney(saleReturn.currency, item.line_total_cents),
+              },
+            ]}
+          />
+        </div>
+      ))}
+    </section>
   );
 }

@@ -13,6 +13,51 @@ type FieldErrors = { url?: string; types?: string; form?: string };
  * about; one about neither field under the form.
  */
 export function CreateEndpointForm(props: { onCreated: (endpoint: CreatedWebhookEndpoint) => void }) {
+  const { url, setUrl, every, setEvery, picked, toggle, errors, setErrors, busy, submit } = useEndpointForm(
+    props.onCreated,
+  );
+  return (
+    <section aria-labelledby="create-title">
+      <h2 id="create-title">Add an endpoint</h2>
+      <form
+        class="card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Field
+          label="Endpoint URL"
+          type="url"
+          required
+          value={url}
+          onValue={(value) => {
+            setUrl(value);
+            setErrors({ ...errors, url: undefined, form: undefined });
+          }}
+          error={errors.url}
+        />
+        <EventTypePicker
+          every={every}
+          picked={picked}
+          error={errors.types}
+          onEvery={(on) => {
+            setEvery(on);
+            setErrors({ ...errors, types: undefined });
+          }}
+          onToggle={toggle}
+        />
+        <FormError error={errors.form} />
+        <Button type="submit" variant="primary" busy={busy}>
+          Add endpoint
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+/** The form's draft (URL, every event or the types picked), its errors, and its submission. */
+function useEndpointForm(onCreated: (endpoint: CreatedWebhookEndpoint) => void) {
   const [url, setUrl] = useState("");
   const [every, setEvery] = useState(true);
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
@@ -36,72 +81,50 @@ export function CreateEndpointForm(props: { onCreated: (endpoint: CreatedWebhook
     try {
       const created = await createWebhookEndpoint({ url, event_types: chosen });
       setUrl("");
-      props.onCreated(created);
+      onCreated(created);
     } catch (caught) {
       setErrors(errorsOf(caught));
     } finally {
       setBusy(false);
     }
   };
+  return { url, setUrl, every, setEvery, picked, toggle, errors, setErrors, busy, submit };
+}
+
+/** Every event (`*`), or the platform's event types picked one by one; the refusal about them below. */
+function EventTypePicker(props: {
+  every: boolean;
+  picked: ReadonlySet<string>;
+  error: string | undefined;
+  onEvery: (on: boolean) => void;
+  onToggle: (type: string, on: boolean) => void;
+}) {
   return (
-    <section aria-labelledby="create-title">
-      <h2 id="create-title">Add an endpoint</h2>
-      <form
-        class="card"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Field
-          label="Endpoint URL"
-          type="url"
-          required
-          value={url}
-          onValue={(value) => {
-            setUrl(value);
-            setErrors({ ...errors, url: undefined, form: undefined });
-          }}
-          error={errors.url}
-        />
-        <fieldset class="event-picker" aria-describedby={errors.types === undefined ? undefined : "event-types-error"}>
-          <legend>Event types</legend>
-          <label class="check">
+    <fieldset class="event-picker" aria-describedby={props.error === undefined ? undefined : "event-types-error"}>
+      <legend>Event types</legend>
+      <label class="check">
+        <input type="checkbox" checked={props.every} onChange={(event) => props.onEvery(event.currentTarget.checked)} />
+        Every event (*), including types added later
+      </label>
+      <div class="event-types">
+        {eventTypes.map((type) => (
+          <label key={type} class="check">
             <input
               type="checkbox"
-              checked={every}
-              onChange={(event) => {
-                setEvery(event.currentTarget.checked);
-                setErrors({ ...errors, types: undefined });
-              }}
+              disabled={props.every}
+              checked={props.every || props.picked.has(type)}
+              onChange={(event) => props.onToggle(type, event.currentTarget.checked)}
             />
-            Every event (*), including types added later
+            <code>{type}</code>
           </label>
-          <div class="event-types">
-            {eventTypes.map((type) => (
-              <label key={type} class="check">
-                <input
-                  type="checkbox"
-                  disabled={every}
-                  checked={every || picked.has(type)}
-                  onChange={(event) => toggle(type, event.currentTarget.checked)}
-                />
-                <code>{type}</code>
-              </label>
-            ))}
-          </div>
-          {errors.types === undefined ? null : (
-            <p id="event-types-error" class="field-error">
-              {errors.types}
-            </p>
-          )}
-        </fieldset>
-        <FormError error={errors.form} />
-        <Button type="submit" variant="primary" busy={busy}>
-          Add endpoint
-        </Button>
-      </form>
-    </section>
+        ))}
+      </div>
+      {props.error === undefined ? null : (
+        <p id="event-types-error" class="field-error">
+          {props.error}
+        </p>
+      )}
+    </fieldset>
   );
 }
 

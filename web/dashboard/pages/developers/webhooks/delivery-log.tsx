@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { listEndpointDeliveries, recoverWebhooks, retryDelivery } from "../../../../lib/api/webhook-endpoints.ts";
-import type { WebhookEndpoint } from "../../../../lib/api.ts";
+import type { WebhookDelivery, WebhookEndpoint } from "../../../../lib/api.ts";
 import { dateTimeInputValue, formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { Button, Field, Pager, Table, toast, useCursorPages } from "../../../../ui/index.ts";
@@ -32,51 +32,10 @@ export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: numb
       </div>
       {deliveries.state === "loaded" ? (
         <>
-          <Table
+          <DeliveryTable
             caption={`Deliveries to ${props.endpoint.url}, page ${pages.number}`}
-            rows={deliveries.value.data}
-            rowKey={(delivery) => delivery.id}
-            empty="No deliveries yet."
-            columns={[
-              { header: "Created", cell: (delivery) => formatDateTime(delivery.created_at) },
-              {
-                header: "Event",
-                cell: (delivery) => (
-                  <>
-                    {delivery.event_type} <code>{delivery.event_id}</code>
-                  </>
-                ),
-              },
-              {
-                header: "Status",
-                cell: (delivery) => (
-                  <span class={`status delivery-${delivery.status}`} data-testid="delivery-status">
-                    {delivery.status}
-                  </span>
-                ),
-              },
-              { header: "Attempts", cell: (delivery) => <AttemptList delivery={delivery} /> },
-              { header: "Next attempt", cell: (delivery) => formatDateTime(delivery.next_attempt_at) },
-              {
-                header: "Action",
-                cell: (delivery) => (
-                  <Button
-                    aria-label={`Resend delivery ${delivery.id}`}
-                    onClick={async () => {
-                      try {
-                        await retryDelivery(delivery.id);
-                        toast("Delivery scheduled again.");
-                        reload();
-                      } catch (caught) {
-                        toast(caught instanceof Error ? caught.message : "It could not be resent.", "error");
-                      }
-                    }}
-                  >
-                    Resend
-                  </Button>
-                ),
-              },
-            ]}
+            deliveries={deliveries.value.data}
+            onResent={reload}
           />
           <Pager {...pages.pagerOf(deliveries.value)} />
         </>
@@ -84,6 +43,58 @@ export function DeliveryLog(props: { endpoint: WebhookEndpoint; refreshKey: numb
         <Status resource={deliveries} />
       )}
     </section>
+  );
+}
+
+/** The deliveries of a page, each with its attempts and a button that sends it again. */
+function DeliveryTable(props: { caption: string; deliveries: WebhookDelivery[]; onResent: () => void }) {
+  return (
+    <Table
+      caption={props.caption}
+      rows={props.deliveries}
+      rowKey={(delivery) => delivery.id}
+      empty="No deliveries yet."
+      columns={[
+        { header: "Created", cell: (delivery) => formatDateTime(delivery.created_at) },
+        {
+          header: "Event",
+          cell: (delivery) => (
+            <>
+              {delivery.event_type} <code>{delivery.event_id}</code>
+            </>
+          ),
+        },
+        {
+          header: "Status",
+          cell: (delivery) => (
+            <span class={`status delivery-${delivery.status}`} data-testid="delivery-status">
+              {delivery.status}
+            </span>
+          ),
+        },
+        { header: "Attempts", cell: (delivery) => <AttemptList delivery={delivery} /> },
+        { header: "Next attempt", cell: (delivery) => formatDateTime(delivery.next_attempt_at) },
+        {
+          header: "Action",
+          cell: (delivery) => (
+            <Button
+              aria-label={`Resend delivery ${delivery.id}`}
+              onClick={async () => {
+                try {
+                  await retryDelivery(delivery.id);
+                  toast("Delivery scheduled again.");
+                  props.onResent();
+                } catch (caught) {
+                  toast(caught instanceof Error ? caught.message : "It could not be resent.", "error");
+                }
+              }}
+            >
+              Resend
+            </Button>
+          ),
+        },
+      ]}
+    />
   );
 }
 

@@ -32,13 +32,13 @@ export function WebhooksPage() {
   const selected =
     endpoints.state === "loaded" ? endpoints.value.data.find((item) => item.id === selectedId) : undefined;
 
-  const act = async (action: () => Promise<void>, failure: string) => {
-    try {
-      await action();
-    } catch (caught) {
-      toast(caught instanceof Error ? caught.message : failure, "error");
-    }
-  };
+  const sendTest = (endpoint: WebhookEndpoint) =>
+    act(async () => {
+      await sendTestWebhook(endpoint.id);
+      toast("Test event sent.");
+      setSelectedId(endpoint.id);
+      setLogGeneration((value) => value + 1);
+    }, "The test event could not be sent.");
 
   return (
     <>
@@ -53,66 +53,13 @@ export function WebhooksPage() {
       <section aria-labelledby="endpoints-title">
         <h2 id="endpoints-title">Endpoints</h2>
         {endpoints.state === "loaded" ? (
-          <Table
-            caption="Webhook endpoints"
-            rows={endpoints.value.data}
-            rowKey={(endpoint) => endpoint.id}
-            empty="No endpoints yet."
-            columns={[
-              { header: "URL", cell: (endpoint) => <code>{endpoint.url}</code> },
-              { header: "Events", cell: (endpoint) => endpoint.event_types.join(", ") },
-              { header: "State", cell: (endpoint) => (endpoint.active ? "active" : "disabled") },
-              {
-                header: "Secret",
-                cell: (endpoint) =>
-                  `…${endpoint.secret_last4}${
-                    endpoint.previous_secret_expires_at === null
-                      ? ""
-                      : ` (previous one signs too until ${formatDateTime(endpoint.previous_secret_expires_at)})`
-                  }`,
-              },
-              {
-                header: "Actions",
-                cell: (endpoint) => (
-                  <div class="row">
-                    <Button
-                      aria-label={`Deliveries to ${endpoint.url}`}
-                      aria-pressed={endpoint.id === selectedId}
-                      onClick={() => setSelectedId(endpoint.id)}
-                    >
-                      Deliveries
-                    </Button>
-                    {endpoint.active ? (
-                      <>
-                        <Button
-                          aria-label={`Send test event to ${endpoint.url}`}
-                          onClick={() =>
-                            act(async () => {
-                              await sendTestWebhook(endpoint.id);
-                              toast("Test event sent.");
-                              setSelectedId(endpoint.id);
-                              setLogGeneration((value) => value + 1);
-                            }, "The test event could not be sent.")
-                          }
-                        >
-                          Send test event
-                        </Button>
-                        <Button aria-label={`Roll secret of ${endpoint.url}`} onClick={() => setRolling(endpoint)}>
-                          Roll secret
-                        </Button>
-                        <Button
-                          variant="danger"
-                          aria-label={`Disable ${endpoint.url}`}
-                          onClick={() => setDisabling(endpoint)}
-                        >
-                          Disable
-                        </Button>
-                      </>
-                    ) : null}
-                  </div>
-                ),
-              },
-            ]}
+          <EndpointTable
+            endpoints={endpoints.value.data}
+            selectedId={selectedId}
+            onSelect={setSelectedId}
+            onTest={sendTest}
+            onRoll={setRolling}
+            onDisable={setDisabling}
           />
         ) : (
           <Status resource={endpoints} />
@@ -137,27 +84,107 @@ export function WebhooksPage() {
           });
         }}
       />
-      <ConfirmDialog
-        open={disabling !== undefined}
-        title="Disable endpoint"
-        confirmLabel="Disable endpoint"
-        onClose={() => setDisabling(undefined)}
-        onConfirm={() => {
-          const endpoint = disabling;
-          if (endpoint === undefined) return;
-          void act(async () => {
-            await deleteWebhookEndpoint(endpoint.id);
-            toast("Endpoint disabled.");
-            reload();
-          }, "The endpoint could not be disabled.");
-        }}
-      >
-        <p>
-          Disable <code>{disabling?.url}</code>? It gets no more deliveries.
-        </p>
-      </ConfirmDialog>
+      <DisableDialog endpoint={disabling} onClose={() => setDisabling(undefined)} onDisabled={reload} />
       {stepUp.dialog}
     </>
+  );
+}
+
+/** A failed action's message, or the page's own words for it, in an error toast. */
+async function act(action: () => Promise<void>, failure: string) {
+  try {
+    await action();
+  } catch (caught) {
+    toast(caught instanceof Error ? caught.message : failure, "error");
+  }
+}
+
+/** The endpoints, each with its deliveries button and, while active, test, roll and disable. */
+function EndpointTable(props: {
+  endpoints: WebhookEndpoint[];
+  selectedId: string | undefined;
+  onSelect: (id: string) => void;
+  onTest: (endpoint: WebhookEndpoint) => void;
+  onRoll: (endpoint: WebhookEndpoint) => void;
+  onDisable: (endpoint: WebhookEndpoint) => void;
+}) {
+  return (
+    <Table
+      caption="Webhook endpoints"
+      rows={props.endpoints}
+      rowKey={(endpoint) => endpoint.id}
+      empty="No endpoints yet."
+      columns={[
+        { header: "URL", cell: (endpoint) => <code>{endpoint.url}</code> },
+        { header: "Events", cell: (endpoint) => endpoint.event_types.join(", ") },
+        { header: "State", cell: (endpoint) => (endpoint.active ? "active" : "disabled") },
+        {
+          header: "Secret",
+          cell: (endpoint) =>
+            `…${endpoint.secret_last4}${
+              endpoint.previous_secret_expires_at === null
+                ? ""
+                : ` (previous one signs too until ${formatDateTime(endpoint.previous_secret_expires_at)})`
+            }`,
+        },
+        {
+          header: "Actions",
+          cell: (endpoint) => (
+            <div class="row">
+              <Button
+                aria-label={`Deliveries to ${endpoint.url}`}
+                aria-pressed={endpoint.id === props.selectedId}
+                onClick={() => props.onSelect(endpoint.id)}
+              >
+                Deliveries
+              </Button>
+              {endpoint.active ? (
+                <>
+                  <Button aria-label={`Send test event to ${endpoint.url}`} onClick={() => props.onTest(endpoint)}>
+                    Send test event
+                  </Button>
+                  <Button aria-label={`Roll secret of ${endpoint.url}`} onClick={() => props.onRoll(endpoint)}>
+                    Roll secret
+                  </Button>
+                  <Button
+                    variant="danger"
+                    aria-label={`Disable ${endpoint.url}`}
+                    onClick={() => props.onDisable(endpoint)}
+                  >
+                    Disable
+                  </Button>
+                </>
+              ) : null}
+            </div>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+/** Asks before disabling an endpoint, then disables it. */
+function DisableDialog(props: { endpoint: WebhookEndpoint | undefined; onClose: () => void; onDisabled: () => void }) {
+  return (
+    <ConfirmDialog
+      open={props.endpoint !== undefined}
+      title="Disable endpoint"
+      confirmLabel="Disable endpoint"
+      onClose={props.onClose}
+      onConfirm={() => {
+        const endpoint = props.endpoint;
+        if (endpoint === undefined) return;
+        void act(async () => {
+          await deleteWebhookEndpoint(endpoint.id);
+          toast("Endpoint disabled.");
+          props.onDisabled();
+        }, "The endpoint could not be disabled.");
+      }}
+    >
+      <p>
+        Disable <code>{props.endpoint?.url}</code>? It gets no more deliveries.
+      </p>
+    </ConfirmDialog>
   );
 }
 

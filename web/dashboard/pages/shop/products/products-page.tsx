@@ -10,9 +10,9 @@ import {
 import { saveFile } from "../../../../lib/download.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { api } from "../../../../lib/session.ts";
+import { ProductForm } from "../../../../products/product-form.tsx";
 import { Button, Field, SelectField, Table, toast } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
-import { ProductForm } from "./product-form.tsx";
 import { ProductImport } from "./product-import.tsx";
 
 type Editing = { product: Product | undefined } | "import" | undefined;

@@ -10,8 +10,8 @@ import type { ApiError } from "../../../../lib/api.ts";
 import { parameterOf } from "../../../../lib/field-error.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { api } from "../../../../lib/session.ts";
+import { FormError, useFieldForm } from "../../../../ui/field-form.tsx";
 import { Button, Field, SelectField, toast } from "../../../../ui/index.ts";
-import { FormError, useFieldForm } from "../../../components/field-form.tsx";
 import { Status } from "../../shared.tsx";
 import { basisPointsOf, percentOf } from "./tax-rate.ts";
 

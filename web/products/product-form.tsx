@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
-import { type Currency, currencies } from "../../../../../src/kernel/money.ts";
-import type { ApiError } from "../../../../lib/api/client.ts";
-import { createProduct, type Product, type ProductChanges, updateProduct } from "../../../../lib/api/products.ts";
-import { parameterOf } from "../../../../lib/field-error.ts";
-import { api } from "../../../../lib/session.ts";
-import { Button, Dialog, Field, SelectField } from "../../../../ui/index.ts";
-import { FormError, useFieldForm } from "../../../components/field-form.tsx";
+import { type Currency, currencies } from "../../src/kernel/money.ts";
+import type { ApiError } from "../lib/api/client.ts";
+import { createProduct, type Product, type ProductChanges, updateProduct } from "../lib/api/products.ts";
+import { parameterOf } from "../lib/field-error.ts";
+import { api } from "../lib/session.ts";
+import { FormError, useFieldForm } from "../ui/field-form.tsx";
+import { Button, Dialog, Field, SelectField } from "../ui/index.ts";
 
 type Draft = {
   name: string;
@@ -18,6 +18,7 @@ type Draft = {
   stock_qty: string;
   low_stock_at: string;
   tax_rate: string;
+  active: string;
 };
 type Errors = Partial<Record<keyof Draft, string>>;
 
@@ -35,6 +36,7 @@ const draftOf = (product: Product | undefined): Draft => ({
   low_stock_at: String(product?.low_stock_at ?? 0),
   tax_rate:
     product?.tax_rate_bp === null || product?.tax_rate_bp === undefined ? "" : String(product.tax_rate_bp / 100),
+  active: String(product?.active ?? true),
 });
 
 /** Major units typed by the owner to cents, exactly (the digits as text, no float rounding). */
@@ -46,8 +48,12 @@ function centsOf(text: string): number | null | undefined {
 
 const WHOLE_NUMBER = /^\d{1,10}$/;
 
-/** The draft as the API's fields, or each field's own error. */
-function changesOf(draft: Draft, creating: boolean): { changes: ProductChanges } | { errors: Errors } {
+/** The draft as the API's fields, or each field's own error; `active` only from a form that shows it. */
+function changesOf(
+  draft: Draft,
+  form: { creating: boolean; withActive: boolean },
+): { changes: ProductChanges } | { errors: Errors } {
+  const { creating } = form;
   const errors: Errors = {};
   const price = centsOf(draft.price);
   if (draft.name.trim() === "") errors.name = "Enter the product's name.";
@@ -75,6 +81,7 @@ function changesOf(draft: Draft, creating: boolean): { changes: ProductChanges }
     tax_rate_bp: taxRateBp ?? null,
   };
   if (creating && draft.stock_qty !== "" && draft.track_stock === "true") changes.stock_qty = Number(draft.stock_qty);
+  if (form.withActive && !creating) changes.active = draft.active === "true";
   return { changes };
 }
 
@@ -100,10 +107,16 @@ function fieldOf(error: ApiError): keyof Draft | undefined {
   );
 }
 
-type FieldsProps = { draft: Draft; setDraft: (draft: Draft) => void; errors: Errors; creating: boolean };
+type FieldsProps = {
+  draft: Draft;
+  setDraft: (draft: Draft) => void;
+  errors: Errors;
+  creating: boolean;
+  withActive: boolean;
+};
 
 /** The form's fields, each with its own error under it. */
-function ProductFields({ draft, setDraft, errors, creating }: FieldsProps) {
+function ProductFields({ draft, setDraft, errors, creating, withActive }: FieldsProps) {
   const field = (name: keyof Draft) => ({
     value: draft[name],
     onValue: (value: string) => setDraft({ ...draft, [name]: value }),
@@ -126,7 +139,6 @@ function ProductFields({ draft, setDraft, errors, creating }: FieldsProps) {
         <Field label="SKU" maxLength={100} {...field("sku")} />
         <Field label="Category" maxLength={100} {...field("category")} />
       </div>
-      {/* A tax rate joins these fields with the tax work (issue 47 point 4). */}
       <div class="row">
         <SelectField
           label="Stock"
@@ -147,24 +159,42 @@ function ProductFields({ draft, setDraft, errors, creating }: FieldsProps) {
           hint="Empty: the shop's standard rate (Settings)."
           {...field("tax_rate")}
         />
+        {withActive && !creating ? (
+          <SelectField
+            label="On sale"
+            value={draft.active}
+            onValue={(active) => setDraft({ ...draft, active })}
+            options={[
+              { value: "true", label: "Active (sold)" },
+              { value: "false", label: "Archived (not sold)" },
+            ]}
+          />
+        ) : null}
       </div>
     </>
   );
 }
 
-/** Create (no `product`) or edit a product; each field's error is shown under it. */
+/**
+ * Create (no `product`) or edit a product; each field's error is shown under it. The dashboard and
+ * the till share it. `withActive`: the edit also archives or restores (the till's, which has no list
+ * of archived products to restore from). `managerApproval`: the till's PATCH when a manager's PIN
+ * approved it.
+ */
 export function ProductForm(props: {
   product: Product | undefined;
   onClose: () => void;
   onSaved: (product: Product) => void;
+  withActive?: boolean;
 }) {
+  const withActive = props.withActive ?? false;
   const creating = props.product === undefined;
   const [draft, setDraft] = useState(() => draftOf(props.product));
   const { errors, formError, saving, submit } = useFieldForm(fieldOf);
   function save(event: Event) {
     event.preventDefault();
     const product = props.product;
-    return submit(changesOf(draft, creating), async (changes) =>
+    return submit(changesOf(draft, { creating, withActive }), async (changes) =>
       props.onSaved(
         await (product === undefined ? createProduct(api, changes) : updateProduct(api, product.id, changes)),
       ),
@@ -173,7 +203,7 @@ export function ProductForm(props: {
   return (
     <Dialog open title={creating ? "New product" : `Edit ${props.product?.name}`} onClose={props.onClose}>
       <form onSubmit={save} noValidate>
-        <ProductFields draft={draft} setDraft={setDraft} errors={errors} creating={creating} />
+        <ProductFields draft={draft} setDraft={setDraft} errors={errors} creating={creating} withActive={withActive} />
         <FormError message={formError} />
         <div class="row">
           <Button type="submit" variant="primary" busy={saving}>

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiError } from "../../lib/api.ts";
+import { ApiError } from "../lib/api.ts";
 
 type FieldErrors<Name extends string> = Partial<Record<Name, string>>;
 
