@@ -110,7 +110,10 @@ effect(() => {
   if (cart.value.length === 0 && heldSale.peek() !== undefined) {
     cancelHeldPayment().then(
       (sale) => {
-        const paid = sale?.status === "cancelled" ? sale.tenders.filter((tender) => tender.status === "paid") : [];
+        const paid =
+          sale?.status === "cancelled" && sale.tender === "split"
+            ? sale.tenders.filter((tender) => tender.status === "paid")
+            : [];
         if (paid.length > 0) {
           const amounts = paid.map((tender) => formatMoney(tender.currency, tender.amount_cents));
           toast(`Split sale cancelled: give back ${amounts.join(" and ")} in cash from the drawer.`, "info");
