@@ -11,6 +11,7 @@ import {
   cartHeldBy,
   cartTotalCents,
   type DiscountGiven,
+  otherCurrency,
   pricedCart,
   removeLine,
   setLineDiscount,
@@ -135,9 +136,6 @@ function PayButtons(props: { empty: boolean; held: boolean; onPay: (tender: Tend
     </>
   );
 }
-
-/** The shop's other currency (the till sells in two: `Currency`), which the Pay step takes at the rate of the day. */
-const otherCurrency = (currency: Currency): Currency => (currency === "USD" ? "ZWG" : "USD");
 
 /** The wallet payment the cart is locked to: its code, to show again, or to cancel to change the basket. */
 function WaitingPayment(props: { onShow: () => void }) {

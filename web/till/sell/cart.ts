@@ -1,5 +1,6 @@
 import { computed, effect, signal } from "@preact/signals";
 import { type Discount, priceBasket } from "../../../src/kernel/basket.ts";
+import type { Currency } from "../../../src/kernel/money.ts";
 import type { Product } from "../catalog/product.ts";
 import { taxSettings } from "./tax-settings.ts";
 
@@ -70,6 +71,8 @@ export const pricedCart = computed(() => {
 });
 export const cartTotalCents = computed(() => pricedCart.value.totalCents);
 export const cartCurrency = computed(() => cart.value[0]?.product.currency);
+/** The shop's other currency (the till sells in two, `Currency`), which the Pay step takes at the rate of the day. */
+export const otherCurrency = (currency: Currency): Currency => (currency === "USD" ? "ZWG" : "USD");
 export const cartUnits = computed(() => cart.value.reduce((sum, line) => sum + line.qty, 0));
 
 /** Adds one unit; returns false when the cart is held by a wallet payment or the product's currency is not the cart's. */

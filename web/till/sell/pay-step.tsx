@@ -4,7 +4,7 @@ import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
 import { ApiError, addSaleTender, asTenderSale, createSale } from "../../lib/api.ts";
 import { Button, Dialog } from "../../ui/index.ts";
 import { withTillId } from "../shift/till-id.ts";
-import { cart, cartCurrency, cartTotalCents, saleDiscount, saleItems } from "./cart.ts";
+import { cart, cartCurrency, cartTotalCents, otherCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { keepCashSale } from "./keep-cash-sale.ts";
 import { type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
 import { TenderBuilder, type TendersToSend } from "./tender-builder.tsx";
@@ -15,9 +15,6 @@ import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded, updateHel
 
 type Props = { onCompleted: (result: Completed) => void; onClose: () => void };
 type Given = { currency: Currency; amountCents: number }[];
-
-/** The shop's other currency (the till sells in two), taken at the rate of the day. */
-const otherOf = (currency: Currency): Currency => (currency === "USD" ? "ZWG" : "USD");
 
 /**
  * The Pay step (issue 47): a sale paid by several tenders, cash in the basket's currency or the other
@@ -30,7 +27,7 @@ const otherOf = (currency: Currency): Currency => (currency === "USD" ? "ZWG" : 
 export function PayStep(props: Props) {
   const held = heldSale.value;
   const base = held?.currency ?? cartCurrency.value ?? "USD";
-  const other = otherOf(base);
+  const other = otherCurrency(base);
   const day = useDayRate(base, other);
   const [gaveBack, setGaveBack] = useState<Given | undefined>(undefined);
   const latest = useRef(props);
