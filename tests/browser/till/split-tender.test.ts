@@ -25,7 +25,14 @@ const tenderApiLanded = readFileSync(new URL("../../../docs/openapi.json", impor
 let world: TillWorld;
 let owner: OwnerCaller;
 
-type SaleTender = { kind: string; currency: string; amount_cents: number; status: string; payment_id: string | null };
+type SaleTender = {
+  kind: string;
+  currency: string;
+  amount_cents: number;
+  status: string;
+  payment_id: string | null;
+  exchange_rate_id: string | null;
+};
 type Sale = {
   id: string;
   status: string;
@@ -160,6 +167,40 @@ needsTenderApi("NEEDS THE TENDER API (issue 47, API branch): run after the merge
           { kind: "cash", currency: "ZWG", amount_cents: 10_000, status: "paid" },
         ],
         change: { currency: "ZWG", amount_cents: 3294 },
+      });
+      expect(till.app.consoleErrors).toEqual([]);
+    } finally {
+      await till.close();
+    }
+  });
+
+  test("offline: ZWG cash at the rate the till last read, kept in the outbox and sent once the network is back", async () => {
+    // Opened online once: the till keeps the rates it read.
+    const { till, page, dialog } = await openPayStep(1);
+    const { context } = till.app;
+    try {
+      await dialog.getByRole("button", { name: "Back" }).click();
+      await context.setOffline(true);
+      await page.getByText("Offline", { exact: true }).waitFor();
+      await page.getByRole("button", { name: "Split or ZWG" }).click();
+      await dialog.getByText(/^Rate of the day: USD 1 = ZWG 26\.7843 · set \d\d:\d\d by the owner$/).waitFor();
+      const kinds = dialog.getByRole("group", { name: "Tender" });
+      expect(await kinds.getByRole("button", { name: "Wallet" }).isDisabled()).toBe(true);
+      // 1.50 × 26.7843 = 40.176…: asked ZWG 40.18.
+      await dialog.getByRole("group", { name: "Still due" }).getByRole("button", { name: "ZWG 40.18" }).click();
+      await dialog.getByRole("button", { name: "Add tender" }).click();
+      await dialog.getByRole("button", { name: "Complete sale" }).click();
+      await page.getByRole("status").filter({ hasText: "Sale complete: USD 1.50 by split" }).waitFor();
+      await page.getByRole("button", { name: "1 unsynced", exact: true }).waitFor();
+      await context.setOffline(false);
+      await till.waitForSynced();
+      const rate = (await world.api("test")<{ data: { id: string }[] }>("GET", "/v1/exchange_rates/current")).body
+        .data[0];
+      const [sale] = await sales();
+      expect(sale).toMatchObject({
+        status: "completed",
+        tender: "split",
+        tenders: [{ kind: "cash", currency: "ZWG", amount_cents: 4018, exchange_rate_id: rate?.id, status: "paid" }],
       });
       expect(till.app.consoleErrors).toEqual([]);
     } finally {
