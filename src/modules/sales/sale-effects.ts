@@ -1,5 +1,7 @@
 import { events } from "../events/index.ts";
+import { stock } from "../stock/index.ts";
 import { salesTotal } from "./metrics.ts";
+import { completeSalesCtes, type SalesEnd } from "./payment-end-queries.ts";
 import type { SaleRow } from "./schemas.ts";
 
 /**
@@ -42,4 +44,26 @@ export function saleCompletedData(sale: SaleRow) {
     items: sale.items,
     completed_at: sale.completed_at?.toISOString() ?? null,
   };
+}
+
+/**
+ * Pending sales' completion as `SalesEnd` (`completeSalesCtes`): each sale, given as it is once
+ * completed, with its `sale.completed` and stock moves, gated on the end of the payment
+ * `gatePaymentIdOf(sale)` names (a wallet sale's own; a split sale's wallet tender's: payment-end.ts).
+ */
+export function completionEnd(
+  sales: readonly (SaleRow & { status: "completed"; completed_at: Date })[],
+  gatePaymentIdOf: (sale: SaleRow) => string | null = (sale) => sale.payment_id,
+): SalesEnd {
+  return completeSalesCtes(
+    sales.map((sale) => ({ ...sale, payment_id: gatePaymentIdOf(sale) })),
+    {
+      events: (completed) =>
+        events.emitEachWhen(
+          sales.map((sale) => ({ event: preparedSaleCompleted(sale), subject: sale.id })),
+          completed,
+        ),
+      stockMoves: (completed) => stock.salesMovesCtes(sales.map(saleMovesOf), completed),
+    },
+  );
 }

@@ -78,7 +78,7 @@ export async function selectDrawerMoves(
 ): Promise<readonly CashMoveRow[]> {
   return database.any(sql.type(cashMoveRowSchema)`
     SELECT ${MOVE_COLUMNS} FROM shift_cash_moves
-    WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId} AND kind <> 'sale'
+    WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId} AND kind NOT IN ('sale', 'change')
     ORDER BY created_at, currency, id
     LIMIT ${limit}`);
 }
