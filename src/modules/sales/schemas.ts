@@ -345,7 +345,9 @@ export const salesReportSchema = z
     from: z.iso.datetime(),
     to: z.iso.datetime(),
     totals: z.object({ count: z.number().int(), by_currency: currencyTotals }),
-    by_tender: z.array(z.object({ tender: z.enum(tenders), count: z.number().int(), by_currency: currencyTotals })),
+    by_tender: z
+      .array(z.object({ tender: z.enum(saleTenders), count: z.number().int(), by_currency: currencyTotals }))
+      .meta({ description: "Cash, wallet and split (sales made with tenders), in the baskets' currencies." }),
     top_products: z.array(
       z.object({
         product_id: z.string().nullable(),

@@ -2332,9 +2332,10 @@ export interface components {
                     total_cents: number;
                 }[];
             };
+            /** @description Cash, wallet and split (sales made with tenders), in the baskets' currencies. */
             by_tender: {
                 /** @enum {string} */
-                tender: "cash" | "wallet";
+                tender: "cash" | "wallet" | "split";
                 count: number;
                 by_currency: {
                     /** @enum {string} */
