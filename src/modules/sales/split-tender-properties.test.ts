@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import request from "supertest";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
+import { tenderHelpers } from "../../../tests/support/tenders.ts";
 import { dueIn } from "../../kernel/tender.ts";
 
 /**
@@ -38,12 +38,7 @@ const scenarioArb = fc.record({
   changeCurrency: fc.constantFrom<"USD" | "ZWG">("USD", "ZWG"),
 });
 
-const drawerOf = async (shiftId: string) =>
-  Object.fromEntries(
-    (await world.testWorld.get(`/v1/shifts/${shiftId}`)).body.cash.map(
-      (cash: { currency: string; expected_cents: number }) => [cash.currency, cash.expected_cents],
-    ),
-  ) as Record<"USD" | "ZWG", number>;
+const { drawerOf, pay } = tenderHelpers(world);
 
 test("totals balance to the cent, the drawer and the ledger agree, and a full return refunds exactly what was paid", async () => {
   await fc.assert(
@@ -89,8 +84,7 @@ test("totals balance to the cent, the drawer and the ledger agree, and a full re
       });
       expect(sale.status).toBe(201);
       for (const tender of sale.body.tenders) {
-        if (tender.kind === "wallet")
-          await request(world.setup.app).post(`/checkout/${tender.payment_id}/mockpay`).send({});
+        if (tender.kind === "wallet") await pay(tender.payment_id);
       }
       const done = (await api.get(`/v1/sales/${sale.body.id}`)).body;
       expect(done).toMatchObject({ status: "completed", paid_cents: total, due_cents: 0 });
@@ -106,7 +100,7 @@ test("totals balance to the cent, the drawer and the ledger agree, and a full re
           .filter((tender) => tender.kind === "cash" && tender.currency === currency)
           .reduce((sum, tender) => sum + tender.amount_cents, 0);
       const change = (currency: string) => (done.change?.currency === currency ? done.change.amount_cents : 0);
-      expect(await drawerOf(shift.id)).toEqual({
+      expect(await drawerOf(api, shift.id)).toEqual({
         USD: cashIn("USD") - change("USD"),
         ZWG: cashIn("ZWG") - change("ZWG"),
       });
@@ -144,7 +138,7 @@ test("totals balance to the cent, the drawer and the ledger agree, and a full re
       }
       const refunded = (currency: string) =>
         refunds.filter((share) => share.currency === currency).reduce((sum, share) => sum + share.amount_cents, 0);
-      const after = await drawerOf(shift.id);
+      const after = await drawerOf(api, shift.id);
       expect(after).toEqual({
         USD: cashIn("USD") - change("USD") - refunded("USD"),
         ZWG: cashIn("ZWG") - change("ZWG") - refunded("ZWG"),
