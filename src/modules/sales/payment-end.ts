@@ -34,7 +34,8 @@ async function saleCompletions(database: Queryable, payments: readonly PaymentRo
   }));
   // A split sale completes with the end of its tender's payment; a wallet sale with its own.
   const gateOf = (sale: SaleRow) => (sale.tender === "split" ? (split?.gateOf(sale.id) ?? null) : sale.payment_id);
-  return effectsOf(database, withTenderEnds(completionEnd(sales, gateOf), split), (paidPaymentIds) => {
+  const end = completionEnd(sales, gateOf, (saleId) => split?.tendersOf(saleId) ?? []);
+  return effectsOf(database, withTenderEnds(end, split), (paidPaymentIds) => {
     for (const sale of sales) {
       const gate = gateOf(sale);
       if (gate !== null && paidPaymentIds.has(gate)) countCompletion(sale);

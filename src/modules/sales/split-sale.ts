@@ -86,7 +86,11 @@ export async function createSplitSale(
           if (sale.completed_at !== null) {
             await endSales(
               transaction,
-              completionEnd([{ ...sale, status: "completed", completed_at: sale.completed_at }]),
+              completionEnd(
+                [{ ...sale, status: "completed", completed_at: sale.completed_at }],
+                undefined,
+                () => view.tenders ?? [],
+              ),
             );
           }
           return true;

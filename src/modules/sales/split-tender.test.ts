@@ -73,7 +73,14 @@ describe("split and two-currency tender", () => {
     });
     expect(await drawerOf(api, shiftId)).toEqual({ USD: 500, ZWG: 15_000 - 1_749 });
     const [event] = await eventsOfType(world.db, world.shop.id, "sale.completed");
-    expect(event?.data).toMatchObject({ sale_id: sale.body.id, tender: "split", total_cents: 1_000 });
+    expect(event?.data).toMatchObject({
+      sale_id: sale.body.id,
+      tender: "split",
+      total_cents: 1_000,
+      tenders: sale.body.tenders,
+      paid_cents: 1_000,
+      change: sale.body.change,
+    });
     expect((await api.get(`/v1/sales/${sale.body.id}`)).body).toMatchObject({
       status: "completed",
       change: sale.body.change,
@@ -122,7 +129,8 @@ describe("split and two-currency tender", () => {
     expect(done).toMatchObject({ status: "completed", paid_cents: 2_000, due_cents: 0 });
     expect(done.tenders.map((tender: { status: string }) => tender.status)).toEqual(["paid", "paid"]);
     expect((await movesOf(world.db, product.id)).filter((move) => move.sale_id === sale.body.id)).toHaveLength(1);
-    expect(await eventsOfType(world.db, world.shop.id, "sale.completed")).toHaveLength(1);
+    const events = await eventsOfType(world.db, world.shop.id, "sale.completed");
+    expect(events.map((event) => event.data.tenders)).toEqual([done.tenders]);
     // 1.5 % fee on the wallet tender only; the cash never reaches the balance.
     expect(await world.balanceOf(api)).toEqual({ USD: 1_200 - 18, ZWG: 0 });
     expect(await drawerOf(api, shiftId)).toEqual({ USD: 800, ZWG: 0 });

@@ -30,6 +30,8 @@ export type TenderEnds = {
   completing: readonly SaleRow[];
   /** The payment whose end completes `sale` (one of its tenders' in this batch). */
   gateOf: (saleId: string) => string | null;
+  /** A completing sale's tenders as they are once these ends are written. */
+  tendersOf: (saleId: string) => readonly SaleTenderRow[];
 };
 
 /** Whether a split sale is paid once `endingPaid` (payment ids) are: nothing pending, the paid tenders cover it. */
@@ -82,7 +84,17 @@ export async function tenderEnds(
     (sale): sale is SaleRow =>
       sale !== null && sale.status === "pending" && isPaidWith(sale, perSale.get(sale.id) ?? [], paidNow),
   );
-  return { tenders, status, completing, gateOf: (saleId) => gates.get(saleId) ?? null };
+  const ended = (tender: SaleTenderRow) =>
+    tender.payment_id !== null && ending.has(tender.payment_id) && tender.status === "pending"
+      ? { ...tender, status }
+      : tender;
+  return {
+    tenders,
+    status,
+    completing,
+    gateOf: (saleId) => gates.get(saleId) ?? null,
+    tendersOf: (saleId) => (perSale.get(saleId) ?? []).map(ended),
+  };
 }
 
 /** `end` with the tenders' own ends before it (`sales_tenders_ended`), in the same statement. */
@@ -110,7 +122,10 @@ export async function completeIfPaid(
     return sale;
   }
   const completed = { ...sale, status: "completed" as const, completed_at: new Date() };
-  await endSales(transaction, completionEnd([completed]));
+  await endSales(
+    transaction,
+    completionEnd([completed], undefined, () => tenders),
+  );
   return completed;
 }
 
