@@ -98,6 +98,12 @@ describe("split and two-currency tender", () => {
     });
     expect(usdChange.body).toMatchObject({ status: "completed", change: { currency: "USD", amount_cents: 66 } });
     expect(await drawerOf(api, shiftId)).toEqual({ USD: 500 + 500 - 66, ZWG: 2 * 15_000 - 1_749 });
+    // The drawer's cash sales per currency: net of change, each sale counted once.
+    const cash = (await api.get(`/v1/shifts/${shiftId}`)).body.cash;
+    expect(cash).toEqual([
+      expect.objectContaining({ currency: "USD", cash_sales_cents: 934, cash_sales_count: 2 }),
+      expect.objectContaining({ currency: "ZWG", cash_sales_cents: 28_251, cash_sales_count: 2 }),
+    ]);
   });
 
   test("cash and wallet: pending with the cash in the drawer; the wallet's payment completes it, its money in the balance once", async () => {
