@@ -81,6 +81,16 @@ export async function currentExchangeRates(database: Queryable, tenant: Tenant):
   return queries.selectCurrentExchangeRates(database, tenant);
 }
 
+/** The rate in force for a pair (its newest), or null when none was ever set. */
+export async function rateInForce(
+  database: Queryable,
+  world: { merchantId: string; livemode: boolean },
+  pair: { base: Currency; other: Currency },
+): Promise<ExchangeRateRow | null> {
+  const [newest] = await queries.selectExchangeRates(database, { ...world, ...pair, after: undefined, limit: 1 });
+  return newest ?? null;
+}
+
 /**
  * The rate a sale's tender names, for the pair it converts (`base` the basket's currency, `other` the
  * tender's): `missing` when the world has no rate for the pair at all, `unknown` when the id names

@@ -66,7 +66,7 @@ export async function createSplitSale(
   });
   const settled = settleTenders({ dueCents: sale.total_cents, base: sale.currency, tenders, rate, changeCurrency });
   if (settled.dueCents > 0 && !hasWallet) {
-    throw tenderShort(settled.dueCents, sale.currency, rate);
+    throw await tenderShort(dependencies.database, tenant, { dueCents: settled.dueCents, base: sale.currency, rate });
   }
   return withFreshCodes(dependencies.logger, async () => {
     const walletPayments = await prepareWalletPayments(dependencies, tenant, sale.id, tenders, 0);

@@ -257,6 +257,8 @@ describe("split and two-currency tender", () => {
         code,
       ]);
     }
+    const short = await api.post("/v1/sales", { items, tenders: [usd(400)] });
+    expect(short.body.error.message).toContain("USD 6.00 (ZWG 159.00) is still due");
     expect(await world.saleCount(world.shop.id)).toBe(0);
     const cash = await api.post("/v1/sales", { items, tender: "cash" });
     const onCash = await api.post(`/v1/sales/${cash.body.id}/tenders`, usd(10));

@@ -3,7 +3,7 @@ import { creditOf, dueIn, type ExchangeRate, type SettledTender, settle } from "
 import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest } from "../../platform/errors.ts";
-import { type ExchangeRateRow, rateForPair } from "../exchange-rates/index.ts";
+import { type ExchangeRateRow, rateForPair, rateInForce } from "../exchange-rates/index.ts";
 import type { TenderInputBody } from "./tender-schemas.ts";
 
 /**
@@ -108,14 +108,22 @@ export function settleTenders(request: {
   }
 }
 
-/** 400 `tender_short`: what is still due, in the basket's currency and, at the rate given, in the other. */
-export function tenderShort(dueCents: number, base: Currency, rate: ExchangeRateRow | null) {
-  const dueElsewhere = currencies.flatMap((currency) => {
-    const asked = currency === base ? null : dueIn(dueCents, currency, base, kernelRateOf(rate));
-    return asked === null ? [] : [` or ${formatMoney(currency, asked)}`];
-  });
+/**
+ * 400 `tender_short`: what is still due, in the basket's currency and in the other, at the rate the
+ * request named or else the rate in force (none set: the basket's currency alone).
+ */
+export async function tenderShort(
+  database: Queryable,
+  world: World,
+  short: { dueCents: number; base: Currency; rate: ExchangeRateRow | null },
+) {
+  const other = currencies.find((currency) => currency !== short.base);
+  const rate =
+    short.rate ?? (other === undefined ? null : await rateInForce(database, world, { base: short.base, other }));
+  const asked = other === undefined ? null : dueIn(short.dueCents, other, short.base, kernelRateOf(rate));
   return invalidRequest(
     "tender_short",
-    `The tenders do not cover the sale: ${formatMoney(base, dueCents)}${dueElsewhere.join("")} is still due.`,
+    `The tenders do not cover the sale: ${formatMoney(short.base, short.dueCents)}` +
+      `${asked === null || other === undefined ? "" : ` (${formatMoney(other, asked)})`} is still due.`,
   );
 }
