@@ -29,7 +29,8 @@ export const completedWalletSale = (sale: Sale): Completed => ({
     items: sale.items,
     figures: sale,
     totalCents: sale.total_cents,
-    tender: sale.tender,
+    // A split sale the server completed is finished like a wallet sale (its tenders were paid).
+    tender: sale.tender === "cash" ? "cash" : "wallet",
     tenderedCents: null,
   },
 });
