@@ -87,12 +87,7 @@ export async function createSale(
         ? await createSplitSale(dependencies, tenant, input, commit, {
             // Priced as any sale; the row made once the drawer is known (split-sale.ts).
             prepareRow: async () => {
-              const prepared = await prepareSale(
-                dependencies,
-                tenant,
-                input,
-                dependencies.readShopProfile(tenant.merchantId),
-              );
+              const prepared = await prepareSale(dependencies, tenant, input);
               return (recorded) => saleToInsert(tenant, prepared, recorded);
             },
             clientSaleIdTakenOr,
