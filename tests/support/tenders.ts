@@ -5,6 +5,27 @@ import type { salesTestWorld } from "./sales.ts";
 /** The till whose drawer split-tender tests use. */
 export const SPLIT_TILL = "till-split";
 
+type Tender = { kind: "cash" | "wallet"; currency: string; amount_cents: number };
+export const cashTender = (currency: string, amountCents: number): Tender => ({
+  kind: "cash",
+  currency,
+  amount_cents: amountCents,
+});
+export const walletTender = (currency: string, amountCents: number): Tender => ({
+  kind: "wallet",
+  currency,
+  amount_cents: amountCents,
+});
+
+/** POST /v1/sales: `qty` of `product` at `SPLIT_TILL` paid by `tenders`; `extra` adds to the body or overrides it. */
+export const sellSplit = (
+  api: Client,
+  product: { id: string },
+  qty: number,
+  tenders: readonly Tender[],
+  extra: Record<string, unknown> = {},
+) => api.post("/v1/sales", { items: [{ product_id: product.id, qty }], till_id: SPLIT_TILL, tenders, ...extra });
+
 /**
  * What the split-tender tests share over a `salesTestWorld`: a shop with a USD → ZWG rate of 26.5, an
  * open shift on `SPLIT_TILL` and a product of USD 10.00 (`openShop`); a drawer's expected cash per

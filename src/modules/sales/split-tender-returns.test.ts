@@ -1,5 +1,5 @@
 import { salesTestWorld } from "../../../tests/support/sales.ts";
-import { SPLIT_TILL, tenderHelpers } from "../../../tests/support/tenders.ts";
+import { cashTender, SPLIT_TILL, sellSplit, tenderHelpers, walletTender } from "../../../tests/support/tenders.ts";
 
 /**
  * Split sales' returns and reports (docs/shop.md, "Split and two-currency tender"): refunds spread over
@@ -15,13 +15,7 @@ describe("returns of split sales", () => {
   test("a full return gives back exactly what each tender paid, in its currency, from the drawer", async () => {
     const api = world.testWorld;
     const { rateId, shiftId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 3 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 1_000 },
-        { kind: "cash", currency: "ZWG", amount_cents: 55_000 },
-      ],
+    const sale = await sellSplit(api, product, 3, [cashTender("USD", 1_000), cashTender("ZWG", 55_000)], {
       exchange_rate_id: rateId,
     });
     // ZWG 550.00 counts for 2075 cents: 75 cents of change in USD; it contributed 2000.
@@ -42,13 +36,7 @@ describe("returns of split sales", () => {
   test("partial returns that add up to the whole sale give back exactly what a full return would", async () => {
     const api = world.testWorld;
     const { rateId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 3 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 1_000 },
-        { kind: "cash", currency: "ZWG", amount_cents: 55_000 },
-      ],
+    const sale = await sellSplit(api, product, 3, [cashTender("USD", 1_000), cashTender("ZWG", 55_000)], {
       exchange_rate_id: rateId,
     });
     const refunds: { currency: string; amount_cents: number; tender_index: number }[] = [];
@@ -68,14 +56,7 @@ describe("returns of split sales", () => {
   test("a split sale with a wallet tender: the wallet's share is paid back in cash in its currency", async () => {
     const api = world.testWorld;
     const { shiftId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 1 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 300 },
-        { kind: "wallet", currency: "USD", amount_cents: 700 },
-      ],
-    });
+    const sale = await sellSplit(api, product, 1, [cashTender("USD", 300), walletTender("USD", 700)]);
     await pay(sale.body.tenders[1].payment_id);
     expect((await api.get(`/v1/sales/${sale.body.id}`)).body.status).toBe("completed");
     const returned = await api.post(`/v1/sales/${sale.body.id}/returns`, {
@@ -94,24 +75,12 @@ describe("reports of split sales", () => {
   test("by tender: each kind and currency in its own money, cash net of change; the sales report in the basket's currency", async () => {
     const api = world.testWorld;
     const { rateId, product } = await openShop(api);
-    const cashAndCash = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 1 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 500 },
-        { kind: "cash", currency: "ZWG", amount_cents: 15_000 },
-      ],
+    const cashAndCash = await sellSplit(api, product, 1, [cashTender("USD", 500), cashTender("ZWG", 15_000)], {
       exchange_rate_id: rateId,
       change_currency: "USD",
     });
     expect(cashAndCash.body.change).toEqual({ currency: "USD", amount_cents: 66 });
-    const split = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 2 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "ZWG", amount_cents: 26_500 },
-        { kind: "wallet", currency: "USD", amount_cents: 1_000 },
-      ],
+    const split = await sellSplit(api, product, 2, [cashTender("ZWG", 26_500), walletTender("USD", 1_000)], {
       exchange_rate_id: rateId,
     });
     await pay(split.body.tenders[1].payment_id);

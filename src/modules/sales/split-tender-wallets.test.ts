@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { eventsOfType, movesOf } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
-import { SPLIT_TILL, tenderHelpers } from "../../../tests/support/tenders.ts";
+import { cashTender, sellSplit, tenderHelpers, walletTender } from "../../../tests/support/tenders.ts";
 import { sql } from "../../platform/db/pool.ts";
 import * as payments from "../payments/service.ts";
 
@@ -23,12 +23,8 @@ test("two wallet payments, one in ZWG: the sale completes with the second, each 
   const api = world.testWorld;
   const { rateId, product } = await openShop(api);
   // USD 10.00: USD 4.00 by wallet, then the USD 6.00 left asked as ZWG 159.00.
-  const sale = await api.post("/v1/sales", {
-    items: [{ product_id: product.id, qty: 1 }],
-    tenders: [
-      { kind: "wallet", currency: "USD", amount_cents: 400 },
-      { kind: "wallet", currency: "ZWG", amount_cents: 15_900 },
-    ],
+  const sale = await sellSplit(api, product, 1, [walletTender("USD", 400), walletTender("ZWG", 15_900)], {
+    till_id: undefined,
     exchange_rate_id: rateId,
   });
   expect(sale.status).toBe(201);
@@ -50,14 +46,7 @@ test("two wallet payments, one in ZWG: the sale completes with the second, each 
 test("a wallet tender added to a pending sale gets its payment; replaying the request adds nothing", async () => {
   const api = world.testWorld;
   const { shiftId, product } = await openShop(api);
-  const sale = await api.post("/v1/sales", {
-    items: [{ product_id: product.id, qty: 1 }],
-    till_id: SPLIT_TILL,
-    tenders: [
-      { kind: "cash", currency: "USD", amount_cents: 300 },
-      { kind: "wallet", currency: "USD", amount_cents: 700 },
-    ],
-  });
+  const sale = await sellSplit(api, product, 1, [cashTender("USD", 300), walletTender("USD", 700)]);
   expect((await pay(sale.body.tenders[1].payment_id, "expired")).body.status).toBe("expired");
   const key = randomUUID();
   const body = { kind: "wallet", currency: "USD", amount_cents: 700 };
@@ -81,14 +70,7 @@ test("a wallet tender added to a pending sale gets its payment; replaying the re
 test("a tender's payment settled by a process without the sales hook: the next read completes the sale once", async () => {
   const api = world.testWorld;
   const { product } = await openShop(api);
-  const sale = await api.post("/v1/sales", {
-    items: [{ product_id: product.id, qty: 2 }],
-    till_id: SPLIT_TILL,
-    tenders: [
-      { kind: "cash", currency: "USD", amount_cents: 500 },
-      { kind: "wallet", currency: "USD", amount_cents: 1_500 },
-    ],
-  });
+  const sale = await sellSplit(api, product, 2, [cashTender("USD", 500), walletTender("USD", 1_500)]);
   const pending = await payments.getPaymentById(world.db.database, sale.body.tenders[1].payment_id);
   await payments.settlePayment({ database: world.db.database, paymentHooks: [] }, pending, {
     paidAt: new Date(),

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { createProduct, eventsOfType, movesOf } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
-import { SPLIT_TILL, tenderHelpers } from "../../../tests/support/tenders.ts";
+import { cashTender, SPLIT_TILL, sellSplit, tenderHelpers, walletTender } from "../../../tests/support/tenders.ts";
 import { sql } from "../../platform/db/pool.ts";
 
 /**
@@ -26,13 +26,7 @@ describe("split and two-currency tender", () => {
   test("USD and ZWG cash with change in ZWG, then in USD: completed at once, each drawer exact", async () => {
     const api = world.testWorld;
     const { rateId, shiftId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 1 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 500 },
-        { kind: "cash", currency: "ZWG", amount_cents: 15_000 },
-      ],
+    const sale = await sellSplit(api, product, 1, [cashTender("USD", 500), cashTender("ZWG", 15_000)], {
       exchange_rate_id: rateId,
       change_currency: "ZWG",
     });
@@ -87,13 +81,7 @@ describe("split and two-currency tender", () => {
       tenders: sale.body.tenders,
     });
 
-    const usdChange = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 1 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 500 },
-        { kind: "cash", currency: "ZWG", amount_cents: 15_000 },
-      ],
+    const usdChange = await sellSplit(api, product, 1, [cashTender("USD", 500), cashTender("ZWG", 15_000)], {
       exchange_rate_id: rateId,
     });
     expect(usdChange.body).toMatchObject({ status: "completed", change: { currency: "USD", amount_cents: 66 } });
@@ -109,14 +97,7 @@ describe("split and two-currency tender", () => {
   test("cash and wallet: pending with the cash in the drawer; the wallet's payment completes it, its money in the balance once", async () => {
     const api = world.testWorld;
     const { shiftId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 2 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 800 },
-        { kind: "wallet", currency: "USD", amount_cents: 1_200 },
-      ],
-    });
+    const sale = await sellSplit(api, product, 2, [cashTender("USD", 800), walletTender("USD", 1_200)]);
     expect(sale.status).toBe(201);
     expect(sale.body).toMatchObject({ status: "pending", paid_cents: 800, due_cents: 1_200, change: null });
     const paymentId = sale.body.tenders[1].payment_id;
@@ -145,14 +126,7 @@ describe("split and two-currency tender", () => {
   test("a wallet tender that expires leaves the sale pending with the cash kept; a ZWG cash tender then completes it", async () => {
     const api = world.testWorld;
     const { rateId, shiftId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 1 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "USD", amount_cents: 400 },
-        { kind: "wallet", currency: "USD", amount_cents: 600 },
-      ],
-    });
+    const sale = await sellSplit(api, product, 1, [cashTender("USD", 400), walletTender("USD", 600)]);
     const paymentId = sale.body.tenders[1].payment_id;
     expect((await pay(paymentId, "expired")).body.status).toBe("expired");
     const waiting = (await api.get(`/v1/sales/${sale.body.id}`)).body;
@@ -193,16 +167,13 @@ describe("split and two-currency tender", () => {
   test("cancelling gives back what was paid, each tender in its currency, and cancels the pending wallet payment", async () => {
     const api = world.testWorld;
     const { rateId, shiftId, product } = await openShop(api);
-    const sale = await api.post("/v1/sales", {
-      items: [{ product_id: product.id, qty: 2 }],
-      till_id: TILL,
-      tenders: [
-        { kind: "cash", currency: "ZWG", amount_cents: 5_300 },
-        { kind: "wallet", currency: "USD", amount_cents: 300 },
-        { kind: "wallet", currency: "USD", amount_cents: 500 },
-      ],
-      exchange_rate_id: rateId,
-    });
+    const sale = await sellSplit(
+      api,
+      product,
+      2,
+      [cashTender("ZWG", 5_300), walletTender("USD", 300), walletTender("USD", 500)],
+      { exchange_rate_id: rateId },
+    );
     expect(sale.body).toMatchObject({ status: "pending", paid_cents: 200, due_cents: 1_800 });
     await pay(sale.body.tenders[1].payment_id);
     expect((await api.get(`/v1/sales/${sale.body.id}`)).body).toMatchObject({ status: "pending", paid_cents: 500 });
