@@ -3,7 +3,6 @@ import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { amountCentsSchema, currencySchema } from "../../kernel/money-schemas.ts";
 import { msisdnSchema } from "../../platform/http/validation.ts";
-import { transferRowColumns } from "../money-out/index.ts";
 
 /** The largest withdrawal code: 1,000,000.00 in either currency (cash a till can hand over is far less). */
 export const WITHDRAWAL_AMOUNT_CENTS_MAX = 100_000_000;
@@ -83,7 +82,15 @@ export const bankChangeRowSchema = z.object({
   narration: z.string().nullable(),
   reference: z.string(),
   gateway_reference: z.string().nullable(),
-  ...transferRowColumns,
+  failure_reason: z.string().nullable(),
+  debit_transaction_id: z.string(),
+  attempts: z.number().int(),
+  last_attempt_at: z.date().nullable(),
+  lease_until: z.date().nullable(),
+  completed_at: z.date().nullable(),
+  failed_at: z.date().nullable(),
+  created_at: z.date(),
+  updated_at: z.date(),
 });
 export type BankChangeRow = z.infer<typeof bankChangeRowSchema>;
 

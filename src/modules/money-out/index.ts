@@ -4,4 +4,4 @@
  * answer alike (`transferRowQueries`).
  */
 export * as instantTransfer from "./instant-transfer.ts";
-export { type RowKey, transferRowColumns, transferRowQueries } from "./transfer-rows.ts";
+export { type RowKey, transferRowQueries } from "./transfer-rows.ts";

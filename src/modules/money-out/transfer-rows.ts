@@ -1,20 +1,7 @@
 import type { FragmentSqlToken } from "slonik";
-import { z } from "zod";
+import type { z } from "zod";
 import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-
-/** The columns every instant transfer's row has after its own: its debit, attempts, lease and ends. */
-export const transferRowColumns = {
-  failure_reason: z.string().nullable(),
-  debit_transaction_id: z.string(),
-  attempts: z.number().int(),
-  last_attempt_at: z.date().nullable(),
-  lease_until: z.date().nullable(),
-  completed_at: z.date().nullable(),
-  failed_at: z.date().nullable(),
-  created_at: z.date(),
-  updated_at: z.date(),
-};
 
 /** A row as jobs name it: its merchant and id (the id implies the world). */
 export type RowKey = { merchantId: string; id: string };

@@ -3,7 +3,6 @@ import { ERROR_CODE_META_KEY } from "../../kernel/error-code.ts";
 import { currencies } from "../../kernel/money.ts";
 import { amountCentsSchema, currencySchema } from "../../kernel/money-schemas.ts";
 import { pageSchema } from "../../platform/http/pagination.ts";
-import { transferRowColumns } from "../money-out/index.ts";
 
 export const utilityPaymentStatuses = ["processing", "completed", "failed"] as const;
 
@@ -28,7 +27,15 @@ export const utilityPaymentRowSchema = z.object({
   provider_reference: z.string().nullable(),
   token: z.string().nullable(),
   receipt: receiptDetails.nullable(),
-  ...transferRowColumns,
+  failure_reason: z.string().nullable(),
+  debit_transaction_id: z.string(),
+  attempts: z.number().int(),
+  last_attempt_at: z.date().nullable(),
+  lease_until: z.date().nullable(),
+  completed_at: z.date().nullable(),
+  failed_at: z.date().nullable(),
+  created_at: z.date(),
+  updated_at: z.date(),
 });
 export type UtilityPaymentRow = z.infer<typeof utilityPaymentRowSchema>;
 
