@@ -19,7 +19,8 @@ TABLE payments (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NO
 TABLE payouts (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, destination_account text NOT NULL, destination_name text, reference text NOT NULL, gateway_reference text, failure_reason text, reversal_reason text, request_transaction_id text NOT NULL, confirm_transaction_id text, submit_attempts integer NOT NULL DEFAULT 0, last_submit_attempt_at timestamp with time zone, next_attempt_at timestamp with time zone NOT NULL DEFAULT now(), lease_until timestamp with time zone, submitted_at timestamp with time zone, confirmed_at timestamp with time zone, failed_at timestamp with time zone, reversed_at timestamp with time zone, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), traceparent text);
 TABLE products (merchant_id text NOT NULL, id text NOT NULL, name text NOT NULL, sku text, barcode text, category text, price_cents bigint, currency text NOT NULL, track_stock boolean NOT NULL, stock_qty bigint NOT NULL DEFAULT 0, low_stock_at bigint NOT NULL DEFAULT 0, active boolean NOT NULL DEFAULT true, created_at timestamp with time zone NOT NULL DEFAULT now(), updated_at timestamp with time zone NOT NULL DEFAULT now(), tax_rate_bp integer);
 TABLE rate_limit_windows (merchant_id text NOT NULL, accepted_at timestamp with time zone[] NOT NULL, last_granted integer NOT NULL DEFAULT 0);
-TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text);
+TABLE sale_returns (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, sale_id text NOT NULL, currency text NOT NULL, refund_cents bigint NOT NULL, refund_tender text NOT NULL, items jsonb NOT NULL, till_id text, shift_id text, reason text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), receipt_token text, refunds jsonb);
+TABLE sale_tenders (merchant_id text NOT NULL, sale_id text NOT NULL, "position" integer NOT NULL, livemode boolean NOT NULL, kind text NOT NULL, status text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, credit_cents bigint NOT NULL, contributed_cents bigint NOT NULL, exchange_rate_id text, other_per_base_micros bigint, change_currency text, change_cents bigint, payment_id text, shift_id text, created_at timestamp with time zone NOT NULL DEFAULT now());
 TABLE sales (merchant_id text NOT NULL, id text NOT NULL, livemode boolean NOT NULL, status text NOT NULL, tender text NOT NULL, currency text NOT NULL, total_cents bigint NOT NULL, items jsonb NOT NULL, cashier text, note text, payment_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), completed_at timestamp with time zone, cancelled_at timestamp with time zone, client_sale_id text, client_request_fingerprint bytea, taken_at timestamp with time zone, till_id text, shift_id text, receipt_token text, discount_cents bigint NOT NULL DEFAULT 0, tax_cents bigint NOT NULL DEFAULT 0, taxes jsonb NOT NULL DEFAULT '[]'::jsonb, tendered_cents bigint, discount_reason text);
 TABLE sessions (merchant_id text NOT NULL, id text NOT NULL, user_id text NOT NULL, kind text NOT NULL, token_hash bytea NOT NULL, user_agent text, client_address text, created_at timestamp with time zone NOT NULL DEFAULT now(), last_seen_at timestamp with time zone NOT NULL DEFAULT now(), idle_timeout_seconds integer, expires_at timestamp with time zone NOT NULL, password_verified_at timestamp with time zone, revoked_at timestamp with time zone, cashier_id text, device_id text);
 TABLE shift_cash_moves (merchant_id text NOT NULL, id text NOT NULL, shift_id text NOT NULL, kind text NOT NULL, currency text NOT NULL, amount_cents bigint NOT NULL, reason text, sale_id text, actor_type text NOT NULL, actor_id text NOT NULL, created_at timestamp with time zone NOT NULL DEFAULT now(), return_id text);
@@ -176,11 +177,33 @@ CONSTRAINT sale_returns_reason_check ON sale_returns: CHECK ((char_length(reason
 CONSTRAINT sale_returns_receipt_token_check ON sale_returns: CHECK ((char_length(receipt_token) = 32));
 CONSTRAINT sale_returns_refund_cents_check ON sale_returns: CHECK ((refund_cents >= 0));
 CONSTRAINT sale_returns_refund_tender_check ON sale_returns: CHECK ((refund_tender = 'cash'::text));
+CONSTRAINT sale_returns_refunds_check ON sale_returns: CHECK (((refunds IS NULL) OR (jsonb_typeof(refunds) = 'array'::text)));
 CONSTRAINT sale_returns_till_id_check ON sale_returns: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
+CONSTRAINT sale_tenders_amount_cents_check ON sale_tenders: CHECK ((amount_cents > 0));
+CONSTRAINT sale_tenders_change_cents_check ON sale_tenders: CHECK ((change_cents >= 0));
+CONSTRAINT sale_tenders_change_currency_check ON sale_tenders: CHECK ((change_currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT sale_tenders_check ON sale_tenders: CHECK (((contributed_cents >= 0) AND (contributed_cents <= credit_cents)));
+CONSTRAINT sale_tenders_check1 ON sale_tenders: CHECK (((kind = 'wallet'::text) = (payment_id IS NOT NULL)));
+CONSTRAINT sale_tenders_check2 ON sale_tenders: CHECK (((kind = 'wallet'::text) OR (status = 'paid'::text)));
+CONSTRAINT sale_tenders_check3 ON sale_tenders: CHECK (((shift_id IS NULL) OR (kind = 'cash'::text)));
+CONSTRAINT sale_tenders_check4 ON sale_tenders: CHECK (((exchange_rate_id IS NULL) = (other_per_base_micros IS NULL)));
+CONSTRAINT sale_tenders_check5 ON sale_tenders: CHECK (((change_cents IS NULL) = (change_currency IS NULL)));
+CONSTRAINT sale_tenders_check6 ON sale_tenders: CHECK (((change_cents IS NULL) OR (kind = 'cash'::text)));
+CONSTRAINT sale_tenders_credit_cents_check ON sale_tenders: CHECK ((credit_cents >= 0));
+CONSTRAINT sale_tenders_currency_check ON sale_tenders: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
+CONSTRAINT sale_tenders_kind_check ON sale_tenders: CHECK ((kind = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sale_tenders_merchant_id_exchange_rate_id_fkey ON sale_tenders: FOREIGN KEY (merchant_id, exchange_rate_id) REFERENCES exchange_rates(merchant_id, id);
+CONSTRAINT sale_tenders_merchant_id_payment_id_fkey ON sale_tenders: FOREIGN KEY (merchant_id, payment_id) REFERENCES payments(merchant_id, id);
+CONSTRAINT sale_tenders_merchant_id_sale_id_fkey ON sale_tenders: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
+CONSTRAINT sale_tenders_merchant_id_shift_id_fkey ON sale_tenders: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
+CONSTRAINT sale_tenders_other_per_base_micros_check ON sale_tenders: CHECK ((other_per_base_micros > 0));
+CONSTRAINT sale_tenders_payment_key ON sale_tenders: UNIQUE (merchant_id, payment_id);
+CONSTRAINT sale_tenders_pkey ON sale_tenders: PRIMARY KEY (merchant_id, sale_id, "position");
+CONSTRAINT sale_tenders_position_check ON sale_tenders: CHECK ((("position" >= 0) AND ("position" < 16)));
+CONSTRAINT sale_tenders_status_check ON sale_tenders: CHECK ((status = ANY (ARRAY['paid'::text, 'pending'::text, 'failed'::text])));
 CONSTRAINT sales_actor_type_check ON sales: CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'dashboard_user'::text, 'till_user'::text])));
 CONSTRAINT sales_cashier_check ON sales: CHECK ((char_length(cashier) <= 100));
 CONSTRAINT sales_check ON sales: CHECK (((tender = 'wallet'::text) = (payment_id IS NOT NULL)));
-CONSTRAINT sales_check1 ON sales: CHECK (((tender = 'wallet'::text) OR (status = 'completed'::text)));
 CONSTRAINT sales_check2 ON sales: CHECK (((tender = 'cash'::text) OR (total_cents > 0)));
 CONSTRAINT sales_check3 ON sales: CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL)));
 CONSTRAINT sales_check4 ON sales: CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL)));
@@ -195,14 +218,15 @@ CONSTRAINT sales_merchant_id_fkey ON sales: FOREIGN KEY (merchant_id) REFERENCES
 CONSTRAINT sales_merchant_id_payment_id_fkey ON sales: FOREIGN KEY (merchant_id, payment_id) REFERENCES payments(merchant_id, id);
 CONSTRAINT sales_note_check ON sales: CHECK ((char_length(note) <= 500));
 CONSTRAINT sales_payment_key ON sales: UNIQUE (merchant_id, payment_id);
+CONSTRAINT sales_pending_tender ON sales: CHECK (((tender = ANY (ARRAY['wallet'::text, 'split'::text])) OR (status = 'completed'::text)));
 CONSTRAINT sales_pkey ON sales: PRIMARY KEY (merchant_id, id);
 CONSTRAINT sales_receipt_token_check ON sales: CHECK ((char_length(receipt_token) = 32));
-CONSTRAINT sales_shift_cash ON sales: CHECK (((shift_id IS NULL) OR ((tender = 'cash'::text) AND (till_id IS NOT NULL))));
+CONSTRAINT sales_shift_cash ON sales: CHECK (((shift_id IS NULL) OR ((tender = ANY (ARRAY['cash'::text, 'split'::text])) AND (till_id IS NOT NULL))));
 CONSTRAINT sales_shift_fkey ON sales: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
 CONSTRAINT sales_status_check ON sales: CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'cancelled'::text])));
 CONSTRAINT sales_tax_cents_check ON sales: CHECK ((tax_cents >= 0));
 CONSTRAINT sales_taxes_check ON sales: CHECK ((jsonb_typeof(taxes) = 'array'::text));
-CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text])));
+CONSTRAINT sales_tender_check ON sales: CHECK ((tender = ANY (ARRAY['cash'::text, 'wallet'::text, 'split'::text])));
 CONSTRAINT sales_tendered_cash ON sales: CHECK (((tendered_cents IS NULL) OR ((tender = 'cash'::text) AND (tendered_cents >= total_cents))));
 CONSTRAINT sales_till_id_check ON sales: CHECK (((char_length(till_id) >= 1) AND (char_length(till_id) <= 100)));
 CONSTRAINT sales_total_cents_check ON sales: CHECK ((total_cents >= 0));
@@ -227,9 +251,9 @@ CASE kind
     ELSE (amount_cents < 0)
 END);
 CONSTRAINT shift_cash_moves_check1 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['pay_in'::text, 'pay_out'::text])) = (reason IS NOT NULL)));
-CONSTRAINT shift_cash_moves_check2 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text])) = (sale_id IS NOT NULL)));
+CONSTRAINT shift_cash_moves_check2 ON shift_cash_moves: CHECK (((kind = ANY (ARRAY['sale'::text, 'return'::text, 'change'::text, 'sale_cancel'::text])) = (sale_id IS NOT NULL)));
 CONSTRAINT shift_cash_moves_currency_check ON shift_cash_moves: CHECK ((currency = ANY (ARRAY['USD'::text, 'ZWG'::text])));
-CONSTRAINT shift_cash_moves_kind_check ON shift_cash_moves: CHECK ((kind = ANY (ARRAY['float'::text, 'sale'::text, 'return'::text, 'pay_in'::text, 'pay_out'::text])));
+CONSTRAINT shift_cash_moves_kind_check ON shift_cash_moves: CHECK ((kind = ANY (ARRAY['float'::text, 'sale'::text, 'return'::text, 'pay_in'::text, 'pay_out'::text, 'change'::text, 'sale_cancel'::text])));
 CONSTRAINT shift_cash_moves_merchant_id_sale_id_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, sale_id) REFERENCES sales(merchant_id, id);
 CONSTRAINT shift_cash_moves_merchant_id_shift_id_fkey ON shift_cash_moves: FOREIGN KEY (merchant_id, shift_id) REFERENCES shifts(merchant_id, id);
 CONSTRAINT shift_cash_moves_pkey ON shift_cash_moves: PRIMARY KEY (merchant_id, id);
@@ -373,6 +397,8 @@ CREATE INDEX sale_returns_period_idx ON public.sale_returns USING btree (merchan
 CREATE UNIQUE INDEX sale_returns_pkey ON public.sale_returns USING btree (merchant_id, id);
 CREATE UNIQUE INDEX sale_returns_receipt_token_key ON public.sale_returns USING btree (receipt_token) WHERE (receipt_token IS NOT NULL);
 CREATE INDEX sale_returns_sale_idx ON public.sale_returns USING btree (merchant_id, sale_id, created_at);
+CREATE UNIQUE INDEX sale_tenders_payment_key ON public.sale_tenders USING btree (merchant_id, payment_id);
+CREATE UNIQUE INDEX sale_tenders_pkey ON public.sale_tenders USING btree (merchant_id, sale_id, "position");
 CREATE UNIQUE INDEX sales_client_sale_id_key ON public.sales USING btree (merchant_id, livemode, client_sale_id) WHERE (client_sale_id IS NOT NULL);
 CREATE INDEX sales_list_idx ON public.sales USING btree (merchant_id, livemode, created_at DESC, id DESC);
 CREATE UNIQUE INDEX sales_payment_key ON public.sales USING btree (merchant_id, payment_id);
@@ -602,6 +628,26 @@ BEGIN
   END IF;
   RETURN NEW;
 END $function$;
+CREATE OR REPLACE FUNCTION public.guard_sale_tender_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'sale tenders are never deleted' USING ERRCODE = 'restrict_violation';
+  END IF;
+  IF OLD.status <> 'pending' OR NEW.status = 'pending'
+      OR (NEW.merchant_id, NEW.sale_id, NEW.position, NEW.livemode, NEW.kind, NEW.currency, NEW.amount_cents,
+        NEW.credit_cents, NEW.contributed_cents, NEW.exchange_rate_id, NEW.other_per_base_micros, NEW.change_currency,
+        NEW.change_cents, NEW.payment_id, NEW.shift_id, NEW.created_at)
+        IS DISTINCT FROM (OLD.merchant_id, OLD.sale_id, OLD.position, OLD.livemode, OLD.kind, OLD.currency,
+        OLD.amount_cents, OLD.credit_cents, OLD.contributed_cents, OLD.exchange_rate_id, OLD.other_per_base_micros,
+        OLD.change_currency, OLD.change_cents, OLD.payment_id, OLD.shift_id, OLD.created_at) THEN
+    RAISE EXCEPTION 'sale tender %/%: only a pending tender changes, and only its status', OLD.sale_id, OLD.position
+      USING ERRCODE = 'restrict_violation';
+  END IF;
+  RETURN NEW;
+END $function$;
 CREATE OR REPLACE FUNCTION public.refuse_direct_balance_write()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -638,6 +684,7 @@ CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON public.le
 CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON public.ledger_transactions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER sale_returns_append_only BEFORE DELETE OR UPDATE ON public.sale_returns FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER sale_returns_no_truncate BEFORE TRUNCATE ON public.sale_returns FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER sale_tenders_guard BEFORE DELETE OR UPDATE ON public.sale_tenders FOR EACH ROW EXECUTE FUNCTION guard_sale_tender_change();
 CREATE TRIGGER sales_guard BEFORE DELETE OR UPDATE ON public.sales FOR EACH ROW EXECUTE FUNCTION guard_sale_change();
 CREATE TRIGGER sales_no_truncate BEFORE TRUNCATE ON public.sales FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER shift_cash_moves_append_only BEFORE DELETE OR UPDATE ON public.shift_cash_moves FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

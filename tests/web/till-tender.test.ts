@@ -1,5 +1,5 @@
 import type { ExchangeRate } from "../../web/lib/api/exchange-rates.ts";
-import type { SaleTender, TenderSale } from "../../web/lib/api.ts";
+import type { Sale, SaleTender } from "../../web/lib/api.ts";
 import {
   addedTender,
   changeOptions,
@@ -122,7 +122,7 @@ const tender = (fields: Partial<SaleTender>): SaleTender => ({
   ...fields,
 });
 const pendingSale = (tenders: SaleTender[]) =>
-  ({ currency: "USD", total_cents: 1000, tenders, paid_cents: 0, due_cents: 0, change: null }) as unknown as TenderSale;
+  ({ currency: "USD", total_cents: 1000, tenders, paid_cents: 0, due_cents: 0, change: null }) as unknown as Sale;
 
 test("a pending split sale: a failed tender counts for nothing; cancelling gives back each paid tender in its currency", () => {
   const sale = pendingSale([

@@ -18,6 +18,8 @@ export const MOVE_KINDS: Record<DrawerMove["kind"], string> = {
   return: "Refund",
   pay_in: "Pay-in",
   pay_out: "Pay-out",
+  change: "Change given",
+  sale_cancel: "Cancelled sale",
 };
 
 /** The till as a person reads it: the name it was paired under; a till that is not paired by its own id. */

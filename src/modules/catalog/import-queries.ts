@@ -1,5 +1,5 @@
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
-import { PRODUCT_COLUMNS } from "./queries.ts";
+import { type CatalogColumns, PRODUCT_COLUMNS } from "./queries.ts";
 import { type ProductRow, productRowSchema } from "./schemas.ts";
 
 /**
@@ -29,21 +29,8 @@ export async function selectProductsBySkuOrBarcode(
     ${request.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`);
 }
 
-/** A product's catalog columns as the import writes them (stock is the stock module's). */
-export type ImportedProduct = Pick<
-  ProductRow,
-  | "id"
-  | "name"
-  | "sku"
-  | "barcode"
-  | "category"
-  | "price_cents"
-  | "currency"
-  | "track_stock"
-  | "low_stock_at"
-  | "tax_rate_bp"
-  | "active"
->;
+/** A product's catalog columns as the import writes them, with its id. */
+export type ImportedProduct = CatalogColumns & Pick<ProductRow, "id">;
 
 const COLUMN_TYPES = [
   ["id", "text"],

@@ -50,22 +50,23 @@ export async function selectProductsByKeys(
       )}::text[]))`);
 }
 
-/** Catalog columns a PATCH may change; absent keys are left alone (null clears a nullable column). */
-export type ProductChanges = Partial<
-  Pick<
-    ProductRow,
-    | "name"
-    | "sku"
-    | "barcode"
-    | "category"
-    | "price_cents"
-    | "currency"
-    | "track_stock"
-    | "low_stock_at"
-    | "tax_rate_bp"
-    | "active"
-  >
+/** A product's catalog columns: what a PATCH or an import writes (stock is the stock module's). */
+export type CatalogColumns = Pick<
+  ProductRow,
+  | "name"
+  | "sku"
+  | "barcode"
+  | "category"
+  | "price_cents"
+  | "currency"
+  | "track_stock"
+  | "low_stock_at"
+  | "tax_rate_bp"
+  | "active"
 >;
+
+/** Catalog columns a PATCH may change; absent keys are left alone (null clears a nullable column). */
+export type ProductChanges = Partial<CatalogColumns>;
 
 export async function updateProduct(
   database: Queryable,

@@ -57,3 +57,14 @@ export async function selectCurrentExchangeRates(
     WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode}
     ORDER BY base_currency, other_currency, created_at DESC, id DESC`);
 }
+
+/** One of the world's rates, by id (any age: a sale may name the rate its till had). */
+export async function selectExchangeRate(
+  database: Queryable,
+  world: World,
+  id: string,
+): Promise<ExchangeRateRow | null> {
+  return database.maybeOne(sql.type(exchangeRateRowSchema)`
+    SELECT ${COLUMNS} FROM exchange_rates
+    WHERE merchant_id = ${world.merchantId} AND livemode = ${world.livemode} AND id = ${id}`);
+}

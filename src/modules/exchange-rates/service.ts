@@ -80,3 +80,44 @@ export async function listExchangeRates(
 export async function currentExchangeRates(database: Queryable, tenant: Tenant): Promise<readonly ExchangeRateRow[]> {
   return queries.selectCurrentExchangeRates(database, tenant);
 }
+
+/** The rate in force for a pair (its newest), or null when none was ever set. */
+export async function rateInForce(
+  database: Queryable,
+  world: { merchantId: string; livemode: boolean },
+  pair: { base: Currency; other: Currency },
+): Promise<ExchangeRateRow | null> {
+  const [newest] = await queries.selectExchangeRates(database, { ...world, ...pair, after: undefined, limit: 1 });
+  return newest ?? null;
+}
+
+/**
+ * The rate a sale's tender names, for the pair it converts (`base` the basket's currency, `other` the
+ * tender's): `missing` when the world has no rate for the pair at all, `unknown` when the id names
+ * none of the pair's rates.
+ */
+export async function rateForPair(
+  database: Queryable,
+  world: { merchantId: string; livemode: boolean },
+  request: { id: string | undefined; base: Currency; other: Currency },
+): Promise<{ kind: "found"; rate: ExchangeRateRow } | { kind: "missing" | "unknown" | "not_given" }> {
+  const [named, newest] = await Promise.all([
+    request.id === undefined ? null : queries.selectExchangeRate(database, world, request.id),
+    queries.selectExchangeRates(database, {
+      ...world,
+      base: request.base,
+      other: request.other,
+      after: undefined,
+      limit: 1,
+    }),
+  ]);
+  if (newest.length === 0) {
+    return { kind: "missing" };
+  }
+  if (request.id === undefined) {
+    return { kind: "not_given" };
+  }
+  return named !== null && named.base_currency === request.base && named.other_currency === request.other
+    ? { kind: "found", rate: named }
+    : { kind: "unknown" };
+}

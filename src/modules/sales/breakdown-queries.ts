@@ -9,16 +9,17 @@ import { byCashier } from "./queries.ts";
 /**
  * The sales breakdown's SQL. Two kinds of facts are summed per (key, currency): the period's completed
  * sales (by completion time, through the report index) and the period's returns (by return time, through
- * `sale_returns_period_idx`), each return counted under its sale's key, except by tender, where a refund
- * counts under the tender that paid it out (cash, for now): the wallet row is then what reached the
- * balance. Names are read last, as they are now.
+ * `sale_returns_period_idx`), each return counted under its sale's key (by tender:
+ * breakdown-tender-queries.ts). Names are read last, as they are now.
  */
 export type BreakdownPeriod = World & { timezone: string; from: Date; to: Date };
 /** A sale-level breakdown may keep one cashier's sales (and the returns of them): Today at a till. */
-type SalePeriod = BreakdownPeriod & { cashierId?: string | undefined };
+export type SalePeriod = BreakdownPeriod & { cashierId?: string | undefined };
+/** The dimensions whose facts are the sales themselves. */
+type SaleDimension = Exclude<BreakdownDimension, "item" | "category" | "tender">;
 const sale = sql.identifier(["s"]);
 
-const rowSchema = z.object({
+export const rowSchema = z.object({
   key: z.string().nullable(),
   label: z.string(),
   currency: z.enum(currencies),
@@ -29,16 +30,16 @@ const rowSchema = z.object({
   tax_cents: z.number().int(),
 });
 
-const salesIn = (period: BreakdownPeriod) => sql.fragment`
+export const salesIn = (period: BreakdownPeriod) => sql.fragment`
   s.merchant_id = ${period.merchantId} AND s.livemode = ${period.livemode} AND s.status = 'completed'
   AND s.completed_at >= ${period.from.toISOString()}::timestamptz AND s.completed_at < ${period.to.toISOString()}::timestamptz`;
 
-const returnsIn = (period: BreakdownPeriod) => sql.fragment`
+export const returnsIn = (period: BreakdownPeriod) => sql.fragment`
   r.merchant_id = ${period.merchantId} AND r.livemode = ${period.livemode}
   AND r.created_at >= ${period.from.toISOString()}::timestamptz AND r.created_at < ${period.to.toISOString()}::timestamptz`;
 
-/** A sale-level dimension's key, for a sale (`s`) and for a return (`r`) of it. */
-function saleKeys(dimension: Exclude<BreakdownDimension, "item" | "category">, timezone: string) {
+/** A sale-level dimension's key, for a sale (`s`) and for a return (`r`) of it (tender: breakdown-tender-queries.ts). */
+function saleKeys(dimension: SaleDimension, timezone: string) {
   switch (dimension) {
     case "day":
       return {
@@ -49,16 +50,13 @@ function saleKeys(dimension: Exclude<BreakdownDimension, "item" | "category">, t
       return { sale: sql.fragment`s.actor_id`, refund: sql.fragment`s.actor_id` };
     case "till":
       return { sale: sql.fragment`s.till_id`, refund: sql.fragment`s.till_id` };
-    case "tender":
-      return { sale: sql.fragment`s.tender`, refund: sql.fragment`r.refund_tender` };
   }
 }
 
 /** How a key reads: a cashier or till by its name now (an actor as the Z report names it). */
-function labelOf(dimension: Exclude<BreakdownDimension, "item" | "category">, merchantId: string): FragmentSqlToken {
+function labelOf(dimension: SaleDimension, merchantId: string): FragmentSqlToken {
   switch (dimension) {
     case "day":
-    case "tender":
       return sql.fragment`f.key`;
     case "till":
       return sql.fragment`coalesce(
@@ -72,14 +70,14 @@ function labelOf(dimension: Exclude<BreakdownDimension, "item" | "category">, me
   }
 }
 
-const sums = sql.fragment`sum(count)::int8 AS count, sum(gross)::int8 AS gross_cents,
+export const sums = sql.fragment`sum(count)::int8 AS count, sum(gross)::int8 AS gross_cents,
   sum(discount)::int8 AS discount_cents, sum(refund)::int8 AS refund_cents, sum(tax)::int8 AS tax_cents`;
 
-/** Day, cashier, till or tender: one fact per sale and per return. */
+/** Day, cashier or till: one fact per sale and per return. */
 export async function selectSaleBreakdown(
   database: Queryable,
   period: SalePeriod,
-  dimension: Exclude<BreakdownDimension, "item" | "category">,
+  dimension: SaleDimension,
 ): Promise<readonly z.infer<typeof rowSchema>[]> {
   const keys = saleKeys(dimension, period.timezone);
   return database.any(sql.type(rowSchema)`

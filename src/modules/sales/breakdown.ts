@@ -5,6 +5,7 @@ import type { World } from "../../kernel/world.ts";
 import type { Queryable } from "../../platform/db/pool.ts";
 import * as queries from "./breakdown-queries.ts";
 import type { BreakdownDimension, BreakdownRow, PeriodBound } from "./breakdown-schemas.ts";
+import { selectTenderBreakdown } from "./breakdown-tender-queries.ts";
 import { checkedPeriod } from "./report-period.ts";
 import { selectDayStarts } from "./report-queries.ts";
 
@@ -73,7 +74,9 @@ export async function salesBreakdown(
   const rows = (
     dimension === "item" || dimension === "category"
       ? await queries.selectLineBreakdown(database, period, dimension)
-      : await queries.selectSaleBreakdown(database, period, dimension)
+      : dimension === "tender"
+        ? await selectTenderBreakdown(database, period)
+        : await queries.selectSaleBreakdown(database, period, dimension)
   )
     .filter((row) => request.currency === undefined || row.currency === request.currency)
     .map(withNet);

@@ -44,6 +44,23 @@ describe("cash sales", () => {
       livemode: true,
       status: "completed",
       tender: "cash",
+      // A sale of one tender shows it as one entry of `tenders`.
+      tenders: [
+        {
+          kind: "cash",
+          currency: "USD",
+          amount_cents: 700,
+          credit_cents: 700,
+          contributed_cents: 700,
+          exchange_rate_id: null,
+          other_per_base_micros: null,
+          status: "paid",
+          payment_id: null,
+        },
+      ],
+      paid_cents: 700,
+      due_cents: 0,
+      change: null,
       total_cents: 450 + 80 + 20 + 150,
       currency: "USD",
       items: [

@@ -1,14 +1,14 @@
 import type { Queryable } from "../../platform/db/pool.ts";
-import { events } from "../events/index.ts";
 import type { EndEffects, PaymentHook, PaymentRow } from "../payments/index.ts";
-import { stock } from "../stock/index.ts";
 import * as queries from "./payment-end-queries.ts";
-import { countCompletion, preparedSaleCompleted, saleMovesOf } from "./sale-effects.ts";
+import { completionEnd, countCompletion } from "./sale-effects.ts";
 import type { SaleRow } from "./schemas.ts";
+import { isTenderPayment, tenderEnds, withTenderEnds } from "./tender-end.ts";
 
 /**
  * A wallet sale's end with its payment's (the payments module's hook, `salePaymentHook`): completed in
- * the statement that settles the payment, cancelled in the one that ends it unpaid, exactly once.
+ * the statement that settles the payment, cancelled in the one that ends it unpaid, exactly once; a
+ * split sale's wallet tender's end likewise (`tender-end.ts`).
  */
 
 /**
@@ -18,50 +18,75 @@ import type { SaleRow } from "./schemas.ts";
  * written only if its payment's settlement is. The stock moves lock the products' rows until the
  * commit, the statement's own end.
  */
-function saleCompletions(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
-  return salesEnd(database, payments, (pending) => {
-    const completedAt = new Date();
-    const sales = pending.map((sale) => ({ ...sale, status: "completed" as const, completed_at: completedAt }));
-    return {
-      end: queries.completeSalesCtes(sales, {
-        events: (completed) =>
-          events.emitEachWhen(
-            sales.map((sale) => ({ event: preparedSaleCompleted(sale), subject: sale.id })),
-            completed,
-          ),
-        stockMoves: (completed) => stock.salesMovesCtes(sales.map(saleMovesOf), completed),
-      }),
-      afterCommit: (paidPaymentIds) => {
-        for (const sale of sales) {
-          if (sale.payment_id !== null && paidPaymentIds.has(sale.payment_id)) countCompletion(sale);
-        }
-      },
-    };
+async function saleCompletions(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
+  const [pending, split] = await Promise.all([
+    pendingWalletSales(database, payments),
+    tenderEnds(database, payments, "paid"),
+  ]);
+  if (pending.length === 0 && split === null) {
+    return null;
+  }
+  const completedAt = new Date();
+  const sales = [...pending, ...(split?.completing ?? [])].map((sale) => ({
+    ...sale,
+    status: "completed" as const,
+    completed_at: completedAt,
+  }));
+  // A split sale completes with the end of its tender's payment; a wallet sale with its own.
+  const gateOf = (sale: SaleRow) => (sale.tender === "split" ? (split?.gateOf(sale.id) ?? null) : sale.payment_id);
+  const end = completionEnd(sales, gateOf, (saleId) => split?.tendersOf(saleId) ?? []);
+  return effectsOf(database, withTenderEnds(end, split), (paidPaymentIds) => {
+    for (const sale of sales) {
+      const gate = gateOf(sale);
+      if (gate !== null && paidPaymentIds.has(gate)) countCompletion(sale);
+    }
   });
 }
 
-/** Wallet sales' cancellation with their payments' unpaid end (expired or failed): nothing moves. */
-function saleCancellations(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
-  return salesEnd(database, payments, (pending) => ({ end: queries.cancelSalesCtes(pending), afterCommit: () => {} }));
+/**
+ * Wallet sales' cancellation with their payments' unpaid end (expired or failed): nothing moves. A
+ * split sale's wallet tender only fails: the sale stays pending, what was paid kept.
+ */
+async function saleCancellations(
+  database: Queryable,
+  payments: readonly PaymentRow[],
+): Promise<SalesEndEffects | null> {
+  const [pending, split] = await Promise.all([
+    pendingWalletSales(database, payments),
+    tenderEnds(database, payments, "failed"),
+  ]);
+  if (pending.length === 0 && split === null) {
+    return null;
+  }
+  return effectsOf(database, withTenderEnds(queries.cancelSalesCtes(pending), split), () => {});
 }
 
 /** `EndEffects`, and `endAlone`: the same written in a statement of its own (true if any sale ended). */
 type SalesEndEffects = EndEffects & { endAlone: () => Promise<boolean> };
 
-/**
- * The end of the pending sales paid by `payments` as `ending` makes it, or null when none is pending.
- * A payment made for a sale carries the sale's id in its metadata: other payments cost no query.
- */
-async function salesEnd(
+const effectsOf = (
   database: Queryable,
-  payments: readonly PaymentRow[],
-  ending: (pending: readonly SaleRow[]) => { end: queries.SalesEnd; afterCommit: EndEffects["afterCommit"] },
-): Promise<SalesEndEffects | null> {
-  const salePayments = payments.filter((payment) => typeof payment.metadata.sale_id === "string");
+  end: queries.SalesEnd,
+  afterCommit: EndEffects["afterCommit"],
+): SalesEndEffects => ({
+  shape: end.shape,
+  ctes: end.ctes,
+  endAlone: () => queries.endSales(database, end),
+  afterCommit,
+});
+
+/**
+ * The pending wallet sales paid by `payments`. A payment made for a sale carries the sale's id in its
+ * metadata: other payments cost no query (a split sale's tender's payments are `tenderEnds`').
+ */
+async function pendingWalletSales(database: Queryable, payments: readonly PaymentRow[]): Promise<readonly SaleRow[]> {
+  const salePayments = payments.filter(
+    (payment) => typeof payment.metadata.sale_id === "string" && !isTenderPayment(payment),
+  );
   if (salePayments.length === 0) {
-    return null;
+    return [];
   }
-  const pending = await queries.selectPendingSalesOfPayments(
+  return queries.selectPendingSalesOfPayments(
     database,
     salePayments.map((payment) => ({
       merchantId: payment.merchant_id,
@@ -69,11 +94,6 @@ async function salesEnd(
       paymentId: payment.id,
     })),
   );
-  if (pending.length === 0) {
-    return null;
-  }
-  const { end, afterCommit } = ending(pending);
-  return { shape: end.shape, ctes: end.ctes, endAlone: () => queries.endSales(database, end), afterCommit };
 }
 
 /**

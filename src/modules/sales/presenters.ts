@@ -6,6 +6,8 @@ import { receiptUrl } from "./receipt-token.ts";
 import type { SalesReport } from "./report.ts";
 import type { SaleReturnRow } from "./return-schemas.ts";
 import type { SaleRow } from "./schemas.ts";
+import { presentTenders } from "./tender-presenters.ts";
+import type { SaleTenderRow } from "./tender-schemas.ts";
 
 /** Sales, returns and the sales report as the API shows them (`schemas.ts`, `return-schemas.ts`). */
 
@@ -18,6 +20,9 @@ export function presentReturn(config: Config, saleReturn: SaleReturnRow) {
     currency: saleReturn.currency,
     refund_cents: saleReturn.refund_cents,
     refund_tender: saleReturn.refund_tender,
+    refunds: saleReturn.refunds ?? [
+      { currency: saleReturn.currency, amount_cents: saleReturn.refund_cents, tender_index: 0 },
+    ],
     items: saleReturn.items,
     till_id: saleReturn.till_id,
     shift_id: saleReturn.shift_id,
@@ -28,12 +33,13 @@ export function presentReturn(config: Config, saleReturn: SaleReturnRow) {
   };
 }
 
-/** `returns`: the sale's returns, oldest first (none for a sale just made). */
+/** `returns`: the sale's returns, oldest first (none for a sale just made); `tenders`: a split sale's. */
 export function presentSale(
   config: Config,
   sale: SaleRow,
   payment: PaymentRow | null,
   returns: readonly SaleReturnRow[],
+  tenders: readonly SaleTenderRow[] = [],
 ) {
   return {
     id: sale.id,
@@ -41,6 +47,7 @@ export function presentSale(
     livemode: sale.livemode,
     status: sale.status,
     tender: sale.tender,
+    ...presentTenders(sale, tenders),
     total_cents: sale.total_cents,
     currency: sale.currency,
     items: sale.items,
@@ -50,7 +57,7 @@ export function presentSale(
     taxes: sale.taxes,
     cashier: sale.cashier,
     note: sale.note,
-    payment_id: sale.payment_id,
+    payment_id: sale.payment_id ?? payment?.id ?? null,
     payment: payment === null ? null : presentPayment(config, payment),
     actor: { type: sale.actor_type, id: sale.actor_id },
     client_sale_id: sale.client_sale_id,
@@ -69,7 +76,7 @@ export function presentSale(
 
 /** A sale with its payment and returns (`SaleView`), as the API shows it. */
 export const presentSaleView = (config: Config, view: SaleView) =>
-  presentSale(config, view.sale, view.payment, view.returns);
+  presentSale(config, view.sale, view.payment, view.returns, view.tenders);
 
 /** The sales report (`salesReport`) as the API shows it (`salesReportSchema`). */
 export function presentSalesReport(report: SalesReport, livemode: boolean) {

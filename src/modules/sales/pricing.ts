@@ -193,11 +193,16 @@ export function assertItemCount(count: number): void {
  * settles, which no till can do offline), no further back than a till may sensibly queue sales, and
  * not ahead of the API's clock by more than devices' clocks drift.
  */
-export function checkTakenAt(input: Pick<CreateSaleInput, "tender" | "taken_at">, nowMs: number): Date | null {
+export function checkTakenAt(
+  input: Pick<CreateSaleInput, "tender" | "tenders" | "taken_at">,
+  nowMs: number,
+): Date | null {
   if (input.taken_at === undefined) {
     return null;
   }
-  if (input.tender !== "cash") {
+  // A sale paid in cash only, in one tender or several, completes at once: it may be dated.
+  const cashOnly = input.tender === "cash" || (input.tenders?.every((tender) => tender.kind === "cash") ?? false);
+  if (!cashOnly) {
     throw invalidRequest(
       "parameter_invalid",
       "taken_at: only a cash sale may be dated (a wallet sale completes when paid).",

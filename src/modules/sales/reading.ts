@@ -12,6 +12,9 @@ import * as queries from "./queries.ts";
 import * as returnQueries from "./return-queries.ts";
 import type { SaleReturnRow } from "./return-schemas.ts";
 import type { SaleRow, SaleStatus } from "./schemas.ts";
+import { completeSplitSaleIfPaid } from "./tender-end.ts";
+import * as tenderQueries from "./tender-queries.ts";
+import type { SaleTenderRow } from "./tender-schemas.ts";
 
 /**
  * Reading sales: one (a pending wallet sale refreshes its payment first, and may be waited for until
@@ -19,16 +22,28 @@ import type { SaleRow, SaleStatus } from "./schemas.ts";
  */
 
 export type SaleDependencies = payments.PaymentDependencies;
-/** A sale as the API shows it: with its payment (null for cash) and its returns, oldest first. */
-export type SaleView = { sale: SaleRow; payment: PaymentRow | null; returns: readonly SaleReturnRow[] };
+/**
+ * A sale as the API shows it: with its payment (null for cash; a split sale's newest wallet tender's),
+ * its returns, oldest first, and a split sale's tenders (none for a sale of one tender).
+ */
+export type SaleView = {
+  sale: SaleRow;
+  payment: PaymentRow | null;
+  returns: readonly SaleReturnRow[];
+  tenders?: readonly SaleTenderRow[];
+};
 
 export const withReturns = async (
   database: Queryable,
   recorded: { sale: SaleRow; payment: PaymentRow | null },
-): Promise<SaleView> => ({
-  ...recorded,
-  returns: await returnQueries.selectReturnsOfSales(database, recorded.sale.merchant_id, [recorded.sale.id]),
-});
+): Promise<SaleView> => {
+  const { sale } = recorded;
+  const [returns, tenders] = await Promise.all([
+    returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]),
+    sale.tender === "split" ? tenderQueries.selectTendersOfSales(database, sale.merchant_id, [sale.id]) : [],
+  ]);
+  return { ...recorded, returns, tenders };
+};
 
 /**
  * `GET /v1/sales/:id`: the sale as it stands (see `getSale`). A pending wallet sale is waited for up
@@ -75,6 +90,9 @@ export async function getSale(
   saleId: string,
 ): Promise<{ sale: SaleRow; payment: PaymentRow | null }> {
   const sale = await findSale(dependencies.database, world, saleId);
+  if (sale.tender === "split") {
+    return getSplitSale(dependencies, world, sale);
+  }
   if (sale.payment_id === null) {
     return { sale, payment: null };
   }
@@ -96,6 +114,40 @@ export async function getSale(
     return { sale: await findSale(dependencies.database, world, saleId), payment: refreshed };
   }
   return { sale: finished, payment: refreshed };
+}
+
+/**
+ * A split sale; while pending, its pending wallet tenders' payments are refreshed first (their ends
+ * end the tenders, and may complete the sale, through the hook), then the sale is completed if its
+ * tenders pay it and the hook could not tell (`completeSplitSaleIfPaid`). Its payment is its newest
+ * wallet tender's.
+ */
+async function getSplitSale(
+  dependencies: SaleDependencies,
+  world: World,
+  sale: SaleRow,
+): Promise<{ sale: SaleRow; payment: PaymentRow | null }> {
+  const tenders = await tenderQueries.selectTendersOfSales(dependencies.database, sale.merchant_id, [sale.id]);
+  const paymentIds = tenders.flatMap((tender) => (tender.payment_id === null ? [] : [tender.payment_id]));
+  const walletPayments = await Promise.all(
+    paymentIds.map((id) => payments.getPayment(dependencies.database, world, id)),
+  );
+  if (sale.status !== "pending") {
+    return { sale, payment: walletPayments.at(-1) ?? null };
+  }
+  const pendingIds = new Set(tenders.flatMap((tender) => (tender.status === "pending" ? [tender.payment_id] : [])));
+  const refreshed = await Promise.all(
+    walletPayments.map((payment) =>
+      pendingIds.has(payment.id) ? payments.refreshPayment(dependencies, payment) : payment,
+    ),
+  );
+  const endedNow = refreshed.filter((payment) => pendingIds.has(payment.id) && payment.status !== "pending");
+  const latest = await findSale(dependencies.database, world, sale.id);
+  if (latest.status === "pending" && (endedNow.length > 0 || tenders.every((tender) => tender.status !== "pending"))) {
+    await completeSplitSaleIfPaid(dependencies.database, world, sale.id, endedNow);
+    return { sale: await findSale(dependencies.database, world, sale.id), payment: refreshed.at(-1) ?? null };
+  }
+  return { sale: latest, payment: refreshed.at(-1) ?? null };
 }
 
 /**
@@ -142,14 +194,28 @@ export async function listSales(
   },
 ): Promise<Page<SaleView>> {
   const page = await newestFirstPage(filter, (keyset) => queries.selectSales(database, { ...filter, ...keyset }));
-  const returnsOf = Map.groupBy(
-    await returnQueries.selectReturnsOfSales(
+  const [returns, tenders] = await Promise.all([
+    returnQueries.selectReturnsOfSales(
       database,
       filter.merchantId,
       page.data.map((sale) => sale.id),
     ),
-    (saleReturn) => saleReturn.sale_id,
-  );
-  // Each sale's returns keep the query's order: oldest first.
-  return { ...page, data: page.data.map((sale) => ({ sale, payment: null, returns: returnsOf.get(sale.id) ?? [] })) };
+    tenderQueries.selectTendersOfSales(
+      database,
+      filter.merchantId,
+      page.data.flatMap((sale) => (sale.tender === "split" ? [sale.id] : [])),
+    ),
+  ]);
+  const returnsOf = Map.groupBy(returns, (saleReturn) => saleReturn.sale_id);
+  const tendersOf = Map.groupBy(tenders, (tender) => tender.sale_id);
+  // Each sale's returns keep the query's order: oldest first; its tenders the order taken.
+  return {
+    ...page,
+    data: page.data.map((sale) => ({
+      sale,
+      payment: null,
+      returns: returnsOf.get(sale.id) ?? [],
+      tenders: tendersOf.get(sale.id) ?? [],
+    })),
+  };
 }

@@ -112,7 +112,7 @@ function header(shop: ReceiptShop, kind: string, livemode: boolean): string {
 </header>`;
 }
 
-const TENDERS = { cash: "Cash", wallet: "Wallet" } as const;
+const TENDERS = { cash: "Cash", wallet: "Wallet", split: "Split tender" } as const;
 
 const footer = (shop: ReceiptShop) => `<footer><p>${lines(shop.footer ?? "Thank you.")}</p></footer>`;
 

@@ -3,7 +3,7 @@ import { currencies } from "../../kernel/money.ts";
 import type { World } from "../../kernel/world.ts";
 import { type Queryable, sql } from "../../platform/db/pool.ts";
 import { byCashier } from "./queries.ts";
-import { tenders } from "./schemas.ts";
+import { saleTenders } from "./schemas.ts";
 
 const dayStartsRowSchema = z.object({ today_start: z.date(), today_end: z.date(), starts: z.array(z.date()) });
 
@@ -29,7 +29,7 @@ const completedIn = (period: Period) => sql.fragment`
   AND ${byCashier(sql.identifier(["s"]), period.cashierId)}`;
 
 const tenderTotalsRowSchema = z.object({
-  tender: z.enum(tenders),
+  tender: z.enum(saleTenders),
   currency: z.enum(currencies),
   count: z.number().int(),
   total_cents: z.number().int(),

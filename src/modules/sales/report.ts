@@ -5,7 +5,7 @@ import { breakdownTotals } from "./breakdown.ts";
 import { selectSaleBreakdown } from "./breakdown-queries.ts";
 import { checkedPeriod } from "./report-period.ts";
 import * as queries from "./report-queries.ts";
-import { type Tender, tenders } from "./schemas.ts";
+import { type SaleTender, saleTenders } from "./schemas.ts";
 
 /** Counts and takings per currency, every currency listed. */
 type CurrencyTotals = { currency: Currency; count: number; total_cents: number }[];
@@ -17,7 +17,7 @@ export type SalesReport = {
   to: Date;
   count: number;
   byCurrency: CurrencyTotals;
-  byTender: { tender: Tender; count: number; byCurrency: CurrencyTotals }[];
+  byTender: { tender: SaleTender; count: number; byCurrency: CurrencyTotals }[];
   topProducts: Awaited<ReturnType<typeof queries.selectTopProducts>>;
   /** Gross, discounts, refunds (paid in the period), tax and net per currency: what Today and Home show. */
   net: ReturnType<typeof breakdownTotals>;
@@ -52,7 +52,8 @@ export async function salesReport(
   const [tenderRows, topProducts, netRows] = await Promise.all([
     queries.selectTenderTotals(database, period),
     queries.selectTopProducts(database, { ...period, top: request.top }),
-    selectSaleBreakdown(database, { ...period, timezone: request.timezone }, "tender"),
+    // The sales' figures in their baskets' currencies (by tender they are the money taken per currency).
+    selectSaleBreakdown(database, { ...period, timezone: request.timezone }, "till"),
   ]);
   const byCurrency = (rows: readonly { currency: Currency; count: number; total_cents: number }[]) =>
     currencies.map((currency) => {
@@ -69,7 +70,7 @@ export async function salesReport(
     to: period.to,
     count: tenderRows.reduce((sum, row) => sum + row.count, 0),
     byCurrency: byCurrency(tenderRows),
-    byTender: tenders.map((tender) => {
+    byTender: saleTenders.map((tender) => {
       const rows = tenderRows.filter((row) => row.tender === tender);
       return { tender, count: rows.reduce((sum, row) => sum + row.count, 0), byCurrency: byCurrency(rows) };
     }),

@@ -4,7 +4,7 @@ import { SALE_COLUMNS } from "./queries.ts";
 import { type SaleReturnRow, saleReturnRowSchema } from "./return-schemas.ts";
 import { type SaleRow, saleRowSchema } from "./schemas.ts";
 
-const RETURN_COLUMNS = sql.fragment`merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, items,
+const RETURN_COLUMNS = sql.fragment`merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, refunds, items,
   till_id, shift_id, reason, actor_type, actor_id, receipt_token, created_at`;
 
 /** The sale, locked until the transaction ends: returns of one sale are decided one at a time. */
@@ -20,10 +20,10 @@ export async function insertReturn(
   row: Omit<SaleReturnRow, "created_at">,
 ): Promise<SaleReturnRow> {
   return transaction.one(sql.type(saleReturnRowSchema)`
-    INSERT INTO sale_returns (merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, items, till_id,
-      shift_id, reason, actor_type, actor_id, receipt_token)
+    INSERT INTO sale_returns (merchant_id, id, livemode, sale_id, currency, refund_cents, refund_tender, refunds, items,
+      till_id, shift_id, reason, actor_type, actor_id, receipt_token)
     VALUES (${row.merchant_id}, ${row.id}, ${row.livemode}, ${row.sale_id}, ${row.currency}, ${row.refund_cents},
-      ${row.refund_tender}, ${sql.jsonb(row.items)}, ${row.till_id}, ${row.shift_id}, ${row.reason}, ${row.actor_type},
+      ${row.refund_tender}, ${row.refunds === null ? null : sql.jsonb(row.refunds)}, ${sql.jsonb(row.items)}, ${row.till_id}, ${row.shift_id}, ${row.reason}, ${row.actor_type},
       ${row.actor_id}, ${row.receipt_token})
     RETURNING ${RETURN_COLUMNS}`);
 }

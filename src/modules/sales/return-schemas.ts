@@ -4,6 +4,7 @@ import { currencies } from "../../kernel/money.ts";
 import { actorKinds } from "../../platform/tenant.ts";
 import { tillIdSchema } from "../shifts/index.ts";
 import { LINE_QTY_MAX, SALE_ITEMS_MAX } from "./limits.ts";
+import { returnRefundSchema } from "./tender-schemas.ts";
 
 /** A returned line: which line of the sale (0-based), its snapshot, and how many units came back. */
 export const returnItemSchema = z.object({
@@ -24,6 +25,7 @@ export const saleReturnRowSchema = z.object({
   currency: z.enum(currencies),
   refund_cents: z.number().int(),
   refund_tender: z.literal("cash"),
+  refunds: z.array(returnRefundSchema).nullable(),
   items: z.array(returnItemSchema),
   till_id: z.string().nullable(),
   shift_id: z.string().nullable(),
@@ -75,6 +77,11 @@ export const saleReturnSchema = z
     currency: z.enum(currencies),
     refund_cents: z.number().int().meta({ description: "Cash paid back: the returned units at the sale's prices." }),
     refund_tender: z.literal("cash").meta({ description: "Always cash for now, whatever the sale's tender." }),
+    refunds: z.array(returnRefundSchema).meta({
+      description:
+        "The refund per tender paid back, each in the tender's currency (a split sale's refund is spread over its " +
+        "tenders, the last taken first; a sale of one tender has one share, refund_cents in its currency).",
+    }),
     items: z.array(returnItemSchema),
     till_id: z.string().nullable(),
     shift_id: z.string().nullable(),

@@ -14,6 +14,9 @@ import { newReceiptToken } from "./receipt-token.ts";
 import * as queries from "./return-queries.ts";
 import type { CreateReturnInput, ReturnItem, SaleReturnRow } from "./return-schemas.ts";
 import type { SaleRow } from "./schemas.ts";
+import * as tenderQueries from "./tender-queries.ts";
+import { tenderRefundShares } from "./tender-refunds.ts";
+import type { ReturnRefund, SaleTenderRow } from "./tender-schemas.ts";
 
 /**
  * Returns: some or all lines of a completed sale come back, refunded in cash at the sale's prices.
@@ -25,7 +28,9 @@ import type { SaleRow } from "./schemas.ts";
  * - the return, its stock moves (kind `return`: live on-hand back up, test journaled only; untracked
  *   products and ad hoc lines never move), the refund's cash move in the till's open shift and
  *   `sale.returned` commit together, once (the route is idempotent);
- * - the refund is cash whatever the sale's tender: a wallet sale's buyer is paid back from the drawer.
+ * - the refund is cash whatever the sale's tender: a wallet sale's buyer is paid back from the drawer;
+ *   a split sale's refund is spread over its tenders (`refundsOverTenders`), each share in its
+ *   tender's currency out of the drawer in that currency.
  *
  * Error codes: `sale_not_completed`, `return_exceeds_sale`, `shift_not_open` (409),
  * `parameter_invalid` (400), `resource_missing` (404).
@@ -77,8 +82,13 @@ export function returnLines(
   });
 }
 
-/** A return made: the return, its sale and the sale's returns as they now stand (this one included). */
-export type ReturnMade = { sale: SaleRow; saleReturn: SaleReturnRow; returns: readonly SaleReturnRow[] };
+/** A return made: the return, its sale, the sale's returns as they now stand (this one included) and its tenders. */
+export type ReturnMade = {
+  sale: SaleRow;
+  saleReturn: SaleReturnRow;
+  returns: readonly SaleReturnRow[];
+  tenders: readonly SaleTenderRow[];
+};
 
 type ReturnWorld = World & { actor: Actor; session?: SessionFacts | undefined };
 
@@ -104,25 +114,20 @@ async function recordReturn(
   requireOwnTill(world.session, input.till_id);
   // The route lets a till through with a manager or an approval; an approval must be for a return.
   const approval = await requireManager(transaction, world, "return");
-  const sale = await queries.lockSale(transaction, world, saleId);
-  if (sale === null) {
-    throw notFound(`No such sale: ${saleId}.`);
-  }
-  if (sale.status !== "completed") {
-    throw conflict("sale_not_completed", `Sale ${sale.id} is ${sale.status}: only a completed sale takes returns.`);
-  }
-  const earlier = await queries.selectReturnsOfSales(transaction, world.merchantId, [sale.id]);
+  const { sale, earlier, tenders } = await lockReturnableSale(transaction, world, saleId);
   const items = returnLines(sale, returnedPerLine(earlier), input.items);
   const tillId = input.till_id ?? null;
   const shift = tillId === null ? null : await shifts.lockOpenShiftOfTill(transaction, world, tillId);
+  const refundCents = items.reduce((sum, item) => sum + item.line_total_cents, 0);
   const saleReturn = await queries.insertReturn(transaction, {
     merchant_id: world.merchantId,
     id: newId("ret"),
     livemode: world.livemode,
     sale_id: sale.id,
     currency: sale.currency,
-    refund_cents: items.reduce((sum, item) => sum + item.line_total_cents, 0),
+    refund_cents: refundCents,
     refund_tender: "cash",
+    refunds: sale.tender === "split" ? refundsOverTenders(tenders, earlier, refundCents) : null,
     items,
     till_id: tillId,
     shift_id: shift?.id ?? null,
@@ -131,15 +136,81 @@ async function recordReturn(
     actor_id: world.actor.id,
     receipt_token: newReceiptToken(),
   });
-  if (shift !== null && saleReturn.refund_cents > 0) {
+  await recordReturnEffects(transaction, world, { sale, saleReturn });
+  await recordApproval(transaction, world, approval, { type: "sale_return", id: saleReturn.id });
+  // Last: the stock moves lock the products' rows until the commit (as a sale's do).
+  await stock.recordReturn(transaction, {
+    merchantId: world.merchantId,
+    livemode: world.livemode,
+    saleId: sale.id,
+    returnId: saleReturn.id,
+    actor: world.actor,
+    lines: items.map((item) => ({ productId: item.product_id, qty: item.qty })),
+  });
+  // The sale's returns as they now stand, this one included, for the answer.
+  const returns = await queries.selectReturnsOfSales(transaction, world.merchantId, [sale.id]);
+  return { sale, saleReturn, returns, tenders };
+}
+
+/** The sale, locked (its returns are decided one at a time), with its returns so far and its tenders. */
+async function lockReturnableSale(transaction: Transaction, world: ReturnWorld, saleId: string) {
+  const sale = await queries.lockSale(transaction, world, saleId);
+  if (sale === null) {
+    throw notFound(`No such sale: ${saleId}.`);
+  }
+  if (sale.status !== "completed") {
+    throw conflict("sale_not_completed", `Sale ${sale.id} is ${sale.status}: only a completed sale takes returns.`);
+  }
+  const [earlier, tenders] = await Promise.all([
+    queries.selectReturnsOfSales(transaction, world.merchantId, [sale.id]),
+    sale.tender === "split" ? tenderQueries.selectTendersOfSales(transaction, world.merchantId, [sale.id]) : [],
+  ]);
+  return { sale, earlier, tenders };
+}
+
+/**
+ * A split sale's refund over its tenders (the kernel's `refundShares`: the last tender first): this
+ * return's shares are what the sale's returns so far, this one included, come to per tender, less what
+ * the earlier ones came to, so returns that add up to the whole sale give back exactly what each
+ * tender paid.
+ */
+function refundsOverTenders(
+  tenders: readonly SaleTenderRow[],
+  earlier: readonly SaleReturnRow[],
+  refundCents: number,
+): ReturnRefund[] {
+  const earlierCents = earlier.reduce((sum, saleReturn) => sum + saleReturn.refund_cents, 0);
+  const before = tenderRefundShares(tenders, earlierCents);
+  return tenderRefundShares(tenders, earlierCents + refundCents).flatMap((share) => {
+    const already = before.find((earlierShare) => earlierShare.tenderIndex === share.tenderIndex)?.amountCents ?? 0;
+    const amountCents = share.amountCents - already;
+    return amountCents > 0
+      ? [{ currency: share.currency, amount_cents: amountCents, tender_index: share.tenderIndex }]
+      : [];
+  });
+}
+
+/** The refund's cash out of the return's drawer (a share per tender, each in its currency) and `sale.returned`. */
+async function recordReturnEffects(
+  transaction: Transaction,
+  world: ReturnWorld,
+  made: { sale: SaleRow; saleReturn: SaleReturnRow },
+): Promise<void> {
+  const { sale, saleReturn } = made;
+  const shares = saleReturn.refunds ?? [
+    { currency: saleReturn.currency, amount_cents: saleReturn.refund_cents, tender_index: 0 },
+  ];
+  const shiftId = saleReturn.shift_id;
+  for (const share of shares) {
+    if (shiftId === null || share.amount_cents === 0) continue;
     await shifts.recordSaleCash(transaction, {
       merchantId: world.merchantId,
-      shiftId: shift.id,
+      shiftId,
       kind: "return",
       saleId: sale.id,
       returnId: saleReturn.id,
-      currency: saleReturn.currency,
-      amountCents: -saleReturn.refund_cents,
+      currency: share.currency,
+      amountCents: -share.amount_cents,
       actor: world.actor,
     });
   }
@@ -152,6 +223,7 @@ async function recordReturn(
       sale_id: sale.id,
       refund_cents: saleReturn.refund_cents,
       refund_tender: saleReturn.refund_tender,
+      refunds: shares,
       currency: saleReturn.currency,
       items: saleReturn.items,
       till_id: saleReturn.till_id,
@@ -159,16 +231,4 @@ async function recordReturn(
       created_at: saleReturn.created_at.toISOString(),
     },
   });
-  await recordApproval(transaction, world, approval, { type: "sale_return", id: saleReturn.id });
-  // Last: the stock moves lock the products' rows until the commit (as a sale's do).
-  await stock.recordReturn(transaction, {
-    merchantId: world.merchantId,
-    livemode: world.livemode,
-    saleId: sale.id,
-    returnId: saleReturn.id,
-    actor: world.actor,
-    lines: items.map((item) => ({ productId: item.product_id, qty: item.qty })),
-  });
-  // The sale's returns as they now stand, this one included, for the answer.
-  return { sale, saleReturn, returns: await queries.selectReturnsOfSales(transaction, world.merchantId, [sale.id]) };
 }

@@ -183,3 +183,10 @@ export async function insertWalletSales(
 const walletSalesRecordedSchema = z.object({ recorded: z.array(z.string()) });
 
 const cashSalesOutcomeSchema = z.object({ recorded: z.array(z.string()), shiftClosed: z.array(z.string()) });
+
+/** One sale on its own, in a transaction of plain calls (a split sale: `split-sale.ts`). */
+export async function insertSale(transaction: Queryable, sale: SaleToInsert): Promise<void> {
+  await transaction.query(sql.unsafe`
+    INSERT INTO sales (${INSERTED_COLUMNS})
+    SELECT ${INSERTED_VALUES_OF_P} FROM ${salesWithResponses([{ sale, response: null }])}`);
+}

@@ -19,6 +19,7 @@ import { newReceiptToken } from "./receipt-token.ts";
 import * as queries from "./ring-up-queries.ts";
 import { countCompletion, preparedSaleCompleted } from "./sale-effects.ts";
 import type { CreateSaleInput, SaleRow } from "./schemas.ts";
+import { createSplitSale, refuseMixedTender } from "./split-sale.ts";
 import type { WalletSaleToWrite } from "./wallet-sale-writer.ts";
 
 /**
@@ -79,11 +80,21 @@ export async function createSale(
   if (known !== null) {
     return { kind: "replayed", view: await withReturns(dependencies.database, known) };
   }
+  refuseMixedTender(input);
   try {
     const view =
-      input.tender === "cash"
-        ? await createCashSale(dependencies, tenant, input, commit)
-        : await createWalletSale(dependencies, tenant, input, commit);
+      input.tender === undefined
+        ? await createSplitSale(dependencies, tenant, input, commit, {
+            // Priced as any sale; the row made once the drawer is known (split-sale.ts).
+            prepareRow: async () => {
+              const prepared = await prepareSale(dependencies, tenant, input);
+              return (recorded) => saleToInsert(tenant, prepared, recorded);
+            },
+            clientSaleIdTakenOr,
+          })
+        : input.tender === "cash"
+          ? await createCashSale(dependencies, tenant, input, commit)
+          : await createWalletSale(dependencies, tenant, input, commit);
     return { kind: "created", view };
   } catch (error) {
     if (!(error instanceof ClientSaleIdTaken)) {
@@ -273,7 +284,8 @@ function saleToInsert(
     id: prepared.id,
     livemode: tenant.livemode,
     status: recorded.status,
-    tender: prepared.input.tender,
+    // No single tender: a sale made with `tenders` (split-sale.ts).
+    tender: prepared.input.tender ?? "split",
     currency: prepared.priced.currency,
     total_cents: prepared.priced.total_cents,
     items: prepared.priced.items,

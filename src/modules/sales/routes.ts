@@ -20,6 +20,8 @@ import {
   salesReportQuery,
   salesReportSchema,
 } from "./schemas.ts";
+import { addTender } from "./split-sale.ts";
+import { addTenderBody } from "./tender-schemas.ts";
 import type { SaleWiring } from "./writers.ts";
 
 export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
@@ -73,6 +75,52 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
     }),
     defineRoute({
       method: "post",
+      path: "/v1/sales/:id/tenders",
+      operationId: "addSaleTender",
+      summary: "Add a tender to a pending split sale: cash may complete it; a wallet tender gets its payment",
+      tags: ["Sales"],
+      auth: { keys: "both", owner: "session", till: "cashier" },
+      idempotent: true,
+      derivedOnReplay: {
+        in: "payment",
+        field: "qr_png_data_url",
+        derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
+      },
+      request: { params: saleIdParams, body: addTenderBody },
+      responses: {
+        201: {
+          description:
+            "The sale as it now stands, with the tender added (a wallet tender's payment embedded as `payment`).",
+          schema: saleSchema,
+        },
+        400: {
+          description:
+            "`parameter_invalid` (a wallet paying more than is due, a tender when nothing is due, a rate of " +
+            "another pair), `parameter_missing` (a tender in another currency without exchange_rate_id).",
+          schema: errorEnvelopeSchema,
+        },
+        404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
+        409: {
+          description:
+            "`sale_not_pending`: not a pending split sale; `shift_not_open`; `exchange_rate_missing`: no rate for the pair.",
+          schema: errorEnvelopeSchema,
+        },
+        502: { description: "`gateway_error`, `code_generation_failed` (wallet).", schema: errorEnvelopeSchema },
+      },
+      handler: async ({ params, body, tenant, config, database, logger, answeredWrite }) => {
+        requireOwnTill(tenant.session, body.till_id);
+        const added = answeredWrite((view: SaleView) => ({ status: 201, body: presentSaleView(config, view) }));
+        await addTender(
+          { config, database, logger, ...paymentWiring },
+          tenant,
+          { saleId: params.id, input: body },
+          added.transaction,
+        );
+        return added.reply();
+      },
+    }),
+    defineRoute({
+      method: "post",
       path: "/v1/sales/:id/returns",
       operationId: "createSaleReturn",
       summary: "Take back some or all lines of a completed sale: stock comes back, the refund is paid in cash",
@@ -101,7 +149,7 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
           status: 201,
           body: {
             sale_return: presentReturn(config, returned.saleReturn),
-            sale: presentSale(config, returned.sale, null, returned.returns),
+            sale: presentSale(config, returned.sale, null, returned.returns, returned.tenders),
           },
         }));
         const world = {
@@ -154,7 +202,7 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
       },
       handler: async ({ params, tenant, config, database, logger }) => {
         const cancelled = await cancelSale({ config, database, logger, ...paymentWiring }, tenant, params.id);
-        return { body: presentSale(config, cancelled.sale, cancelled.payment, []) };
+        return { body: presentSaleView(config, cancelled) };
       },
     }),
     defineRoute({

@@ -1,22 +1,30 @@
 import type { World } from "../../kernel/world.ts";
 import { ApiError, conflict, notFound } from "../../platform/errors.ts";
+import type { Actor } from "../../platform/tenant.ts";
 import { cancelPayment, payments } from "../payments/index.ts";
 import * as queries from "./queries.ts";
-import { getSale, type SaleDependencies } from "./reading.ts";
+import { getSale, type SaleDependencies, type SaleView, withReturns } from "./reading.ts";
+import { cancelSplitSale } from "./split-cancel.ts";
 
 /**
  * `POST /v1/sales/:id/cancel`: a pending wallet sale is cancelled by cancelling its payment
  * (`payments/cancellation.ts`: the gateway voids the code, then the guarded end, whose hook cancels
  * the sale with nothing moved, in the same statement). Idempotent: a cancelled sale answers as it
  * is. A completed sale, or a cash sale (complete at once), answers 409 `sale_not_pending`, also when
- * its payment settled first.
+ * its payment settled first. A pending split sale gives back what was paid (`split-cancel.ts`).
  */
-export async function cancelSale(dependencies: SaleDependencies, world: World, saleId: string) {
+export async function cancelSale(
+  dependencies: SaleDependencies,
+  world: World & { actor: Actor },
+  saleId: string,
+): Promise<SaleView> {
   const sale = await queries.selectSale(dependencies.database, world, saleId);
   if (sale === null) {
     throw notFound(`No such sale: ${saleId}.`);
   }
-  if (sale.status === "pending" && sale.payment_id !== null) {
+  if (sale.status === "pending" && sale.tender === "split") {
+    await cancelSplitSale(dependencies, world, sale);
+  } else if (sale.status === "pending" && sale.payment_id !== null) {
     const payment = await payments.getPayment(dependencies.database, world, sale.payment_id);
     try {
       await cancelPayment(dependencies, payment);
@@ -29,5 +37,5 @@ export async function cancelSale(dependencies: SaleDependencies, world: World, s
   if (now.sale.status !== "cancelled") {
     throw conflict("sale_not_pending", `The sale is ${now.sale.status}: it can no longer be cancelled.`);
   }
-  return now;
+  return withReturns(dependencies.database, now);
 }

@@ -86,7 +86,7 @@ describe("GET /v1/sales/report", () => {
       });
     expect(report.totals).toEqual({ count: rows.length, by_currency: perCurrency(rows) });
     expect(report.by_tender).toEqual(
-      ["cash", "wallet"].map((tender) => {
+      ["cash", "wallet", "split"].map((tender) => {
         const ofTender = rows.filter((row) => row.tender === tender);
         return { tender, count: ofTender.length, by_currency: perCurrency(ofTender) };
       }),

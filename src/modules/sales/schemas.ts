@@ -10,11 +10,15 @@ import { tillIdSchema } from "../shifts/index.ts";
 import { breakdownTotalSchema } from "./breakdown-schemas.ts";
 import { LINE_QTY_MAX, SALE_ITEMS_MAX, SALE_TOTAL_CENTS_MAX } from "./limits.ts";
 import { saleReturnSchema } from "./return-schemas.ts";
+import { saleChangeSchema, saleTenderSchema, splitSaleFields } from "./tender-schemas.ts";
 
 export const saleStatuses = ["pending", "completed", "cancelled"] as const;
 export type SaleStatus = (typeof saleStatuses)[number];
 export const tenders = ["cash", "wallet"] as const;
 export type Tender = (typeof tenders)[number];
+/** A sale's tender: one cash or wallet tender, or `split`: made with `tenders` (sale_tenders rows). */
+export const saleTenders = ["cash", "wallet", "split"] as const;
+export type SaleTender = (typeof saleTenders)[number];
 
 export { LINE_QTY_MAX, SALE_ITEMS_MAX, SALE_TOTAL_CENTS_MAX } from "./limits.ts";
 
@@ -62,7 +66,7 @@ export const saleRowSchema = z.object({
   id: z.string(),
   livemode: z.boolean(),
   status: z.enum(saleStatuses),
-  tender: z.enum(tenders),
+  tender: z.enum(saleTenders),
   currency: z.enum(currencies),
   total_cents: z.number().int(),
   items: z.array(saleItemSchema),
@@ -145,7 +149,11 @@ export const createSaleBody = z.strictObject({
     .array(saleItemInput)
     .min(1)
     .meta({ description: `1 to ${SALE_ITEMS_MAX} lines (more: too_many_items).` }),
-  tender: z.enum(tenders),
+  tender: z
+    .enum(tenders)
+    .optional()
+    .meta({ description: "One tender for the whole sale; or `tenders` (one of the two is required)." }),
+  ...splitSaleFields,
   discount: discountInput.optional().meta({
     description:
       "A cart discount: off what the lines come to after their own discounts, spread over them in proportion. " +
@@ -205,7 +213,13 @@ export const saleSchema = z
     object: z.literal("sale"),
     livemode: z.boolean(),
     status: z.enum(saleStatuses),
-    tender: z.enum(tenders),
+    tender: z.enum(saleTenders).meta({ description: "split: made with `tenders` (even one)." }),
+    tenders: z.array(saleTenderSchema).meta({
+      description: "The tenders, oldest first (a sale of one tender shows it as one entry).",
+    }),
+    paid_cents: z.number().int().meta({ description: "What the paid tenders contributed (basket currency)." }),
+    due_cents: z.number().int().meta({ description: "total_cents − paid_cents, never below 0." }),
+    change: saleChangeSchema,
     total_cents: z.number().int(),
     currency: z.enum(currencies),
     items: z.array(saleItemSchema),
@@ -219,9 +233,11 @@ export const saleSchema = z
     cashier: z.string().nullable(),
     note: z.string().nullable(),
     payment_id: z.string().nullable(),
-    payment: paymentSchema
-      .nullable()
-      .meta({ description: "Wallet sales, on create and GET by id (null in lists and for cash)." }),
+    payment: paymentSchema.nullable().meta({
+      description:
+        "Wallet sales, on create and GET by id (null in lists and for cash); a split sale shows its newest wallet " +
+        "tender's payment (its code and QR while it is pending).",
+    }),
     actor: z.object({ type: z.enum(actorKinds), id: z.string() }),
     client_sale_id: z.string().nullable().meta({ description: "The till's own id for the sale, when it gave one." }),
     till_id: z.string().nullable(),
@@ -329,7 +345,9 @@ export const salesReportSchema = z
     from: z.iso.datetime(),
     to: z.iso.datetime(),
     totals: z.object({ count: z.number().int(), by_currency: currencyTotals }),
-    by_tender: z.array(z.object({ tender: z.enum(tenders), count: z.number().int(), by_currency: currencyTotals })),
+    by_tender: z
+      .array(z.object({ tender: z.enum(saleTenders), count: z.number().int(), by_currency: currencyTotals }))
+      .meta({ description: "Cash, wallet and split (sales made with tenders), in the baskets' currencies." }),
     top_products: z.array(
       z.object({
         product_id: z.string().nullable(),

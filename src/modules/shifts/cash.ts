@@ -45,7 +45,8 @@ export function present(shift: ShiftRow, totals: readonly CashTotalRow[], counts
     return {
       currency,
       float_cents: ofKind("float"),
-      cash_sales_cents: ofKind("sale"),
+      // Net of the change split sales gave and of what cancelled split sales gave back.
+      cash_sales_cents: ofKind("sale") + ofKind("change") + ofKind("sale_cancel"),
       cash_sales_count: countOf(totals, currency, "sale"),
       refunds_cents: -ofKind("return"),
       refunds_count: countOf(totals, currency, "return"),

@@ -191,7 +191,10 @@ export async function insertCounts(
       )}::int8[])`);
 }
 
-/** The moves' sums per shift, currency and kind. */
+/**
+ * The moves' sums per shift, currency and kind, and how many sales, returns or other moves they are
+ * (a split sale's cash tenders in one currency are one sale).
+ */
 export async function selectCashTotals(
   database: Queryable,
   merchantId: string,
@@ -201,7 +204,8 @@ export async function selectCashTotals(
     return [];
   }
   return database.any(sql.type(cashTotalRowSchema)`
-    SELECT shift_id, currency, kind, sum(amount_cents)::int8 AS amount_cents, count(*)::int8 AS count
+    SELECT shift_id, currency, kind, sum(amount_cents)::int8 AS amount_cents,
+      count(DISTINCT coalesce(return_id, sale_id, id))::int8 AS count
     FROM shift_cash_moves
     WHERE merchant_id = ${merchantId} AND shift_id = ANY(${sql.array(shiftIds, "text")})
     GROUP BY shift_id, currency, kind`);

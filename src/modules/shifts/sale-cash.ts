@@ -82,15 +82,16 @@ export function salesCashInShifts(
 }
 
 /**
- * Cash of a sale (positive) or of a return's refund (negative, naming the return) in a shift locked
- * by `lockOpenShiftOfTill`.
+ * Cash of a sale (positive), of a return's refund (negative, naming the return), of the change a split
+ * sale gave (`change`, negative) or of what a cancelled split sale gives back (`sale_cancel`, negative)
+ * in a shift locked by `lockOpenShiftOfTill`.
  */
 export async function recordSaleCash(
   transaction: Transaction,
   move: {
     merchantId: string;
     shiftId: string;
-    kind: "sale" | "return";
+    kind: "sale" | "return" | "change" | "sale_cancel";
     saleId: string;
     returnId: string | null;
     currency: Currency;

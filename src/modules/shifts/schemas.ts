@@ -7,7 +7,8 @@ import { actorKinds } from "../../platform/tenant.ts";
 
 export const shiftStatuses = ["open", "closed"] as const;
 export type ShiftStatus = (typeof shiftStatuses)[number];
-export const cashMoveKinds = ["float", "sale", "return", "pay_in", "pay_out"] as const;
+/** `change` and `sale_cancel`: the change a split sale gave, and what a cancelled split sale gave back. */
+export const cashMoveKinds = ["float", "sale", "return", "pay_in", "pay_out", "change", "sale_cancel"] as const;
 export type CashMoveKind = (typeof cashMoveKinds)[number];
 
 /** The most one float, pay-in, pay-out or count may be: the largest sale (10,000,000.00). */

@@ -54,15 +54,18 @@ export async function selectActorNames(
     )}::text[]) AS a (type, id)`);
 }
 
-/** Per actor of the shift's moves: their cash sales and refunds (every actor who moved cash, even with none). */
+/**
+ * Per actor of the shift's moves: their cash sales and refunds (every actor who moved cash, even with
+ * none), each counted once however many currencies or tenders its cash was in.
+ */
 export async function selectActorMoveCounts(
   database: Queryable,
   merchantId: string,
   shiftId: string,
 ): Promise<readonly ActorMoveCountRow[]> {
   return database.any(sql.type(actorMoveCountRowSchema)`
-    SELECT actor_type, actor_id, count(*) FILTER (WHERE kind = 'sale')::int8 AS cash_sales_count,
-      count(*) FILTER (WHERE kind = 'return')::int8 AS refunds_count
+    SELECT actor_type, actor_id, count(DISTINCT sale_id) FILTER (WHERE kind = 'sale')::int8 AS cash_sales_count,
+      count(DISTINCT return_id) FILTER (WHERE kind = 'return')::int8 AS refunds_count
     FROM shift_cash_moves
     WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId}
     GROUP BY actor_type, actor_id
@@ -78,7 +81,7 @@ export async function selectDrawerMoves(
 ): Promise<readonly CashMoveRow[]> {
   return database.any(sql.type(cashMoveRowSchema)`
     SELECT ${MOVE_COLUMNS} FROM shift_cash_moves
-    WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId} AND kind <> 'sale'
+    WHERE merchant_id = ${merchantId} AND shift_id = ${shiftId} AND kind NOT IN ('sale', 'change')
     ORDER BY created_at, currency, id
     LIMIT ${limit}`);
 }

@@ -696,6 +696,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sales/{id}/tenders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a tender to a pending split sale: cash may complete it; a wallet tender gets its payment */
+        post: operations["addSaleTender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sales/{id}/returns": {
         parameters: {
             query?: never;
@@ -2147,8 +2164,43 @@ export interface components {
             livemode: boolean;
             /** @enum {string} */
             status: "pending" | "completed" | "cancelled";
-            /** @enum {string} */
-            tender: "cash" | "wallet";
+            /**
+             * @description split: made with `tenders` (even one).
+             * @enum {string}
+             */
+            tender: "cash" | "wallet" | "split";
+            /** @description The tenders, oldest first (a sale of one tender shows it as one entry). */
+            tenders: {
+                /** @enum {string} */
+                kind: "cash" | "wallet";
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                amount_cents: number;
+                /** @description What it counts for, in the basket's currency. */
+                credit_cents: number;
+                /** @description Its credit less the change it gave (basket currency). */
+                contributed_cents: number;
+                /** @description The rate used (null in the basket's currency). */
+                exchange_rate_id: string | null;
+                other_per_base_micros: number | null;
+                /**
+                 * @description paid; pending (a wallet tender not paid yet); failed (its payment expired or failed: it paid nothing).
+                 * @enum {string}
+                 */
+                status: "paid" | "pending" | "failed";
+                /** @description A wallet tender's payment (null for cash). */
+                payment_id: string | null;
+            }[];
+            /** @description What the paid tenders contributed (basket currency). */
+            paid_cents: number;
+            /** @description total_cents − paid_cents, never below 0. */
+            due_cents: number;
+            /** @description The change given, in the currency it was given in (null: none). */
+            change: {
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                amount_cents: number;
+            } | null;
             total_cents: number;
             /** @enum {string} */
             currency: "USD" | "ZWG";
@@ -2184,7 +2236,7 @@ export interface components {
             cashier: string | null;
             note: string | null;
             payment_id: string | null;
-            /** @description Wallet sales, on create and GET by id (null in lists and for cash). */
+            /** @description Wallet sales, on create and GET by id (null in lists and for cash); a split sale shows its newest wallet tender's payment (its code and QR while it is pending). */
             payment: components["schemas"]["Payment"] | null;
             actor: {
                 /** @enum {string} */
@@ -2229,6 +2281,14 @@ export interface components {
              * @constant
              */
             refund_tender: "cash";
+            /** @description The refund per tender paid back, each in the tender's currency (a split sale's refund is spread over its tenders, the last taken first; a sale of one tender has one share, refund_cents in its currency). */
+            refunds: {
+                /** @enum {string} */
+                currency: "USD" | "ZWG";
+                amount_cents: number;
+                /** @description The sale's tender (0-based) this share pays back. */
+                tender_index: number;
+            }[];
             items: {
                 line: number;
                 product_id: string | null;
@@ -2272,9 +2332,10 @@ export interface components {
                     total_cents: number;
                 }[];
             };
+            /** @description Cash, wallet and split (sales made with tenders), in the baskets' currencies. */
             by_tender: {
                 /** @enum {string} */
-                tender: "cash" | "wallet";
+                tender: "cash" | "wallet" | "split";
                 count: number;
                 by_currency: {
                     /** @enum {string} */
@@ -2364,7 +2425,7 @@ export interface components {
             object: "shift_cash_move";
             shift_id: string;
             /** @enum {string} */
-            kind: "float" | "sale" | "return" | "pay_in" | "pay_out";
+            kind: "float" | "sale" | "return" | "pay_in" | "pay_out" | "change" | "sale_cancel";
             /** @enum {string} */
             currency: "USD" | "ZWG";
             /** @description Signed: into the drawer positive, out negative. */
@@ -2417,7 +2478,7 @@ export interface components {
                 object: "shift_cash_move";
                 shift_id: string;
                 /** @enum {string} */
-                kind: "float" | "sale" | "return" | "pay_in" | "pay_out";
+                kind: "float" | "sale" | "return" | "pay_in" | "pay_out" | "change" | "sale_cancel";
                 /** @enum {string} */
                 currency: "USD" | "ZWG";
                 /** @description Signed: into the drawer positive, out negative. */
@@ -6925,8 +6986,33 @@ export interface operations {
                         /** @description An ad hoc line's tax rate in basis points (default: the shop's). A product line has its product's. */
                         tax_rate_bp?: number;
                     }[];
-                    /** @enum {string} */
-                    tender: "cash" | "wallet";
+                    /**
+                     * @description One tender for the whole sale; or `tenders` (one of the two is required).
+                     * @enum {string}
+                     */
+                    tender?: "cash" | "wallet";
+                    /** @description 1 to 4 tenders in the order they were taken (instead of tender/tendered_cents: both is parameter_invalid). Cash only and covered: completed at once. With a wallet tender: pending until every wallet tender is paid. */
+                    tenders?: {
+                        /**
+                         * @description cash (may exceed what is due: change) or wallet (a payment code).
+                         * @enum {string}
+                         */
+                        kind: "cash" | "wallet";
+                        /**
+                         * @description Currency: USD or ZWG.
+                         * @enum {string}
+                         */
+                        currency: "USD" | "ZWG";
+                        /** @description What this tender pays, in its own currency. */
+                        amount_cents: number;
+                    }[];
+                    /**
+                     * @description The currency change is given in (default: the basket's).
+                     * @enum {string}
+                     */
+                    change_currency?: "USD" | "ZWG";
+                    /** @description The rate the cashier used (an exchange_rate of the merchant, base = the basket's currency, other = the tender's): required when a tender or the change is in another currency than the basket's. It may be an older rate (an offline sale is priced with the rate the till had). */
+                    exchange_rate_id?: string;
                     /** @description A cart discount: off what the lines come to after their own discounts, spread over them in proportion. Discounts above the shop's discount_limit_bp of the gross need a manager at a till with cashiers. */
                     discount?: {
                         /** @constant */
@@ -7009,6 +7095,129 @@ export interface operations {
                 };
             };
             /** @description `shift_not_open`: a cash sale on a till without an open shift; `client_sale_id_mismatch`: the client_sale_id was recorded with a different request; `idempotency_mismatch`, `idempotency_in_flight`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded (60 requests per 10 seconds per merchant). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Platform fault; retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `gateway_error`, `code_generation_failed` (wallet). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    addSaleTender: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required on money-moving POSTs. */
+                "idempotency-key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description cash (may exceed what is due: change) or wallet (a payment code).
+                     * @enum {string}
+                     */
+                    kind: "cash" | "wallet";
+                    /**
+                     * @description Currency: USD or ZWG.
+                     * @enum {string}
+                     */
+                    currency: "USD" | "ZWG";
+                    /** @description What this tender pays, in its own currency. */
+                    amount_cents: number;
+                    /** @description The rate the cashier used (an exchange_rate of the merchant, base = the basket's currency, other = the tender's): required when a tender or the change is in another currency than the basket's. It may be an older rate (an offline sale is priced with the rate the till had). */
+                    exchange_rate_id?: string;
+                    /**
+                     * @description The currency change is given in (default: the basket's).
+                     * @enum {string}
+                     */
+                    change_currency?: "USD" | "ZWG";
+                    /** @description The till whose drawer takes a cash tender (default: the sale's till); it needs an open shift. */
+                    till_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sale as it now stands, with the tender added (a wallet tender's payment embedded as `payment`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sale"];
+                };
+            };
+            /** @description `parameter_invalid` (a wallet paying more than is due, a tender when nothing is due, a rate of another pair), `parameter_missing` (a tender in another currency without exchange_rate_id). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key; or no session, or an expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `sale_not_pending`: not a pending split sale; `shift_not_open`; `exchange_rate_missing`: no rate for the pair. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,4 @@
 import type { Currency } from "../../../src/kernel/money.ts";
-import type { NewSplitSale } from "../../lib/api.ts";
 import { queueSale } from "../offline/index.ts";
 import { printedCart } from "../receipt/printable.ts";
 import { withTillId } from "../shift/till-id.ts";
@@ -15,11 +14,10 @@ import {
   saleItems,
 } from "./cart.ts";
 import type { Completed } from "./sale-api.ts";
+import type { SplitFields } from "./tender-plan.ts";
 
 /** How a sale paid in cash only was paid: one cash tender with what was handed over, or several tenders. */
-export type CashPayment =
-  | { tender: "cash"; tendered_cents: number }
-  | Pick<NewSplitSale, "tenders" | "change_currency" | "exchange_rate_id">;
+export type CashPayment = { tender: "cash"; tendered_cents: number } | SplitFields;
 
 /**
  * Keeps a cart paid in cash only (in one currency or two) in the offline outbox, which keeps it in the

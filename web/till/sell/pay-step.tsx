@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
-import { ApiError, addSaleTender, asTenderSale, createSale } from "../../lib/api.ts";
+import { ApiError, addSaleTender, createSale } from "../../lib/api.ts";
 import { Button, Dialog } from "../../ui/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { cart, cartCurrency, cartTotalCents, otherCurrency, saleDiscount, saleItems } from "./cart.ts";
@@ -69,7 +69,7 @@ function DraftSplit(props: Props & { base: Currency; other: Currency; rate: Exch
       "discount",
     );
     // The sale is pending on its wallet tender: it holds the cart, and this step shows its code.
-    holdWalletSale(asTenderSale(sale));
+    holdWalletSale(sale);
   };
   return (
     <TenderBuilder

@@ -1,11 +1,10 @@
 import type { Currency } from "../../../src/kernel/money.ts";
 import { keepsIdempotencyKey } from "../../lib/action-key.ts";
-import { ApiError, asTenderSale, getSale, type ManagerAction, type TenderSale, type WorldName } from "../../lib/api.ts";
+import { ApiError, getSale, type ManagerAction, type Sale, type WorldName } from "../../lib/api.ts";
 import { askManager } from "../cashier/manager-approval.ts";
 import type { PrintableReceipt } from "../receipt/printable.ts";
 
-/** The till's sales carry the split-tender fields (HAND-TYPED TENDER in web/lib/api/sales.ts). */
-export type Sale = TenderSale;
+export type { Sale };
 
 /**
  * A sale the till has finished, with the change due (in the currency the cashier gave it; none: a
@@ -91,7 +90,7 @@ export async function followSale(
   let failures = 0;
   while (!signal.aborted) {
     try {
-      const sale = asTenderSale(await getSale(saleId, { wait_seconds: WAIT_SECONDS }, { signal, world }));
+      const sale = await getSale(saleId, { wait_seconds: WAIT_SECONDS }, { signal, world });
       failures = 0;
       if (signal.aborted) return;
       onUpdate(sale);

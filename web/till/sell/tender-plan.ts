@@ -9,7 +9,7 @@ import {
   type TenderInput,
 } from "../../../src/kernel/tender.ts";
 import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
-import type { NewSaleTender, NewSplitSale, NewTender, TenderSale } from "../../lib/api.ts";
+import type { NewSale, NewSaleTender, Sale } from "../../lib/api.ts";
 
 /**
  * The Pay step's arithmetic, all of it the kernel's (`src/kernel/tender.ts`, the same functions the API
@@ -76,7 +76,7 @@ export function readiness(tenders: readonly TenderInput[], result: Tally): { rea
   return { ready: true };
 }
 
-const apiTender = (tender: TenderInput): NewTender => ({
+const apiTender = (tender: TenderInput): NewSaleTender => ({
   kind: tender.kind,
   currency: tender.currency,
   amount_cents: tender.amountCents,
@@ -92,12 +92,14 @@ function rateFields(currencies: readonly Currency[], base: Currency, changeCurre
 }
 
 /** The tender fields of POST /v1/sales (the rest of the body is the cart's). */
+export type SplitFields = Required<Pick<NewSale, "tenders">> & Pick<NewSale, "change_currency" | "exchange_rate_id">;
+
 export const splitFields = (
   tenders: readonly TenderInput[],
   base: Currency,
   changeCurrency: Currency,
   rate?: ExchangeRate,
-): Pick<NewSplitSale, "tenders" | "change_currency" | "exchange_rate_id"> => ({
+): SplitFields => ({
   tenders: tenders.map(apiTender),
   ...rateFields(
     tenders.map((tender) => tender.currency),
@@ -120,7 +122,7 @@ export const addedTender = (
  * settles a new tender after them: each at what the API credited it, in the basket's currency, so a
  * rate set since the sale began changes nothing already taken.
  */
-export const liveTenders = (sale: TenderSale): TenderInput[] =>
+export const liveTenders = (sale: Sale): TenderInput[] =>
   sale.tenders
     .filter((tender) => tender.status !== "failed")
     .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.credit_cents }));
@@ -130,7 +132,7 @@ export const liveTenders = (sale: TenderSale): TenderInput[] =>
  * wallet tender too, as a return refunds one): each paid tender's amount net of any change, by the
  * kernel's refundShares over what the paid tenders contributed.
  */
-export function giveBack(sale: TenderSale): { currency: Currency; amountCents: number }[] {
+export function giveBack(sale: Sale): { currency: Currency; amountCents: number }[] {
   const paid = sale.tenders
     .filter((tender) => tender.status === "paid")
     .map((tender) => ({

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { actionKey } from "../../lib/action-key.ts";
-import { ApiError, asTenderSale, createSale, type NewSale } from "../../lib/api.ts";
+import { ApiError, createSale, type NewSale } from "../../lib/api.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 import { type CartLine, cart, cartCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
@@ -112,7 +112,7 @@ function useWalletSale(props: { open: boolean; onCompleted: (result: Completed) 
       .then((sale) => {
         key.settle();
         // Held even when the dialog was closed meanwhile: the code exists and can be paid.
-        holdWalletSale(asTenderSale(sale));
+        holdWalletSale(sale);
         if (!closed) setState({ kind: "pending" });
       })
       .catch((error: unknown) => {

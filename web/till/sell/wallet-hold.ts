@@ -1,6 +1,6 @@
 import { effect, signal } from "@preact/signals";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { ApiError, asTenderSale, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
+import { ApiError, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
 import { toast } from "../../ui/index.ts";
 import { cart, cartHeldBy, clearCart } from "./cart.ts";
 import { followSale, type Sale } from "./sale-api.ts";
@@ -94,10 +94,10 @@ export async function cancelHeldPayment(): Promise<Sale | undefined> {
   if (sale === undefined) return undefined;
   let answer: Sale;
   try {
-    answer = asTenderSale(await cancelSale(sale.id, { world: worldOf(sale) }));
+    answer = await cancelSale(sale.id, { world: worldOf(sale) });
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "sale_not_pending")) throw error;
-    answer = asTenderSale(await getSale(sale.id, {}, { world: worldOf(sale) }));
+    answer = await getSale(sale.id, {}, { world: worldOf(sale) });
   }
   if (heldSale.value?.id === answer.id) ended(answer);
   return answer;
