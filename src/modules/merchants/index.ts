@@ -1,6 +1,7 @@
 import type { ModuleFace } from "../../platform/module.ts";
 import { merchantAdminRoutes, merchantRoutes } from "./routes.ts";
 
+export { type RateLimit, rateLimitLog, takeRateLimitSlots } from "./authentication-queries.ts";
 /**
  * Merchants, dashboard users and API keys (README.md). Other modules call `merchants` (the service);
  * sessions and cashiers hash passwords with `passwords.ts`; the sessions' key routes present keys as
@@ -8,7 +9,6 @@ import { merchantAdminRoutes, merchantRoutes } from "./routes.ts";
  */
 export { hashPassword, verifyPassword } from "./passwords.ts";
 export { presentApiKey } from "./present.ts";
-export { type RateLimit, rateLimitLog, takeRateLimitSlots } from "./queries.ts";
 export {
   apiKeySchema,
   createMerchantBody,

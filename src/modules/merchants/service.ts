@@ -7,6 +7,7 @@ import type { ApiKeyAuthenticator } from "../../platform/http/authentication.ts"
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import { newId, randomSecret } from "../../platform/ids.ts";
 import type { MerchantRow } from "../../platform/tenant.ts";
+import * as authentication from "./authentication-queries.ts";
 import { hashPassword } from "./passwords.ts";
 import * as queries from "./queries.ts";
 import { type CreateMerchantInput, DEFAULT_MERCHANT_TIMEZONE } from "./schemas.ts";
@@ -185,8 +186,8 @@ const AUTHENTICATION_BATCH_SIZE_MAX = 200;
  */
 export function apiKeyAuthenticator(database: Queryable, config: Pick<Config, "rateLimit">): ApiKeyAuthenticator {
   const rateLimit = { limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs };
-  const batches = new DataLoader<queries.AuthenticationRequest, queries.Authentication | null>(
-    (requests) => queries.authenticateApiKeys(database, requests, rateLimit),
+  const batches = new DataLoader<authentication.AuthenticationRequest, authentication.Authentication | null>(
+    (requests) => authentication.authenticateApiKeys(database, requests, rateLimit),
     { cache: false, maxBatchSize: AUTHENTICATION_BATCH_SIZE_MAX, batchScheduleFn: setImmediate },
   );
   return async (secretKey, claim) => {
