@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { TaxMode } from "../kernel/basket.ts";
 
 /**
  * The merchant as every request sees it: the tenant that scopes all data. Authentication returns it,
@@ -23,6 +24,13 @@ export const merchantRowSchema = z.object({
   updated_at: z.date(),
 });
 export type MerchantRow = z.infer<typeof merchantRowSchema>;
+
+/**
+ * How the shop prices a sale (its shop profile's tax mode, default tax rate and the discount above
+ * which a manager approves), read by the statement that authenticates the request for the same reason
+ * as the merchant: ringing up a sale costs no statement for it.
+ */
+export type ShopPricing = { taxMode: TaxMode; defaultTaxRateBp: number; discountLimitBp: number };
 
 /**
  * Who acts for the merchant: a secret key, the owner signed in to the dashboard, or a till. A till's
@@ -73,6 +81,7 @@ export type SessionFacts = {
  */
 export type Tenant = {
   merchant: MerchantRow;
+  pricing: ShopPricing;
   merchantId: string;
   livemode: boolean;
   actor: Actor;

@@ -78,36 +78,7 @@ function ZReportSheet(props: { report: ZReport }) {
       <h1>Z report: {tillNameOf(props.report)}</h1>
       <p>{session.value?.merchant.name}</p>
       {shift.livemode ? null : <p class="z-test">TEST shift: no real money</p>}
-      <dl class="z-meta">
-        <dt>Till</dt>
-        <dd data-testid="z-till">{props.report.till.name ?? "Not paired"}</dd>
-        <dt>Till id</dt>
-        <dd>
-          <code>{shift.till_id}</code>
-        </dd>
-        <dt>Status</dt>
-        <dd>{shift.status}</dd>
-        <dt>Opened</dt>
-        <dd>
-          {formatDateTime(shift.opened_at)} by {props.report.opened_by.name}
-        </dd>
-        <dt>Closed</dt>
-        <dd>
-          {shift.closed_at === null
-            ? "still open"
-            : `${formatDateTime(shift.closed_at)} by ${props.report.closed_by?.name ?? "—"}`}
-        </dd>
-        {shift.close_note === null ? null : (
-          <>
-            <dt>Note</dt>
-            <dd>{shift.close_note}</dd>
-          </>
-        )}
-        <dt>Shift</dt>
-        <dd>
-          <code>{shift.id}</code>
-        </dd>
-      </dl>
+      <ZReportMeta report={props.report} />
       <CashFigures
         shift={shift}
         caption={shift.status === "open" ? "Cash so far (expected is live)" : "Cash per currency"}
@@ -163,5 +134,42 @@ function ZReportSheet(props: { report: ZReport }) {
         <p class="muted">More drawer moves than a Z report lists: the shift's full journal has them all.</p>
       ) : null}
     </div>
+  );
+}
+
+/** Which till and shift, its status, and who opened and closed it when. */
+function ZReportMeta(props: { report: ZReport }) {
+  const { shift } = props.report;
+  return (
+    <dl class="z-meta">
+      <dt>Till</dt>
+      <dd data-testid="z-till">{props.report.till.name ?? "Not paired"}</dd>
+      <dt>Till id</dt>
+      <dd>
+        <code>{shift.till_id}</code>
+      </dd>
+      <dt>Status</dt>
+      <dd>{shift.status}</dd>
+      <dt>Opened</dt>
+      <dd>
+        {formatDateTime(shift.opened_at)} by {props.report.opened_by.name}
+      </dd>
+      <dt>Closed</dt>
+      <dd>
+        {shift.closed_at === null
+          ? "still open"
+          : `${formatDateTime(shift.closed_at)} by ${props.report.closed_by?.name ?? "—"}`}
+      </dd>
+      {shift.close_note === null ? null : (
+        <>
+          <dt>Note</dt>
+          <dd>{shift.close_note}</dd>
+        </>
+      )}
+      <dt>Shift</dt>
+      <dd>
+        <code>{shift.id}</code>
+      </dd>
+    </dl>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import type { WorldName } from "../lib/api.ts";
 import { currentPath } from "../lib/router.ts";
 import { api, session } from "../lib/session.ts";
 import { Button, Link, lazyPage, Toasts, toast, WorldBadge } from "../ui/index.ts";
@@ -36,6 +37,59 @@ const SCREENS = [
 ] as const;
 
 export function App() {
+  useTillSession();
+  const [changingPin, setChangingPin] = useState(false);
+  if (session.value === undefined) {
+    return <p class="loading">Loading…</p>;
+  }
+  if (session.value === null) {
+    return (
+      <>
+        <SignInScreen />
+        <Toasts />
+      </>
+    );
+  }
+  if (cashiers.value === undefined) {
+    return <p class="loading">Loading…</p>;
+  }
+  if (pinRequired.value) {
+    return (
+      <>
+        <PinScreen />
+        <Toasts />
+      </>
+    );
+  }
+  if (currentPath.value.startsWith(Z_REPORT_PATH)) {
+    return <ZReport shiftId={currentPath.value.slice(Z_REPORT_PATH.length)} />;
+  }
+  const active = activeWorld();
+  const screen = SCREENS.find((candidate) => candidate.path === currentPath.value) ?? SCREENS[0];
+  const Screen = screen.screen;
+  return (
+    <div class={`till world-${active}-frame`}>
+      {active === "test" ? (
+        <div class="test-banner" role="note">
+          TEST — practice sales: no real money, stock unchanged
+        </div>
+      ) : null}
+      <TillHeader active={active} onChangePin={() => setChangingPin(true)} />
+      <Toasts />
+      <main id="main" tabIndex={-1}>
+        <Screen key={`${screen.path}:${active}`} />
+      </main>
+      <ManagerDialog />
+      <ChangePinDialog open={changingPin} onClose={() => setChangingPin(false)} />
+    </div>
+  );
+}
+
+/**
+ * What the till does while it is open: a session (the browser's, or the paired device's), the scanner,
+ * and for a signed-in shop its outbox, its catalog kept in sync and its cashiers.
+ */
+function useTillSession() {
   useEffect(() => {
     openSession().catch(() => toast("The till could not reach the server.", "error"));
     return startScanning();
@@ -66,73 +120,35 @@ export function App() {
       openDeviceSession().catch(() => toast("The till could not reach the server.", "error"));
     }
   }, [signedOut]);
-  const [changingPin, setChangingPin] = useState(false);
-  if (session.value === undefined) {
-    return <p class="loading">Loading…</p>;
-  }
-  if (session.value === null) {
-    return (
-      <>
-        <SignInScreen />
-        <Toasts />
-      </>
-    );
-  }
-  if (cashiers.value === undefined) {
-    return <p class="loading">Loading…</p>;
-  }
-  if (pinRequired.value) {
-    return (
-      <>
-        <PinScreen />
-        <Toasts />
-      </>
-    );
-  }
-  if (currentPath.value.startsWith(Z_REPORT_PATH)) {
-    return <ZReport shiftId={currentPath.value.slice(Z_REPORT_PATH.length)} />;
-  }
-  const active = activeWorld();
+}
+
+/** The shop, the world, the screens' tabs, who is at the till, and what waits in the outbox. */
+function TillHeader(props: { active: WorldName; onChangePin: () => void }) {
   const cashier = currentCashier.value;
-  const screen = SCREENS.find((candidate) => candidate.path === currentPath.value) ?? SCREENS[0];
-  const Screen = screen.screen;
   return (
-    <div class={`till world-${active}-frame`}>
-      {active === "test" ? (
-        <div class="test-banner" role="note">
-          TEST — practice sales: no real money, stock unchanged
-        </div>
-      ) : null}
-      <header class="till-top">
-        <span class="brand">{session.value.merchant.name}</span>
-        <WorldBadge world={active} />
-        <nav aria-label="Till">
-          {SCREENS.map((item) => (
-            <Link key={item.path} href={item.path} class="till-tab">
-              {item.label}
-            </Link>
-          ))}
-        </nav>
-        <WorldSwitch active={active} />
-        {cashier === undefined ? null : (
-          <>
-            <span class="current-cashier">
-              Cashier: <strong>{cashier.name}</strong>
-            </span>
-            <Button onClick={() => switchOut().catch((error: Error) => toast(error.message, "error"))}>
-              Switch cashier
-            </Button>
-            <Button onClick={() => setChangingPin(true)}>Change my PIN</Button>
-          </>
-        )}
-        <OutboxBadge />
-      </header>
-      <Toasts />
-      <main id="main" tabIndex={-1}>
-        <Screen key={`${screen.path}:${active}`} />
-      </main>
-      <ManagerDialog />
-      <ChangePinDialog open={changingPin} onClose={() => setChangingPin(false)} />
-    </div>
+    <header class="till-top">
+      <span class="brand">{session.value?.merchant.name}</span>
+      <WorldBadge world={props.active} />
+      <nav aria-label="Till">
+        {SCREENS.map((item) => (
+          <Link key={item.path} href={item.path} class="till-tab">
+            {item.label}
+          </Link>
+        ))}
+      </nav>
+      <WorldSwitch active={props.active} />
+      {cashier === undefined ? null : (
+        <>
+          <span class="current-cashier">
+            Cashier: <strong>{cashier.name}</strong>
+          </span>
+          <Button onClick={() => switchOut().catch((error: Error) => toast(error.message, "error"))}>
+            Switch cashier
+          </Button>
+          <Button onClick={props.onChangePin}>Change my PIN</Button>
+        </>
+      )}
+      <OutboxBadge />
+    </header>
   );
 }

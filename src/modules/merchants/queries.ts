@@ -2,7 +2,8 @@ import { z } from "zod";
 import { andAfterPreviousRow } from "../../platform/db/newest-first.ts";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { type ClaimRequest, claimStatement } from "../../platform/idempotency/service.ts";
-import { type MerchantRow, merchantRowSchema } from "../../platform/tenant.ts";
+import { type MerchantRow, merchantRowSchema, type ShopPricing } from "../../platform/tenant.ts";
+import { pricingColumnsSchema, pricingOf, pricingOfMerchant } from "../shop-profile/index.ts";
 
 const MERCHANT_COLUMNS = sql.fragment`id, name, type, status, fee_bps, fee_fixed_cents, payout_msisdn, payout_verified, timezone, created_at, updated_at`;
 
@@ -172,27 +173,29 @@ export async function endApiKey(
     RETURNING ${API_KEY_COLUMNS}`);
 }
 
-const authenticationRowSchema = z.object({
-  ordinal: z.number().int(),
-  key_id: z.string(),
-  livemode: z.boolean(),
-  key_revoked: z.boolean(),
-  merchant_id: z.string(),
-  merchant_name: z.string(),
-  merchant_type: merchantRowSchema.shape.type,
-  merchant_status: merchantRowSchema.shape.status,
-  fee_bps: z.number().int(),
-  fee_fixed_cents: z.number().int(),
-  payout_msisdn: z.string().nullable(),
-  payout_verified: z.boolean(),
-  merchant_created_at: z.date(),
-  merchant_updated_at: z.date(),
-  merchant_timezone: z.string(),
-  rate_taken: z.boolean(),
-  rate_remaining: z.number().int(),
-  rate_reset_ms: z.number().int(),
-  claimed: z.boolean(),
-});
+const authenticationRowSchema = z
+  .object({
+    ordinal: z.number().int(),
+    key_id: z.string(),
+    livemode: z.boolean(),
+    key_revoked: z.boolean(),
+    merchant_id: z.string(),
+    merchant_name: z.string(),
+    merchant_type: merchantRowSchema.shape.type,
+    merchant_status: merchantRowSchema.shape.status,
+    fee_bps: z.number().int(),
+    fee_fixed_cents: z.number().int(),
+    payout_msisdn: z.string().nullable(),
+    payout_verified: z.boolean(),
+    merchant_created_at: z.date(),
+    merchant_updated_at: z.date(),
+    merchant_timezone: z.string(),
+    rate_taken: z.boolean(),
+    rate_remaining: z.number().int(),
+    rate_reset_ms: z.number().int(),
+    claimed: z.boolean(),
+  })
+  .extend(pricingColumnsSchema.shape);
 
 export type AuthenticationRequest = {
   secretHash: Buffer;
@@ -207,6 +210,7 @@ export type Authentication = {
   livemode: boolean;
   keyRevoked: boolean;
   merchant: MerchantRow;
+  pricing: ShopPricing;
   rate: { limited: boolean; remaining: number; resetMs: number };
   claimed: boolean;
 };
@@ -354,7 +358,7 @@ export async function authenticateApiKeys(
     commit_mode AS (SELECT set_config('synchronous_commit', 'off', true))
     SELECT p.ordinal::integer, p.key_id, p.livemode, p.key_revoked, p.merchant_id, p.merchant_name, p.merchant_type,
       p.merchant_status, p.fee_bps, p.fee_fixed_cents, p.payout_msisdn, p.payout_verified, p.merchant_timezone,
-      p.merchant_created_at, p.merchant_updated_at,
+      p.merchant_created_at, p.merchant_updated_at, pricing.*,
       a.ordinal IS NOT NULL AS rate_taken,
       -- An accepted request sees the slots left after it (the batch's later requests come after it).
       CASE WHEN a.ordinal IS NULL THEN 0 ELSE greatest(0, ${limit}::integer - log.in_window + a.granted_after) END
@@ -365,7 +369,8 @@ export async function authenticateApiKeys(
     CROSS JOIN commit_mode
     LEFT JOIN accepted a ON a.ordinal = p.ordinal
     LEFT JOIN taken t ON t.merchant_id = p.merchant_id
-    CROSS JOIN LATERAL (${rateLimitLog(rateLimit, sql.fragment`t.accepted_at`, sql.fragment`p.merchant_id`)}) AS log`);
+    CROSS JOIN LATERAL (${rateLimitLog(rateLimit, sql.fragment`t.accepted_at`, sql.fragment`p.merchant_id`)}) AS log
+    CROSS JOIN LATERAL (${pricingOfMerchant(sql.fragment`p.merchant_id`)}) AS pricing`);
   const byOrdinal = new Map(rows.map((row) => [row.ordinal, row]));
   return requests.map((_request, index) => {
     const row = byOrdinal.get(index + 1);
@@ -391,6 +396,7 @@ function authenticationOf(row: z.infer<typeof authenticationRowSchema>): Authent
       created_at: row.merchant_created_at,
       updated_at: row.merchant_updated_at,
     },
+    pricing: pricingOf(row),
     rate: { limited: !row.rate_taken, remaining: row.rate_remaining, resetMs: Math.max(0, row.rate_reset_ms) },
     claimed: row.claimed,
   };

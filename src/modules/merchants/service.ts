@@ -208,6 +208,7 @@ export function apiKeyAuthenticator(database: Queryable, config: Pick<Config, "r
     }
     const tenant = {
       merchant: row.merchant,
+      pricing: row.pricing,
       merchantId: row.merchant.id,
       livemode: row.livemode,
       actor: { kind: "api_key" as const, id: row.keyId },

@@ -11,7 +11,6 @@ import type { catalog } from "../catalog/index.ts";
 import type { PaymentRow } from "../payments/index.ts";
 import { payments } from "../payments/index.ts";
 import { shifts } from "../shifts/index.ts";
-import type { ShopProfileReader } from "../shop-profile/index.ts";
 import type { CashSaleOutcome, CashSaleToWrite } from "./cash-sale-writer.ts";
 import { assertItemCount, checkTakenAt, checkTendered, discountOverLimit, priceSale } from "./pricing.ts";
 import * as readQueries from "./queries.ts";
@@ -44,13 +43,13 @@ import type { WalletSaleToWrite } from "./wallet-sale-writer.ts";
  */
 
 /**
- * What ringing up a sale needs besides: the process's batching product and shop profile readers
- * (`catalog.createProductReader`, `createShopProfileReader`: the tax settings) and sale writers (`cash-sale-writer.ts`, `wallet-sale-writer.ts`),
- * built once per database in the wiring (`writers.ts`).
+ * What ringing up a sale needs besides: the process's batching product reader
+ * (`catalog.createProductReader`) and sale writers (`cash-sale-writer.ts`, `wallet-sale-writer.ts`),
+ * built once per database in the wiring (`writers.ts`). The shop's tax settings and discount limit
+ * come with the tenant (`Tenant.pricing`, read by the request's authentication).
  */
 export type SaleCreationDependencies = SaleDependencies & {
   readProducts: catalog.ProductReader;
-  readShopProfile: ShopProfileReader;
   writeCashSale: (row: CashSaleToWrite) => Promise<CashSaleOutcome>;
   writeWalletSale: (row: WalletSaleToWrite) => Promise<boolean>;
 };
@@ -110,7 +109,7 @@ async function createCashSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
-  const prepared = await prepareSale(dependencies, tenant, input, dependencies.readShopProfile(tenant.merchantId));
+  const prepared = await prepareSale(dependencies, tenant, input);
   const tillId = input.till_id ?? null;
   const shift = tillId === null ? null : await shifts.openShiftOfTill(dependencies.database, tenant, tillId);
   const sale = saleToInsert(tenant, prepared, { status: "completed", paymentId: null, shiftId: shift?.id ?? null });
@@ -144,10 +143,8 @@ async function createWalletSale(
   input: CreateSaleInput,
   commit: CommitWithAnswer<SaleView>,
 ): Promise<SaleView> {
-  // Read once: a sale prepared again with a fresh code is priced with the same settings.
-  const profile = dependencies.readShopProfile(tenant.merchantId);
   return withFreshCodes(dependencies.logger, async () => {
-    const prepared = await prepareSale(dependencies, tenant, input, profile);
+    const prepared = await prepareSale(dependencies, tenant, input);
     if (prepared.payment === null) {
       throw new TypeError(`sale ${prepared.id}: a wallet sale is prepared with its payment`);
     }
@@ -218,28 +215,17 @@ type PreparedSale = Awaited<ReturnType<typeof prepareSale>>;
  * Phase one, outside any transaction: read the products, price the basket, and for a wallet sale have
  * the payments service prepare the payment (the gateway issues its code: a slow external call).
  */
-async function prepareSale(
-  dependencies: SaleCreationDependencies,
-  tenant: Tenant,
-  input: CreateSaleInput,
-  shopProfile: ReturnType<ShopProfileReader>,
-) {
+async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenant, input: CreateSaleInput) {
   // Before any query: the basket's size bounds the product lookup.
   assertItemCount(input.items.length);
   const takenAt = checkTakenAt(input, Date.now());
   const productIds = input.items.flatMap((item) => (item.product_id === undefined ? [] : [item.product_id]));
-  // The shop's tax settings and discount limit are read beside the products, not after them.
-  const [products, profile] = await Promise.all([
-    productIds.length === 0 ? new Map() : dependencies.readProducts(tenant.merchantId, productIds),
-    shopProfile,
-  ]);
-  const priced = priceSale(input, products, {
-    taxMode: profile.tax_mode,
-    defaultTaxRateBp: profile.default_tax_rate_bp,
-  });
+  const products = productIds.length === 0 ? new Map() : await dependencies.readProducts(tenant.merchantId, productIds);
+  const { pricing } = tenant;
+  const priced = priceSale(input, products, { taxMode: pricing.taxMode, defaultTaxRateBp: pricing.defaultTaxRateBp });
   const tenderedCents = checkTendered(input, priced.total_cents);
   const id = newId("sale");
-  if (discountOverLimit(priced, profile.discount_limit_bp)) {
+  if (discountOverLimit(priced, pricing.discountLimitBp)) {
     await approveDiscount(dependencies, tenant, id);
   }
   const payment =

@@ -2,16 +2,12 @@ import { oncePerDatabase } from "../../platform/db/batch-per-turn.ts";
 import type { Database } from "../../platform/db/pool.ts";
 import { createProductReader } from "../catalog/index.ts";
 import type { PaymentWiring } from "../payments/index.ts";
-import { createShopProfileReader } from "../shop-profile/index.ts";
 import { createCashSaleWriter } from "./cash-sale-writer.ts";
 import type { SaleCreationDependencies } from "./ring-up.ts";
 import { createWalletSaleWriter } from "./wallet-sale-writer.ts";
 
-/** The ring-up's hot path on a database: the batching product and shop profile readers and sale writers. */
-export type SaleWriters = Pick<
-  SaleCreationDependencies,
-  "readProducts" | "readShopProfile" | "writeCashSale" | "writeWalletSale"
->;
+/** The ring-up's hot path on a database: the batching product reader and sale writers. */
+export type SaleWriters = Pick<SaleCreationDependencies, "readProducts" | "writeCashSale" | "writeWalletSale">;
 
 /**
  * The process's sale writers on each database, for the wiring to build once (`src/wiring/modules.ts`):
@@ -21,7 +17,6 @@ export type SaleWriters = Pick<
 export function saleWritersPerDatabase(): (database: Database) => SaleWriters {
   return oncePerDatabase((database) => ({
     readProducts: createProductReader(database),
-    readShopProfile: createShopProfileReader(database),
     writeCashSale: createCashSaleWriter(database),
     writeWalletSale: createWalletSaleWriter(database),
   }));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Queryable, sql, type Transaction } from "../../platform/db/pool.ts";
 import { cashierRoles, managerActions, merchantRowSchema } from "../../platform/tenant.ts";
 import { type RateLimit, rateLimitLog, takeRateLimitSlots } from "../merchants/index.ts";
+import { pricingColumnsSchema, pricingOfMerchant } from "../shop-profile/index.ts";
 
 export type SessionKind = "dashboard" | "till";
 
@@ -230,22 +231,24 @@ export async function markPasswordVerified(database: Queryable, merchantId: stri
     UPDATE sessions SET password_verified_at = now() WHERE merchant_id = ${merchantId} AND id = ${id}`);
 }
 
-const authenticationRowSchema = merchantRowSchema.extend({
-  session_id: z.string(),
-  user_id: z.string(),
-  session_kind: z.enum(["dashboard", "till"]),
-  device_id: z.string().nullable(),
-  step_up_fresh: z.boolean(),
-  cashier_id: z.string().nullable(),
-  cashier_role: z.enum(cashierRoles).nullable(),
-  has_cashiers: z.boolean(),
-  approved_by: z.string().nullable(),
-  approval_id: z.string().nullable(),
-  approval_action: z.enum(managerActions).nullable(),
-  rate_taken: z.boolean(),
-  in_window: z.number().int(),
-  reset_ms: z.number().int(),
-});
+const authenticationRowSchema = merchantRowSchema
+  .extend({
+    session_id: z.string(),
+    user_id: z.string(),
+    session_kind: z.enum(["dashboard", "till"]),
+    device_id: z.string().nullable(),
+    step_up_fresh: z.boolean(),
+    cashier_id: z.string().nullable(),
+    cashier_role: z.enum(cashierRoles).nullable(),
+    has_cashiers: z.boolean(),
+    approved_by: z.string().nullable(),
+    approval_id: z.string().nullable(),
+    approval_action: z.enum(managerActions).nullable(),
+    rate_taken: z.boolean(),
+    in_window: z.number().int(),
+    reset_ms: z.number().int(),
+  })
+  .extend(pricingColumnsSchema.shape);
 export type SessionAuthentication = z.infer<typeof authenticationRowSchema>;
 
 /**
@@ -297,11 +300,12 @@ export async function authenticateSession(
       m.timezone, m.created_at, m.updated_at,
       f.session_id, f.user_id, f.session_kind, f.device_id, f.step_up_fresh, f.cashier_id, f.cashier_role,
       f.has_cashiers, f.approved_by, f.approval_id, f.approval_action,
-      t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
+      pricing.*, t.merchant_id IS NOT NULL AS rate_taken, log.in_window, log.reset_ms
     FROM found f
     JOIN merchants m ON m.id = f.merchant_id
     LEFT JOIN taken t ON t.merchant_id = f.merchant_id
-    CROSS JOIN LATERAL (${rateLimitLog(rateLimit, sql.fragment`t.accepted_at`, sql.fragment`f.merchant_id`)}) AS log`);
+    CROSS JOIN LATERAL (${rateLimitLog(rateLimit, sql.fragment`t.accepted_at`, sql.fragment`f.merchant_id`)}) AS log
+    CROSS JOIN LATERAL (${pricingOfMerchant(sql.fragment`f.merchant_id`)}) AS pricing`);
 }
 
 /** Switches a till session's cashier (null: nobody); false when the session is not a live till session. */

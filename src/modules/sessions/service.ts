@@ -5,6 +5,7 @@ import type { SessionAuthenticator } from "../../platform/http/principal.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import type { SessionFacts, Tenant } from "../../platform/tenant.ts";
 import { hashPassword } from "../merchants/index.ts";
+import { pricingOf } from "../shop-profile/index.ts";
 import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
 import { checkPassword, type SecondFactor } from "./password-check.ts";
@@ -312,11 +313,15 @@ function tenantOf(
     approved_by,
     approval_id,
     approval_action,
+    pricing_tax_mode,
+    pricing_default_tax_rate_bp,
+    pricing_discount_limit_bp,
     ...merchant
   } = row;
   const cashier = cashier_id === null || cashier_role === null ? null : { id: cashier_id, role: cashier_role };
   return {
     merchant,
+    pricing: pricingOf({ pricing_tax_mode, pricing_default_tax_rate_bp, pricing_discount_limit_bp }),
     merchantId: merchant.id,
     livemode,
     // The actor is who really acts: the owner at the dashboard; at a till, the cashier switched in

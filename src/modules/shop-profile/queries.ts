@@ -1,5 +1,7 @@
+import type { FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { type Queryable, sql } from "../../platform/db/pool.ts";
+import type { ShopPricing } from "../../platform/tenant.ts";
 import { type ShopProfileRow, type ShopProfileUpdate, shopProfileRowSchema } from "./schemas.ts";
 
 /** A shop that never set a discount limit has none: any discount, 100 % of the gross. */
@@ -28,20 +30,30 @@ export async function selectShopProfile(database: Queryable, merchantId: string)
 }
 
 /**
- * The profiles of several merchants in one probe of the primary key: the sales of one turn of the
- * event loop (`createShopProfileReader`). Prepared (planned once per connection). A merchant without
- * a row is absent.
+ * How the merchant `merchantId` names prices a sale (`pricing_tax_mode`, `pricing_default_tax_rate_bp`,
+ * `pricing_discount_limit_bp`; a shop that never saved its profile has the defaults), as a lateral
+ * subquery of the statements that authenticate a request: ringing up a sale then costs no statement
+ * of its own for its shop's settings (`Tenant.pricing`, `pricingOf`).
  */
-export async function selectShopProfilesOf(
-  database: Queryable,
-  merchantIds: readonly string[],
-): Promise<readonly (ShopProfileRow & { merchant_id: string })[]> {
-  return database.any(sql.prepared("shop_profiles_of", shopProfileRowSchema.extend({ merchant_id: z.string() }))`
-    SELECT merchant_id, ${COLUMNS} FROM shop_profiles WHERE merchant_id = ANY (${sql.array(
-      merchantIds as string[],
-      "text",
-    )}::text[])`);
-}
+export const pricingOfMerchant = (merchantId: FragmentSqlToken) => sql.fragment`
+  SELECT coalesce(sp.tax_mode, ${NO_PROFILE.tax_mode}) AS pricing_tax_mode,
+    coalesce(sp.default_tax_rate_bp, ${NO_PROFILE.default_tax_rate_bp}::integer) AS pricing_default_tax_rate_bp,
+    coalesce(sp.discount_limit_bp, ${NO_PROFILE.discount_limit_bp}::integer) AS pricing_discount_limit_bp
+  FROM (SELECT) AS one LEFT JOIN shop_profiles sp ON sp.merchant_id = ${merchantId}`;
+
+/** The columns `pricingOfMerchant` adds to a row. */
+export const pricingColumnsSchema = z.object({
+  pricing_tax_mode: shopProfileRowSchema.shape.tax_mode,
+  pricing_default_tax_rate_bp: z.number().int(),
+  pricing_discount_limit_bp: z.number().int(),
+});
+
+/** A row's `pricingOfMerchant` columns as the tenant carries them. */
+export const pricingOf = (row: z.infer<typeof pricingColumnsSchema>): ShopPricing => ({
+  taxMode: row.pricing_tax_mode,
+  defaultTaxRateBp: row.pricing_default_tax_rate_bp,
+  discountLimitBp: row.pricing_discount_limit_bp,
+});
 
 const editable = [
   "display_name",

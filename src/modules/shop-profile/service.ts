@@ -1,4 +1,3 @@
-import DataLoader from "dataloader";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
@@ -14,33 +13,6 @@ import type { ShopProfileRow, ShopProfileUpdate } from "./schemas.ts";
 export async function getShopProfile(database: Queryable, merchantId: string): Promise<ShopProfileRow> {
   return queries.selectShopProfile(database, merchantId);
 }
-
-/** A shop's profile by its merchant id (`createShopProfileReader`). */
-export type ShopProfileReader = (merchantId: string) => Promise<ShopProfileRow>;
-
-/**
- * The profiles the sales of one turn of the event loop price with, read in one statement for all of
- * them (as the catalog's product reader reads their products): a sale costs no statement of its own
- * for its shop's tax settings when others are rung up beside it. Built once per database by the wiring.
- */
-export function createShopProfileReader(database: Queryable): ShopProfileReader {
-  const profiles = new DataLoader<string, ShopProfileRow>(
-    async (merchantIds) => {
-      const found = new Map(
-        (await queries.selectShopProfilesOf(database, merchantIds)).map(({ merchant_id, ...row }) => [
-          merchant_id,
-          row,
-        ]),
-      );
-      return merchantIds.map((merchantId) => found.get(merchantId) ?? queries.NO_PROFILE);
-    },
-    { cache: false, maxBatchSize: PROFILE_BATCH_SIZE_MAX, batchScheduleFn: setImmediate },
-  );
-  return (merchantId) => profiles.load(merchantId);
-}
-
-/** Merchants per statement of `createShopProfileReader`: a bound on its array parameter. */
-const PROFILE_BATCH_SIZE_MAX = 500;
 
 export async function updateShopProfile(
   database: Database,

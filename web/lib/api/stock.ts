@@ -1,7 +1,9 @@
-import { type BodyOf, type CallOptions, call } from "./call.ts";
+import { type BodyOf, type CallOptions, call, type Schema } from "./call.ts";
 
 /** Stock on hand: receipts, counts and the report (docs/shop.md). */
 export type StockChangePath = "/v1/stock/receive" | "/v1/stock/count";
+
+export type StockReport = Schema<"StockReport">;
 
 export const stockReport = () => call("get", "/v1/stock/report");
 

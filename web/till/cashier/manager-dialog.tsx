@@ -5,6 +5,8 @@ import { cashiers, loadCashiers } from "./cashiers.ts";
 import { actionLabels, approve, changeOwnPin, managerRequest } from "./manager-approval.ts";
 
 const digits = (value: string) => value.replace(/\D/g, "").slice(0, 6);
+/** What every PIN field here is: hidden digits, a numeric keyboard, nothing remembered by the browser. */
+const PIN_INPUT = { type: "password", inputMode: "numeric", autocomplete: "off", maxLength: 6 } as const;
 
 /**
  * A manager approves one restricted request at the till: choose a manager, type their PIN. The
@@ -68,10 +70,7 @@ function ManagerForm() {
       )}
       <Field
         label="Manager's PIN"
-        type="password"
-        inputMode="numeric"
-        autocomplete="off"
-        maxLength={6}
+        {...PIN_INPUT}
         value={pin}
         onValue={(value) => setPin(digits(value))}
         error={error}
@@ -128,29 +127,15 @@ function ChangePinForm(props: { onClose: () => void }) {
     >
       <Field
         label="Current PIN"
-        type="password"
-        inputMode="numeric"
-        autocomplete="off"
-        maxLength={6}
+        {...PIN_INPUT}
         value={current}
         onValue={(value) => setCurrent(digits(value))}
         error={error}
       />
-      <Field
-        label="New PIN (4 to 6 digits)"
-        type="password"
-        inputMode="numeric"
-        autocomplete="off"
-        maxLength={6}
-        value={next}
-        onValue={(value) => setNext(digits(value))}
-      />
+      <Field label="New PIN (4 to 6 digits)" {...PIN_INPUT} value={next} onValue={(value) => setNext(digits(value))} />
       <Field
         label="New PIN again"
-        type="password"
-        inputMode="numeric"
-        autocomplete="off"
-        maxLength={6}
+        {...PIN_INPUT}
         value={again}
         onValue={(value) => setAgain(digits(value))}
         error={mismatch}

@@ -17,7 +17,6 @@ export function PinScreen() {
   const [pin, setPin] = useState("");
   const { busy, error, fail, run } = useAction("The PIN was not accepted.");
   const pinInput = useRef<HTMLInputElement>(null);
-  const listed = (cashiers.value ?? []).filter((cashier) => cashier.status !== "disabled");
   const current = chosen === undefined ? undefined : cashiers.value?.find((cashier) => cashier.id === chosen.id);
   useEffect(() => {
     if (chosen !== undefined) pinInput.current?.focus();
@@ -36,28 +35,14 @@ export function PinScreen() {
   return (
     <main id="main" class="pin-screen card" tabIndex={-1}>
       <h1>Who is at the till?</h1>
-      <ul class="cashier-list" aria-label="Cashiers">
-        {listed.map((cashier) => (
-          <li key={cashier.id}>
-            <Button
-              variant={chosen?.id === cashier.id ? "primary" : "secondary"}
-              aria-pressed={chosen?.id === cashier.id}
-              disabled={cashier.status !== "active"}
-              onClick={() => {
-                setChosen(cashier);
-                setPin("");
-                fail(undefined);
-              }}
-            >
-              {cashier.name}
-              {cashier.status === "active" ? "" : ` (${cashier.status})`}
-            </Button>
-          </li>
-        ))}
-      </ul>
-      {listed.some((cashier) => cashier.status === "locked") ? (
-        <p class="muted">A locked cashier typed 5 wrong PINs: the owner unlocks them in the dashboard (Cashiers).</p>
-      ) : null}
+      <CashierList
+        chosen={chosen}
+        onChoose={(cashier) => {
+          setChosen(cashier);
+          setPin("");
+          fail(undefined);
+        }}
+      />
       {chosen === undefined ? (
         <p class="muted">Choose your name, then type your PIN.</p>
       ) : (
@@ -80,24 +65,63 @@ export function PinScreen() {
             disabled={current?.status === "locked"}
             onInput={(event) => setPin(event.currentTarget.value.replace(/\D/g, "").slice(0, PIN_DIGITS_MAX))}
           />
-          <fieldset class="keypad">
-            <legend class="visually-hidden">Keypad</legend>
-            {KEYS.map((digit) => (
-              <Button key={digit} onClick={() => type(digit)}>
-                {digit}
-              </Button>
-            ))}
-            <Button aria-label="Delete last digit" onClick={() => setPin((typed) => typed.slice(0, -1))}>
-              ⌫
-            </Button>
-            <Button onClick={() => type("0")}>0</Button>
-            <Button type="submit" variant="primary" busy={busy} disabled={pin.length < 4}>
-              OK
-            </Button>
-          </fieldset>
+          <Keypad
+            onDigit={type}
+            onDelete={() => setPin((typed) => typed.slice(0, -1))}
+            busy={busy}
+            ready={pin.length >= 4}
+          />
           <FormError error={error} />
         </form>
       )}
     </main>
+  );
+}
+
+/** The cashiers who work here as buttons; a locked one is shown but cannot be chosen. */
+function CashierList(props: { chosen: Cashier | undefined; onChoose: (cashier: Cashier) => void }) {
+  const listed = (cashiers.value ?? []).filter((cashier) => cashier.status !== "disabled");
+  return (
+    <>
+      <ul class="cashier-list" aria-label="Cashiers">
+        {listed.map((cashier) => (
+          <li key={cashier.id}>
+            <Button
+              variant={props.chosen?.id === cashier.id ? "primary" : "secondary"}
+              aria-pressed={props.chosen?.id === cashier.id}
+              disabled={cashier.status !== "active"}
+              onClick={() => props.onChoose(cashier)}
+            >
+              {cashier.name}
+              {cashier.status === "active" ? "" : ` (${cashier.status})`}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {listed.some((cashier) => cashier.status === "locked") ? (
+        <p class="muted">A locked cashier typed 5 wrong PINs: the owner unlocks them in the dashboard (Cashiers).</p>
+      ) : null}
+    </>
+  );
+}
+
+/** Digits for a touch screen, and OK once the PIN is long enough. */
+function Keypad(props: { onDigit: (digit: string) => void; onDelete: () => void; busy: boolean; ready: boolean }) {
+  return (
+    <fieldset class="keypad">
+      <legend class="visually-hidden">Keypad</legend>
+      {KEYS.map((digit) => (
+        <Button key={digit} onClick={() => props.onDigit(digit)}>
+          {digit}
+        </Button>
+      ))}
+      <Button aria-label="Delete last digit" onClick={props.onDelete}>
+        ⌫
+      </Button>
+      <Button onClick={() => props.onDigit("0")}>0</Button>
+      <Button type="submit" variant="primary" busy={props.busy} disabled={!props.ready}>
+        OK
+      </Button>
+    </fieldset>
   );
 }

@@ -49,31 +49,7 @@ function ReturnForm(props: { sale: Sale; onReturned: (sale: Sale) => void; onClo
   return (
     <Dialog open={true} title="Return items" onClose={props.onClose}>
       {done !== undefined ? (
-        <>
-          <p class="sale-done" role="status">
-            Return recorded. Refund due in cash: <strong>{formatMoney(done.currency, done.refund_cents)}</strong>
-          </p>
-          <ReceiptPanel
-            receiptUrl={done.receipt_url}
-            shopName={session.value?.merchant.name ?? ""}
-            what="return"
-            receipt={{
-              kind: "return",
-              livemode: sale.livemode,
-              at: done.created_at,
-              currency: done.currency,
-              items: done.items,
-              totalCents: done.refund_cents,
-              tender: "cash",
-              tenderedCents: null,
-            }}
-          />
-          <div class="dialog-actions">
-            <Button variant="primary" onClick={props.onClose}>
-              Done
-            </Button>
-          </div>
-        </>
+        <ReturnDone sale={sale} done={done} onClose={props.onClose} />
       ) : (
         <form
           onSubmit={(event) => {
@@ -81,52 +57,7 @@ function ReturnForm(props: { sale: Sale; onReturned: (sale: Sale) => void; onClo
             void submit();
           }}
         >
-          <div class="table-scroll">
-            <table>
-              <caption>Lines of the sale</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col" class="numeric">
-                    Sold
-                  </th>
-                  <th scope="col" class="numeric">
-                    Returned
-                  </th>
-                  <th scope="col">Return now</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sale.items.map((item, line) => {
-                  const remaining = item.qty - (returned[line] ?? 0);
-                  return (
-                    <tr key={`${line}`}>
-                      <th scope="row">{item.name}</th>
-                      <td class="numeric">{item.qty}</td>
-                      <td class="numeric">{returned[line] ?? 0}</td>
-                      <td>
-                        <input
-                          class="qty-input"
-                          type="number"
-                          min={0}
-                          max={remaining}
-                          step={1}
-                          aria-label={`Units of ${item.name} to return (at most ${remaining})`}
-                          value={quantities[line] ?? "0"}
-                          disabled={remaining === 0}
-                          onInput={(event) => {
-                            const next = [...quantities];
-                            next[line] = event.currentTarget.value;
-                            setQuantities(next);
-                          }}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <ReturnLines sale={sale} returned={returned} quantities={quantities} onQuantities={setQuantities} />
           <Field label="Reason (optional)" value={reason} maxLength={500} onValue={setReason} />
           <p class="pay-total" aria-live="polite">
             {tooMany
@@ -143,5 +74,94 @@ function ReturnForm(props: { sale: Sale; onReturned: (sale: Sale) => void; onClo
         </form>
       )}
     </Dialog>
+  );
+}
+
+/** The return recorded: the refund due in cash and the return's receipt. */
+function ReturnDone(props: { sale: Sale; done: SaleReturn; onClose: () => void }) {
+  return (
+    <>
+      <p class="sale-done" role="status">
+        Return recorded. Refund due in cash:{" "}
+        <strong>{formatMoney(props.done.currency, props.done.refund_cents)}</strong>
+      </p>
+      <ReceiptPanel
+        receiptUrl={props.done.receipt_url}
+        shopName={session.value?.merchant.name ?? ""}
+        what="return"
+        receipt={{
+          kind: "return",
+          livemode: props.sale.livemode,
+          at: props.done.created_at,
+          currency: props.done.currency,
+          items: props.done.items,
+          totalCents: props.done.refund_cents,
+          tender: "cash",
+          tenderedCents: null,
+        }}
+      />
+      <div class="dialog-actions">
+        <Button variant="primary" onClick={props.onClose}>
+          Done
+        </Button>
+      </div>
+    </>
+  );
+}
+
+/** Per line of the sale: sold, returned already, and how many come back now (never more than remain). */
+function ReturnLines(props: {
+  sale: Sale;
+  returned: number[];
+  quantities: string[];
+  onQuantities: (quantities: string[]) => void;
+}) {
+  return (
+    <div class="table-scroll">
+      <table>
+        <caption>Lines of the sale</caption>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col" class="numeric">
+              Sold
+            </th>
+            <th scope="col" class="numeric">
+              Returned
+            </th>
+            <th scope="col">Return now</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.sale.items.map((item, line) => {
+            const remaining = item.qty - (props.returned[line] ?? 0);
+            return (
+              <tr key={`${line}`}>
+                <th scope="row">{item.name}</th>
+                <td class="numeric">{item.qty}</td>
+                <td class="numeric">{props.returned[line] ?? 0}</td>
+                <td>
+                  <input
+                    class="qty-input"
+                    type="number"
+                    min={0}
+                    max={remaining}
+                    step={1}
+                    aria-label={`Units of ${item.name} to return (at most ${remaining})`}
+                    value={props.quantities[line] ?? "0"}
+                    disabled={remaining === 0}
+                    onInput={(event) => {
+                      const next = [...props.quantities];
+                      next[line] = event.currentTarget.value;
+                      props.onQuantities(next);
+                    }}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

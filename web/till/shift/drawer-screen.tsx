@@ -93,33 +93,38 @@ export function DrawerScreen() {
         </>
       ) : null}
       <h2>Past shifts</h2>
-      {past.state === "loaded" ? (
-        <Table
-          caption="Shifts of this till, newest first"
-          columns={[
-            { header: "Opened", cell: (row) => formatDateTime(row.opened_at) },
-            { header: "Closed", cell: (row) => (row.closed_at === null ? "open" : formatDateTime(row.closed_at)) },
-            {
-              header: "Z report",
-              cell: (row) =>
-                row.status === "closed" ? (
-                  <a
-                    href={`${Z_REPORT_PATH}${row.id}`}
-                    aria-label={`Z report of the shift closed ${formatDateTime(row.closed_at ?? "")}`}
-                  >
-                    Z report
-                  </a>
-                ) : (
-                  "—"
-                ),
-            },
-          ]}
-          rows={past.value}
-          rowKey={(row) => row.id}
-          empty="No shifts yet."
-        />
-      ) : null}
+      {past.state === "loaded" ? <PastShifts shifts={past.value} /> : null}
     </div>
+  );
+}
+
+/** This till's shifts, each closed one with a link to its Z report. */
+function PastShifts(props: { shifts: Shift[] }) {
+  return (
+    <Table
+      caption="Shifts of this till, newest first"
+      columns={[
+        { header: "Opened", cell: (row) => formatDateTime(row.opened_at) },
+        { header: "Closed", cell: (row) => (row.closed_at === null ? "open" : formatDateTime(row.closed_at)) },
+        {
+          header: "Z report",
+          cell: (row) =>
+            row.status === "closed" ? (
+              <a
+                href={`${Z_REPORT_PATH}${row.id}`}
+                aria-label={`Z report of the shift closed ${formatDateTime(row.closed_at ?? "")}`}
+              >
+                Z report
+              </a>
+            ) : (
+              "—"
+            ),
+        },
+      ]}
+      rows={props.shifts}
+      rowKey={(row) => row.id}
+      empty="No shifts yet."
+    />
   );
 }
 

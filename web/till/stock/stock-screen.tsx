@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { changeStock, type StockChangePath, stockReport } from "../../lib/api.ts";
-import { useResource } from "../../lib/resource.ts";
+import { changeStock, type StockChangePath, type StockReport, stockReport } from "../../lib/api.ts";
+import { type Resource, useResource } from "../../lib/resource.ts";
 import { api } from "../../lib/session.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button, Field, Table, toast } from "../../ui/index.ts";
@@ -19,33 +19,8 @@ import { activeWorld } from "../world.ts";
  * GET /v1/stock/report. Every receipt and count carries an Idempotency-Key made once per save.
  */
 export function StockScreen() {
-  const [selected, setSelected] = useState<Product | undefined>(undefined);
-  const [unknown, setUnknown] = useState<string | undefined>(undefined);
   const [report, reloadReport] = useResource(() => stockReport(), []);
-
-  const select = (product: Product) => {
-    setSelected(product);
-    // On-hand moves with every sale: read it fresh rather than from the cached catalog.
-    api.get<Product>(`/v1/products/${encodeURIComponent(product.id)}`, { world: "test" }).then(
-      (fresh) => {
-        remember([fresh]);
-        setSelected((current) => (current?.id === fresh.id ? fresh : current));
-      },
-      () => {},
-    );
-  };
-  useScanHandler((code) => {
-    const cached = productByBarcode(code);
-    if (cached !== undefined) {
-      select(cached);
-      return;
-    }
-    lookupBarcode(code).then(
-      (product) => (product === undefined ? setUnknown(code) : select(product)),
-      () => toast(`Could not look up ${code}. Check the connection.`, "error"),
-    );
-  });
-
+  const { selected, setSelected, unknown, setUnknown, select } = useStockPick();
   return (
     <div class="stock">
       <section aria-labelledby="stock-pick">
@@ -69,40 +44,7 @@ export function StockScreen() {
       </section>
       <section aria-labelledby="stock-report">
         <h2 id="stock-report">On hand</h2>
-        {report.state === "loaded" ? (
-          <>
-            <Table
-              caption="Valuation at current prices"
-              columns={[
-                { header: "Currency", cell: (row) => row.currency },
-                { header: "Products", cell: (row) => row.products, numeric: true },
-                { header: "Units", cell: (row) => row.units, numeric: true },
-                { header: "Value", cell: (row) => formatMoney(row.currency, row.value_cents), numeric: true },
-              ]}
-              rows={report.value.totals}
-              rowKey={(row) => row.currency}
-              empty="No stock."
-            />
-            <h2>Low stock ({report.value.low_stock_count})</h2>
-            <Table
-              caption="Products at or below their low-stock level"
-              columns={[
-                { header: "Product", cell: (row) => row.name },
-                { header: "On hand", cell: (row) => row.stock_qty, numeric: true },
-                { header: "Low at", cell: (row) => row.low_stock_at, numeric: true },
-              ]}
-              rows={report.value.low_stock}
-              rowKey={(row) => row.product_id}
-              empty="Nothing is low."
-            />
-          </>
-        ) : report.state === "failed" ? (
-          <p class="form-error" role="alert">
-            {report.error.message}
-          </p>
-        ) : (
-          <p class="muted">Loading…</p>
-        )}
+        <OnHandReport report={report} />
       </section>
       <ProductDialog
         barcode={unknown}
@@ -114,6 +56,80 @@ export function StockScreen() {
         onClose={() => setUnknown(undefined)}
       />
     </div>
+  );
+}
+
+/**
+ * The product picked (by a scan or a tile) and the barcode a scan did not know, which opens the
+ * new-product form.
+ */
+function useStockPick() {
+  const [selected, setSelected] = useState<Product | undefined>(undefined);
+  const [unknown, setUnknown] = useState<string | undefined>(undefined);
+  const select = (product: Product) => {
+    setSelected(product);
+    // On-hand moves with every sale: read it fresh rather than from the cached catalog.
+    api.get<Product>(`/v1/products/${encodeURIComponent(product.id)}`, { world: "test" }).then(
+      (fresh) => {
+        remember([fresh]);
+        setSelected((current) => (current?.id === fresh.id ? fresh : current));
+      },
+      () => {},
+    );
+  };
+  useScanHandler((code) => {
+    const cached = productByBarcode(code);
+    if (cached !== undefined) {
+      select(cached);
+      return;
+    }
+    lookupBarcode(code).then(
+      (product) => (product === undefined ? setUnknown(code) : select(product)),
+      () => toast(`Could not look up ${code}. Check the connection.`, "error"),
+    );
+  });
+  return { selected, setSelected, unknown, setUnknown, select };
+}
+
+/** GET /v1/stock/report: valuation per currency and the products at or below their low-stock level. */
+function OnHandReport(props: { report: Resource<StockReport> }) {
+  const { report } = props;
+  if (report.state === "loaded") {
+    return (
+      <>
+        <Table
+          caption="Valuation at current prices"
+          columns={[
+            { header: "Currency", cell: (row) => row.currency },
+            { header: "Products", cell: (row) => row.products, numeric: true },
+            { header: "Units", cell: (row) => row.units, numeric: true },
+            { header: "Value", cell: (row) => formatMoney(row.currency, row.value_cents), numeric: true },
+          ]}
+          rows={report.value.totals}
+          rowKey={(row) => row.currency}
+          empty="No stock."
+        />
+        <h2>Low stock ({report.value.low_stock_count})</h2>
+        <Table
+          caption="Products at or below their low-stock level"
+          columns={[
+            { header: "Product", cell: (row) => row.name },
+            { header: "On hand", cell: (row) => row.stock_qty, numeric: true },
+            { header: "Low at", cell: (row) => row.low_stock_at, numeric: true },
+          ]}
+          rows={report.value.low_stock}
+          rowKey={(row) => row.product_id}
+          empty="Nothing is low."
+        />
+      </>
+    );
+  }
+  return report.state === "failed" ? (
+    <p class="form-error" role="alert">
+      {report.error.message}
+    </p>
+  ) : (
+    <p class="muted">Loading…</p>
   );
 }
 

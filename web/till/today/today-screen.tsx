@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { getSale, listSales, type Sale, salesReport } from "../../lib/api.ts";
+import { getSale, listSales, type Sale, type SalesReport, salesReport } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { NetFiguresTable } from "../../reports/index.ts";
@@ -25,104 +25,21 @@ export function TodayScreen() {
   const [recent] = useResource(() => listSales({ limit: 20, cashier_id: filter }), [filter]);
   const [opened, setOpened] = useState<string | undefined>(undefined);
   const [returning, setReturning] = useState<Sale | undefined>(undefined);
-  const takings = report.state === "loaded" ? report.value : undefined;
-  const tenderRows =
-    takings?.by_tender.flatMap((tender) =>
-      tender.by_currency.map((amounts) => ({ tender: tender.tender, ...amounts })),
-    ) ?? [];
   return (
     <div class="today">
       <h1>Today</h1>
-      {(cashiers.value ?? []).length === 0 ? null : (
-        <SelectField
-          label="Cashier"
-          value={cashierId}
-          onValue={setCashierId}
-          options={[
-            { value: "", label: "All cashiers" },
-            ...(cashiers.value ?? []).map((cashier) => ({ value: cashier.id, label: cashier.name })),
-          ]}
-        />
-      )}
+      <CashierFilter cashierId={cashierId} onCashierId={setCashierId} />
       <RateOfTheDay />
       {report.state === "failed" ? (
         <p class="form-error" role="alert">
           {report.error.message}
         </p>
       ) : null}
-      {takings === undefined ? null : (
-        <>
-          <div class="cards">
-            {takings.totals.by_currency.map((amounts) => (
-              <div class="card" key={amounts.currency}>
-                <p class="muted">Takings {amounts.currency}</p>
-                <p class="figure" data-testid={`takings-${amounts.currency}`}>
-                  {formatMoney(amounts.currency, amounts.total_cents)}
-                </p>
-                <p class="muted">
-                  {amounts.count} sale{amounts.count === 1 ? "" : "s"}
-                </p>
-              </div>
-            ))}
-          </div>
-          <NetFiguresTable
-            figures={takings.net.by_currency}
-            caption="Net sales today: cash and wallet, less discounts and refunds paid today"
-          />
-          <Table
-            caption="By tender"
-            columns={[
-              { header: "Tender", cell: (row) => row.tender },
-              { header: "Currency", cell: (row) => row.currency },
-              { header: "Sales", cell: (row) => row.count, numeric: true },
-              { header: "Takings", cell: (row) => formatMoney(row.currency, row.total_cents), numeric: true },
-            ]}
-            rows={tenderRows}
-            rowKey={(row) => `${row.tender}-${row.currency}`}
-            empty="No sales yet today."
-          />
-          <h2>Top products</h2>
-          <Table
-            caption="Best sellers by revenue"
-            columns={[
-              { header: "Product", cell: (row) => row.name },
-              { header: "Units", cell: (row) => row.units, numeric: true },
-              { header: "Revenue", cell: (row) => formatMoney(row.currency, row.revenue_cents), numeric: true },
-            ]}
-            rows={takings.top_products}
-            rowKey={(row) => `${row.product_id ?? row.name}-${row.currency}`}
-            empty="No sales yet today."
-          />
-        </>
-      )}
+      {report.state === "loaded" ? <TodaysTakings takings={report.value} /> : null}
       <h2>Returns</h2>
       <FindSale onFound={setOpened} />
       <h2>Recent sales</h2>
-      {recent.state === "loaded" ? (
-        <Table
-          caption="The last 20 sales"
-          columns={[
-            { header: "Time", cell: (row) => formatDateTime(row.created_at) },
-            { header: "Tender", cell: (row) => row.tender },
-            { header: "Status", cell: (row) => row.status },
-            { header: "Total", cell: (row) => formatMoney(row.currency, row.total_cents), numeric: true },
-            {
-              header: "Detail",
-              cell: (row) => (
-                <Button
-                  aria-label={`Lines of the sale at ${formatDateTime(row.created_at)}`}
-                  onClick={() => setOpened(row.id)}
-                >
-                  Lines
-                </Button>
-              ),
-            },
-          ]}
-          rows={recent.value.data}
-          rowKey={(row) => row.id}
-          empty="No sales yet."
-        />
-      ) : null}
+      {recent.state === "loaded" ? <RecentSales sales={recent.value.data} onOpen={setOpened} /> : null}
       <SaleDetail
         saleId={opened}
         onClose={() => setOpened(undefined)}
@@ -141,6 +58,103 @@ export function TodayScreen() {
         }}
       />
     </div>
+  );
+}
+
+/** Whose sales Today shows; none when the shop has no cashiers. */
+function CashierFilter(props: { cashierId: string; onCashierId: (cashierId: string) => void }) {
+  return (cashiers.value ?? []).length === 0 ? null : (
+    <SelectField
+      label="Cashier"
+      value={props.cashierId}
+      onValue={props.onCashierId}
+      options={[
+        { value: "", label: "All cashiers" },
+        ...(cashiers.value ?? []).map((cashier) => ({ value: cashier.id, label: cashier.name })),
+      ]}
+    />
+  );
+}
+
+/** The day's report: takings per currency, net sales, takings by tender, and the best sellers. */
+function TodaysTakings(props: { takings: SalesReport }) {
+  const { takings } = props;
+  const tenderRows = takings.by_tender.flatMap((tender) =>
+    tender.by_currency.map((amounts) => ({ tender: tender.tender, ...amounts })),
+  );
+  return (
+    <>
+      <div class="cards">
+        {takings.totals.by_currency.map((amounts) => (
+          <div class="card" key={amounts.currency}>
+            <p class="muted">Takings {amounts.currency}</p>
+            <p class="figure" data-testid={`takings-${amounts.currency}`}>
+              {formatMoney(amounts.currency, amounts.total_cents)}
+            </p>
+            <p class="muted">
+              {amounts.count} sale{amounts.count === 1 ? "" : "s"}
+            </p>
+          </div>
+        ))}
+      </div>
+      <NetFiguresTable
+        figures={takings.net.by_currency}
+        caption="Net sales today: cash and wallet, less discounts and refunds paid today"
+      />
+      <Table
+        caption="By tender"
+        columns={[
+          { header: "Tender", cell: (row) => row.tender },
+          { header: "Currency", cell: (row) => row.currency },
+          { header: "Sales", cell: (row) => row.count, numeric: true },
+          { header: "Takings", cell: (row) => formatMoney(row.currency, row.total_cents), numeric: true },
+        ]}
+        rows={tenderRows}
+        rowKey={(row) => `${row.tender}-${row.currency}`}
+        empty="No sales yet today."
+      />
+      <h2>Top products</h2>
+      <Table
+        caption="Best sellers by revenue"
+        columns={[
+          { header: "Product", cell: (row) => row.name },
+          { header: "Units", cell: (row) => row.units, numeric: true },
+          { header: "Revenue", cell: (row) => formatMoney(row.currency, row.revenue_cents), numeric: true },
+        ]}
+        rows={takings.top_products}
+        rowKey={(row) => `${row.product_id ?? row.name}-${row.currency}`}
+        empty="No sales yet today."
+      />
+    </>
+  );
+}
+
+/** The last sales, each with a button that opens its lines. */
+function RecentSales(props: { sales: Sale[]; onOpen: (saleId: string) => void }) {
+  return (
+    <Table
+      caption="The last 20 sales"
+      columns={[
+        { header: "Time", cell: (row) => formatDateTime(row.created_at) },
+        { header: "Tender", cell: (row) => row.tender },
+        { header: "Status", cell: (row) => row.status },
+        { header: "Total", cell: (row) => formatMoney(row.currency, row.total_cents), numeric: true },
+        {
+          header: "Detail",
+          cell: (row) => (
+            <Button
+              aria-label={`Lines of the sale at ${formatDateTime(row.created_at)}`}
+              onClick={() => props.onOpen(row.id)}
+            >
+              Lines
+            </Button>
+          ),
+        },
+      ]}
+      rows={props.sales}
+      rowKey={(row) => row.id}
+      empty="No sales yet."
+    />
   );
 }
 
