@@ -99,43 +99,41 @@ export async function selectSaleBreakdown(
 }
 
 /**
- * A period's sold lines with what each was paid, its discounts and its tax, so that a sale's lines sum
- * to the sale's figures exactly (gross = total + discounts, discounts, tax). A line keeps its own
- * discount and its share of the cart's (`discount_cents`, spread by the basket when the sale was priced,
- * src/kernel/basket.ts) and its net; its tax is its share of its rate's tax by net, largest remainder,
- * ties to the earlier line: `taxPerLine` (src/kernel/refunds.ts) in SQL, which the breakdown property
- * test holds it to. Tax added on top (the nets do not sum to the total) is part of what the line was
- * paid, so of its gross. A line without discount or tax fields (a sale with neither) is its line total.
- * Integer arithmetic throughout (a sum of int8 is numeric: cast back, or the division would not floor);
+ * A sale's (`s`) lines with their discounts and their tax, so that its lines sum to its figures exactly
+ * (gross = total + discounts, discounts, tax). A line keeps its own discount and its share of the cart's
+ * (`discount_cents`, spread by the basket when the sale was priced, src/kernel/basket.ts) and its net;
+ * its tax is its share of its rate's tax by net, largest remainder, ties to the earlier line:
+ * `taxPerLine` (src/kernel/refunds.ts) in SQL, which breakdown-lines.test.ts holds it to. A line without
+ * discount or tax fields (a sale with neither) is its line total. `sale_net` is the sale's nets' sum:
+ * tax was added on top when it is not the total. Innermost first: the lines; the sums of nets; each
+ * share's floor and remainder; the cents left to the largest remainders.
+ *
+ * Per sale (a lateral subquery) rather than windows over the period's lines: the sorts are then of one
+ * sale's few lines, not of the period's lines by sale id (measured: docs/performance.md). Integer
+ * arithmetic throughout (a sum of int8 is numeric: cast back, or the division would not floor);
  * products fit in int8, a rate's tax and a line's net each being at most a sale's total (1e9 cents).
  */
-const soldLines = (period: BreakdownPeriod) => sql.fragment`
-  lines AS (
-    SELECT s.id AS sale_id, s.currency, s.total_cents, e.position, e.line->>'product_id' AS product_id,
-      e.line->>'name' AS name, (e.line->>'qty')::int8 AS qty,
-      coalesce((e.line->>'discount_cents')::int8, 0) AS discount,
-      coalesce((e.line->>'net_cents')::int8, (e.line->>'line_total_cents')::int8) AS net,
-      coalesce((SELECT (t->>'tax_cents')::int8 FROM jsonb_array_elements(s.taxes) AS t
-        WHERE (t->>'rate_bp')::int8 = coalesce((e.line->>'tax_rate_bp')::int8, 0)), 0) AS rate_tax,
-      coalesce((e.line->>'tax_rate_bp')::int8, 0) AS rate
-    FROM sales s CROSS JOIN LATERAL jsonb_array_elements(s.items) WITH ORDINALITY AS e (line, position)
-    WHERE ${salesIn(period)}),
-  lines_weighed AS (
-    SELECT l.*, (sum(l.net) OVER (PARTITION BY l.sale_id))::int8 AS sale_net,
-      (sum(l.net) OVER (PARTITION BY l.sale_id, l.rate))::int8 AS rate_net
-    FROM lines l),
-  lines_floored AS (
-    SELECT w.*, CASE WHEN w.rate_net > 0 THEN w.rate_tax * w.net / w.rate_net ELSE 0 END AS tax_floor,
-      CASE WHEN w.rate_net > 0 THEN w.rate_tax * w.net % w.rate_net ELSE 0 END AS tax_remainder
-    FROM lines_weighed w),
-  lines_taxed AS (
+const LINES_OF_SALE = sql.fragment`(
     SELECT f.*, f.tax_floor + CASE WHEN f.rate_net > 0
-      AND row_number() OVER (PARTITION BY f.sale_id, f.rate ORDER BY f.tax_remainder DESC, f.position)
-        <= f.rate_tax - (sum(f.tax_floor) OVER (PARTITION BY f.sale_id, f.rate))::int8 THEN 1 ELSE 0 END AS tax
-    FROM lines_floored f)`;
+      AND row_number() OVER (PARTITION BY f.rate ORDER BY f.tax_remainder DESC, f.position)
+        <= f.rate_tax - (sum(f.tax_floor) OVER (PARTITION BY f.rate))::int8 THEN 1 ELSE 0 END AS tax
+    FROM (
+      SELECT w.*, CASE WHEN w.rate_net > 0 THEN w.rate_tax * w.net / w.rate_net ELSE 0 END AS tax_floor,
+        CASE WHEN w.rate_net > 0 THEN w.rate_tax * w.net % w.rate_net ELSE 0 END AS tax_remainder
+      FROM (
+        SELECT l.*, (sum(l.net) OVER ())::int8 AS sale_net, (sum(l.net) OVER (PARTITION BY l.rate))::int8 AS rate_net
+        FROM (
+          SELECT i.position, i.product_id, i.name, i.qty, coalesce(i.discount_cents, 0) AS discount,
+            coalesce(i.net_cents, i.line_total_cents) AS net, coalesce(i.tax_rate_bp, 0) AS rate,
+            coalesce(jsonb_path_query_first(s.taxes, '$[*] ? (@.rate_bp == $rate).tax_cents',
+              jsonb_build_object('rate', coalesce(i.tax_rate_bp, 0)))::int8, 0) AS rate_tax
+          FROM ROWS FROM (jsonb_to_recordset(s.items) AS (product_id text, name text, qty int8,
+            line_total_cents int8, discount_cents int8, net_cents int8, tax_rate_bp int8)) WITH ORDINALITY
+            AS i (product_id, name, qty, line_total_cents, discount_cents, net_cents, tax_rate_bp, position)
+        ) l) w) f)`;
 
 /**
- * Item or category: one fact per sold line (`soldLines`) and per returned line (a return's line keeps
+ * Item or category: one fact per sold line (`LINES_OF_SALE`) and per returned line (a return's line keeps
  * what its units refunded, src/kernel/refunds.ts), so each dimension's rows sum to the period's totals.
  */
 export async function selectLineBreakdown(
@@ -156,12 +154,12 @@ export async function selectLineBreakdown(
           by: sql.fragment`p.category`,
         };
   return database.any(sql.type(rowSchema)`
-    WITH ${soldLines(period)},
-    facts AS (
-      SELECT t.product_id, t.name, t.currency, t.qty AS count,
-        t.net + t.discount + CASE WHEN t.total_cents = t.sale_net THEN 0 ELSE t.tax END AS gross,
-        t.discount, 0::int8 AS refund, t.tax
-      FROM lines_taxed t
+    WITH facts AS (
+      SELECT l.product_id, l.name, s.currency, l.qty AS count,
+        l.net + l.discount + CASE WHEN s.total_cents = l.sale_net THEN 0 ELSE l.tax END AS gross,
+        l.discount, 0::int8 AS refund, l.tax
+      FROM sales s CROSS JOIN LATERAL ${LINES_OF_SALE} AS l
+      WHERE ${salesIn(period)}
       UNION ALL
       SELECT i.product_id, i.name, r.currency, 0, 0, 0, i.line_total_cents, 0
       FROM sale_returns r CROSS JOIN LATERAL jsonb_to_recordset(r.items) AS i (product_id text, name text, line_total_cents int8)
