@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { z } from "zod";
+import { apiDiscountArb, setTaxMode } from "../../../tests/support/discounts.ts";
 import { newMerchant } from "../../../tests/support/factories.ts";
 import { type Client, client, createProduct } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
@@ -28,12 +29,6 @@ const period = (startedMs: number) => ({
   currency: "USD",
 });
 
-async function setTaxMode(merchantId: string, taxMode: TaxMode) {
-  await world.db.database.query(sql.unsafe`
-    INSERT INTO shop_profiles (merchant_id, tax_mode) VALUES (${merchantId}, ${taxMode})
-    ON CONFLICT (merchant_id) DO UPDATE SET tax_mode = EXCLUDED.tax_mode`);
-}
-
 /** Each dimension's totals without the count (units by item and category, sales elsewhere). */
 async function totalsByDimension(api: Client, query: Record<string, string>) {
   const answers = await Promise.all(
@@ -48,7 +43,7 @@ async function totalsByDimension(api: Client, query: Record<string, string>) {
 
 test("a cart discount and tax added on top are spread over the lines; a returned line's refund is its paid share", async () => {
   const started = Date.now();
-  await setTaxMode(world.shop.id, "exclusive");
+  await setTaxMode(world.db, world.shop.id, "exclusive");
   const cola = await createProduct(world.live, {
     name: "Cola",
     price_cents: 300,
@@ -93,16 +88,10 @@ test("a cart discount and tax added on top are spread over the lines; a returned
   expect(items.totals).toEqual([{ ...figures(445, 100, 45, 259), count: 2 }]);
 });
 
-type ApiDiscount = { type: "percent"; percent_bp: number } | { type: "amount"; amount_cents: number };
-const discountArb: fc.Arbitrary<ApiDiscount | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.record({ type: fc.constant("percent" as const), percent_bp: fc.integer({ min: 1, max: 10_000 }) }),
-  fc.record({ type: fc.constant("amount" as const), amount_cents: fc.integer({ min: 1, max: 20_000 }) }),
-);
 const lineArb = fc.record({
   product: fc.integer({ min: 0, max: 2 }),
   qty: fc.integer({ min: 1, max: 5 }),
-  discount: discountArb,
+  discount: apiDiscountArb,
 });
 const shopArb = fc.record({
   taxMode: fc.constantFrom<TaxMode>("inclusive", "exclusive"),
@@ -113,7 +102,7 @@ const shopArb = fc.record({
   sales: fc.array(
     fc.record({
       lines: fc.array(lineArb, { minLength: 1, maxLength: 4 }),
-      cartDiscount: discountArb,
+      cartDiscount: apiDiscountArb,
       returnUnits: fc.integer({ min: 0, max: 5 }),
     }),
     { minLength: 1, maxLength: 3 },
@@ -141,7 +130,7 @@ test("for random baskets, cart discounts, tax modes and returns, every dimension
       const started = Date.now();
       const merchant = await newMerchant(world.db.database, { fee_bps: 150, fee_fixed_cents: 0 });
       const api = client(world.setup.app, merchant.liveKey);
-      await setTaxMode(merchant.id, shop.taxMode);
+      await setTaxMode(world.db, merchant.id, shop.taxMode);
       const products = await Promise.all(
         shop.products.map((product, index) =>
           createProduct(api, {
