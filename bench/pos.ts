@@ -4,7 +4,18 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { loadConfig } from "../src/platform/config.ts";
 import { randomSecret } from "../src/platform/ids.ts";
-import { createBenchDatabase, type LoadResult, load, seedMerchants, startServer, stopServer } from "./support.ts";
+import { countSales, seedOtherSales, seedSales } from "./pos-seed.ts";
+import {
+  type ComparedPair,
+  compareInPairs,
+  createBenchDatabase,
+  describePairs,
+  type LoadResult,
+  load,
+  seedMerchants,
+  startServer,
+  stopServer,
+} from "./support.ts";
 
 /**
  * npm run bench:pos
@@ -16,6 +27,9 @@ import { createBenchDatabase, type LoadResult, load, seedMerchants, startServer,
  * 3. Cash sales per second (3 tracked lines, live keys: on-hand really decremented), across many
  *    merchants so none reaches its rate limit, against bare Express doing one INSERT, both measured
  *    in this run.
+ * 4. A cash sale with discounts and tax (a line and a cart discount, two tax rates added on top) against
+ *    the plain cash sale of 3, on one API server, in `rounds` alternated pairs: its cost must stay
+ *    within 10 % of the plain sale's (issue 47; target plain/priced throughput ≤ 1.10).
  */
 const { values } = parseArgs({
   options: {
@@ -27,6 +41,7 @@ const { values } = parseArgs({
     "report-samples": { type: "string", default: "100" },
     "report-total": { type: "string", default: "1000000" },
     "sales-only": { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
   },
 });
 const merchantCount = Number(values.merchants);
@@ -36,6 +51,7 @@ const productCount = Number(values.products);
 const lookupRate = Number(values["lookup-rate"]);
 const reportSamples = Number(values["report-samples"]);
 const reportTotal = Number(values["report-total"]);
+const rounds = Number(values.rounds);
 /** Only the cash sales phase: for comparing changes to the sale path quickly. */
 const salesOnly = values["sales-only"] === true;
 
@@ -86,6 +102,19 @@ try {
     [CATALOG_MERCHANT, BRANDS, ITEMS, productCount],
   );
   // The ceiling's table (bench/servers/baseline.ts answers POST /v1/sales with one INSERT into it).
+  // The same three with tax (15 %, 15 %, 0 %) for the priced sales, in shops pricing tax on top; the plain
+  // sales' products name no rate (the default, 0): those sales stay without tax in the same shops.
+  await client.query(
+    `INSERT INTO products (merchant_id, id, name, price_cents, currency, track_stock, stock_qty, tax_rate_bp)
+     SELECT 'mch_bench_' || m, 'prod_t_' || m || '_' || k, 'Taxed item ' || k, 100 * k, 'USD', true, 1000000,
+       CASE WHEN k = 3 THEN 0 ELSE 1500 END
+     FROM generate_series(1, $1::int) AS m, generate_series(1, 3) AS k`,
+    [merchantCount],
+  );
+  await client.query(
+    `INSERT INTO shop_profiles (merchant_id, tax_mode) SELECT 'mch_bench_' || m, 'exclusive' FROM generate_series(1, $1::int) AS m`,
+    [merchantCount],
+  );
   await client.query(
     "CREATE TABLE bench_payments (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
   );
@@ -165,11 +194,12 @@ try {
         from: DAY_FROM,
         spanSeconds: 86_399,
       });
-      await seedOtherSales(client, "a", 10_000 - DAY_SALES, merchantCount);
+      const others = { merchants: merchantCount, catalogMerchant: CATALOG_MERCHANT };
+      await seedOtherSales(client, { tag: "a", count: 10_000 - DAY_SALES, ...others });
       tableRows10k = await countSales(client);
       report10k = await measureReport(base, catalogKey);
       items10k = await measureItemBreakdown(base, catalogKey);
-      await seedOtherSales(client, "b", reportTotal - tableRows10k, merchantCount);
+      await seedOtherSales(client, { tag: "b", count: reportTotal - tableRows10k, ...others });
       tableRows1m = await countSales(client);
       report1m = await measureReport(base, catalogKey);
       items1m = await measureItemBreakdown(base, catalogKey);
@@ -192,6 +222,50 @@ try {
       items: [1, 2, 3].map((k) => ({ product_id: `prod_b_${merchant}_${k}`, qty: k })),
     });
   };
+  /** The plain sale's lines priced: 10 % off the first, 0.50 off the cart, tax on top of two. */
+  const pricedBodyFor = (requestNumber: number) => {
+    const merchant = (requestNumber % keys.length) + 1;
+    return JSON.stringify({
+      tender: "cash",
+      items: [1, 2, 3].map((k) => ({
+        product_id: `prod_t_${merchant}_${k}`,
+        qty: k,
+        ...(k === 1 ? { discount: { type: "percent", percent_bp: 1000 }, discount_reason: "Dented tin" } : {}),
+      })),
+      discount: { type: "amount", amount_cents: 50 },
+      discount_reason: "Regular customer",
+    });
+  };
+  /**
+   * 4: plain and priced cash sales alternated on one warm API server (same pool, same tables). Its
+   * rounds send each merchant many more sales than 3 does, so the rate limit is raised out of the way
+   * (still checked on every request): a 429 is cheaper than a sale and would flatter the later rounds.
+   */
+  async function comparePricedSales(): Promise<{
+    pairs: ComparedPair<LoadResult>[];
+    median: ComparedPair<LoadResult>;
+  }> {
+    const server = await startServer("bench/servers/api.ts", { ...environment, RATE_LIMIT_REQUESTS: "10000" });
+    try {
+      const url = `http://127.0.0.1:${server.port}/v1/sales`;
+      const probe = await fetch(url, { method: "POST", headers: headersFor(0), body: pricedBodyFor(0) });
+      const sale = (await probe.json()) as { discount_cents?: number; tax_cents?: number };
+      if (probe.status !== 201 || !(sale.discount_cents ?? 0) || !(sale.tax_cents ?? 0)) {
+        throw new Error(`the priced sale is not what it should be: ${probe.status} ${JSON.stringify(sale)}`);
+      }
+      const bodies = { plain: bodyFor, priced: pricedBodyFor };
+      const run = (kind: keyof typeof bodies, durationSeconds: number) =>
+        load({ url, connections, durationSeconds, method: "POST", headersFor, bodyFor: bodies[kind] });
+      await run("plain", 2);
+      await run("priced", 2);
+      return await compareInPairs(rounds, (kind) => run(kind as keyof typeof bodies, seconds), {
+        baseline: "plain",
+        server: "priced",
+      });
+    } finally {
+      await stopServer(server);
+    }
+  }
   async function measureSales(script: string): Promise<LoadResult> {
     const server = await startServer(script, environment);
     try {
@@ -204,12 +278,14 @@ try {
   }
   const baseline = await measureSales("bench/servers/baseline.ts");
   const api = await measureSales("bench/servers/api.ts");
+  const priced = await comparePricedSales();
   const { rows: stockCheck } = await client.query<{ moves: string; units: string }>(
     `SELECT count(*) AS moves, coalesce(-sum(qty_delta), 0) AS units FROM stock_moves WHERE kind = 'sale' AND livemode`,
   );
   await client.end();
 
   const ratio = api.requestsPerSecond / baseline.requestsPerSecond;
+  const pricedCost = 1 / priced.median.ratio;
   const line = (name: string, result: LoadResult) =>
     `${name.padEnd(52)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50Ms).padStart(4)} ms   p99 ${String(result.p99Ms).padStart(4)} ms   non-2xx ${result.non2xx}`;
   const latency = (name: string, result: Latency) =>
@@ -243,6 +319,12 @@ try {
       line("baseline: Express + one INSERT", baseline),
       line("POST /v1/sales cash, 3 tracked lines (auth, idempotency)", api),
       `ratio ${ratio.toFixed(2)} (cash sales per second / bare INSERTs per second)`,
+      "",
+      `cash sale with discounts and tax against the plain one — one API server, ${rounds} alternated pairs of ${seconds} s`,
+      describePairs(priced.pairs),
+      line("plain: POST /v1/sales cash, 3 tracked lines", priced.median.baseline),
+      line("priced: 10 % off a line, 0.50 off the cart, tax on top", priced.median.server),
+      `cost ratio ${pricedCost.toFixed(2)} (plain / priced sales per second; target ≤ 1.10: ${pricedCost <= 1.1 ? "met" : "NOT met"})`,
       `check: ${stockCheck[0]?.moves} live sale moves, ${stockCheck[0]?.units} units decremented in total`,
       "",
     ].join("\n"),
@@ -297,64 +379,4 @@ async function measureGet<Body>(url: string, key: string, expected: (body: Body)
   timings.sort((left, right) => left - right);
   const at = (quantile: number) => timings[Math.min(timings.length - 1, Math.floor(quantile * timings.length))] ?? 0;
   return { p50Ms: at(0.5), p99Ms: at(0.99), samples: timings.length };
-}
-
-/**
- * Completed cash sales, set-based: three lines each over the catalog merchant's first 50 products,
- * completed at evenly spread instants of a span starting at `from`. `merchantExpression` is SQL over
- * the series number `n` (a constant, or a spread over the other merchants).
- */
-async function seedSales(
-  client: pg.Client,
-  options: { tag: string; count: number; merchantExpression: string; from: string; spanSeconds: number },
-): Promise<void> {
-  await client.query(
-    `INSERT INTO sales (merchant_id, id, livemode, status, tender, currency, total_cents, items, actor_type, actor_id,
-       created_at, completed_at)
-     SELECT s.merchant_id, s.id, true, 'completed', 'cash', 'USD', lines.total, lines.items, 'api_key', 'key_bench_1',
-       s.at, s.at
-     FROM (
-       SELECT ${options.merchantExpression} AS merchant_id, 'sale_bench_' || $1 || '_' || n AS id, n,
-         $2::timestamptz + (n::float8 / $3::int * $4::int) * interval '1 second' AS at
-       FROM generate_series(1, $3::int) AS n) AS s
-     CROSS JOIN LATERAL (
-       SELECT sum(q * u)::int8 AS total,
-         jsonb_agg(jsonb_build_object('product_id', 'prod_cat_' || p, 'name', 'Item ' || p, 'qty', q, 'unit_cents', u,
-           'line_total_cents', q * u) ORDER BY k) AS items
-       FROM (SELECT k, 1 + (s.n * 7 + k) % 50 AS p, 1 + (s.n + k) % 3 AS q, 100 + (s.n * 13 + k) % 900 AS u
-         FROM generate_series(0, 2) AS k) AS l) AS lines`,
-    [options.tag, options.from, options.count, options.spanSeconds],
-  );
-}
-
-/**
- * Sales outside the report's day: half are the catalog merchant's over 200 days ending days before it, half
- * belong to the other merchants; inserted in chunks of 100k, then the table is vacuumed and analyzed.
- */
-async function seedOtherSales(client: pg.Client, tag: string, count: number, merchants: number): Promise<void> {
-  const chunk = 100_000;
-  for (let offset = 0; offset < count; offset += chunk) {
-    const size = Math.min(chunk, count - offset);
-    const half = Math.floor(size / 2);
-    await seedSales(client, {
-      tag: `${tag}${offset}m`,
-      count: half,
-      merchantExpression: `'${CATALOG_MERCHANT}'`,
-      from: "2025-06-20T00:00:00+02:00",
-      spanSeconds: 200 * 86_400,
-    });
-    await seedSales(client, {
-      tag: `${tag}${offset}o`,
-      count: size - half,
-      merchantExpression: `'mch_bench_' || (2 + n % ${Math.max(1, merchants - 1)})`,
-      from: "2025-06-20T00:00:00+02:00",
-      spanSeconds: 201 * 86_400,
-    });
-  }
-  await client.query("VACUUM ANALYZE sales");
-}
-
-async function countSales(client: pg.Client): Promise<number> {
-  const { rows } = await client.query<{ count: string }>("SELECT count(*) AS count FROM sales");
-  return Number(rows[0]?.count ?? 0);
 }

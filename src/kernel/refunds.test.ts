@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { type Discount, priceBasket, type TaxMode } from "./basket.ts";
-import { paidPerLine, unitsRefundCents } from "./refunds.ts";
+import { paidPerLine, taxPerLine, unitsRefundCents } from "./refunds.ts";
 
 /** Refunds as properties over random baskets: every unit returned, in any split, refunds exactly the total. */
 
@@ -10,7 +10,7 @@ const discountArb: fc.Arbitrary<Discount | null> = fc.oneof(
   fc.record({ kind: fc.constant("amount" as const), cents: fc.integer({ min: 0, max: 50_000 }) }),
 );
 
-test("the lines' paid shares sum to the total, and returning them unit by unit refunds each share exactly", () => {
+test("the lines' paid shares sum to the total, their tax shares to the tax, and returning them unit by unit refunds each share exactly", () => {
   fc.assert(
     fc.property(
       fc.array(
@@ -41,6 +41,9 @@ test("the lines' paid shares sum to the total, and returning them unit by unit r
         };
         const paid = paidPerLine(sale);
         expect(paid.reduce((sum, cents) => sum + cents, 0)).toBe(priced.totalCents);
+        const taxShares = taxPerLine(sale);
+        expect(taxShares.reduce((sum, cents) => sum + cents, 0)).toBe(priced.taxCents);
+        expect(taxShares.every((cents) => cents >= 0)).toBe(true);
         sale.items.forEach((item, line) => {
           let refunded = 0;
           for (let returned = 0; returned < item.qty; returned += 1) {

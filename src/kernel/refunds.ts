@@ -14,28 +14,44 @@ export type RefundableSale = {
 };
 
 /**
+ * Each line's share of its rate's tax: the rate's tax spread over that rate's lines by their nets
+ * (largest remainder, ties to the earlier line, as the basket spreads a cart discount), so the shares
+ * sum to the sale's tax exactly. The sales report's item and category rows follow the same rule in SQL
+ * (`selectLineBreakdown`, src/modules/sales/breakdown-queries.ts).
+ */
+export function taxPerLine(sale: Pick<RefundableSale, "items" | "taxes">): number[] {
+  const nets = netsOf(sale);
+  const shares = nets.map(() => 0);
+  for (const tax of sale.taxes) {
+    const ofRate = sale.items.map((item, index) => ((item.tax_rate_bp ?? 0) === tax.rate_bp ? (nets[index] ?? 0) : 0));
+    spreadByWeight(tax.tax_cents, ofRate).forEach((share, index) => {
+      shares[index] = (shares[index] ?? 0) + share;
+    });
+  }
+  return shares;
+}
+
+/** Each line's net after its own and the cart's discounts; a line without one (no discount, no tax) its line total. */
+const netsOf = (sale: Pick<RefundableSale, "items">) =>
+  sale.items.map((item) => item.net_cents ?? item.line_total_cents);
+
+/**
  * What a sale's lines were paid (imports nothing but the basket, so the till's return dialog shows
  * the refund the API will record), and so what returning their units refunds: each line's net after its
  * own and the cart's discounts, plus, when tax was added on top (tax-exclusive prices), its share of
- * its rate's tax (spread over that rate's lines by their nets, largest remainder, as the basket spreads
- * a cart discount). The lines' amounts sum to the sale's total exactly, so a full return refunds
- * exactly what was paid. A line without a net (a sale without discounts or tax) was paid its line total.
+ * its rate's tax (`taxPerLine`). The lines' amounts sum to the sale's total exactly, so a full return
+ * refunds exactly what was paid. A line without a net (a sale without discounts or tax) was paid its
+ * line total.
  */
 export function paidPerLine(sale: RefundableSale): number[] {
-  const nets = sale.items.map((item) => item.net_cents ?? item.line_total_cents);
+  const nets = netsOf(sale);
   const netSum = nets.reduce((sum, net) => sum + net, 0);
   // Tax-inclusive prices: the nets hold the tax already and sum to the total.
   if (sale.tax_cents === 0 || sale.total_cents === netSum) {
     return nets;
   }
-  const paid = [...nets];
-  for (const tax of sale.taxes) {
-    const ofRate = sale.items.map((item, index) => ((item.tax_rate_bp ?? 0) === tax.rate_bp ? (nets[index] ?? 0) : 0));
-    spreadByWeight(tax.tax_cents, ofRate).forEach((share, index) => {
-      paid[index] = (paid[index] ?? 0) + share;
-    });
-  }
-  return paid;
+  const taxShares = taxPerLine(sale);
+  return nets.map((net, index) => net + (taxShares[index] ?? 0));
 }
 
 /**

@@ -97,17 +97,48 @@ export async function selectSaleBreakdown(
 }
 
 /**
- * Item or category: one fact per sold line and per returned line. A line's gross is its total plus its
- * own discount (`discount_cents` and `tax_cents` on a line, 0 where a line has none); a cart discount is
- * not spread over lines, so these rows' discounts are the lines' own.
+ * A sale's (`s`) lines with their discounts and their tax, so that its lines sum to its figures exactly
+ * (gross = total + discounts, discounts, tax). A line keeps its own discount and its share of the cart's
+ * (`discount_cents`, spread by the basket when the sale was priced, src/kernel/basket.ts) and its net;
+ * its tax is its share of its rate's tax by net, largest remainder, ties to the earlier line:
+ * `taxPerLine` (src/kernel/refunds.ts) in SQL, which breakdown-lines.test.ts holds it to. A line without
+ * discount or tax fields (a sale with neither) is its line total. `sale_net` is the sale's nets' sum:
+ * tax was added on top when it is not the total. Innermost first: the lines; the sums of nets; each
+ * share's floor and remainder; the cents left to the largest remainders.
+ *
+ * Per sale (a lateral subquery) rather than windows over the period's lines: the sorts are then of one
+ * sale's few lines, not of the period's lines by sale id (measured: docs/performance.md). Integer
+ * arithmetic throughout (a sum of int8 is numeric: cast back, or the division would not floor);
+ * products fit in int8, a rate's tax and a line's net each being at most a sale's total (1e9 cents).
+ */
+const LINES_OF_SALE = sql.fragment`(
+    SELECT f.*, f.tax_floor + CASE WHEN f.rate_net > 0
+      AND row_number() OVER (PARTITION BY f.rate ORDER BY f.tax_remainder DESC, f.position)
+        <= f.rate_tax - (sum(f.tax_floor) OVER (PARTITION BY f.rate))::int8 THEN 1 ELSE 0 END AS tax
+    FROM (
+      SELECT w.*, CASE WHEN w.rate_net > 0 THEN w.rate_tax * w.net / w.rate_net ELSE 0 END AS tax_floor,
+        CASE WHEN w.rate_net > 0 THEN w.rate_tax * w.net % w.rate_net ELSE 0 END AS tax_remainder
+      FROM (
+        SELECT l.*, (sum(l.net) OVER ())::int8 AS sale_net, (sum(l.net) OVER (PARTITION BY l.rate))::int8 AS rate_net
+        FROM (
+          SELECT i.position, i.product_id, i.name, i.qty, coalesce(i.discount_cents, 0) AS discount,
+            coalesce(i.net_cents, i.line_total_cents) AS net, coalesce(i.tax_rate_bp, 0) AS rate,
+            coalesce(jsonb_path_query_first(s.taxes, '$[*] ? (@.rate_bp == $rate).tax_cents',
+              jsonb_build_object('rate', coalesce(i.tax_rate_bp, 0)))::int8, 0) AS rate_tax
+          FROM ROWS FROM (jsonb_to_recordset(s.items) AS (product_id text, name text, qty int8,
+            line_total_cents int8, discount_cents int8, net_cents int8, tax_rate_bp int8)) WITH ORDINALITY
+            AS i (product_id, name, qty, line_total_cents, discount_cents, net_cents, tax_rate_bp, position)
+        ) l) w) f)`;
+
+/**
+ * Item or category: one fact per sold line (`LINES_OF_SALE`) and per returned line (a return's line keeps
+ * what its units refunded, src/kernel/refunds.ts), so each dimension's rows sum to the period's totals.
  */
 export async function selectLineBreakdown(
   database: Queryable,
   period: BreakdownPeriod,
   dimension: "item" | "category",
 ): Promise<readonly z.infer<typeof rowSchema>[]> {
-  const lineColumns = sql.fragment`product_id text, name text, qty int8, line_total_cents int8,
-    discount_cents int8, tax_cents int8`;
   const grouping =
     dimension === "item"
       ? {
@@ -122,10 +153,10 @@ export async function selectLineBreakdown(
         };
   return database.any(sql.type(rowSchema)`
     WITH facts AS (
-      SELECT i.product_id, i.name, s.currency, i.qty AS count,
-        i.line_total_cents + coalesce(i.discount_cents, 0) AS gross, coalesce(i.discount_cents, 0) AS discount,
-        0::int8 AS refund, coalesce(i.tax_cents, 0) AS tax
-      FROM sales s CROSS JOIN LATERAL jsonb_to_recordset(s.items) AS i (${lineColumns})
+      SELECT l.product_id, l.name, s.currency, l.qty AS count,
+        l.net + l.discount + CASE WHEN s.total_cents = l.sale_net THEN 0 ELSE l.tax END AS gross,
+        l.discount, 0::int8 AS refund, l.tax
+      FROM sales s CROSS JOIN LATERAL ${LINES_OF_SALE} AS l
       WHERE ${salesIn(period)}
       UNION ALL
       SELECT i.product_id, i.name, r.currency, 0, 0, 0, i.line_total_cents, 0

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { type ApiDiscount, apiDiscountArb, setTaxMode } from "../../../tests/support/discounts.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
 import { type Discount, priceBasket, type TaxMode } from "../../kernel/basket.ts";
 import { sql } from "../../platform/db/pool.ts";
@@ -11,12 +12,6 @@ import { sql } from "../../platform/db/pool.ts";
 const world = salesTestWorld();
 const SEED = 47_2027;
 
-type ApiDiscount = { type: "percent"; percent_bp: number } | { type: "amount"; amount_cents: number };
-const discountArb: fc.Arbitrary<ApiDiscount | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.record({ type: fc.constant("percent" as const), percent_bp: fc.integer({ min: 1, max: 10_000 }) }),
-  fc.record({ type: fc.constant("amount" as const), amount_cents: fc.integer({ min: 1, max: 20_000 }) }),
-);
 const basketArb = fc.record({
   taxMode: fc.constantFrom<TaxMode>("inclusive", "exclusive"),
   lines: fc.array(
@@ -24,11 +19,11 @@ const basketArb = fc.record({
       unitCents: fc.integer({ min: 1, max: 50_000 }),
       qty: fc.integer({ min: 1, max: 6 }),
       rateBp: fc.constantFrom(0, 500, 1_500, 1_550),
-      discount: discountArb,
+      discount: apiDiscountArb,
     }),
     { minLength: 1, maxLength: 5 },
   ),
-  cartDiscount: discountArb,
+  cartDiscount: apiDiscountArb,
 });
 
 const toBasket = (discount: ApiDiscount | undefined): Discount | null =>
@@ -41,9 +36,7 @@ const toBasket = (discount: ApiDiscount | undefined): Discount | null =>
 test("the API's stored total is priceBasket's, and a full return refunds exactly it", async () => {
   await fc.assert(
     fc.asyncProperty(basketArb, async (basket) => {
-      await world.db.database.query(sql.unsafe`
-        INSERT INTO shop_profiles (merchant_id, tax_mode) VALUES (${world.shop.id}, ${basket.taxMode})
-        ON CONFLICT (merchant_id) DO UPDATE SET tax_mode = EXCLUDED.tax_mode`);
+      await setTaxMode(world.db, world.shop.id, basket.taxMode);
       const sale = await world.live.post("/v1/sales", {
         tender: "cash",
         items: basket.lines.map((line) => ({

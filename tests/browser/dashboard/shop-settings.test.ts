@@ -82,6 +82,33 @@ test("the owner saves the receipt and tax settings and reads them back; the tax 
   }
 });
 
+test("the owner sets the discount limit as a percent; the API keeps it in basis points", async () => {
+  const dashboard = await openDashboard("Receipt & tax");
+  const { page } = dashboard;
+  try {
+    const limit = page.getByLabel("Discount limit (%)");
+    // No limit until the owner sets one.
+    expect(await limit.inputValue()).toBe("100");
+    await limit.fill("120");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("A percent from 0 to 100, like 15 or 15.5.").waitFor();
+    expect(await limit.getAttribute("aria-invalid")).toBe("true");
+    expect(await dashboard.accessibilityViolations()).toEqual([]);
+    expect((await world.api("test")("GET", "/v1/shop_profile")).body).toMatchObject({ discount_limit_bp: 10_000 });
+    await limit.fill("12.5");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Receipt and tax settings saved.").waitFor();
+    expect((await world.api("test")("GET", "/v1/shop_profile")).body).toMatchObject({ discount_limit_bp: 1250 });
+    await page.reload();
+    await page.getByRole("heading", { name: "Receipt & tax", level: 1 }).waitFor();
+    await page.getByLabel("Discount limit (%)").waitFor();
+    expect(await page.getByLabel("Discount limit (%)").inputValue()).toBe("12.5");
+    expect(dashboard.consoleErrors).toEqual([]);
+  } finally {
+    await dashboard.close();
+  }
+});
+
 test("the owner sets the rate of the day; the page shows it with its history, and the till shows it on Today", async () => {
   const dashboard = await openDashboard("Rate of the day");
   const { page } = dashboard;

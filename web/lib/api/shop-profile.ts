@@ -17,6 +17,8 @@ export type ShopProfile = {
   tax_mode: TaxMode;
   /** The rate of a product that names none, in basis points (15.5 % = 1550). */
   default_tax_rate_bp: number;
+  /** The largest discount a cashier gives alone, in basis points of the sale's gross (10000: no limit). */
+  discount_limit_bp: number;
   updated_at: string | null;
 };
 

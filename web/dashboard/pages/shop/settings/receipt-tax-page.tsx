@@ -22,6 +22,7 @@ type Draft = {
   receipt_footer: string;
   tax_mode: TaxMode;
   default_tax_rate: string;
+  discount_limit: string;
 };
 type Errors = Partial<Record<keyof Draft, string>>;
 
@@ -32,20 +33,32 @@ const draftOf = (profile: ShopProfile): Draft => ({
   receipt_footer: profile.receipt_footer ?? "",
   tax_mode: profile.tax_mode,
   default_tax_rate: percentOf(profile.default_tax_rate_bp),
+  discount_limit: percentOf(profile.discount_limit_bp),
 });
 
-/** The draft as the API's fields (an empty text clears one), or the tax rate's own error. */
+const PERCENT_ERROR = "A percent from 0 to 100, like 15 or 15.5.";
+
+/** The draft as the API's fields (an empty text clears one), or the percentages' own errors. */
 function changesOf(draft: Draft): { changes: ShopProfileChanges } | { errors: Errors } {
   const rate = basisPointsOf(draft.default_tax_rate);
-  if (rate === undefined) return { errors: { default_tax_rate: "A percent from 0 to 100, like 15 or 15.5." } };
-  const { default_tax_rate: _typed, ...texts } = draft;
-  return { changes: { ...texts, default_tax_rate_bp: rate } };
+  const limit = basisPointsOf(draft.discount_limit);
+  if (rate === undefined || limit === undefined) {
+    return {
+      errors: {
+        ...(rate === undefined ? { default_tax_rate: PERCENT_ERROR } : {}),
+        ...(limit === undefined ? { discount_limit: PERCENT_ERROR } : {}),
+      },
+    };
+  }
+  const { default_tax_rate: _rate, discount_limit: _limit, ...texts } = draft;
+  return { changes: { ...texts, default_tax_rate_bp: rate, discount_limit_bp: limit } };
 }
 
-/** The API's field names as the form's (the rate is typed as a percent). */
+/** The API's field names as the form's (the percentages are typed as percents, kept as basis points). */
 function fieldOf(error: ApiError): keyof Draft | undefined {
   const parameter = parameterOf(error);
   if (parameter === "default_tax_rate_bp") return "default_tax_rate";
+  if (parameter === "discount_limit_bp") return "discount_limit";
   return parameter !== undefined && parameter in FIELD_LABELS ? (parameter as keyof Draft) : undefined;
 }
 
@@ -55,11 +68,17 @@ const FIELD_LABELS: Record<Exclude<keyof Draft, "tax_mode">, { label: string; ma
   tax_number: { label: "Tax number (VAT)", max: 50 },
   receipt_footer: { label: "Receipt footer", max: 300, hint: "A closing line: returns policy, thanks" },
   default_tax_rate: { label: "Default tax rate (%)", max: 6, hint: "For products that name no rate, e.g. 15.5" },
+  discount_limit: {
+    label: "Discount limit (%)",
+    max: 6,
+    hint: "Of a sale's gross; above it a cashier needs a manager. 100: no limit",
+  },
 };
 
 /**
- * Shop → Receipt & tax: what receipts print (name, address, tax number, footer) and how tax is priced
- * (the default rate, prices with or without tax). One profile for the shop, the same in TEST and LIVE.
+ * Shop → Receipt & tax: what receipts print (name, address, tax number, footer), how tax is priced
+ * (the default rate, prices with or without tax) and the discount a cashier gives without a manager.
+ * One profile for the shop, the same in TEST and LIVE.
  */
 export function ReceiptTaxPage() {
   const [profile, reload] = useResource(() => getShopProfile(api), []);
@@ -131,6 +150,8 @@ function ProfileForm(props: { profile: ShopProfile; onSaved: () => void }) {
         />
         {field("default_tax_rate")}
       </div>
+      <h2>Discounts</h2>
+      {field("discount_limit")}
       <FormError message={formError} />
       <Button type="submit" variant="primary" busy={saving}>
         Save
