@@ -1,6 +1,6 @@
 import { requireOwnTill } from "../../platform/http/access.ts";
 import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
-import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
+import { type AnyRoute, type DerivedOnReplay, defineRoute } from "../../platform/http/route.ts";
 import { qrPngDataUrlOf } from "../payments/index.ts";
 import { presentReturn, presentSale, presentSalesReport, presentSaleView } from "./presenters.ts";
 import { listSales, readSale, type SaleView } from "./reading.ts";
@@ -24,6 +24,13 @@ import { addTender } from "./split-sale.ts";
 import { addTenderBody } from "./tender-schemas.ts";
 import type { SaleWiring } from "./writers.ts";
 
+/** A wallet or split sale's stored answer holds its payment without the QR image, drawn again on replay. */
+const paymentQrOnReplay: DerivedOnReplay = {
+  in: "payment",
+  field: "qr_png_data_url",
+  derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
+};
+
 export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
   const { saleWriters, ...paymentWiring } = wiring;
   return [
@@ -35,12 +42,7 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
       tags: ["Sales"],
       auth: { keys: "both", owner: "session", till: "cashier" },
       idempotent: true,
-      // A wallet sale's stored answer holds its payment without the QR image, drawn again on replay.
-      derivedOnReplay: {
-        in: "payment",
-        field: "qr_png_data_url",
-        derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
-      },
+      derivedOnReplay: paymentQrOnReplay,
       request: { body: createSaleBody },
       responses: {
         201: {
@@ -81,11 +83,7 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
       tags: ["Sales"],
       auth: { keys: "both", owner: "session", till: "cashier" },
       idempotent: true,
-      derivedOnReplay: {
-        in: "payment",
-        field: "qr_png_data_url",
-        derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
-      },
+      derivedOnReplay: paymentQrOnReplay,
       request: { params: saleIdParams, body: addTenderBody },
       responses: {
         201: {

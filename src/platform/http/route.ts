@@ -82,6 +82,13 @@ export type HandlerContext<B, Q, P, A extends RouteAuth> = {
   answeredWrite: <Result>(present: (result: Result) => JsonReply) => AnsweredWrite<Result>;
 };
 
+/** A large field of an idempotent answer that a replay derives again (`derivedOnReplay` below). */
+export type DerivedOnReplay = {
+  in?: string;
+  field: string;
+  derive: (holder: Record<string, unknown>, config: Config) => string;
+};
+
 export type RouteDefinition<
   B extends Schema | undefined = Schema | undefined,
   Q extends Schema | undefined = Schema | undefined,
@@ -108,11 +115,7 @@ export type RouteDefinition<
    * answer's own, or that of the object under its key `in` (a wallet sale's `payment`; an answer whose
    * `in` is null has nothing to derive); `derive` reads the object that holds the field.
    */
-  derivedOnReplay?: {
-    in?: string;
-    field: string;
-    derive: (holder: Record<string, unknown>, config: Config) => string;
-  };
+  derivedOnReplay?: DerivedOnReplay;
   /**
    * A body that is not JSON (a CSV upload): UTF-8 text of this media type, read up to `limitBytes`
    * (which may exceed the JSON limit), then validated by `request.body` as a string.
