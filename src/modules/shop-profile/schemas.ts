@@ -61,16 +61,12 @@ export const updateShopProfileBody = z
   .refine((body) => Object.keys(body).length > 0, { message: "Send at least one field." });
 export type ShopProfileUpdate = z.infer<typeof updateShopProfileBody>;
 
+/** The profile as the API shows it: its row, named as an object, with the name it prints and times as text. */
 export const shopProfileSchema = z
-  .object({
-    object: z.literal("shop_profile"),
+  .object({ object: z.literal("shop_profile") })
+  .extend(shopProfileRowSchema.shape)
+  .extend({
     display_name: z.string().meta({ description: "The name printed on receipts (the account's name unless set)." }),
-    address: z.string().nullable(),
-    tax_number: z.string().nullable(),
-    receipt_footer: z.string().nullable(),
-    tax_mode: z.enum(taxModes),
-    default_tax_rate_bp: z.number().int(),
-    discount_limit_bp: z.number().int(),
     updated_at: z.string().nullable(),
   })
   .meta({ id: "ShopProfile" });
