@@ -72,6 +72,29 @@ export async function openTill(
   return { ...session, send: sender(app, session), deviceId: paired.body.id as string };
 }
 
+/**
+ * A till's cashier (Ann, PIN 1234) switched in and a manager (Ben, PIN 5678) of the owner's shop:
+ * `approval(action)` is Ben's PIN approving one request of the till (`Pos-Manager-Approval`'s token).
+ */
+export async function cashierAtTill(owner: TestSession, till: TestSession) {
+  const cashier = await owner.send("post", "/v1/cashiers").send({ name: "Ann", pin: "1234" });
+  const manager = await owner.send("post", "/v1/cashiers").send({ name: "Ben", pin: "5678", role: "manager" });
+  const switched = await till.send("post", "/v1/session/cashier").send({ cashier_id: cashier.body.id, pin: "1234" });
+  if (cashier.status !== 201 || manager.status !== 201 || switched.status !== 200) {
+    throw new Error(`cashiers not set up: ${cashier.status} ${manager.status} ${switched.status}`);
+  }
+  return {
+    cashierId: cashier.body.id as string,
+    async approval(action: string): Promise<string> {
+      const approval = await till
+        .send("post", "/v1/session/manager_approvals")
+        .send({ cashier_id: manager.body.id, pin: "5678", action });
+      if (approval.status !== 201) throw new Error(`approval refused: ${approval.status}`);
+      return approval.body.token as string;
+    },
+  };
+}
+
 export const PASSWORD = "correct horse battery";
 
 /**

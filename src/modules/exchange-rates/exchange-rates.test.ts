@@ -1,5 +1,5 @@
 import request from "supertest";
-import { openTill, ownerTestWorld } from "../../../tests/support/sessions.ts";
+import { cashierAtTill, openTill, ownerTestWorld } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 import { microsOf, rateOf } from "./service.ts";
 
@@ -89,26 +89,21 @@ test("bad rates and pairs are 400s that write nothing", async () => {
 
 test("at a till with cashiers, a cashier needs a manager; a manager's PIN approves one setting", async () => {
   const till = await openTill(world.app, world.owner);
-  const cashier = await world.owner.send("post", "/v1/cashiers").send({ name: "Ann", pin: "1234" });
-  const manager = await world.owner.send("post", "/v1/cashiers").send({ name: "Ben", pin: "5678", role: "manager" });
-  await till.send("post", "/v1/session/cashier").send({ cashier_id: cashier.body.id, pin: "1234" });
+  const { cashierId, approval } = await cashierAtTill(world.owner, till);
 
   const refused = await till.send("post", "/v1/exchange_rates").send({ base: "USD", other: "ZWG", rate: "26" });
   expect([refused.status, refused.body.error.code]).toEqual([403, "manager_required"]);
-  const approval = await till
-    .send("post", "/v1/session/manager_approvals")
-    .send({ cashier_id: manager.body.id, pin: "5678", action: "exchange_rate" });
-  expect(approval.status).toBe(201);
+  const token = await approval("exchange_rate");
   const approved = await till
     .send("post", "/v1/exchange_rates")
-    .set("Pos-Manager-Approval", approval.body.token)
+    .set("Pos-Manager-Approval", token)
     .send({ base: "USD", other: "ZWG", rate: "26" });
   expect(approved.status).toBe(201);
-  expect(approved.body.set_by).toEqual({ type: "till_user", id: cashier.body.id });
+  expect(approved.body.set_by).toEqual({ type: "till_user", id: cashierId });
   // The approval is used up.
   const again = await till
     .send("post", "/v1/exchange_rates")
-    .set("Pos-Manager-Approval", approval.body.token)
+    .set("Pos-Manager-Approval", token)
     .send({ base: "USD", other: "ZWG", rate: "27" });
   expect(again.status).toBe(403);
   // The till reads the rate in force.

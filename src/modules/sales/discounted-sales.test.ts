@@ -3,7 +3,7 @@ import request from "supertest";
 import { testApp, testConfig } from "../../../tests/support/app.ts";
 import { createProduct } from "../../../tests/support/pos.ts";
 import { salesTestWorld } from "../../../tests/support/sales.ts";
-import { openTill, signIn } from "../../../tests/support/sessions.ts";
+import { cashierAtTill, openTill, signIn } from "../../../tests/support/sessions.ts";
 import { sql } from "../../platform/db/pool.ts";
 
 /** Discounts and tax on a sale (issue 47 points 3 and 4): the figures the API prices and keeps. */
@@ -146,9 +146,7 @@ test("over the shop's discount limit a cashier needs a manager; under it, not; a
   const owner = await signIn(app, { email: world.shop.email, password: "correct horse battery" });
   expect((await owner.send("patch", "/v1/shop_profile").send({ discount_limit_bp: 1_000 })).status).toBe(200);
   const till = await openTill(app, owner);
-  const cashier = await owner.send("post", "/v1/cashiers").send({ name: "Ann", pin: "1234" });
-  const manager = await owner.send("post", "/v1/cashiers").send({ name: "Ben", pin: "5678", role: "manager" });
-  await till.send("post", "/v1/session/cashier").send({ cashier_id: cashier.body.id, pin: "1234" });
+  const { approval } = await cashierAtTill(owner, till);
   const sale = (percentBp: number) => ({
     tender: "cash",
     items: [{ name: "Hat", qty: 1, unit_cents: 1_000 }],
@@ -160,20 +158,17 @@ test("over the shop's discount limit a cashier needs a manager; under it, not; a
   );
   const refused = await till.send("post", "/v1/sales").set("Idempotency-Key", randomUUID()).send(sale(1_500));
   expect([refused.status, refused.body.error.code]).toEqual([403, "manager_required"]);
-  const approval = await till
-    .send("post", "/v1/session/manager_approvals")
-    .send({ cashier_id: manager.body.id, pin: "5678", action: "discount" });
-  expect(approval.status).toBe(201);
+  const token = await approval("discount");
   const approved = await till
     .send("post", "/v1/sales")
     .set("Idempotency-Key", randomUUID())
-    .set("Pos-Manager-Approval", approval.body.token)
+    .set("Pos-Manager-Approval", token)
     .send(sale(1_500));
   expect([approved.status, approved.body.total_cents]).toEqual([201, 850]);
   const again = await till
     .send("post", "/v1/sales")
     .set("Idempotency-Key", randomUUID())
-    .set("Pos-Manager-Approval", approval.body.token)
+    .set("Pos-Manager-Approval", token)
     .send(sale(1_500));
   expect(again.status).toBe(403);
   // A key (the owner's integration) is not a till: no manager asked.
