@@ -4,6 +4,10 @@ import { type CashierRow, cashierRowSchema, PIN_ATTEMPTS_MAX } from "./schemas.t
 
 const COLUMNS = sql.fragment`merchant_id, id, name, role, pin_hash, failed_pin_attempts, locked_at, disabled_at, created_at`;
 
+/** The cashier, while neither locked nor disabled. */
+const usable = (merchantId: string, id: string) =>
+  sql.fragment`merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL`;
+
 /** The unique index that keeps a shop's cashier names apart (case and outer spaces aside). */
 export const NAME_CONSTRAINT = "cashiers_name_unique";
 
@@ -35,7 +39,7 @@ export async function selectCashiers(database: Queryable, merchantId: string): P
 export async function takePinAttempt(database: Queryable, merchantId: string, id: string): Promise<CashierRow | null> {
   return database.maybeOne(sql.type(cashierRowSchema)`
     UPDATE cashiers SET failed_pin_attempts = failed_pin_attempts + 1
-    WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
+    WHERE ${usable(merchantId, id)}
       AND failed_pin_attempts < ${PIN_ATTEMPTS_MAX}
     RETURNING ${COLUMNS}`);
 }
@@ -61,7 +65,7 @@ export async function recordRightPin(
 ): Promise<CashierRow | null> {
   return database.maybeOne(sql.type(cashierRowSchema)`
     UPDATE cashiers SET failed_pin_attempts = 0, pin_hash = coalesce(${upgradedPinHash}, pin_hash)
-    WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
+    WHERE ${usable(merchantId, id)}
     RETURNING ${COLUMNS}`);
 }
 
@@ -74,7 +78,7 @@ export async function updatePin(
 ): Promise<CashierRow | null> {
   return database.maybeOne(sql.type(cashierRowSchema)`
     UPDATE cashiers SET pin_hash = ${pinHash}, failed_pin_attempts = 0
-    WHERE merchant_id = ${merchantId} AND id = ${id} AND locked_at IS NULL AND disabled_at IS NULL
+    WHERE ${usable(merchantId, id)}
     RETURNING ${COLUMNS}`);
 }
 
