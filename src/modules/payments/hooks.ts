@@ -1,5 +1,5 @@
 import type { FragmentSqlToken } from "slonik";
-import type { Queryable } from "../../platform/db/pool.ts";
+import type { Database } from "../../platform/db/pool.ts";
 import type { PaymentRow } from "./schemas.ts";
 
 /**
@@ -14,7 +14,7 @@ import type { PaymentRow } from "./schemas.ts";
  * The hooks are not registered anywhere: the composition (`src/wiring/modules.ts`) lists them and
  * passes the list to every module that can end a payment (`PaymentDependencies.paymentHooks`), so
  * what runs is what the caller was given. A hook returns a function to run after the commit
- * (metrics), never inside the transaction.
+ * (metrics, a follow-up in a transaction of its own), never inside the transaction.
  */
 export type EndEffects = {
   /** Names the statement's shape (it is prepared): effects of the same SQL text share it. */
@@ -31,9 +31,9 @@ export type EndEffects = {
 
 export type PaymentHook = {
   /** The payments are about to be settled (`paid`): what to write with their settlements, or null for nothing. */
-  onSettling?: (database: Queryable, payments: readonly PaymentRow[]) => Promise<EndEffects | null>;
+  onSettling?: (database: Database, payments: readonly PaymentRow[]) => Promise<EndEffects | null>;
   /** The payments are about to end unpaid (`expired` or `failed`): what to write with that, or null. */
-  onEndingUnpaid?: (database: Queryable, payments: readonly PaymentRow[]) => Promise<EndEffects | null>;
+  onEndingUnpaid?: (database: Database, payments: readonly PaymentRow[]) => Promise<EndEffects | null>;
 };
 
 /** The hooks a process runs at a payment's end, in order. */
@@ -42,7 +42,7 @@ export type PaymentHooks = readonly PaymentHook[];
 /** What every hook writes with the ends of `payments` (`paid`, or unpaid), in the hooks' order. */
 export async function endEffects(
   hooks: PaymentHooks,
-  database: Queryable,
+  database: Database,
   payments: readonly PaymentRow[],
   end: "paid" | "unpaid",
 ): Promise<EndEffects[]> {

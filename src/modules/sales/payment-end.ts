@@ -1,9 +1,9 @@
-import type { Queryable } from "../../platform/db/pool.ts";
+import type { Database, Queryable } from "../../platform/db/pool.ts";
 import type { EndEffects, PaymentHook, PaymentRow } from "../payments/index.ts";
 import * as queries from "./payment-end-queries.ts";
 import { completionEnd, countCompletion } from "./sale-effects.ts";
 import type { SaleRow } from "./schemas.ts";
-import { isTenderPayment, tenderEnds, withTenderEnds } from "./tender-end.ts";
+import { completeSplitSaleIfPaid, isTenderPayment, tenderEnds, withTenderEnds } from "./tender-end.ts";
 
 /**
  * A wallet sale's end with its payment's (the payments module's hook, `salePaymentHook`): completed in
@@ -18,7 +18,7 @@ import { isTenderPayment, tenderEnds, withTenderEnds } from "./tender-end.ts";
  * written only if its payment's settlement is. The stock moves lock the products' rows until the
  * commit, the statement's own end.
  */
-async function saleCompletions(database: Queryable, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
+async function saleCompletions(database: Database, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
   const [pending, split] = await Promise.all([
     pendingWalletSales(database, payments),
     tenderEnds(database, payments, "paid"),
@@ -40,6 +40,10 @@ async function saleCompletions(database: Queryable, payments: readonly PaymentRo
       const gate = gateOf(sale);
       if (gate !== null && paidPaymentIds.has(gate)) countCompletion(sale);
     }
+    for (const sale of split?.racing ?? []) {
+      const gate = split?.gateOf(sale.id) ?? null;
+      if (gate !== null && paidPaymentIds.has(gate)) checkAgain(database, sale);
+    }
   });
 }
 
@@ -47,10 +51,7 @@ async function saleCompletions(database: Queryable, payments: readonly PaymentRo
  * Wallet sales' cancellation with their payments' unpaid end (expired or failed): nothing moves. A
  * split sale's wallet tender only fails: the sale stays pending, what was paid kept.
  */
-async function saleCancellations(
-  database: Queryable,
-  payments: readonly PaymentRow[],
-): Promise<SalesEndEffects | null> {
+async function saleCancellations(database: Database, payments: readonly PaymentRow[]): Promise<SalesEndEffects | null> {
   const [pending, split] = await Promise.all([
     pendingWalletSales(database, payments),
     tenderEnds(database, payments, "failed"),
@@ -64,8 +65,18 @@ async function saleCancellations(
 /** `EndEffects`, and `endAlone`: the same written in a statement of its own (true if any sale ended). */
 type SalesEndEffects = EndEffects & { endAlone: () => Promise<boolean> };
 
+/**
+ * A split sale whose tender was just paid while another tender was pending, checked again now that
+ * the statement committed (`tender-end.ts`: two tenders paid at the same instant). A failure leaves
+ * the sale to its next read, which completes it the same way.
+ */
+function checkAgain(database: Database, sale: SaleRow): void {
+  const world = { merchantId: sale.merchant_id, livemode: sale.livemode };
+  completeSplitSaleIfPaid(database, world, sale.id, []).catch(() => {});
+}
+
 const effectsOf = (
-  database: Queryable,
+  database: Database,
   end: queries.SalesEnd,
   afterCommit: EndEffects["afterCommit"],
 ): SalesEndEffects => ({
@@ -111,7 +122,7 @@ export const salePaymentHook: PaymentHook = {
  * that had no sales hook (an older release during a rolling deploy). The sale ends once, as the hook
  * would have ended it.
  */
-export async function endSaleLeftPending(database: Queryable, payment: PaymentRow): Promise<void> {
+export async function endSaleLeftPending(database: Database, payment: PaymentRow): Promise<void> {
   const end = await (payment.status === "paid" ? saleCompletions : saleCancellations)(database, [payment]);
   if (end !== null && (await end.endAlone())) {
     end.afterCommit(new Set([payment.id]));

@@ -16,8 +16,11 @@ import type { SaleTenderRow } from "./tender-schemas.ts";
  * kept. A split sale completes only when no tender is pending and the paid ones cover its total.
  *
  * Two wallet tenders of one sale paid at the same instant by two statements each see the other still
- * pending: neither completes the sale. `completeSplitSaleIfPaid` then does, under the sale's row lock
- * (the next read of the sale, `reading.ts`, or the next tender added).
+ * pending: neither completes the sale. So a statement that pays a tender while another of its sale's
+ * tenders is pending (`racing`) checks again once committed, under the sale's row lock
+ * (`completeSplitSaleIfPaid`, in a transaction of its own): the later of the two commits sees both
+ * paid and completes the sale. Should that check fail (the database gone meanwhile), the next read of
+ * the sale (`reading.ts`) or the next tender added completes it.
  */
 
 /** The payments made for a split sale's tender: their metadata names the tender. */
@@ -28,6 +31,8 @@ export type TenderEnds = {
   tenders: readonly SaleTenderRow[];
   status: "paid" | "failed";
   completing: readonly SaleRow[];
+  /** Sales not completing here because another of their tenders is pending: checked again after the commit. */
+  racing: readonly SaleRow[];
   /** The payment whose end completes `sale` (one of its tenders' in this batch). */
   gateOf: (saleId: string) => string | null;
   /** A completing sale's tenders as they are once these ends are written. */
@@ -80,10 +85,14 @@ export async function tenderEnds(
         : saleQueries.selectSale(database, { merchantId: first.merchant_id, livemode: first.livemode }, saleId),
     ),
   );
-  const completing = sales.filter(
-    (sale): sale is SaleRow =>
-      sale !== null && sale.status === "pending" && isPaidWith(sale, perSale.get(sale.id) ?? [], paidNow),
-  );
+  const pendingSales = sales.filter((sale): sale is SaleRow => sale !== null && sale.status === "pending");
+  const completing = pendingSales.filter((sale) => isPaidWith(sale, perSale.get(sale.id) ?? [], paidNow));
+  const othersPending = (sale: SaleRow) =>
+    (perSale.get(sale.id) ?? []).some(
+      (tender) => tender.status === "pending" && (tender.payment_id === null || !ending.has(tender.payment_id)),
+    );
+  const racing =
+    status === "paid" ? pendingSales.filter((sale) => !completing.includes(sale) && othersPending(sale)) : [];
   const ended = (tender: SaleTenderRow) =>
     tender.payment_id !== null && ending.has(tender.payment_id) && tender.status === "pending"
       ? { ...tender, status }
@@ -92,6 +101,7 @@ export async function tenderEnds(
     tenders,
     status,
     completing,
+    racing,
     gateOf: (saleId) => gates.get(saleId) ?? null,
     tendersOf: (saleId) => (perSale.get(saleId) ?? []).map(ended),
   };
