@@ -1,10 +1,18 @@
 import { useState } from "preact/hooks";
+import { type Currency, currencies } from "../../../src/kernel/money.ts";
+import { createProduct, type NewProduct } from "../../lib/api/products.ts";
 import { ApiError } from "../../lib/api.ts";
-import { api } from "../../lib/session.ts";
 import { Button, Dialog, Field, SelectField } from "../../ui/index.ts";
 import { parseAmountCents } from "../money.ts";
 import { lookupBarcode, remember } from "./catalog.ts";
 import type { Product } from "./product.ts";
+
+type DialogProps = {
+  barcode: string | undefined;
+  purpose: "sell" | "stock";
+  onSaved: (product: Product) => void;
+  onClose: () => void;
+};
 
 /**
  * A new product from an unknown barcode, the barcode filled in. Saved, it joins the browser's catalog
@@ -13,12 +21,7 @@ import type { Product } from "./product.ts";
  * The form is mounted afresh for each barcode (the dialog renders its content only while open), so it
  * starts empty without an effect that could clear what was typed after the dialog appeared.
  */
-export function ProductDialog(props: {
-  barcode: string | undefined;
-  purpose: "sell" | "stock";
-  onSaved: (product: Product) => void;
-  onClose: () => void;
-}) {
+export function ProductDialog(props: DialogProps) {
   return (
     <Dialog open={props.barcode !== undefined} title="New product" onClose={props.onClose}>
       {props.barcode === undefined ? null : (
@@ -34,12 +37,26 @@ export function ProductDialog(props: {
   );
 }
 
-function ProductForm(props: {
-  barcode: string;
-  purpose: "sell" | "stock";
-  onSaved: (product: Product) => void;
-  onClose: () => void;
-}) {
+/**
+ * Creates the product. A save retried after a dropped connection is refused `barcode_taken`: the
+ * product with that barcode is the one the first try made when its name is the same.
+ */
+async function createOrFind(body: NewProduct): Promise<Product> {
+  try {
+    const product = await createProduct(body, { world: "test" });
+    remember([product]);
+    return product;
+  } catch (caught) {
+    if (!(caught instanceof ApiError && caught.code === "barcode_taken" && typeof body.barcode === "string")) {
+      throw caught;
+    }
+    const existing = await lookupBarcode(body.barcode).catch(() => undefined);
+    if (existing !== undefined && existing.name === body.name) return existing;
+    throw new Error("Another product already has this barcode.");
+  }
+}
+
+function ProductForm(props: DialogProps & { barcode: string }) {
   const [name, setName] = useState("");
   const [price, setPrice] = useState("");
   const [currency, setCurrency] = useState("USD");
@@ -55,28 +72,18 @@ function ProductForm(props: {
     }
     setBusy(true);
     setError(undefined);
-    const body = {
-      name: name.trim(),
-      price_cents: priceCents,
-      currency,
-      barcode: barcode.trim() === "" ? null : barcode.trim(),
-      category: category.trim() === "" ? null : category.trim(),
-    };
     try {
-      const product = await api.post<Product>("/v1/products", body, { world: "test" });
-      remember([product]);
-      props.onSaved(product);
+      props.onSaved(
+        await createOrFind({
+          name: name.trim(),
+          price_cents: priceCents,
+          currency: currency as Currency,
+          barcode: barcode.trim() === "" ? null : barcode.trim(),
+          category: category.trim() === "" ? null : category.trim(),
+        }),
+      );
     } catch (caught) {
-      if (caught instanceof ApiError && caught.code === "barcode_taken" && body.barcode !== null) {
-        const existing = await lookupBarcode(body.barcode).catch(() => undefined);
-        if (existing !== undefined && existing.name === body.name) {
-          props.onSaved(existing);
-          return;
-        }
-        setError("Another product already has this barcode.");
-      } else {
-        setError(caught instanceof Error ? caught.message : "The product could not be saved.");
-      }
+      setError(caught instanceof Error ? caught.message : "The product could not be saved.");
     } finally {
       setBusy(false);
     }
@@ -105,25 +112,31 @@ function ProductForm(props: {
           label="Currency"
           value={currency}
           onValue={setCurrency}
-          options={[
-            { value: "USD", label: "USD" },
-            { value: "ZWG", label: "ZWG" },
-          ]}
+          options={currencies.map((value) => ({ value, label: value }))}
         />
         <Field label="Category" value={category} onValue={setCategory} maxLength={100} />
         <Field label="Barcode" value={barcode} onValue={setBarcode} maxLength={100} />
-        {error === undefined ? null : (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div class="dialog-actions">
-          <Button onClick={props.onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>
-            Save product
-          </Button>
-        </div>
+        <FormActions error={error} busy={busy} onClose={props.onClose} />
       </form>
+    </>
+  );
+}
+
+/** The refusal, if any, over Cancel and Save. */
+function FormActions(props: { error: string | undefined; busy: boolean; onClose: () => void }) {
+  return (
+    <>
+      {props.error === undefined ? null : (
+        <p class="form-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <div class="dialog-actions">
+        <Button onClick={props.onClose}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={props.busy}>
+          Save product
+        </Button>
+      </div>
     </>
   );
 }
