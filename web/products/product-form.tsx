@@ -1,13 +1,8 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies } from "../../src/kernel/money.ts";
 import type { ApiError } from "../lib/api/client.ts";
-import {
-  createProduct,
-  type NewProduct,
-  type Product,
-  type ProductChanges,
-  updateProduct,
-} from "../lib/api/products.ts";
+import { type ProductChanges, updateProduct } from "../lib/api/product-by-id.ts";
+import { createProduct, type NewProduct, type Product } from "../lib/api/products.ts";
 import { parameterOf } from "../lib/field-error.ts";
 import { FormError, useFieldForm } from "../ui/field-form.tsx";
 import { Button, Dialog, Field, SelectField } from "../ui/index.ts";

@@ -61,10 +61,6 @@ export function productByBarcode(code: string): Product | undefined {
   return byBarcode.get(code);
 }
 
-export function productById(id: string): Product | undefined {
-  return byId.get(id);
-}
-
 /** Takes products the server answered into the catalog (an inactive one leaves it) and keeps them. */
 export function remember(products: readonly Product[], options: { persist: boolean } = { persist: true }): void {
   if (products.length === 0) return;

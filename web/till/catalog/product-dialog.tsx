@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { type Currency, currencies } from "../../../src/kernel/money.ts";
 import { createProduct, type NewProduct } from "../../lib/api/products.ts";
 import { ApiError } from "../../lib/api.ts";
-import { Button, Dialog, Field, SelectField } from "../../ui/index.ts";
+import { Button, Dialog, Field, FormError, SelectField } from "../../ui/index.ts";
 import { parseAmountCents } from "../money.ts";
 import { lookupBarcode, remember } from "./catalog.ts";
 import type { Product } from "./product.ts";
@@ -24,15 +24,7 @@ type DialogProps = {
 export function ProductDialog(props: DialogProps) {
   return (
     <Dialog open={props.barcode !== undefined} title="New product" onClose={props.onClose}>
-      {props.barcode === undefined ? null : (
-        <ProductForm
-          key={props.barcode}
-          barcode={props.barcode}
-          purpose={props.purpose}
-          onSaved={props.onSaved}
-          onClose={props.onClose}
-        />
-      )}
+      {props.barcode === undefined ? null : <ProductForm key={props.barcode} {...props} barcode={props.barcode} />}
     </Dialog>
   );
 }
@@ -47,7 +39,7 @@ async function createOrFind(body: NewProduct): Promise<Product> {
     remember([product]);
     return product;
   } catch (caught) {
-    if (!(caught instanceof ApiError && caught.code === "barcode_taken" && typeof body.barcode === "string")) {
+    if (!(caught instanceof ApiError && caught.code === "barcode_taken" && body.barcode != null)) {
       throw caught;
     }
     const existing = await lookupBarcode(body.barcode).catch(() => undefined);
@@ -55,6 +47,9 @@ async function createOrFind(body: NewProduct): Promise<Product> {
     throw new Error("Another product already has this barcode.");
   }
 }
+
+/** Typed text as the API takes it: trimmed, and null when nothing is left. */
+const textOrNull = (text: string) => text.trim() || null;
 
 function ProductForm(props: DialogProps & { barcode: string }) {
   const [name, setName] = useState("");
@@ -64,7 +59,8 @@ function ProductForm(props: DialogProps & { barcode: string }) {
   const [barcode, setBarcode] = useState(props.barcode);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
-  const save = async () => {
+  const save = async (event: Event) => {
+    event.preventDefault();
     const priceCents = price.trim() === "" ? null : parseAmountCents(price);
     if (priceCents === undefined) {
       setError("The price is an amount such as 4.50, or empty for priced at sale time.");
@@ -78,8 +74,8 @@ function ProductForm(props: DialogProps & { barcode: string }) {
           name: name.trim(),
           price_cents: priceCents,
           currency: currency as Currency,
-          barcode: barcode.trim() === "" ? null : barcode.trim(),
-          category: category.trim() === "" ? null : category.trim(),
+          barcode: textOrNull(barcode),
+          category: textOrNull(category),
         }),
       );
     } catch (caught) {
@@ -94,12 +90,7 @@ function ProductForm(props: DialogProps & { barcode: string }) {
         Barcode {props.barcode} is not in the catalog.{" "}
         {props.purpose === "sell" ? "Saved, it goes into the cart; the cart is kept." : "Saved, you can receive it."}
       </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
+      <form onSubmit={save}>
         <Field label="Name" required autoFocus value={name} onValue={setName} maxLength={200} />
         <Field
           label="Price"
@@ -116,27 +107,14 @@ function ProductForm(props: DialogProps & { barcode: string }) {
         />
         <Field label="Category" value={category} onValue={setCategory} maxLength={100} />
         <Field label="Barcode" value={barcode} onValue={setBarcode} maxLength={100} />
-        <FormActions error={error} busy={busy} onClose={props.onClose} />
+        <FormError error={error} />
+        <div class="dialog-actions">
+          <Button onClick={props.onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            Save product
+          </Button>
+        </div>
       </form>
-    </>
-  );
-}
-
-/** The refusal, if any, over Cancel and Save. */
-function FormActions(props: { error: string | undefined; busy: boolean; onClose: () => void }) {
-  return (
-    <>
-      {props.error === undefined ? null : (
-        <p class="form-error" role="alert">
-          {props.error}
-        </p>
-      )}
-      <div class="dialog-actions">
-        <Button onClick={props.onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" busy={props.busy}>
-          Save product
-        </Button>
-      </div>
     </>
   );
 }

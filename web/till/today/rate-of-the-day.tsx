@@ -26,7 +26,7 @@ export function setter(rate: ExchangeRate): string {
  * a manager sets it; a cashier's request answers `manager_required` and postOnce asks for a manager's PIN.
  */
 export function RateOfTheDay() {
-  const [current, reload] = useResource(() => currentExchangeRates(), []);
+  const [current, reload] = useResource(currentExchangeRates, []);
   const [setting, setSetting] = useState(false);
   return (
     <section aria-labelledby="rate-title">

@@ -1,12 +1,7 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../../../src/kernel/money.ts";
-import {
-  exportProducts,
-  listProducts,
-  type Product,
-  type ProductQuery,
-  updateProduct,
-} from "../../../../lib/api/products.ts";
+import { updateProduct } from "../../../../lib/api/product-by-id.ts";
+import { exportProducts, listProducts, type Product, type ProductQuery } from "../../../../lib/api/products.ts";
 import { saveFile } from "../../../../lib/download.ts";
 import { useResource } from "../../../../lib/resource.ts";
 import { ProductForm } from "../../../../products/product-form.tsx";

@@ -25,7 +25,7 @@ const rateLine = (rate: ExchangeRate) => `${rate.base} 1 = ${rate.other} ${rate.
  * with who set it and when. Rates are per world, like sales.
  */
 export function ExchangeRatesPage() {
-  const [current, reload] = useResource(() => currentExchangeRates(), []);
+  const [current, reload] = useResource(currentExchangeRates, []);
   const nameOf = useActorNames();
   const [historyPair, setHistoryPair] = useState(0);
   // Bumped by each rate set here: the history starts again from its newest page.
