@@ -33,6 +33,7 @@ const lineArb = fc.record({
 
 const product = (index: number, taxRateBp: number | null): Product => ({
   id: `prod_${index}`,
+  object: "product",
   name: `Item ${index}`,
   sku: null,
   barcode: null,
@@ -45,6 +46,7 @@ const product = (index: number, taxRateBp: number | null): Product => ({
   low_stock: false,
   tax_rate_bp: taxRateBp,
   active: true,
+  created_at: "2026-11-28T00:00:00.000Z",
   updated_at: "2026-11-28T00:00:00.000Z",
 });
 

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies } from "../../src/kernel/money.ts";
 import type { ApiError } from "../lib/api/client.ts";
-import { createProduct, type Product, type ProductChanges, updateProduct } from "../lib/api/products.ts";
+import { type ProductChanges, updateProduct } from "../lib/api/product-by-id.ts";
+import { createProduct, type NewProduct, type Product } from "../lib/api/products.ts";
 import { parameterOf } from "../lib/field-error.ts";
-import { api } from "../lib/session.ts";
 import { FormError, useFieldForm } from "../ui/field-form.tsx";
 import { Button, Dialog, Field, SelectField } from "../ui/index.ts";
 
@@ -21,6 +21,8 @@ type Draft = {
   active: string;
 };
 type Errors = Partial<Record<keyof Draft, string>>;
+/** What the form sends: a new product's fields (`stock_qty` only then), or a change (`active` only then). */
+type ProductSave = NewProduct & ProductChanges;
 
 const priceText = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
 
@@ -52,7 +54,7 @@ const WHOLE_NUMBER = /^\d{1,10}$/;
 function changesOf(
   draft: Draft,
   form: { creating: boolean; withActive: boolean },
-): { changes: ProductChanges } | { errors: Errors } {
+): { changes: ProductSave } | { errors: Errors } {
   const { creating } = form;
   const errors: Errors = {};
   const price = centsOf(draft.price);
@@ -69,7 +71,7 @@ function changesOf(
   }
   if (Object.keys(errors).length > 0) return { errors };
   const text = (value: string) => (value.trim() === "" ? null : value.trim());
-  const changes: ProductChanges = {
+  const changes: ProductSave = {
     name: draft.name.trim(),
     price_cents: price ?? null,
     currency: draft.currency,
@@ -178,8 +180,7 @@ function ProductFields({ draft, setDraft, errors, creating, withActive }: Fields
 /**
  * Create (no `product`) or edit a product; each field's error is shown under it. The dashboard and
  * the till share it. `withActive`: the edit also archives or restores (the till's, which has no list
- * of archived products to restore from). `managerApproval`: the till's PATCH when a manager's PIN
- * approved it.
+ * of archived products to restore from).
  */
 export function ProductForm(props: {
   product: Product | undefined;
@@ -195,9 +196,7 @@ export function ProductForm(props: {
     event.preventDefault();
     const product = props.product;
     return submit(changesOf(draft, { creating, withActive }), async (changes) =>
-      props.onSaved(
-        await (product === undefined ? createProduct(api, changes) : updateProduct(api, product.id, changes)),
-      ),
+      props.onSaved(await (product === undefined ? createProduct(changes) : updateProduct(product.id, changes))),
     );
   }
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { WorldName } from "../lib/api.ts";
 import { currentPath } from "../lib/router.ts";
-import { api, session } from "../lib/session.ts";
+import { session } from "../lib/session.ts";
 import { Button, Link, lazyPage, Toasts, toast, WorldBadge } from "../ui/index.ts";
 import { cashiers, currentCashier, loadCashiers, pinRequired, switchOut } from "./cashier/cashiers.ts";
 import { ChangePinDialog, ManagerDialog } from "./cashier/manager-dialog.tsx";
@@ -98,7 +98,7 @@ function useTillSession() {
   useEffect(() => {
     if (merchantId === undefined) return;
     const stopOutbox = startOutbox(merchantId);
-    startCatalog(api, merchantId).catch(() => {
+    startCatalog(merchantId).catch(() => {
       // Offline with the browser's copy loaded, the till sells from it; only no catalog at all is news.
       if (!catalogLoaded.value) toast("The catalog could not be loaded. Scans ask the server.", "error");
     });

@@ -1,25 +1,8 @@
-import type { Currency } from "../../../src/kernel/money.ts";
-import type { ApiClient, Page } from "../api.ts";
+import { type BodyOf, type CallOptions, call, type QueryOf, type Schema } from "./call.ts";
 
-/**
- * The rate of the day's calls (src/modules/exchange-rates/README.md). Typed by hand for now, like
- * products.ts: the generated OpenAPI types will replace these declarations.
- */
-
-export type ExchangeRate = {
-  id: string;
-  object: "exchange_rate";
-  livemode: boolean;
-  base: Currency;
-  other: Currency;
-  /** How many of `other` one unit of `base` buys, as set ("26.7843", no trailing zeros). */
-  rate: string;
-  other_per_base_micros: number;
-  set_by: { type: "api_key" | "dashboard_user" | "till_user"; id: string };
-  created_at: string;
-};
-
-export type RatePair = { base: Currency; other: Currency };
+/** The rate of the day's calls (src/modules/exchange-rates/README.md) and the rate check the forms share. */
+export type ExchangeRate = Schema<"ExchangeRate">;
+export type RatePair = Pick<BodyOf<"/v1/exchange_rates", "post">, "base" | "other">;
 
 /** The shop's two directions, each its own rate (a shop may buy and sell at different rates). */
 export const RATE_PAIRS: readonly [RatePair, RatePair] = [
@@ -36,14 +19,15 @@ export function rateText(typed: string): string | undefined {
   return RATE_PATTERN.test(rate) && /[1-9]/.test(rate) ? rate : undefined;
 }
 
-export const currentExchangeRates = (api: ApiClient) => api.get<{ data: ExchangeRate[] }>("/v1/exchange_rates/current");
+/** The newest rate of each direction set (none for a direction never set). */
+export const currentExchangeRates = () => call("get", "/v1/exchange_rates/current");
 
-export const listExchangeRates = (api: ApiClient, pair: RatePair, cursor?: string) =>
-  api.get<Page<ExchangeRate>>("/v1/exchange_rates", { query: { ...pair, cursor, limit: 20 } });
+export const listExchangeRates = (query: QueryOf<"/v1/exchange_rates", "get">) =>
+  call("get", "/v1/exchange_rates", { query });
 
-/** `managerApproval`: a manager's PIN approving this one setting at a till (Pos-Manager-Approval). */
-export const setExchangeRate = (api: ApiClient, pair: RatePair, rate: string, managerApproval?: string) =>
-  api.post<ExchangeRate>("/v1/exchange_rates", { ...pair, rate }, { managerApproval });
+/** `options.managerApproval`: a manager's PIN approving this one setting at a till (Pos-Manager-Approval). */
+export const setExchangeRate = (body: BodyOf<"/v1/exchange_rates", "post">, options?: CallOptions) =>
+  call("post", "/v1/exchange_rates", { ...options, body });
 
 export const rateFor = (rates: readonly ExchangeRate[], pair: RatePair) =>
   rates.find((rate) => rate.base === pair.base && rate.other === pair.other);

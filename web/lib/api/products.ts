@@ -1,73 +1,31 @@
-import type { Currency } from "../../../src/kernel/money.ts";
-import { type ApiClient, newIdempotencyKey, type Page } from "./client.ts";
+import { api } from "../session.ts";
+import { type BodyOf, type CallOptions, call, type QueryOf, type Schema } from "./call.ts";
 
 /**
- * The catalog's calls (docs/shop.md, "Products"), typed by hand for now: the generated OpenAPI types
- * will replace these declarations.
+ * The catalog's calls (docs/shop.md, "Products"): list, create, and import or export CSV. One product
+ * by its id (read, change) is product-by-id.ts: the till's first load lists and creates, and a module
+ * it imports goes into it whole (web/build.ts), so those two stay with the screens loaded on demand.
  */
+export type Product = Schema<"Product">;
+export type ProductQuery = QueryOf<"/v1/products", "get">;
+export type NewProduct = BodyOf<"/v1/products", "post">;
+/** A CSV import's dry run (every row's error, or what it would write), and what the import wrote. */
+export type ImportPreview = Schema<"ProductImportPreview">;
+export type ImportSummary = Schema<"ProductImport">;
 
-export type Product = {
-  id: string;
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  category: string | null;
-  price_cents: number | null;
-  currency: Currency;
-  track_stock: boolean;
-  /** On-hand; null when the product is not tracked. */
-  stock_qty: number | null;
-  low_stock_at: number;
-  low_stock: boolean;
-  /** Basis points (15.5 % = 1550); null: the shop's default rate. */
-  tax_rate_bp: number | null;
-  active: boolean;
-  /** When it last changed (the tills' change feed follows it). */
-  updated_at: string;
-};
+export const listProducts = (query: ProductQuery, options?: CallOptions) =>
+  call("get", "/v1/products", { ...options, query });
 
-/** The catalog fields a form writes (on-hand changes through stock moves, never here). */
-export type ProductChanges = Partial<
-  Pick<
-    Product,
-    | "name"
-    | "sku"
-    | "barcode"
-    | "category"
-    | "price_cents"
-    | "currency"
-    | "track_stock"
-    | "low_stock_at"
-    | "tax_rate_bp"
-    | "active"
-  >
-> & { stock_qty?: number };
+export const createProduct = (body: NewProduct, options?: CallOptions) =>
+  call("post", "/v1/products", { ...options, body });
 
-export type ProductFilter = {
-  q: string;
-  category: string;
-  active: "true" | "false" | "all";
-  cursor?: string | undefined;
-};
-
-export type ImportError = { row: number; column: string | null; code: string; message: string };
-export type ImportSummary = { rows: number; created: number; updated: number; unchanged: number };
-
-export const listProducts = (api: ApiClient, filter: ProductFilter) =>
-  api.get<Page<Product>>("/v1/products", { query: { ...filter, limit: 50 } });
-
-export const createProduct = (api: ApiClient, product: ProductChanges) => api.post<Product>("/v1/products", product);
-
-export const updateProduct = (api: ApiClient, productId: string, changes: ProductChanges) =>
-  api.request<Product>("PATCH", `/v1/products/${encodeURIComponent(productId)}`, { body: changes });
-
-export const exportProducts = (api: ApiClient) => api.download("/v1/products.csv");
+/** The catalog as a CSV file (its bytes and the name the server gave it). */
+export const exportProducts = () => api.download("/v1/products.csv");
 
 const csvBody = (csv: string) => ({ contentType: "text/csv", body: csv });
 
-export const previewImport = (api: ApiClient, csv: string) =>
-  api.request<ImportSummary & { errors: ImportError[] }>("POST", "/v1/products/import/preview", { text: csvBody(csv) });
+export const previewImport = (csv: string) => call("post", "/v1/products/import/preview", { text: csvBody(csv) });
 
 /** `idempotencyKey`: one per file the owner chose, so a retried apply never writes twice. */
-export const applyImport = (api: ApiClient, csv: string, idempotencyKey: string = newIdempotencyKey()) =>
-  api.request<ImportSummary>("POST", "/v1/products/import", { text: csvBody(csv), idempotencyKey });
+export const applyImport = (csv: string, idempotencyKey: string) =>
+  call("post", "/v1/products/import", { text: csvBody(csv), idempotencyKey });

@@ -1,5 +1,6 @@
 import { computed, signal } from "@preact/signals";
-import { type ApiClient, ApiError, type Page } from "../../lib/api.ts";
+import { listProducts } from "../../lib/api/products.ts";
+import { ApiError } from "../../lib/api.ts";
 import type { Product } from "./product.ts";
 import { type CatalogStore, openCatalogStore } from "./store.ts";
 
@@ -26,7 +27,8 @@ const byId = new Map<string, Product>();
 const byBarcode = new Map<string, Product>();
 let syncedUntil: string | undefined;
 let store: CatalogStore | undefined;
-let client: ApiClient | undefined;
+/** Whether startCatalog has run: before it, a barcode is not asked of the server. */
+let started = false;
 let syncing: Promise<void> | undefined;
 
 /** Bumped on every change of the catalog, so views that list products re-render. */
@@ -59,10 +61,6 @@ export function productByBarcode(code: string): Product | undefined {
   return byBarcode.get(code);
 }
 
-export function productById(id: string): Product | undefined {
-  return byId.get(id);
-}
-
 /** Takes products the server answered into the catalog (an inactive one leaves it) and keeps them. */
 export function remember(products: readonly Product[], options: { persist: boolean } = { persist: true }): void {
   if (products.length === 0) return;
@@ -89,8 +87,8 @@ export function remember(products: readonly Product[], options: { persist: boole
 }
 
 /** Opens the merchant's catalog: the browser's copy at once, then the server's changes. */
-export async function startCatalog(api: ApiClient, merchantId: string): Promise<void> {
-  client = api;
+export async function startCatalog(merchantId: string): Promise<void> {
+  started = true;
   byId.clear();
   byBarcode.clear();
   syncedUntil = undefined;
@@ -114,7 +112,7 @@ export function syncCatalog(): Promise<void> {
 }
 
 async function readFeed(): Promise<void> {
-  if (client === undefined) return;
+  if (!started) return;
   const since =
     syncedUntil === undefined
       ? new Date(0).toISOString()
@@ -122,10 +120,7 @@ async function readFeed(): Promise<void> {
   let cursor: string | undefined;
   do {
     const page = await withRateLimitWait(() =>
-      (client as ApiClient).get<Page<Product>>("/v1/products", {
-        world: "test",
-        query: { updated_since: since, active: "all", limit: PAGE_SIZE, cursor },
-      }),
+      listProducts({ updated_since: since, active: "all", limit: PAGE_SIZE, cursor }, { world: "test" }),
     );
     remember(page.data);
     cursor = page.next_cursor ?? undefined;
@@ -153,8 +148,8 @@ async function withRateLimitWait<T>(request: () => Promise<T>): Promise<T> {
  */
 export async function lookupBarcode(code: string): Promise<Product | undefined> {
   const cached = byBarcode.get(code);
-  if (cached !== undefined || client === undefined) return cached;
-  const page = await client.get<Page<Product>>("/v1/products", { world: "test", query: { barcode: code } });
+  if (cached !== undefined || !started) return cached;
+  const page = await listProducts({ barcode: code }, { world: "test" });
   remember(page.data);
   return page.data.find((product) => product.active && product.barcode === code);
 }

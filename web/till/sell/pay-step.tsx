@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
 import { ApiError, addSaleTender, createSale } from "../../lib/api.ts";
-import { Button, Dialog } from "../../ui/index.ts";
+import { Button, Dialog, FormError } from "../../ui/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { cart, cartCurrency, cartTotalCents, otherCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { keepCashSale } from "./keep-cash-sale.ts";
@@ -196,11 +196,7 @@ function CancelSplit(props: { sale: Sale; onCancelled: (given: Given) => void })
       <p id="cancel-split-title">
         <strong>Cancel this sale?</strong> {givenText(given, "Give back to the customer, in cash from the drawer:")}
       </p>
-      {error === undefined ? null : (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="cart-held-actions">
         <Button onClick={() => setAsking(false)}>Keep the sale</Button>
         <Button variant="danger" busy={busy} onClick={cancel}>

@@ -82,11 +82,7 @@ export function TenderBuilder(props: {
       {change.length === 0 ? null : (
         <ChangeChoice value={changeCurrency} change={change} onChoose={setChangeCurrency} />
       )}
-      {ready.why === undefined ? null : (
-        <p class="form-error" role="alert">
-          {ready.why}
-        </p>
-      )}
+      <FormError error={ready.why} />
       <FormError error={error} />
       <div class="dialog-actions">
         <Button onClick={props.onBack}>{props.leaveLabel}</Button>

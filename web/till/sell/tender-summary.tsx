@@ -2,7 +2,6 @@ import { useEffect, useState } from "preact/hooks";
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { currentExchangeRates, type ExchangeRate, rateFor } from "../../lib/api/exchange-rates.ts";
 import type { SaleTender } from "../../lib/api.ts";
-import { api } from "../../lib/session.ts";
 import { Button } from "../../ui/index.ts";
 import { setter, timeOf } from "../today/rate-of-the-day.tsx";
 import type { Tally, TenderInput } from "./tender-plan.ts";
@@ -22,7 +21,7 @@ export function useDayRate(base: Currency, other: Currency): { rate: ExchangeRat
   useEffect(() => {
     const pick = (rates: readonly ExchangeRate[]) =>
       setState({ rate: rateFor(rates, { base, other }), reading: false });
-    currentExchangeRates(api).then(
+    currentExchangeRates().then(
       (answer) => {
         pick(answer.data);
         try {

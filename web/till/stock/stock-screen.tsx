@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
+import { getProduct } from "../../lib/api/product-by-id.ts";
 import { changeStock, type StockChangePath, type StockReport, stockReport } from "../../lib/api.ts";
 import { type Resource, useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button, Field, Table, toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode, remember } from "../catalog/catalog.ts";
@@ -69,7 +69,7 @@ function useStockPick() {
   const select = (product: Product) => {
     setSelected(product);
     // On-hand moves with every sale: read it fresh rather than from the cached catalog.
-    api.get<Product>(`/v1/products/${encodeURIComponent(product.id)}`, { world: "test" }).then(
+    getProduct(product.id, { world: "test" }).then(
       (fresh) => {
         remember([fresh]);
         setSelected((current) => (current?.id === fresh.id ? fresh : current));

@@ -8,7 +8,6 @@ import {
 } from "../../lib/api/exchange-rates.ts";
 import { ApiError } from "../../lib/api.ts";
 import { useResource } from "../../lib/resource.ts";
-import { api } from "../../lib/session.ts";
 import { Button, Dialog, Field, SelectField } from "../../ui/index.ts";
 import { cashiers } from "../cashier/cashiers.ts";
 import { postOnce } from "../sell/sale-api.ts";
@@ -27,7 +26,7 @@ export function setter(rate: ExchangeRate): string {
  * a manager sets it; a cashier's request answers `manager_required` and postOnce asks for a manager's PIN.
  */
 export function RateOfTheDay() {
-  const [current, reload] = useResource(() => currentExchangeRates(api), []);
+  const [current, reload] = useResource(currentExchangeRates, []);
   const [setting, setSetting] = useState(false);
   return (
     <section aria-labelledby="rate-title">
@@ -68,7 +67,7 @@ function SetRateDialog(props: { onClose: () => void }) {
       // A cashier's setting is refused with manager_required: postOnce asks for a manager's PIN and
       // sends it again with the approval.
       const pair = RATE_PAIRS[Number(pairIndex) === 1 ? 1 : 0];
-      await postOnce((managerApproval) => setExchangeRate(api, pair, rate, managerApproval), "exchange_rate");
+      await postOnce((managerApproval) => setExchangeRate({ ...pair, rate }, { managerApproval }), "exchange_rate");
       props.onClose();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : String(caught));

@@ -1,17 +1,15 @@
 import { useState } from "preact/hooks";
 import { newIdempotencyKey } from "../../../../lib/api/client.ts";
-import { applyImport, type ImportError, type ImportSummary, previewImport } from "../../../../lib/api/products.ts";
-import { api } from "../../../../lib/session.ts";
+import { applyImport, type ImportPreview, type ImportSummary, previewImport } from "../../../../lib/api/products.ts";
 import { Button, Dialog, Table } from "../../../../ui/index.ts";
 
 type Chosen = { name: string; csv: string; idempotencyKey: string };
-type Preview = ImportSummary & { errors: ImportError[] };
 
-const summaryText = (summary: ImportSummary) =>
+const summaryText = (summary: ImportSummary | ImportPreview) =>
   `${summary.rows} rows: ${summary.created} new, ${summary.updated} changed, ${summary.unchanged} unchanged.`;
 
 /** The dry run's answer: every row's error, or what the import would do. */
-function DryRun(props: { fileName: string; preview: Preview }) {
+function DryRun(props: { fileName: string; preview: ImportPreview }) {
   const { preview } = props;
   if (preview.errors.length === 0) {
     return <p role="status">{summaryText(preview)}</p>;
@@ -42,7 +40,7 @@ function DryRun(props: { fileName: string; preview: Preview }) {
  */
 export function ProductImport(props: { onClose: () => void; onImported: (summary: ImportSummary) => void }) {
   const [chosen, setChosen] = useState<Chosen | undefined>();
-  const [preview, setPreview] = useState<Preview | undefined>();
+  const [preview, setPreview] = useState<ImportPreview | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   async function run(action: () => Promise<void>) {
@@ -62,7 +60,7 @@ export function ProductImport(props: { onClose: () => void; onImported: (summary
       : run(async () => {
           const csv = await file.text();
           setChosen({ name: file.name, csv, idempotencyKey: newIdempotencyKey() });
-          setPreview(await previewImport(api, csv));
+          setPreview(await previewImport(csv));
         });
   return (
     <Dialog open title="Import products from CSV" onClose={props.onClose}>
@@ -91,7 +89,7 @@ export function ProductImport(props: { onClose: () => void; onImported: (summary
           disabled={chosen === undefined || preview === undefined || preview.errors.length > 0}
           onClick={() =>
             run(async () => {
-              if (chosen !== undefined) props.onImported(await applyImport(api, chosen.csv, chosen.idempotencyKey));
+              if (chosen !== undefined) props.onImported(await applyImport(chosen.csv, chosen.idempotencyKey));
             })
           }
         >

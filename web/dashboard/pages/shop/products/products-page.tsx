@@ -1,21 +1,17 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../../../src/kernel/money.ts";
-import {
-  exportProducts,
-  listProducts,
-  type Product,
-  type ProductFilter,
-  updateProduct,
-} from "../../../../lib/api/products.ts";
+import { updateProduct } from "../../../../lib/api/product-by-id.ts";
+import { exportProducts, listProducts, type Product, type ProductQuery } from "../../../../lib/api/products.ts";
 import { saveFile } from "../../../../lib/download.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { api } from "../../../../lib/session.ts";
 import { ProductForm } from "../../../../products/product-form.tsx";
 import { Button, Field, SelectField, Table, toast } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
 import { ProductImport } from "./product-import.tsx";
 
 type Editing = { product: Product | undefined } | "import" | undefined;
+/** The search the owner typed ("": no filter) and which products it shows. */
+type ProductFilter = Required<Pick<ProductQuery, "q" | "category" | "active">>;
 
 const stockText = (product: Product) =>
   product.stock_qty === null ? "—" : `${product.stock_qty}${product.low_stock ? " (low)" : ""}`;
@@ -111,7 +107,7 @@ function ProductDialog(props: { editing: Editing; close: () => void; done: (mess
 }
 
 async function downloadCsv() {
-  const file = await exportProducts(api);
+  const file = await exportProducts();
   saveFile({ blob: file.blob, filename: file.filename ?? "products.csv" });
 }
 
@@ -121,7 +117,7 @@ export function ProductsPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [editing, setEditing] = useState<Editing>();
   const cursor = cursors.at(-1);
-  const [products, reload] = useResource(() => listProducts(api, { ...filter, cursor }), [filter, cursor]);
+  const [products, reload] = useResource(() => listProducts({ ...filter, cursor, limit: 50 }), [filter, cursor]);
   const filterBy = (changes: Partial<ProductFilter>) => {
     setCursors([undefined]);
     setFilter({ ...filter, ...changes });
@@ -129,7 +125,7 @@ export function ProductsPage() {
   const failed = (error: unknown) => toast(error instanceof Error ? error.message : String(error), "error");
   async function setActive(product: Product, active: boolean) {
     try {
-      await updateProduct(api, product.id, { active });
+      await updateProduct(product.id, { active });
       toast(`${product.name} ${active ? "restored" : "archived"}.`);
       reload();
     } catch (error) {

@@ -12,7 +12,6 @@ import {
 import { ApiError } from "../../../../lib/api.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { api } from "../../../../lib/session.ts";
 import { Button, Field, SelectField, Table, toast } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
 import { useActorNames } from "../actors.tsx";
@@ -26,7 +25,7 @@ const rateLine = (rate: ExchangeRate) => `${rate.base} 1 = ${rate.other} ${rate.
  * with who set it and when. Rates are per world, like sales.
  */
 export function ExchangeRatesPage() {
-  const [current, reload] = useResource(() => currentExchangeRates(api), []);
+  const [current, reload] = useResource(currentExchangeRates, []);
   const nameOf = useActorNames();
   const [historyPair, setHistoryPair] = useState(0);
   // Bumped by each rate set here: the history starts again from its newest page.
@@ -95,7 +94,7 @@ function RateForm(props: { onSet: () => void }) {
     if (rate === undefined) return;
     setSaving(true);
     try {
-      const saved = await setExchangeRate(api, pair, rate);
+      const saved = await setExchangeRate({ ...pair, rate });
       toast(`Rate of the day set: ${rateLine(saved)}.`);
       setTyped("");
       props.onSet();
@@ -135,7 +134,7 @@ function RateForm(props: { onSet: () => void }) {
 function RateHistory(props: { pair: RatePair; nameOf: (actor: ExchangeRate["set_by"]) => string }) {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
-  const [rates] = useResource(() => listExchangeRates(api, props.pair, cursor), [cursor]);
+  const [rates] = useResource(() => listExchangeRates({ ...props.pair, cursor, limit: 20 }), [cursor]);
   if (rates.state !== "loaded") return <Status resource={rates} />;
   return (
     <>
