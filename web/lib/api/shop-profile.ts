@@ -1,31 +1,16 @@
-import type { ApiClient } from "../api.ts";
+import { type BodyOf, call, type Schema } from "./call.ts";
 
 /**
  * The shop profile's calls (src/modules/shop-profile/README.md): what receipts print and how tax is
- * priced. Typed by hand for now, like products.ts: the generated OpenAPI types will replace these.
+ * priced. The dashboard edits it; the till reads it for its receipts and its cart's tax.
  */
 
-export type TaxMode = "inclusive" | "exclusive";
-
-export type ShopProfile = {
-  object: "shop_profile";
-  /** The account's name until the owner sets one. */
-  display_name: string;
-  address: string | null;
-  tax_number: string | null;
-  receipt_footer: string | null;
-  tax_mode: TaxMode;
-  /** The rate of a product that names none, in basis points (15.5 % = 1550). */
-  default_tax_rate_bp: number;
-  /** The largest discount a cashier gives alone, in basis points of the sale's gross (10000: no limit). */
-  discount_limit_bp: number;
-  updated_at: string | null;
-};
+export type ShopProfile = Schema<"ShopProfile">;
+export type TaxMode = ShopProfile["tax_mode"];
 
 /** What a save may change; an empty text clears the field. */
-export type ShopProfileChanges = Partial<Omit<ShopProfile, "object" | "updated_at">>;
+export type ShopProfileChanges = BodyOf<"/v1/shop_profile", "patch">;
 
-export const getShopProfile = (api: ApiClient) => api.get<ShopProfile>("/v1/shop_profile");
+export const getShopProfile = () => call("get", "/v1/shop_profile");
 
-export const updateShopProfile = (api: ApiClient, changes: ShopProfileChanges) =>
-  api.request<ShopProfile>("PATCH", "/v1/shop_profile", { body: changes });
+export const updateShopProfile = (changes: ShopProfileChanges) => call("patch", "/v1/shop_profile", { body: changes });

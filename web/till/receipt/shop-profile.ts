@@ -1,14 +1,5 @@
 import { signal } from "@preact/signals";
-import { api } from "../../lib/session.ts";
-
-/** What the shop prints on its receipts (GET /v1/shop_profile; the owner sets it in the dashboard). */
-export type ShopProfile = {
-  display_name: string;
-  address: string | null;
-  tax_number: string | null;
-  receipt_footer: string | null;
-  default_tax_rate_bp: number;
-};
+import { getShopProfile, type ShopProfile } from "../../lib/api/shop-profile.ts";
 
 /** The shop profile once read; undefined until then (or offline): receipts show the account's name. */
 export const shopProfile = signal<ShopProfile | undefined>(undefined);
@@ -18,7 +9,7 @@ export const shopProfile = signal<ShopProfile | undefined>(undefined);
  * keeping the last one read when the network is away.
  */
 export function loadShopProfile(): void {
-  api.get<ShopProfile>("/v1/shop_profile").then(
+  getShopProfile().then(
     (profile) => {
       shopProfile.value = profile;
     },
@@ -27,4 +18,5 @@ export function loadShopProfile(): void {
 }
 
 /** "VAT no." for a shop that charges tax, else "Tax no." (as the public receipt page says it). */
-export const taxNumberLabel = (profile: ShopProfile) => (profile.default_tax_rate_bp > 0 ? "VAT no." : "Tax no.");
+export const taxNumberLabel = (profile: Pick<ShopProfile, "default_tax_rate_bp">) =>
+  profile.default_tax_rate_bp > 0 ? "VAT no." : "Tax no.";

@@ -1,12 +1,12 @@
 import { signal } from "@preact/signals";
-import { api } from "../../lib/session.ts";
+import { getShopProfile, type ShopProfile } from "../../lib/api/shop-profile.ts";
 
 /**
  * The shop's tax settings the cart prices with (GET /v1/shop_profile): read when the till starts and
  * kept in this device's storage, so a till started offline prices as the shop does. Until first read:
  * prices with tax in them at rate 0, which is what a shop that never set tax has.
  */
-export type TaxSettings = { tax_mode: "inclusive" | "exclusive"; default_tax_rate_bp: number };
+export type TaxSettings = Pick<ShopProfile, "tax_mode" | "default_tax_rate_bp">;
 
 const STORAGE_KEY = "till.tax-settings";
 const NO_TAX: TaxSettings = { tax_mode: "inclusive", default_tax_rate_bp: 0 };
@@ -24,7 +24,7 @@ export const taxSettings = signal<TaxSettings>(stored());
 /** Reads the shop's settings again (at start and after a sale); offline, the kept ones stay. */
 export async function refreshTaxSettings(): Promise<void> {
   try {
-    const profile = await api.get<TaxSettings>("/v1/shop_profile");
+    const profile = await getShopProfile();
     taxSettings.value = { tax_mode: profile.tax_mode, default_tax_rate_bp: profile.default_tax_rate_bp };
     localStorage.setItem(STORAGE_KEY, JSON.stringify(taxSettings.value));
   } catch {

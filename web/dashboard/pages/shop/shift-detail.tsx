@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../../src/kernel/money.ts";
-import type { Page } from "../../../lib/api.ts";
+import { listCashMoves } from "../../../lib/api/shifts.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
-import { api } from "../../../lib/session.ts";
 import { MOVE_KINDS, ZReportView } from "../../../reports/index.ts";
 import { Button, Link, Table, toast } from "../../../ui/index.ts";
 import { BASE, salePath } from "../../paths.ts";
@@ -24,8 +23,7 @@ export function ShiftDetailPage(props: { shiftId: string }) {
 }
 
 function CashJournal(props: { shiftId: string }) {
-  const path = `/v1/shifts/${encodeURIComponent(props.shiftId)}/cash_moves`;
-  const [firstMoves] = useResource(() => api.get<Page<CashMove>>(path), [path]);
+  const [firstMoves] = useResource(() => listCashMoves(props.shiftId), [props.shiftId]);
   // Pages after the first, appended by "More cash moves" (a long shift has hundreds of sales).
   const [more, setMore] = useState<{ data: CashMove[]; next: string | null } | undefined>(undefined);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -64,7 +62,7 @@ function CashJournal(props: { shiftId: string }) {
                 onClick={async () => {
                   setLoadingMore(true);
                   try {
-                    const page = await api.get<Page<CashMove>>(path, { query: { cursor: next } });
+                    const page = await listCashMoves(props.shiftId, { cursor: next });
                     setMore({ data: [...(more?.data ?? []), ...page.data], next: page.next_cursor });
                   } catch (caught) {
                     toast(caught instanceof Error ? caught.message : "The cash moves did not load.", "error");

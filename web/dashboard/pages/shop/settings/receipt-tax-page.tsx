@@ -9,7 +9,6 @@ import {
 import type { ApiError } from "../../../../lib/api.ts";
 import { parameterOf } from "../../../../lib/field-error.ts";
 import { useResource } from "../../../../lib/resource.ts";
-import { api } from "../../../../lib/session.ts";
 import { FormError, useFieldForm } from "../../../../ui/field-form.tsx";
 import { Button, Field, SelectField, toast } from "../../../../ui/index.ts";
 import { Status } from "../../shared.tsx";
@@ -81,7 +80,7 @@ const FIELD_LABELS: Record<Exclude<keyof Draft, "tax_mode">, { label: string; ma
  * One profile for the shop, the same in TEST and LIVE.
  */
 export function ReceiptTaxPage() {
-  const [profile, reload] = useResource(() => getShopProfile(api), []);
+  const [profile, reload] = useResource(() => getShopProfile(), []);
   return (
     <>
       <h1>Receipt & tax</h1>
@@ -114,7 +113,7 @@ function ProfileForm(props: { profile: ShopProfile; onSaved: () => void }) {
   function save(event: Event) {
     event.preventDefault();
     return submit(changesOf(draft), async (changes) => {
-      await updateShopProfile(api, changes);
+      await updateShopProfile(changes);
       toast("Receipt and tax settings saved.");
       props.onSaved();
     });
