@@ -64,11 +64,13 @@ beforeAll(async () => {
   pooled = await createConfiguredDatabase(config, { url: bouncer.urlFor(db.name), logger, applicationName: "api" });
   server = await listen(testApp({ database: pooled, config }), port, "127.0.0.1");
 });
+// Each part only if the setup got that far: a setup that failed (no pgbouncer installed) fails this
+// file alone instead of the teardown's TypeError ending the whole test process.
 afterAll(async () => {
-  await closeGracefully(server, 1000);
-  await pooled.end();
-  await bouncer.stop();
-  await db.close();
+  if (server) await closeGracefully(server, 1000);
+  await pooled?.end();
+  await bouncer?.stop();
+  await db?.close();
 });
 
 /** The fields of the API's answers these tests read. */
