@@ -237,6 +237,22 @@ export class TillPage {
     await this.page.getByRole("button", { name: "0 unsynced", exact: true }).waitFor({ timeout: 30_000 });
   }
 
+  /**
+   * The receipt as it would print (the in-page sheet under the print media), its white space folded;
+   * `ready`: a text of the sheet to wait for (the shop's profile is read when the receipt shows).
+   */
+  async printedReceipt(ready: string): Promise<string> {
+    const { page } = this;
+    const sheet = page.getByRole("article", { name: "Printed receipt", includeHidden: true });
+    await page.evaluate(() => document.documentElement.classList.add("printing-receipt"));
+    await page.emulateMedia({ media: "print" });
+    await sheet.getByText(ready).first().waitFor();
+    const text = ((await sheet.textContent()) ?? "").replace(/\s+/g, " ");
+    await page.emulateMedia({ media: "screen" });
+    await page.evaluate(() => document.documentElement.classList.remove("printing-receipt"));
+    return text;
+  }
+
   close() {
     return this.app.close();
   }

@@ -142,6 +142,17 @@ describe("split sales sent", () => {
         .getByRole("status")
         .filter({ hasText: "Sale complete: USD 4.50 by split · change due ZWG 32.94" })
         .waitFor();
+      // Printed before the outbox has sent it: each tender, the ZWG one with its rate, and the change.
+      const printed = await till.printedReceipt("Change");
+      for (const text of [
+        "Total USD 4.50",
+        "Paid: Split",
+        "Cash USD 2.00",
+        "Cash ZWG 100.00 at 26.7843 = USD 3.73",
+        "Change ZWG 32.94",
+      ]) {
+        expect(printed).toContain(text);
+      }
       await till.waitForCart([]);
       await till.waitForSynced();
       const [sale] = await sales();
@@ -230,6 +241,15 @@ describe("split sales sent", () => {
       await dialog.getByRole("button", { name: "Complete sale" }).click();
       await page.getByRole("status").filter({ hasText: "Sale complete: USD 3.00 by split" }).waitFor();
       await till.waitForCart([]);
+      // The receipt keeps the failed wallet, which paid nothing, beside what did pay.
+      const printed = await till.printedReceipt("Paid: Split");
+      for (const text of [
+        "Cash USD 1.00",
+        "Wallet (failed: paid nothing) USD 2.00",
+        "Cash ZWG 53.57 at 26.7843 = USD 2.00",
+      ]) {
+        expect(printed).toContain(text);
+      }
       const sale = await saleById(pending?.id ?? "");
       expect(sale.status).toBe("completed");
       expect(sale.tenders.map((tender) => [tender.kind, tender.currency, tender.amount_cents, tender.status])).toEqual([

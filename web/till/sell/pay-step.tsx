@@ -8,7 +8,7 @@ import { cart, cartCurrency, cartTotalCents, otherCurrency, saleDiscount, saleIt
 import { keepCashSale } from "./keep-cash-sale.ts";
 import { type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
 import { TenderBuilder, type TendersToSend } from "./tender-builder.tsx";
-import { addedTender, giveBack, liveTenders, splitFields } from "./tender-plan.ts";
+import { addedTender, giveBack, liveTenders, printedTenders, splitFields } from "./tender-plan.ts";
 import { RateLine, SentTenders, useDayRate } from "./tender-summary.tsx";
 import { PaymentCode } from "./wallet-code.tsx";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded, updateHeldSale } from "./wallet-hold.ts";
@@ -57,7 +57,8 @@ function DraftSplit(props: Props & { base: Currency; other: Currency; rate: Exch
   const send = async ({ tenders, changeCurrency, change, idempotencyKey }: TendersToSend) => {
     const fields = splitFields(tenders, base, changeCurrency, rate);
     if (tenders.every((tender) => tender.kind === "cash")) {
-      props.onCompleted(await keepCashSale(fields, change));
+      const paid = printedTenders(cartTotalCents.value, base, tenders, rate, changeCurrency);
+      props.onCompleted(await keepCashSale(fields, change, paid));
       return;
     }
     const body = { currency: base, items: saleItems(cart.value), ...saleDiscount(), ...fields };

@@ -36,6 +36,7 @@ export const completedSale = (sale: Sale): Completed => ({
     totalCents: sale.total_cents,
     tender: sale.tender,
     tenderedCents: null,
+    ...(sale.tender === "split" ? { tenders: sale.tenders, change: sale.change } : {}),
   },
 });
 

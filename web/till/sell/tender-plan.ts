@@ -10,6 +10,7 @@ import {
 } from "../../../src/kernel/tender.ts";
 import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
 import type { NewSale, NewSaleTender, Sale } from "../../lib/api.ts";
+import type { PrintableReceipt } from "../receipt/printable.ts";
 
 /**
  * The Pay step's arithmetic, all of it the kernel's (`src/kernel/tender.ts`, the same functions the API
@@ -148,6 +149,35 @@ export function giveBack(sale: Sale): { currency: Currency; amountCents: number 
     byCurrency.set(share.currency, (byCurrency.get(share.currency) ?? 0) + share.amountCents);
   }
   return [...byCurrency].map(([currency, amountCents]) => ({ currency, amountCents }));
+}
+
+/**
+ * Cash tenders settled here, as the receipt prints them before the server has the sale (the outbox
+ * sends it): each at what the kernel credits it, with the rate when in the other currency, and the change.
+ */
+export function printedTenders(
+  totalCents: number,
+  base: Currency,
+  tenders: readonly TenderInput[],
+  rate: ExchangeRate | undefined,
+  changeCurrency: Currency,
+): Pick<PrintableReceipt, "tenders" | "change"> {
+  const settled = tally(totalCents, base, tenders, kernelRate(rate), changeCurrency).settlement;
+  if (settled.kind === "refused") return {};
+  return {
+    tenders: settled.tenders.map((tender) => ({
+      kind: tender.kind,
+      currency: tender.currency,
+      amount_cents: tender.amountCents,
+      credit_cents: tender.creditCents,
+      other_per_base_micros: tender.currency === base ? null : (rate?.other_per_base_micros ?? null),
+      status: "paid",
+    })),
+    change:
+      settled.kind === "covered" && settled.change.amountCents > 0
+        ? { currency: settled.change.currency, amount_cents: settled.change.amountCents }
+        : null,
+  };
 }
 
 /** Each tender with what it counts for in the basket's currency (0 without a rate for it). */
