@@ -302,7 +302,7 @@ export function externalRequests(till: TillPage, baseUrl: string): string[] {
 
 /** The owner's dashboard session, outside the till's browser: what the owner does from the dashboard. */
 export type OwnerCaller = <T = Record<string, unknown>>(
-  method: "GET" | "POST" | "DELETE",
+  method: "GET" | "POST" | "PATCH" | "DELETE",
   path: string,
   body?: unknown,
 ) => Promise<{ status: number; body: T }>;

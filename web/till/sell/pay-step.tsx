@@ -34,7 +34,11 @@ export function PayStep(props: Props) {
   latest.current = props;
   // The held split sale completed (its wallet paid, or a tender added here): the sale is done.
   useEffect(
-    () => onHeldSaleEnded((sale) => sale.status === "completed" && latest.current.onCompleted(completedSale(sale))),
+    () =>
+      onHeldSaleEnded(
+        (sale, changeGiven) =>
+          sale.status === "completed" && latest.current.onCompleted(completedSale(sale, changeGiven)),
+      ),
     [],
   );
   return (
@@ -115,6 +119,12 @@ function HeldSplit(props: {
   return (
     <>
       <SentTenders base={sale.currency} tenders={sale.tenders} />
+      {sale.change === null ? null : (
+        <p class="sale-done" role="status" data-testid="split-change">
+          Give the change now: {formatMoney(sale.change.currency, sale.change.amount_cents)} (the cash is in the drawer;
+          if the wallet fails, the sale keeps the cash less this change).
+        </p>
+      )}
       {waiting === undefined ? (
         <TenderBuilder
           base={sale.currency}

@@ -19,11 +19,14 @@ export type Completed = {
   receipt: PrintableReceipt;
 };
 
-/** A wallet or split sale the server answered completed, as the till finishes it. */
-export const completedSale = (sale: Sale): Completed => ({
+/**
+ * A wallet or split sale the server answered completed, as the till finishes it. `changeGiven`: its
+ * change was handed over when it was still pending (`onHeldSaleEnded`), so none is due now.
+ */
+export const completedSale = (sale: Sale, changeGiven = false): Completed => ({
   sale,
   change:
-    sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
+    !changeGiven && sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
       ? { currency: sale.change.currency, amountCents: sale.change.amount_cents }
       : undefined,
   receipt: {

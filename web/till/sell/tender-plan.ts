@@ -62,19 +62,17 @@ const REFUSALS = {
 
 /**
  * Whether `tenders` can be sent as a sale, or why not. Cash only: when they cover the basket. With a
- * wallet (one at a time, so its code is the one shown): it pays what cash leaves due, and no change is
- * given, so a wallet payment that fails leaves exactly the cash taken to keep or give back.
+ * wallet (one at a time, so its code is the one shown): it pays at most what is due when it is taken,
+ * so cash after it may cover the rest with change (the kernel refuses a wallet after cash that already
+ * covered the basket: `wallet_overpays`). The change is given at once; if the wallet then fails, the
+ * sale keeps the cash net of that change, and the cashier takes another tender for what is due.
  */
 export function readiness(tenders: readonly TenderInput[], result: Tally): { ready: boolean; why?: string } {
   const { settlement } = result;
   if (settlement.kind === "refused") return { ready: false, why: REFUSALS[settlement.reason] };
   const wallets = tenders.filter((tender) => tender.kind === "wallet").length;
   if (wallets > 1) return { ready: false, why: "One wallet payment at a time: take the next one after it is paid." };
-  if (settlement.kind === "short") return { ready: wallets === 1 };
-  if (wallets === 1 && settlement.change.amountCents > 0) {
-    return { ready: false, why: "With a wallet payment, take the cash without change." };
-  }
-  return { ready: true };
+  return { ready: settlement.kind === "covered" || wallets === 1 };
 }
 
 const apiTender = (tender: TenderInput): NewSaleTender => ({
@@ -120,13 +118,14 @@ export const addedTender = (
 
 /**
  * A pending split sale's live tenders (paid or waiting; a failed one paid nothing) as the kernel
- * settles a new tender after them: each at what the API credited it, in the basket's currency, so a
- * rate set since the sale began changes nothing already taken.
+ * settles a new tender after them: each at what the API counts it for, in the basket's currency, so a
+ * rate set since the sale began changes nothing already taken; cash that gave change counts net of it
+ * (the change was handed over when the sale was sent), as the API settles a tender added.
  */
 export const liveTenders = (sale: Sale): TenderInput[] =>
   sale.tenders
     .filter((tender) => tender.status !== "failed")
-    .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.credit_cents }));
+    .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.contributed_cents }));
 
 /**
  * What cancelling a pending split sale gives back, per currency, all in cash from the drawer (a paid

@@ -30,7 +30,7 @@ cartHeldBy.value = heldSale.value?.id;
 let following: AbortController | undefined;
 /** The held sale's own world: its requests go there even after the till switched worlds. */
 const worldOf = (sale: Sale): WorldName => (sale.livemode ? "live" : "test");
-const endListeners = new Set<(sale: Sale) => void>();
+const endListeners = new Set<(sale: Sale, changeGiven: boolean) => void>();
 
 function store(sale: Sale | undefined): void {
   heldSale.value = sale;
@@ -43,19 +43,24 @@ function store(sale: Sale | undefined): void {
   }
 }
 
-/** Tells `listener` of each held sale's end (completed or cancelled); returns the unsubscribe. */
-export function onHeldSaleEnded(listener: (sale: Sale) => void): () => void {
+/**
+ * Tells `listener` of each held sale's end (completed or cancelled); returns the unsubscribe.
+ * `changeGiven`: the sale was already pending with its change (cash after a wallet tender covered it),
+ * so that change was handed over then, not now.
+ */
+export function onHeldSaleEnded(listener: (sale: Sale, changeGiven: boolean) => void): () => void {
   endListeners.add(listener);
   return () => endListeners.delete(listener);
 }
 
 function ended(sale: Sale): void {
+  const changeGiven = heldSale.peek()?.change != null;
   following?.abort();
   following = undefined;
   store(undefined);
   // Paid: the basket was sold, whether or not the wallet dialog is open.
   if (sale.status === "completed") clearCart();
-  for (const listener of endListeners) listener(sale);
+  for (const listener of endListeners) listener(sale, changeGiven);
 }
 
 function follow(sale: Sale): void {
@@ -116,7 +121,12 @@ effect(() => {
             : [];
         if (paid.length > 0) {
           const amounts = paid.map((tender) => formatMoney(tender.currency, tender.amount_cents));
-          toast(`Split sale cancelled: give back ${amounts.join(" and ")} in cash from the drawer.`, "info");
+          // The change handed over when the cash was taken stays given (the Pay step's cancel says each amount).
+          const change =
+            sale?.change == null
+              ? ""
+              : `, less the change given (${formatMoney(sale.change.currency, sale.change.amount_cents)})`;
+          toast(`Split sale cancelled: give back ${amounts.join(" and ")}${change} in cash from the drawer.`, "info");
         }
       },
       () => {},
