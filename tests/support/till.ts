@@ -219,6 +219,15 @@ export class TillPage {
     await dialog.getByRole("button", { name: "Apply" }).click();
   }
 
+  /** In the Pay step (Split payment), adds a tender with the touch controls: kind, currency, amount typed. */
+  async addTender(tender: { kind: "Cash" | "Wallet"; currency: "USD" | "ZWG"; amount: string }): Promise<void> {
+    const form = this.page.getByRole("dialog", { name: "Split payment" }).getByRole("form", { name: "Add a tender" });
+    await form.getByRole("group", { name: "Tender" }).getByRole("button", { name: tender.kind }).click();
+    await form.getByRole("group", { name: "Currency" }).getByRole("button", { name: tender.currency }).click();
+    await form.getByLabel(`Amount (${tender.currency})`).fill(tender.amount);
+    await form.getByRole("button", { name: "Add tender" }).click();
+  }
+
   /** Pays the cart in cash: the amount typed as handed over, or Exact; then Complete sale. */
   async payCash(tendered?: string): Promise<void> {
     const { page } = this;

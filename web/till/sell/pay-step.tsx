@@ -6,7 +6,7 @@ import { Button, Dialog } from "../../ui/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { cart, cartCurrency, cartTotalCents, otherCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { keepCashSale } from "./keep-cash-sale.ts";
-import { type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
+import { awaitsPayment, type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
 import { TenderBuilder, type TendersToSend } from "./tender-builder.tsx";
 import { addedTender, giveBack, liveTenders, printedTenders, splitFields } from "./tender-plan.ts";
 import { RateLine, SentTenders, useDayRate } from "./tender-summary.tsx";
@@ -113,8 +113,10 @@ function HeldSplit(props: {
     const answer = await postOnce((managerApproval) =>
       addSaleTender(sale.id, body, { idempotencyKey, managerApproval, world }),
     );
-    // Completed: the hold ends, the cart clears, and the Pay step reports the sale done.
-    updateHeldSale(answer);
+    // Completed: the hold ends, the cart clears, and the Pay step reports the sale done. A wallet
+    // tender added: followed again until its payment ends (following stopped when the last one failed).
+    if (answer.status === "pending" && awaitsPayment(answer)) holdWalletSale(answer);
+    else updateHeldSale(answer);
   };
   return (
     <>

@@ -77,6 +77,10 @@ export async function postOnce<T>(
   }
 }
 
+/** Whether a pending sale waits on a wallet payment (a split sale: while one of its tenders is pending). */
+export const awaitsPayment = (sale: Sale): boolean =>
+  sale.tender !== "split" || sale.tenders.some((tender) => tender.status === "pending");
+
 /** How long one waiting request may wait; the API allows up to 25 s. */
 const WAIT_SECONDS = 20;
 
@@ -98,7 +102,8 @@ export async function followSale(
       failures = 0;
       if (signal.aborted) return;
       onUpdate(sale);
-      if (sale.status !== "pending") return;
+      // Ended, or a split sale whose wallet tender failed: nothing to wait for until a tender is added.
+      if (sale.status !== "pending" || !awaitsPayment(sale)) return;
     } catch {
       // Offline or the server restarting: back off, then wait again.
       failures += 1;
