@@ -36,8 +36,7 @@ export function PayStep(props: Props) {
   useEffect(
     () =>
       onHeldSaleEnded(
-        (sale, changeGiven) =>
-          sale.status === "completed" && latest.current.onCompleted(completedSale(sale, changeGiven)),
+        (sale, changeDue) => sale.status === "completed" && latest.current.onCompleted(completedSale(sale, changeDue)),
       ),
     [],
   );
@@ -105,7 +104,7 @@ function HeldSplit(props: {
   const { sale, rate } = props;
   const waiting = sale.tenders.find((tender) => tender.status === "pending");
   const payment = waiting !== undefined && sale.payment?.id === waiting.payment_id ? sale.payment : null;
-  const send = async ({ tenders, changeCurrency, idempotencyKey }: TendersToSend) => {
+  const send = async ({ tenders, changeCurrency, change, idempotencyKey }: TendersToSend) => {
     const [tender] = tenders;
     if (tender === undefined) return;
     const body = addedTender(tender, sale.currency, changeCurrency, rate);
@@ -116,7 +115,7 @@ function HeldSplit(props: {
     // Completed: the hold ends, the cart clears, and the Pay step reports the sale done. A wallet
     // tender added: followed again until its payment ends (following stopped when the last one failed).
     if (answer.status === "pending" && awaitsPayment(answer)) holdWalletSale(answer);
-    else updateHeldSale(answer);
+    else updateHeldSale(answer, change ?? null);
   };
   return (
     <>

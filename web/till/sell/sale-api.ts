@@ -20,15 +20,17 @@ export type Completed = {
 };
 
 /**
- * A wallet or split sale the server answered completed, as the till finishes it. `changeGiven`: its
- * change was handed over when it was still pending (`onHeldSaleEnded`), so none is due now.
+ * A wallet or split sale the server answered completed, as the till finishes it. `changeDue`: the
+ * change to hand over now, when the sale's own is not it (`onHeldSaleEnded`; null: none).
  */
-export const completedSale = (sale: Sale, changeGiven = false): Completed => ({
+export const completedSale = (sale: Sale, changeDue?: Completed["change"] | null): Completed => ({
   sale,
   change:
-    !changeGiven && sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
-      ? { currency: sale.change.currency, amountCents: sale.change.amount_cents }
-      : undefined,
+    changeDue !== undefined
+      ? (changeDue ?? undefined)
+      : sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
+        ? { currency: sale.change.currency, amountCents: sale.change.amount_cents }
+        : undefined,
   receipt: {
     kind: "sale",
     livemode: sale.livemode,

@@ -84,9 +84,7 @@ export function SellScreen() {
   // A held sale paid while its dialog is closed: the cart was cleared; say the sale is done.
   useEffect(
     () =>
-      onHeldSaleEnded(
-        (sale, changeGiven) => sale.status === "completed" && setCompleted(completedSale(sale, changeGiven)),
-      ),
+      onHeldSaleEnded((sale, changeDue) => sale.status === "completed" && setCompleted(completedSale(sale, changeDue))),
     [],
   );
   const pay = (tender: Tender) => setMode({ kind: payMode(tender) });
