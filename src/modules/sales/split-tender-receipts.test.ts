@@ -6,7 +6,8 @@ import { cashTender, sellSplit, tenderHelpers, walletTender } from "../../../tes
  * A split sale as the shop hands it over (issue 47 point 7): the receipt page lists each tender with
  * its rate in the other currency, its state, the change in its currency and a return's refund per
  * currency. And a wallet tender taken before the cash that covered the sale with change: when that
- * wallet fails, the sale stays pending with the cash kept net of the change already given.
+ * wallet fails, the sale stays pending with the cash kept net of the change already given, and more
+ * change is given in the same currency (the sale's change is all of it).
  */
 
 const world = salesTestWorld();
@@ -84,13 +85,25 @@ test("a wallet tender, then ZWG cash covering the rest with change: the wallet f
     "Wallet (failed: paid nothing) USD 5.00 Cash ZWG 150.00 at 26.5 = USD 5.66 Change ZWG 17.49",
   );
 
-  // The cashier takes USD 5.00 cash for what is still due: the sale completes, the drawer exact.
+  // USD 6.00 cash for the USD 5.00 still due: its change goes in ZWG too, the currency the sale's
+  // change was given in, so the sale's change (and its receipt) says all of it.
+  const usd = { kind: "cash", currency: "USD", amount_cents: 600 };
+  const refused = await api.post(`/v1/sales/${sale.body.id}/tenders`, usd);
+  expect([refused.status, refused.body.error.code]).toEqual([400, "parameter_invalid"]);
+  expect(refused.body.error.message).toContain("already gave change in ZWG");
   const added = await api.post(`/v1/sales/${sale.body.id}/tenders`, {
-    kind: "cash",
-    currency: "USD",
-    amount_cents: 500,
+    ...usd,
+    change_currency: "ZWG",
+    exchange_rate_id: rateId,
   });
-  expect(added.body).toMatchObject({ status: "completed", paid_cents: 1_000, due_cents: 0 });
-  expect(await drawerOf(api, shiftId)).toEqual({ USD: 500, ZWG: 15_000 - 1_749 });
+  // USD 1.00 over is ZWG 26.50: ZWG 17.49 + 26.50 of change in all.
+  expect(added.body).toMatchObject({
+    status: "completed",
+    paid_cents: 1_000,
+    due_cents: 0,
+    change: { currency: "ZWG", amount_cents: 4_399 },
+  });
+  expect(await receiptText(sale.body.receipt_url)).toContain("Cash USD 6.00 Change ZWG 43.99");
+  expect(await drawerOf(api, shiftId)).toEqual({ USD: 600, ZWG: 15_000 - 1_749 - 2_650 });
   expect(await world.balanceOf(api)).toEqual({ USD: 0, ZWG: 0 });
 });

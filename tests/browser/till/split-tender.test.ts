@@ -274,19 +274,26 @@ describe("split sales sent", () => {
       expect(await dialog.getByTestId("tender-due").textContent()).toBe("USD 1.00 · ZWG 26.79");
       expect(await till.app.accessibilityViolations()).toEqual([]);
       await till.addTender({ kind: "Cash", currency: "USD", amount: "2.00" });
+      // USD 1.00 over: given in ZWG only (× 26.7843, rounded down), the currency of the change already given.
+      const change = dialog.getByRole("group", { name: "Give change in" });
+      expect(await change.getByRole("button").allTextContents()).toEqual(["ZWG 26.78"]);
       await dialog.getByRole("button", { name: "Complete sale" }).click();
       const done = page.getByRole("status").filter({ hasText: "Sale complete: USD 3.00 by split" });
       await done.waitFor();
-      // The ZWG change was handed over when the cash was taken: only this tender's own is asked for.
-      expect(await done.textContent()).toContain("change due USD 1.00");
-      expect(await done.textContent()).not.toContain("ZWG 6.42");
+      // The first ZWG change was handed over when the cash was taken: only this tender's own is asked for.
+      expect(await done.textContent()).toContain("change due ZWG 26.78");
+      expect(await till.printedReceipt("Paid: Split")).toContain("Change ZWG 33.20");
       const sale = await saleById(pending?.id ?? "");
       expect(sale.tenders.map((tender) => [tender.kind, tender.currency, tender.amount_cents, tender.status])).toEqual([
         ["wallet", "USD", 100, "failed"],
         ["cash", "ZWG", 6000, "paid"],
         ["cash", "USD", 200, "paid"],
       ]);
-      expect(sale).toMatchObject({ status: "completed", paid_cents: 300 });
+      expect(sale).toMatchObject({
+        status: "completed",
+        paid_cents: 300,
+        change: { currency: "ZWG", amount_cents: 3320 },
+      });
       expect(till.app.consoleErrors).toEqual([]);
     } finally {
       await till.close();

@@ -134,6 +134,7 @@ function HeldSplit(props: {
           rate={rate}
           taken={liveTenders(sale)}
           maxNew={1}
+          changeIn={sale.change?.currency}
           leaveLabel="Close"
           onSend={send}
           onBack={props.onClose}
