@@ -219,6 +219,15 @@ export class TillPage {
     await dialog.getByRole("button", { name: "Apply" }).click();
   }
 
+  /** In the Pay step (Split payment), adds a tender with the touch controls: kind, currency, amount typed. */
+  async addTender(tender: { kind: "Cash" | "Wallet"; currency: "USD" | "ZWG"; amount: string }): Promise<void> {
+    const form = this.page.getByRole("dialog", { name: "Split payment" }).getByRole("form", { name: "Add a tender" });
+    await form.getByRole("group", { name: "Tender" }).getByRole("button", { name: tender.kind }).click();
+    await form.getByRole("group", { name: "Currency" }).getByRole("button", { name: tender.currency }).click();
+    await form.getByLabel(`Amount (${tender.currency})`).fill(tender.amount);
+    await form.getByRole("button", { name: "Add tender" }).click();
+  }
+
   /** Pays the cart in cash: the amount typed as handed over, or Exact; then Complete sale. */
   async payCash(tendered?: string): Promise<void> {
     const { page } = this;
@@ -235,6 +244,22 @@ export class TillPage {
    */
   async waitForSynced(): Promise<void> {
     await this.page.getByRole("button", { name: "0 unsynced", exact: true }).waitFor({ timeout: 30_000 });
+  }
+
+  /**
+   * The receipt as it would print (the in-page sheet under the print media), its white space folded;
+   * `ready`: a text of the sheet to wait for (the shop's profile is read when the receipt shows).
+   */
+  async printedReceipt(ready: string): Promise<string> {
+    const { page } = this;
+    const sheet = page.getByRole("article", { name: "Printed receipt", includeHidden: true });
+    await page.evaluate(() => document.documentElement.classList.add("printing-receipt"));
+    await page.emulateMedia({ media: "print" });
+    await sheet.getByText(ready).first().waitFor();
+    const text = ((await sheet.textContent()) ?? "").replace(/\s+/g, " ");
+    await page.emulateMedia({ media: "screen" });
+    await page.evaluate(() => document.documentElement.classList.remove("printing-receipt"));
+    return text;
   }
 
   close() {
@@ -286,7 +311,7 @@ export function externalRequests(till: TillPage, baseUrl: string): string[] {
 
 /** The owner's dashboard session, outside the till's browser: what the owner does from the dashboard. */
 export type OwnerCaller = <T = Record<string, unknown>>(
-  method: "GET" | "POST" | "DELETE",
+  method: "GET" | "POST" | "PATCH" | "DELETE",
   path: string,
   body?: unknown,
 ) => Promise<{ status: number; body: T }>;

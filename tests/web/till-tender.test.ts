@@ -79,7 +79,7 @@ test("change in the currency the cashier chooses, rounded down in ZWG; the rate 
   });
 });
 
-test("a wallet pays what cash leaves, never more, one at a time, and never with change", () => {
+test("a wallet pays what is due when taken, never more, one at a time; cash after it may give change", () => {
   const exact = [cash("USD", 200), wallet(220)];
   expect(readiness(exact, tally(420, "USD", exact, rate, "USD"))).toEqual({ ready: true });
   // A wallet alone that leaves some due: sent, the rest taken after it is paid.
@@ -91,11 +91,28 @@ test("a wallet pays what cash leaves, never more, one at a time, and never with 
   });
   const twoWallets = [wallet(200), wallet(220)];
   expect(readiness(twoWallets, tally(420, "USD", twoWallets, rate, "USD")).ready).toBe(false);
+  // The wallet first, then cash over what it leaves: change from the cash, as the API takes it.
   const withChange = [wallet(220), cash("USD", 500)];
-  expect(readiness(withChange, tally(420, "USD", withChange, rate, "USD"))).toEqual({
+  const settled = tally(420, "USD", withChange, rate, "USD");
+  expect(readiness(withChange, settled)).toEqual({ ready: true });
+  expect(settled.settlement).toMatchObject({ kind: "covered", change: { currency: "USD", amountCents: 300 } });
+  // Cash that covered the basket first: a wallet after it would overpay.
+  const walletAfter = [cash("USD", 500), wallet(220)];
+  expect(readiness(walletAfter, tally(420, "USD", walletAfter, rate, "USD"))).toEqual({
     ready: false,
-    why: "With a wallet payment, take the cash without change.",
+    why: "A wallet pays at most what is still due.",
   });
+});
+
+test("a pending sale whose cash gave change: a tender added is settled against the cash net of that change", () => {
+  // USD 10.00: wallet USD 5.00 (failed), then ZWG 150.00 counting USD 5.66 of which 0.66 went back as change.
+  const sale = pendingSale([
+    tender({ kind: "wallet", amount_cents: 500, credit_cents: 500, contributed_cents: 500, status: "failed" }),
+    tender({ currency: "ZWG", amount_cents: 15_000, credit_cents: 566, contributed_cents: 500 }),
+  ]);
+  const taken = liveTenders(sale);
+  expect(taken).toEqual([{ kind: "cash", currency: "USD", amountCents: 500 }]);
+  expect(tally(1000, "USD", taken, rate, "USD").dueCents).toBe(500);
 });
 
 test("without a rate of the day: nothing due in ZWG to show and a ZWG tender is refused", () => {

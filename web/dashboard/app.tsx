@@ -11,7 +11,6 @@ import { PaymentsPage } from "./pages/payments.tsx";
 import { PayoutsPage } from "./pages/payouts.tsx";
 import { CashiersPage } from "./pages/shop/cashiers.tsx";
 import { TillDevicesPage } from "./pages/shop/devices.tsx";
-import { SaleDetailPage } from "./pages/shop/sale-detail.tsx";
 import { SalesPage } from "./pages/shop/sales.tsx";
 import { ShiftDetailPage } from "./pages/shop/shift-detail.tsx";
 import { ShiftsPage } from "./pages/shop/shifts.tsx";
@@ -48,6 +47,11 @@ const SettingsPage = lazyPage(async () => (await import("./pages/settings.tsx"))
 
 /** The sales reports are their own chunk too: tables, charts and downloads an owner opens now and then. */
 const ReportsPage = lazyPage(async () => (await import("./pages/shop/reports/reports-page.tsx")).ReportsPage);
+
+/** One sale, its tenders and returns: opened from the sales list, so its own chunk too. */
+const SaleDetailPage = lazyPage<{ saleId: string }>(
+  async () => (await import("./pages/shop/sale-detail.tsx")).SaleDetailPage,
+);
 
 /** The shop: what the tills record and sell, and the people and devices that work them (docs/shop.md). */
 const SHOP_PAGES: readonly PageEntry[] = [

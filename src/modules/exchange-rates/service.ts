@@ -1,4 +1,5 @@
 import type { Currency } from "../../kernel/money.ts";
+import { rateText } from "../../kernel/tender-text.ts";
 import type { Database, Queryable } from "../../platform/db/pool.ts";
 import { createdAtKey, decodeCreatedAtCursor, type Page, toPage } from "../../platform/http/pagination.ts";
 import type { RequestClient } from "../../platform/http/route.ts";
@@ -23,14 +24,8 @@ export function microsOf(rate: string): number {
   return Number(whole) * 10 ** MICROS_DECIMALS + Number(fraction.padEnd(MICROS_DECIMALS, "0"));
 }
 
-/** 26784300 → `"26.7843"`: the rate as people write it (no trailing zeros). */
-export function rateOf(otherPerBaseMicros: number): string {
-  const whole = Math.floor(otherPerBaseMicros / 10 ** MICROS_DECIMALS);
-  const fraction = String(otherPerBaseMicros % 10 ** MICROS_DECIMALS)
-    .padStart(MICROS_DECIMALS, "0")
-    .replace(/0+$/, "");
-  return fraction === "" ? String(whole) : `${whole}.${fraction}`;
-}
+/** 26784300 → `"26.7843"` (the kernel's, which receipts print rates with). */
+export const rateOf = rateText;
 
 export async function setExchangeRate(
   database: Database,

@@ -151,10 +151,12 @@ async function getSplitSale(
 }
 
 /**
- * Waits, up to `timeoutMs`, for a pending sale to leave `pending`: woken by the NOTIFY of the
- * transaction that finishes it, on the process's one listening connection (no pool connection is held
- * while waiting). The sale is read again once LISTEN is in effect, so an end committed just before is
- * not missed. Returns when it ended, the time is up, or the request was abandoned.
+ * Waits, up to `timeoutMs`, for a pending sale to leave `pending` (a split sale: for its waiting wallet
+ * tender to end): woken by the NOTIFY of the transaction that finishes it or ends a tender, on the
+ * process's one listening connection (no pool connection is held while waiting). The sale is read
+ * again once LISTEN is in effect, so an end committed just before is not missed: a split sale with no
+ * tender pending any more (its wallet failed just before) answers at once. Returns when it ended, the
+ * time is up, or the request was abandoned.
  */
 export async function waitForSaleEnd(
   dependencies: { database: Queryable; notifications: Notifications },
@@ -170,7 +172,7 @@ export async function waitForSaleEnd(
   try {
     await subscription.listening;
     const sale = await queries.selectSale(dependencies.database, world, request.saleId);
-    if (sale !== null && sale.status === "pending") {
+    if (sale !== null && sale.status === "pending" && (await awaitsTender(dependencies.database, sale))) {
       await subscription.woken;
     }
   } catch {
@@ -178,6 +180,15 @@ export async function waitForSaleEnd(
   } finally {
     subscription.cancel();
   }
+}
+
+/** Whether a pending sale waits on a payment: a sale of one tender does; a split sale, while a tender is pending. */
+async function awaitsTender(database: Queryable, sale: SaleRow): Promise<boolean> {
+  if (sale.tender !== "split") {
+    return true;
+  }
+  const tenders = await tenderQueries.selectTendersOfSales(database, sale.merchant_id, [sale.id]);
+  return tenders.some((tender) => tender.status === "pending");
 }
 
 /** A page of the world's sales, newest first, each with its returns (oldest first) and without its payment. */

@@ -1,5 +1,6 @@
 import escapeHtml from "escape-html";
 import { type Currency, formatMoney } from "../../kernel/money.ts";
+import { perCurrencyText, type ShownTender, tenderRow } from "../../kernel/tender-text.ts";
 import type { ReturnItem, SaleReturnRow } from "./return-schemas.ts";
 import type { SaleItem, SaleRow } from "./schemas.ts";
 
@@ -8,7 +9,8 @@ import type { SaleItem, SaleRow } from "./schemas.ts";
  * this origin: the Print button's. `paper` picks the print stylesheet: an 80 mm receipt roll
  * (default) or A4. Nothing personal is shown: no cashier, no note, no payer's number; only the shop
  * (its name, address, tax number and footer), the lines, the totals and the tender (with cash
- * tendered and change when the till told them).
+ * tendered and change when the till told them; a split sale's every tender, with its rate in the
+ * other currency and its state, and the change in its currency; a return's refund per currency).
  */
 export type Paper = "80mm" | "a4";
 /**
@@ -116,25 +118,55 @@ const TENDERS = { cash: "Cash", wallet: "Wallet", split: "Split tender" } as con
 
 const footer = (shop: ReceiptShop) => `<footer><p>${lines(shop.footer ?? "Thank you.")}</p></footer>`;
 
-/** How the sale was paid and, for cash the till told, what was handed over and the change. */
-function tender(sale: SaleRow): string {
-  const paid = `<p class="tender">Paid: ${TENDERS[sale.tender]}</p>`;
-  if (sale.tendered_cents === null) {
-    return paid;
+/** A split sale's tenders and change, as the API shows them (`presentTenders`). */
+export type ReceiptTenders = {
+  tenders: readonly ShownTender[];
+  change: { currency: Currency; amount_cents: number } | null;
+};
+
+/** A row of label and amount, both escaped. */
+const row = (name: string, label: string, amount: string) =>
+  `<p class="${name}"><span>${escapeHtml(label)}</span> <span>${escapeHtml(amount)}</span></p>`;
+
+/**
+ * How the sale was paid: for cash the till told, what was handed over and the change; for a split
+ * sale, each tender (its rate when in the other currency, pending or failed when not paid) and the
+ * change in the currency it was given in.
+ */
+function tender(sale: SaleRow, paid: ReceiptTenders): string {
+  const heading = `<p class="tender">Paid: ${TENDERS[sale.tender]}</p>`;
+  if (sale.tender === "split") {
+    const tenders = paid.tenders.map((each) => {
+      const shown = tenderRow(sale.currency, each);
+      return row("tendered", shown.label, shown.amount);
+    });
+    const change =
+      paid.change === null
+        ? []
+        : [row("change", "Change", formatMoney(paid.change.currency, paid.change.amount_cents))];
+    return [heading, ...tenders, ...change].join("\n");
   }
-  const money = (cents: number) => escapeHtml(formatMoney(sale.currency, cents));
-  return `${paid}
-<p class="tendered"><span>Cash tendered</span> <span>${money(sale.tendered_cents)}</span></p>
-<p class="change"><span>Change</span> <span>${money(sale.tendered_cents - sale.total_cents)}</span></p>`;
+  if (sale.tendered_cents === null) {
+    return heading;
+  }
+  return `${heading}
+${row("tendered", "Cash tendered", formatMoney(sale.currency, sale.tendered_cents))}
+${row("change", "Change", formatMoney(sale.currency, sale.tendered_cents - sale.total_cents))}`;
 }
+
+/** What a return paid back: its shares over a split sale's tenders, each in its currency; else one, in the sale's. */
+const refundsOf = (saleReturn: SaleReturnRow) =>
+  saleReturn.refunds === null || saleReturn.refunds.length === 0
+    ? [{ currency: saleReturn.currency, amount_cents: saleReturn.refund_cents }]
+    : saleReturn.refunds;
 
 export function saleReceiptPage(
   shop: ReceiptShop,
   sale: SaleRow,
+  paid: ReceiptTenders,
   returns: readonly SaleReturnRow[],
   paper: Paper,
 ): string {
-  const refunded = returns.reduce((sum, saleReturn) => sum + saleReturn.refund_cents, 0);
   const status = sale.status === "completed" ? "" : `<p class="status">This sale is ${escapeHtml(sale.status)}.</p>`;
   const returned =
     returns.length === 0
@@ -142,9 +174,7 @@ export function saleReceiptPage(
       : `<section class="returned"><h2>Returned</h2><table>${lineRows(
           returns.flatMap((saleReturn) => saleReturn.items),
           sale.currency,
-        )}</table><p class="total"><span>Refunded (cash)</span> <span>${escapeHtml(
-          formatMoney(sale.currency, refunded),
-        )}</span></p></section>`;
+        )}</table>${row("total", "Refunded (cash)", perCurrencyText(returns.flatMap(refundsOf)))}</section>`;
   return layout(
     `Receipt — ${shop.name}`,
     paper,
@@ -156,7 +186,7 @@ ${lineRows(sale.items, sale.currency)}
 </table>
 ${saleFigures(sale)}
 <p class="total"><span>Total</span> <span>${escapeHtml(formatMoney(sale.currency, sale.total_cents))}</span></p>
-${tender(sale)}
+${tender(sale, paid)}
 ${returned}
 ${footer(shop)}`,
   );
@@ -173,9 +203,7 @@ export function returnReceiptPage(shop: ReceiptShop, saleReturn: SaleReturnRow, 
 <table>
 ${lineRows(saleReturn.items, saleReturn.currency)}
 </table>
-<p class="total"><span>Refunded (cash)</span> <span>${escapeHtml(
-      formatMoney(saleReturn.currency, saleReturn.refund_cents),
-    )}</span></p>
+${row("total", "Refunded (cash)", perCurrencyText(refundsOf(saleReturn)))}
 ${footer(shop)}`,
   );
 }

@@ -17,6 +17,8 @@ import {
 } from "./receipt-page.ts";
 import { receiptUrl } from "./receipt-token.ts";
 import * as returnQueries from "./return-queries.ts";
+import { presentTenders } from "./tender-presenters.ts";
+import { selectTendersOfSales } from "./tender-queries.ts";
 
 /**
  * No inline script, no other origin, no framing: the page only needs its own stylesheets, its print
@@ -54,11 +56,12 @@ async function receiptPage(database: Database, token: string, paper: Paper): Pro
   }
   const sale = await queries.selectSaleByReceiptToken(database, token);
   if (sale !== null) {
-    const [shop, returns] = await Promise.all([
+    const [shop, returns, tenders] = await Promise.all([
       receiptShopOf(database, sale.merchant_id),
       returnQueries.selectReturnsOfSales(database, sale.merchant_id, [sale.id]),
+      selectTendersOfSales(database, sale.merchant_id, [sale.id]),
     ]);
-    return saleReceiptPage(shop, sale, returns, paper);
+    return saleReceiptPage(shop, sale, presentTenders(sale, tenders), returns, paper);
   }
   const saleReturn = await returnQueries.selectReturnByReceiptToken(database, token);
   if (saleReturn === null) {

@@ -151,7 +151,10 @@ export async function addTender(
     exchangeRateId: input.exchange_rate_id,
   });
   const settle = (tenders: readonly SaleTenderRow[]) =>
-    settleTenders({ dueCents: dueOf(sale, tenders), base: sale.currency, tenders: [tender], rate, changeCurrency });
+    requireOneChangeCurrency(
+      tenders,
+      settleTenders({ dueCents: dueOf(sale, tenders), base: sale.currency, tenders: [tender], rate, changeCurrency }),
+    );
   settle(before);
   const tillId = tender.kind === "cash" ? (input.till_id ?? sale.till_id) : null;
   const view = await withFreshCodes(dependencies.logger, async () => {
@@ -177,6 +180,30 @@ export async function addTender(
   });
   if (view.sale.status === "completed") countCompletion(view.sale);
   return view;
+}
+
+/** The currency a sale's tenders already gave change in (null: none yet). */
+const changeGivenIn = (tenders: readonly SaleTenderRow[]) =>
+  tenders.find((row) => row.change_cents !== null && row.change_cents > 0)?.change_currency ?? null;
+
+/**
+ * A sale gives all its change in one currency, so the sale's `change` (and its receipt) says all of
+ * it: a tender added to a sale that already gave change gives more only in that currency.
+ */
+function requireOneChangeCurrency(tenders: readonly SaleTenderRow[], settled: TenderSettlement): TenderSettlement {
+  const given = changeGivenIn(tenders);
+  if (
+    given !== null &&
+    settled.change !== null &&
+    settled.change.amountCents > 0 &&
+    settled.change.currency !== given
+  ) {
+    throw invalidRequest(
+      "parameter_invalid",
+      `change_currency: this sale already gave change in ${given}; give this change in ${given} too.`,
+    );
+  }
+  return settled;
 }
 
 function requireOpenSplitSale(sale: SaleRow, tenders: readonly SaleTenderRow[]): void {

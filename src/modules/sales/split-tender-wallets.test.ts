@@ -83,3 +83,15 @@ test("a tender's payment settled by a process without the sales hook: the next r
   expect(await eventsOfType(world.db, world.shop.id, "sale.completed")).toHaveLength(1);
   expect((await movesOf(world.db, product.id)).filter((move) => move.sale_id === sale.body.id)).toHaveLength(1);
 });
+
+test("waiting on a split sale whose wallet tender already failed answers at once: nothing is left to wait for", async () => {
+  const api = world.testWorld;
+  const { product } = await openShop(api);
+  const sale = await sellSplit(api, product, 1, [cashTender("USD", 400), walletTender("USD", 600)]);
+  expect((await pay(sale.body.tenders[1].payment_id, "expired")).body.status).toBe("expired");
+  // A till whose next waiting request starts just after the failure: it must not wait out its 25 s.
+  const deadline = new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 10_000).unref());
+  const answer = await Promise.race([api.get(`/v1/sales/${sale.body.id}?wait_seconds=25`), deadline]);
+  expect(answer).not.toBe("waited");
+  expect(answer === "waited" ? null : answer.body).toMatchObject({ status: "pending", paid_cents: 400 });
+});

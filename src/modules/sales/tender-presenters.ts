@@ -51,8 +51,10 @@ function changeOf(sale: SaleRow, rows: readonly SaleTenderRow[]) {
     const changeCents = (sale.tendered_cents ?? sale.total_cents) - sale.total_cents;
     return changeCents > 0 ? { currency: sale.currency, amount_cents: changeCents } : null;
   }
-  const giving = rows.find((row) => row.change_currency !== null && row.change_cents !== null);
-  return giving?.change_currency == null || giving.change_cents === null
+  // A sale gives all its change in one currency (split-sale.ts): several tenders' change adds up.
+  const giving = rows.filter((row) => row.change_currency !== null && row.change_cents !== null);
+  const currency = giving[0]?.change_currency;
+  return currency == null
     ? null
-    : { currency: giving.change_currency, amount_cents: giving.change_cents };
+    : { currency, amount_cents: giving.reduce((sum, row) => sum + (row.change_cents ?? 0), 0) };
 }

@@ -161,3 +161,62 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     await app.close();
   }
 });
+
+test("a split sale's detail lists each tender with its currency and rate, the change, and a return's refund per currency", async () => {
+  const shop = await newMerchant(db.database);
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${platform.baseUrl}${path}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${shop.testKey}`,
+        "idempotency-key": randomUUID(),
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: string };
+  };
+  const rate = await call("/v1/exchange_rates", { base: "USD", other: "ZWG", rate: "26.5" });
+  // USD 20.00: USD 5.00, then ZWG 400.00 (counts USD 15.09), change ZWG 2.38; then one of the two back.
+  const sale = await call("/v1/sales", {
+    items: [{ name: "Rice", qty: 2, unit_cents: 1_000 }],
+    tenders: [
+      { kind: "cash", currency: "USD", amount_cents: 500 },
+      { kind: "cash", currency: "ZWG", amount_cents: 40_000 },
+    ],
+    change_currency: "ZWG",
+    exchange_rate_id: rate.id,
+  });
+  const back = (await call(`/v1/sales/${sale.id}/returns`, { items: [{ line: 0, qty: 1 }] })) as unknown as {
+    sale_return: { refunds: { currency: "USD" | "ZWG"; amount_cents: number }[] };
+  };
+  const [share] = back.sale_return.refunds;
+
+  const app = await openAppPage(browser);
+  const { page } = app;
+  try {
+    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await openDashboardPage(app, "Sales");
+    await page.getByRole("table", { name: "Sales, page 1" }).locator("tbody tr").first().getByRole("link").click();
+    await page.getByRole("heading", { name: "Sale of USD 20.00", level: 1 }).waitFor();
+    const tenders = page.getByRole("table", { name: "Tenders" }).locator("tbody tr");
+    await tenders.first().waitFor();
+    expect(
+      await tenders.evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent))),
+    ).toEqual([
+      ["Cash", "USD 5.00"],
+      ["Cash", "ZWG 400.00 at 26.5 = USD 15.09"],
+    ]);
+    await page.getByText("Change: ZWG 2.38. Paid so far USD 20.00, still due USD 0.00.").waitFor();
+    await page
+      .getByRole("heading", {
+        name: `Return 1: ${formatMoney(share?.currency ?? "ZWG", share?.amount_cents ?? 0)} refunded in cash`,
+      })
+      .waitFor();
+    expect(await app.accessibilityViolations()).toEqual([]);
+    expectCleanSession(app, platform.baseUrl);
+  } finally {
+    await app.close();
+  }
+});

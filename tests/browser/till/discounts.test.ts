@@ -49,7 +49,7 @@ test("a discounted line and a cart discount, taxed, paid cash: the cart, the sal
     await till.payCash("30.00");
     await page.getByRole("status").filter({ hasText: "Sale complete: USD 27.68" }).waitFor();
     // Printed as the cashier prints it, before or after the outbox has sent the sale.
-    const printed = await printedReceipt(till);
+    const printed = await till.printedReceipt("VAT no. 10023456");
     // Juice: 2300 − 10 % (230) − its share of the cart's 1.00 (81) = 1989; Bread 500 − 19 = 481, rate 0.
     for (const text of [
       "Moyo Grocer",
@@ -95,17 +95,3 @@ test("a discounted line and a cart discount, taxed, paid cash: the cart, the sal
     await till.close();
   }
 });
-
-/** The till's in-page receipt as it prints (its Print button's class, print media), its text on one line. */
-async function printedReceipt(till: TillPage): Promise<string> {
-  const { page } = till;
-  const sheet = page.getByRole("article", { name: "Printed receipt", includeHidden: true });
-  await page.evaluate(() => document.documentElement.classList.add("printing-receipt"));
-  await page.emulateMedia({ media: "print" });
-  // The shop profile is read when the receipt shows.
-  await sheet.getByText("VAT no. 10023456").waitFor();
-  const text = ((await sheet.textContent()) ?? "").replace(/\s+/g, " ");
-  await page.emulateMedia({ media: "screen" });
-  await page.evaluate(() => document.documentElement.classList.remove("printing-receipt"));
-  return text;
-}

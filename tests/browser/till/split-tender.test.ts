@@ -57,18 +57,6 @@ async function openPayStep(colas: number) {
   return { till, page: till.page, dialog };
 }
 
-/** Adds a tender with the touch controls: kind, currency, amount typed. */
-async function addTender(
-  dialog: Awaited<ReturnType<typeof openPayStep>>["dialog"],
-  tender: { kind: "Cash" | "Wallet"; currency: "USD" | "ZWG"; amount: string },
-) {
-  const form = dialog.getByRole("form", { name: "Add a tender" });
-  await form.getByRole("group", { name: "Tender" }).getByRole("button", { name: tender.kind }).click();
-  await form.getByRole("group", { name: "Currency" }).getByRole("button", { name: tender.currency }).click();
-  await form.getByLabel(`Amount (${tender.currency})`).fill(tender.amount);
-  await form.getByRole("button", { name: "Add tender" }).click();
-}
-
 test("the Pay step: the rate of the day and who set it, paid and due in both currencies, quick due amounts, change in either currency; keyboard and touch; axe clean", async () => {
   const { till, page, dialog } = await openPayStep(3);
   try {
@@ -93,7 +81,7 @@ test("the Pay step: the rate of the day and who set it, paid and due in both cur
     ).toBe("true");
 
     // ZWG 100 counts USD 3.73 (rounded down): 1.23 over, given as USD 1.23 or ZWG 32.94 (rounded down).
-    await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "100" });
+    await till.addTender({ kind: "Cash", currency: "ZWG", amount: "100" });
     await dialog.getByText("Cash ZWG 100.00 (counts USD 3.73)").waitFor();
     // Nothing is due, so the form is gone: the focus went to the step's main button, not the page.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Complete sale");
@@ -106,12 +94,12 @@ test("the Pay step: the rate of the day and who set it, paid and due in both cur
     expect(await dialog.getByRole("button", { name: "Complete sale" }).isEnabled()).toBe(true);
     expect(await till.app.accessibilityViolations()).toEqual([]);
 
-    // A wallet may not take change: with cash over, it is refused with the reason.
+    // A wallet pays at most what is still due (only cash gives change): more is refused with the reason.
     await dialog.getByRole("button", { name: "Remove Cash ZWG 100.00" }).click();
-    await addTender(dialog, { kind: "Wallet", currency: "USD", amount: "2.50" });
+    await till.addTender({ kind: "Wallet", currency: "USD", amount: "2.50" });
     expect(await dialog.getByRole("button", { name: "Get wallet code" }).isEnabled()).toBe(true);
     await dialog.getByRole("button", { name: "Remove Wallet USD 2.50" }).click();
-    await addTender(dialog, { kind: "Wallet", currency: "USD", amount: "3.00" });
+    await till.addTender({ kind: "Wallet", currency: "USD", amount: "3.00" });
     await dialog.getByRole("alert").filter({ hasText: "A wallet pays at most what is still due." }).waitFor();
     expect(await dialog.getByRole("button", { name: "Get wallet code" }).isDisabled()).toBe(true);
 
@@ -134,14 +122,25 @@ describe("split sales sent", () => {
   test("USD basket paid in USD and ZWG cash, change in ZWG: completed at once, the tenders and change recorded", async () => {
     const { till, page, dialog } = await openPayStep(3);
     try {
-      await addTender(dialog, { kind: "Cash", currency: "USD", amount: "2.00" });
-      await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "100" });
+      await till.addTender({ kind: "Cash", currency: "USD", amount: "2.00" });
+      await till.addTender({ kind: "Cash", currency: "ZWG", amount: "100" });
       await dialog.getByRole("group", { name: "Give change in" }).getByRole("button", { name: "ZWG 32.94" }).click();
       await dialog.getByRole("button", { name: "Complete sale" }).click();
       await page
         .getByRole("status")
         .filter({ hasText: "Sale complete: USD 4.50 by split · change due ZWG 32.94" })
         .waitFor();
+      // Printed before the outbox has sent it: each tender, the ZWG one with its rate, and the change.
+      const printed = await till.printedReceipt("Change");
+      for (const text of [
+        "Total USD 4.50",
+        "Paid: Split",
+        "Cash USD 2.00",
+        "Cash ZWG 100.00 at 26.7843 = USD 3.73",
+        "Change ZWG 32.94",
+      ]) {
+        expect(printed).toContain(text);
+      }
       await till.waitForCart([]);
       await till.waitForSynced();
       const [sale] = await sales();
@@ -198,7 +197,7 @@ describe("split sales sent", () => {
   test("cash and a wallet: the wallet code shows; it expires, the sale stays pending with the cash kept; another tender completes it", async () => {
     const { till, page, dialog } = await openPayStep(2);
     try {
-      await addTender(dialog, { kind: "Cash", currency: "USD", amount: "1.00" });
+      await till.addTender({ kind: "Cash", currency: "USD", amount: "1.00" });
       await dialog.getByRole("form", { name: "Add a tender" }).getByRole("button", { name: "Wallet" }).click();
       await dialog.getByRole("group", { name: "Still due" }).getByRole("button", { name: "USD 2.00" }).click();
       await dialog.getByRole("button", { name: "Add tender" }).click();
@@ -226,10 +225,19 @@ describe("split sales sent", () => {
         .getByText(/Wallet USD 2\.00 · failed/)
         .waitFor();
       expect(await dialog.getByTestId("tender-due").textContent()).toBe("USD 2.00 · ZWG 53.57");
-      await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "53.57" });
+      await till.addTender({ kind: "Cash", currency: "ZWG", amount: "53.57" });
       await dialog.getByRole("button", { name: "Complete sale" }).click();
       await page.getByRole("status").filter({ hasText: "Sale complete: USD 3.00 by split" }).waitFor();
       await till.waitForCart([]);
+      // The receipt keeps the failed wallet, which paid nothing, beside what did pay.
+      const printed = await till.printedReceipt("Paid: Split");
+      for (const text of [
+        "Cash USD 1.00",
+        "Wallet (failed: paid nothing) USD 2.00",
+        "Cash ZWG 53.57 at 26.7843 = USD 2.00",
+      ]) {
+        expect(printed).toContain(text);
+      }
       const sale = await saleById(pending?.id ?? "");
       expect(sale.status).toBe("completed");
       expect(sale.tenders.map((tender) => [tender.kind, tender.currency, tender.amount_cents, tender.status])).toEqual([
@@ -243,11 +251,60 @@ describe("split sales sent", () => {
     }
   });
 
+  test("a wallet first, then ZWG cash with change given at once; the wallet expires: the cash is kept net of the change, and USD cash completes it", async () => {
+    const { till, page, dialog } = await openPayStep(2);
+    try {
+      await till.addTender({ kind: "Wallet", currency: "USD", amount: "1.00" });
+      // USD 2.00 left; ZWG 60.00 counts USD 2.24 (6000 / 26.7843, rounded down): 0.24 over, ZWG 6.42.
+      await till.addTender({ kind: "Cash", currency: "ZWG", amount: "60" });
+      await dialog.getByRole("group", { name: "Give change in" }).getByRole("button", { name: "ZWG 6.42" }).click();
+      await dialog.getByRole("button", { name: "Get wallet code" }).click();
+      await dialog.getByTestId("payment-code").waitFor();
+      await dialog.getByTestId("split-change").filter({ hasText: "Give the change now: ZWG 6.42" }).waitFor();
+      const pending = (await sales()).find((sale) => sale.status === "pending");
+      expect(pending).toMatchObject({ paid_cents: 200, change: { currency: "ZWG", amount_cents: 642 } });
+      const expired = await fetch(`${world.platform.baseUrl}/checkout/${pending?.tenders[0]?.payment_id}/mockpay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ outcome: "expired" }),
+      });
+      expect(expired.status).toBe(200);
+      // Kept: what the ZWG cash paid net of the change already given, USD 2.00; USD 1.00 is still due.
+      await dialog.getByRole("alert").filter({ hasText: "What was paid is kept (USD 2.00)" }).waitFor();
+      expect(await dialog.getByTestId("tender-due").textContent()).toBe("USD 1.00 · ZWG 26.79");
+      expect(await till.app.accessibilityViolations()).toEqual([]);
+      await till.addTender({ kind: "Cash", currency: "USD", amount: "2.00" });
+      // USD 1.00 over: given in ZWG only (× 26.7843, rounded down), the currency of the change already given.
+      const change = dialog.getByRole("group", { name: "Give change in" });
+      expect(await change.getByRole("button").allTextContents()).toEqual(["ZWG 26.78"]);
+      await dialog.getByRole("button", { name: "Complete sale" }).click();
+      const done = page.getByRole("status").filter({ hasText: "Sale complete: USD 3.00 by split" });
+      await done.waitFor();
+      // The first ZWG change was handed over when the cash was taken: only this tender's own is asked for.
+      expect(await done.textContent()).toContain("change due ZWG 26.78");
+      expect(await till.printedReceipt("Paid: Split")).toContain("Change ZWG 33.20");
+      const sale = await saleById(pending?.id ?? "");
+      expect(sale.tenders.map((tender) => [tender.kind, tender.currency, tender.amount_cents, tender.status])).toEqual([
+        ["wallet", "USD", 100, "failed"],
+        ["cash", "ZWG", 6000, "paid"],
+        ["cash", "USD", 200, "paid"],
+      ]);
+      expect(sale).toMatchObject({
+        status: "completed",
+        paid_cents: 300,
+        change: { currency: "ZWG", amount_cents: 3320 },
+      });
+      expect(till.app.consoleErrors).toEqual([]);
+    } finally {
+      await till.close();
+    }
+  });
+
   test("a pending split sale cancelled: the till says what to give back, and the cart is free again", async () => {
     const { till, page, dialog } = await openPayStep(2);
     try {
-      await addTender(dialog, { kind: "Cash", currency: "ZWG", amount: "30" });
-      await addTender(dialog, { kind: "Wallet", currency: "USD", amount: "1.88" });
+      await till.addTender({ kind: "Cash", currency: "ZWG", amount: "30" });
+      await till.addTender({ kind: "Wallet", currency: "USD", amount: "1.88" });
       await dialog.getByRole("button", { name: "Get wallet code" }).click();
       await dialog.getByTestId("payment-code").waitFor();
       // Closed, the sale keeps the cart; Show payment brings its Pay step back.

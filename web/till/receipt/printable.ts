@@ -1,5 +1,6 @@
 import type { PricedBasket } from "../../../src/kernel/basket.ts";
 import type { Currency } from "../../../src/kernel/money.ts";
+import type { ShownTender } from "../../../src/kernel/tender-text.ts";
 import type { Sale } from "../../lib/api.ts";
 import type { CartLine, DiscountGiven } from "../sell/cart.ts";
 
@@ -23,7 +24,9 @@ export type SaleFigures = Pick<Sale, "discount_cents" | "discount_reason" | "tax
  * What the till's printed receipt shows of a sale or a return, known at the till even before the
  * server has a cash sale (the outbox sends it later): `tenderedCents` is the cash handed over (null:
  * not told, or wallet); `at`, when it was rung up (ISO); `figures`, a sale's discounts and tax (the
- * server's sale itself fits), printed as the receipt page prints them.
+ * server's sale itself fits), printed as the receipt page prints them; `tenders` and `change`, a split
+ * sale's tenders (with their rates and states) and its change, in its currency; `refunds`, a return's
+ * refund per currency (its shares over a split sale's tenders).
  */
 export type PrintableReceipt = {
   kind: "sale" | "return";
@@ -35,7 +38,12 @@ export type PrintableReceipt = {
   tender: "cash" | "wallet" | "split";
   tenderedCents: number | null;
   figures?: SaleFigures;
+  tenders?: readonly ShownTender[];
+  change?: Money | null;
+  refunds?: readonly Money[] | null;
 };
+
+type Money = { currency: Currency; amount_cents: number };
 
 /**
  * The cart's lines and figures as the receipt prints them, from the cart priced by the kernel's

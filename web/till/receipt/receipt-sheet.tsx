@@ -1,4 +1,5 @@
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
+import { perCurrencyText, tenderRow } from "../../../src/kernel/tender-text.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { session } from "../../lib/session.ts";
 import type { PrintableReceipt, PrintedLine, SaleFigures } from "./printable.ts";
@@ -10,7 +11,8 @@ export type Paper = "roll" | "a4";
 /**
  * The receipt as the till prints it, in the page (no other tab): the shop's profile (name, address,
  * tax number, footer), the lines with their discounts, the subtotal, discounts and tax per rate, the
- * total and the tender with cash tendered and change, as the server's receipt page shows them. Shown only
+ * total and the tender with cash tendered and change (a split sale's every tender, with its rate and
+ * state, and the change in its currency), as the server's receipt page shows them. Shown only
  * when printing (receipt-sheet.css), and only while the receipt's own Print button prints
  * (`printReceipt`), so another screen's print (the Z report) is never this.
  */
@@ -50,23 +52,47 @@ export function ReceiptSheet(props: { receipt: PrintableReceipt; paper: Paper })
       </table>
       {receipt.figures === undefined ? null : <Figures receipt={receipt} figures={receipt.figures} />}
       <p class="till-receipt-row till-receipt-total">
-        <span>{receipt.kind === "sale" ? "Total" : "Refunded (cash)"}</span> <span>{money(receipt.totalCents)}</span>
+        <span>{receipt.kind === "sale" ? "Total" : "Refunded (cash)"}</span>{" "}
+        <span>
+          {receipt.refunds == null || receipt.refunds.length === 0
+            ? money(receipt.totalCents)
+            : perCurrencyText(receipt.refunds)}
+        </span>
       </p>
       {receipt.kind === "sale" ? (
         <p>Paid: {{ cash: "Cash", wallet: "Wallet", split: "Split" }[receipt.tender]}</p>
       ) : null}
-      {receipt.tenderedCents === null ? null : (
-        <>
-          <p class="till-receipt-row">
-            <span>Cash tendered</span> <span>{money(receipt.tenderedCents)}</span>
-          </p>
-          <p class="till-receipt-row">
-            <span>Change</span> <span>{money(receipt.tenderedCents - receipt.totalCents)}</span>
-          </p>
-        </>
-      )}
+      <Tendered receipt={receipt} />
       <footer class="till-receipt-footer">{profile?.receipt_footer ?? "Thank you."}</footer>
     </article>
+  );
+}
+
+/** Cash tendered and change (a cash sale the till told), or a split sale's tenders and change. */
+function Tendered({ receipt }: { receipt: PrintableReceipt }) {
+  const row = (label: string, amount: string, key?: number) => (
+    <p class="till-receipt-row" key={key}>
+      <span>{label}</span> <span>{amount}</span>
+    </p>
+  );
+  if (receipt.tenders !== undefined) {
+    const change = receipt.change;
+    return (
+      <>
+        {receipt.tenders.map((tender, index) => {
+          const shown = tenderRow(receipt.currency, tender);
+          return row(shown.label, shown.amount, index);
+        })}
+        {change == null ? null : row("Change", formatMoney(change.currency, change.amount_cents))}
+      </>
+    );
+  }
+  if (receipt.tenderedCents === null) return null;
+  return (
+    <>
+      {row("Cash tendered", formatMoney(receipt.currency, receipt.tenderedCents))}
+      {row("Change", formatMoney(receipt.currency, receipt.tenderedCents - receipt.totalCents))}
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { paidPerLine, unitsRefundCents } from "../../../src/kernel/refunds.ts";
+import { perCurrencyText } from "../../../src/kernel/tender-text.ts";
 import type { Sale } from "../../lib/api.ts";
 import { session } from "../../lib/session.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -83,7 +84,11 @@ function ReturnDone(props: { sale: Sale; done: SaleReturn; onClose: () => void }
     <>
       <p class="sale-done" role="status">
         Return recorded. Refund due in cash:{" "}
-        <strong>{formatMoney(props.done.currency, props.done.refund_cents)}</strong>
+        <strong>
+          {props.done.refunds.length === 0
+            ? formatMoney(props.done.currency, props.done.refund_cents)
+            : perCurrencyText(props.done.refunds)}
+        </strong>
       </p>
       <ReceiptPanel
         receiptUrl={props.done.receipt_url}
@@ -98,6 +103,7 @@ function ReturnDone(props: { sale: Sale; done: SaleReturn; onClose: () => void }
           totalCents: props.done.refund_cents,
           tender: "cash",
           tenderedCents: null,
+          refunds: props.done.refunds,
         }}
       />
       <div class="dialog-actions">

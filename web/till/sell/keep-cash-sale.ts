@@ -1,6 +1,6 @@
 import type { Currency } from "../../../src/kernel/money.ts";
 import { queueSale } from "../offline/index.ts";
-import { printedCart } from "../receipt/printable.ts";
+import { type PrintableReceipt, printedCart } from "../receipt/printable.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { activeWorld } from "../world.ts";
 import {
@@ -23,9 +23,14 @@ export type CashPayment = { tender: "cash"; tendered_cents: number } | SplitFiel
  * Keeps a cart paid in cash only (in one currency or two) in the offline outbox, which keeps it in the
  * browser with its Idempotency-Key, client_sale_id and time and sends it (now, or when the network is
  * back): a cash sale never waits for the network, and the server records it once. The cart is then
- * cleared and the sale answered finished, with its change.
+ * cleared and the sale answered finished, with its change. `paid`: a split sale's tenders and change
+ * as its receipt prints them (`printedTenders`).
  */
-export async function keepCashSale(payment: CashPayment, change: Completed["change"]): Promise<Completed> {
+export async function keepCashSale(
+  payment: CashPayment,
+  change: Completed["change"],
+  paid?: Pick<PrintableReceipt, "tenders" | "change">,
+): Promise<Completed> {
   const world = activeWorld();
   const lines = cart.value;
   const currency: Currency = cartCurrency.value ?? "USD";
@@ -54,6 +59,7 @@ export async function keepCashSale(payment: CashPayment, change: Completed["chan
       tender,
       // What was handed over goes with a cash sale, so its receipt shows tendered and change.
       tenderedCents: "tenders" in payment ? null : payment.tendered_cents,
+      ...paid,
     },
   };
 }

@@ -6,9 +6,9 @@ import { Button, Dialog, FormError } from "../../ui/index.ts";
 import { withTillId } from "../shift/till-id.ts";
 import { cart, cartCurrency, cartTotalCents, otherCurrency, saleDiscount, saleItems } from "./cart.ts";
 import { keepCashSale } from "./keep-cash-sale.ts";
-import { type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
+import { awaitsPayment, type Completed, completedSale, postOnce, type Sale } from "./sale-api.ts";
 import { TenderBuilder, type TendersToSend } from "./tender-builder.tsx";
-import { addedTender, giveBack, liveTenders, splitFields } from "./tender-plan.ts";
+import { addedTender, giveBack, liveTenders, printedTenders, splitFields } from "./tender-plan.ts";
 import { RateLine, SentTenders, useDayRate } from "./tender-summary.tsx";
 import { PaymentCode } from "./wallet-code.tsx";
 import { cancelHeldPayment, heldSale, holdWalletSale, onHeldSaleEnded, updateHeldSale } from "./wallet-hold.ts";
@@ -34,7 +34,10 @@ export function PayStep(props: Props) {
   latest.current = props;
   // The held split sale completed (its wallet paid, or a tender added here): the sale is done.
   useEffect(
-    () => onHeldSaleEnded((sale) => sale.status === "completed" && latest.current.onCompleted(completedSale(sale))),
+    () =>
+      onHeldSaleEnded(
+        (sale, changeDue) => sale.status === "completed" && latest.current.onCompleted(completedSale(sale, changeDue)),
+      ),
     [],
   );
   return (
@@ -57,7 +60,8 @@ function DraftSplit(props: Props & { base: Currency; other: Currency; rate: Exch
   const send = async ({ tenders, changeCurrency, change, idempotencyKey }: TendersToSend) => {
     const fields = splitFields(tenders, base, changeCurrency, rate);
     if (tenders.every((tender) => tender.kind === "cash")) {
-      props.onCompleted(await keepCashSale(fields, change));
+      const paid = printedTenders(cartTotalCents.value, base, tenders, rate, changeCurrency);
+      props.onCompleted(await keepCashSale(fields, change, paid));
       return;
     }
     const body = { currency: base, items: saleItems(cart.value), ...saleDiscount(), ...fields };
@@ -100,7 +104,7 @@ function HeldSplit(props: {
   const { sale, rate } = props;
   const waiting = sale.tenders.find((tender) => tender.status === "pending");
   const payment = waiting !== undefined && sale.payment?.id === waiting.payment_id ? sale.payment : null;
-  const send = async ({ tenders, changeCurrency, idempotencyKey }: TendersToSend) => {
+  const send = async ({ tenders, changeCurrency, change, idempotencyKey }: TendersToSend) => {
     const [tender] = tenders;
     if (tender === undefined) return;
     const body = addedTender(tender, sale.currency, changeCurrency, rate);
@@ -108,12 +112,20 @@ function HeldSplit(props: {
     const answer = await postOnce((managerApproval) =>
       addSaleTender(sale.id, body, { idempotencyKey, managerApproval, world }),
     );
-    // Completed: the hold ends, the cart clears, and the Pay step reports the sale done.
-    updateHeldSale(answer);
+    // Completed: the hold ends, the cart clears, and the Pay step reports the sale done. A wallet
+    // tender added: followed again until its payment ends (following stopped when the last one failed).
+    if (answer.status === "pending" && awaitsPayment(answer)) holdWalletSale(answer);
+    else updateHeldSale(answer, change ?? null);
   };
   return (
     <>
       <SentTenders base={sale.currency} tenders={sale.tenders} />
+      {sale.change === null ? null : (
+        <p class="sale-done" role="status" data-testid="split-change">
+          Give the change now: {formatMoney(sale.change.currency, sale.change.amount_cents)} (the cash is in the drawer;
+          if the wallet fails, the sale keeps the cash less this change).
+        </p>
+      )}
       {waiting === undefined ? (
         <TenderBuilder
           base={sale.currency}
@@ -122,6 +134,7 @@ function HeldSplit(props: {
           rate={rate}
           taken={liveTenders(sale)}
           maxNew={1}
+          changeIn={sale.change?.currency}
           leaveLabel="Close"
           onSend={send}
           onBack={props.onClose}

@@ -19,13 +19,18 @@ export type Completed = {
   receipt: PrintableReceipt;
 };
 
-/** A wallet or split sale the server answered completed, as the till finishes it. */
-export const completedSale = (sale: Sale): Completed => ({
+/**
+ * A wallet or split sale the server answered completed, as the till finishes it. `changeDue`: the
+ * change to hand over now, when the sale's own is not it (`onHeldSaleEnded`; null: none).
+ */
+export const completedSale = (sale: Sale, changeDue?: Completed["change"] | null): Completed => ({
   sale,
   change:
-    sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
-      ? { currency: sale.change.currency, amountCents: sale.change.amount_cents }
-      : undefined,
+    changeDue !== undefined
+      ? (changeDue ?? undefined)
+      : sale.tender === "split" && sale.change !== null && sale.change.amount_cents > 0
+        ? { currency: sale.change.currency, amountCents: sale.change.amount_cents }
+        : undefined,
   receipt: {
     kind: "sale",
     livemode: sale.livemode,
@@ -36,6 +41,7 @@ export const completedSale = (sale: Sale): Completed => ({
     totalCents: sale.total_cents,
     tender: sale.tender,
     tenderedCents: null,
+    ...(sale.tender === "split" ? { tenders: sale.tenders, change: sale.change } : {}),
   },
 });
 
@@ -73,6 +79,10 @@ export async function postOnce<T>(
   }
 }
 
+/** Whether a pending sale waits on a wallet payment (a split sale: while one of its tenders is pending). */
+export const awaitsPayment = (sale: Sale): boolean =>
+  sale.tender !== "split" || sale.tenders.some((tender) => tender.status === "pending");
+
 /** How long one waiting request may wait; the API allows up to 25 s. */
 const WAIT_SECONDS = 20;
 
@@ -94,7 +104,8 @@ export async function followSale(
       failures = 0;
       if (signal.aborted) return;
       onUpdate(sale);
-      if (sale.status !== "pending") return;
+      // Ended, or a split sale whose wallet tender failed: nothing to wait for until a tender is added.
+      if (sale.status !== "pending" || !awaitsPayment(sale)) return;
     } catch {
       // Offline or the server restarting: back off, then wait again.
       failures += 1;

@@ -82,7 +82,11 @@ export function SellScreen() {
   };
   useScanHandler(scanned);
   // A held sale paid while its dialog is closed: the cart was cleared; say the sale is done.
-  useEffect(() => onHeldSaleEnded((sale) => sale.status === "completed" && setCompleted(completedSale(sale))), []);
+  useEffect(
+    () =>
+      onHeldSaleEnded((sale, changeDue) => sale.status === "completed" && setCompleted(completedSale(sale, changeDue))),
+    [],
+  );
   const pay = (tender: Tender) => setMode({ kind: payMode(tender) });
   const finished = (result: Completed) => {
     setCompleted(result);

@@ -39,19 +39,23 @@ export function TenderBuilder(props: {
   maxNew: number;
   /** The button that leaves the step without sending: "Back" to the cart, or "Close" (the sale stays held). */
   leaveLabel: string;
+  /** The only currency change may be given in: the one a held sale already gave change in (the API's rule). */
+  changeIn?: Currency | undefined;
   children?: ComponentChildren;
   onSend: (send: TendersToSend) => Promise<void>;
   onBack: () => void;
 }) {
   const { base, other, totalCents } = props;
   const [tenders, setTenders] = useState<TenderInput[]>([]);
-  const [changeCurrency, setChangeCurrency] = useState<Currency>(base);
+  const [changeCurrency, setChangeCurrency] = useState<Currency>(props.changeIn ?? base);
   const { busy, error, run } = useAction("The payment could not be taken.");
   const rate = kernelRate(props.rate);
   const all = [...props.taken, ...tenders];
   const result = tally(totalCents, base, all, rate, changeCurrency);
   const ready = readiness(tenders, result);
-  const change = changeOptions(totalCents, base, all, rate);
+  const change = changeOptions(totalCents, base, all, rate).filter(
+    (option) => props.changeIn === undefined || option.currency === props.changeIn,
+  );
   const hasWallet = tenders.some((tender) => tender.kind === "wallet");
   const box = useRef<HTMLDivElement>(null);
   useKeepFocus(box, tenders.length);

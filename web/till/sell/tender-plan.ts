@@ -10,6 +10,7 @@ import {
 } from "../../../src/kernel/tender.ts";
 import type { ExchangeRate } from "../../lib/api/exchange-rates.ts";
 import type { NewSale, NewSaleTender, Sale } from "../../lib/api.ts";
+import type { PrintableReceipt } from "../receipt/printable.ts";
 
 /**
  * The Pay step's arithmetic, all of it the kernel's (`src/kernel/tender.ts`, the same functions the API
@@ -61,19 +62,17 @@ const REFUSALS = {
 
 /**
  * Whether `tenders` can be sent as a sale, or why not. Cash only: when they cover the basket. With a
- * wallet (one at a time, so its code is the one shown): it pays what cash leaves due, and no change is
- * given, so a wallet payment that fails leaves exactly the cash taken to keep or give back.
+ * wallet (one at a time, so its code is the one shown): it pays at most what is due when it is taken,
+ * so cash after it may cover the rest with change (the kernel refuses a wallet after cash that already
+ * covered the basket: `wallet_overpays`). The change is given at once; if the wallet then fails, the
+ * sale keeps the cash net of that change, and the cashier takes another tender for what is due.
  */
 export function readiness(tenders: readonly TenderInput[], result: Tally): { ready: boolean; why?: string } {
   const { settlement } = result;
   if (settlement.kind === "refused") return { ready: false, why: REFUSALS[settlement.reason] };
   const wallets = tenders.filter((tender) => tender.kind === "wallet").length;
   if (wallets > 1) return { ready: false, why: "One wallet payment at a time: take the next one after it is paid." };
-  if (settlement.kind === "short") return { ready: wallets === 1 };
-  if (wallets === 1 && settlement.change.amountCents > 0) {
-    return { ready: false, why: "With a wallet payment, take the cash without change." };
-  }
-  return { ready: true };
+  return { ready: settlement.kind === "covered" || wallets === 1 };
 }
 
 const apiTender = (tender: TenderInput): NewSaleTender => ({
@@ -119,13 +118,14 @@ export const addedTender = (
 
 /**
  * A pending split sale's live tenders (paid or waiting; a failed one paid nothing) as the kernel
- * settles a new tender after them: each at what the API credited it, in the basket's currency, so a
- * rate set since the sale began changes nothing already taken.
+ * settles a new tender after them: each at what the API counts it for, in the basket's currency, so a
+ * rate set since the sale began changes nothing already taken; cash that gave change counts net of it
+ * (the change was handed over when the sale was sent), as the API settles a tender added.
  */
 export const liveTenders = (sale: Sale): TenderInput[] =>
   sale.tenders
     .filter((tender) => tender.status !== "failed")
-    .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.credit_cents }));
+    .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.contributed_cents }));
 
 /**
  * What cancelling a pending split sale gives back, per currency, all in cash from the drawer (a paid
@@ -148,6 +148,35 @@ export function giveBack(sale: Sale): { currency: Currency; amountCents: number 
     byCurrency.set(share.currency, (byCurrency.get(share.currency) ?? 0) + share.amountCents);
   }
   return [...byCurrency].map(([currency, amountCents]) => ({ currency, amountCents }));
+}
+
+/**
+ * Cash tenders settled here, as the receipt prints them before the server has the sale (the outbox
+ * sends it): each at what the kernel credits it, with the rate when in the other currency, and the change.
+ */
+export function printedTenders(
+  totalCents: number,
+  base: Currency,
+  tenders: readonly TenderInput[],
+  rate: ExchangeRate | undefined,
+  changeCurrency: Currency,
+): Pick<PrintableReceipt, "tenders" | "change"> {
+  const settled = tally(totalCents, base, tenders, kernelRate(rate), changeCurrency).settlement;
+  if (settled.kind === "refused") return {};
+  return {
+    tenders: settled.tenders.map((tender) => ({
+      kind: tender.kind,
+      currency: tender.currency,
+      amount_cents: tender.amountCents,
+      credit_cents: tender.creditCents,
+      other_per_base_micros: tender.currency === base ? null : (rate?.other_per_base_micros ?? null),
+      status: "paid",
+    })),
+    change:
+      settled.kind === "covered" && settled.change.amountCents > 0
+        ? { currency: settled.change.currency, amount_cents: settled.change.amountCents }
+        : null,
+  };
 }
 
 /** Each tender with what it counts for in the basket's currency (0 without a rate for it). */

@@ -3,7 +3,7 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
 import { toast } from "../../ui/index.ts";
 import { cart, cartHeldBy, clearCart } from "./cart.ts";
-import { followSale, type Sale } from "./sale-api.ts";
+import { type Completed, followSale, type Sale } from "./sale-api.ts";
 
 /**
  * The pending wallet sale (or split sale with a wallet tender, `pay-step.tsx`) that holds the cart: one per till tab, kept across a reload (session
@@ -30,7 +30,9 @@ cartHeldBy.value = heldSale.value?.id;
 let following: AbortController | undefined;
 /** The held sale's own world: its requests go there even after the till switched worlds. */
 const worldOf = (sale: Sale): WorldName => (sale.livemode ? "live" : "test");
-const endListeners = new Set<(sale: Sale) => void>();
+/** The change to hand over as a held sale ends: none (null), or the sale's own when undefined. */
+export type ChangeDue = Completed["change"] | null;
+const endListeners = new Set<(sale: Sale, changeDue: ChangeDue) => void>();
 
 function store(sale: Sale | undefined): void {
   heldSale.value = sale;
@@ -43,19 +45,25 @@ function store(sale: Sale | undefined): void {
   }
 }
 
-/** Tells `listener` of each held sale's end (completed or cancelled); returns the unsubscribe. */
-export function onHeldSaleEnded(listener: (sale: Sale) => void): () => void {
+/**
+ * Tells `listener` of each held sale's end (completed or cancelled); returns the unsubscribe.
+ * `changeDue`: what change to hand over now (`ChangeDue`): none when the sale was already pending with
+ * its change (cash after a wallet tender covered it: handed over then), a tender's own when one added
+ * here completed it (the sale shows only its first change).
+ */
+export function onHeldSaleEnded(listener: (sale: Sale, changeDue: ChangeDue) => void): () => void {
   endListeners.add(listener);
   return () => endListeners.delete(listener);
 }
 
-function ended(sale: Sale): void {
+function ended(sale: Sale, changeNow?: ChangeDue): void {
+  const changeDue = changeNow !== undefined ? changeNow : heldSale.peek()?.change != null ? null : undefined;
   following?.abort();
   following = undefined;
   store(undefined);
   // Paid: the basket was sold, whether or not the wallet dialog is open.
   if (sale.status === "completed") clearCart();
-  for (const listener of endListeners) listener(sale);
+  for (const listener of endListeners) listener(sale, changeDue);
 }
 
 function follow(sale: Sale): void {
@@ -65,11 +73,14 @@ function follow(sale: Sale): void {
   followSale(sale.id, controller.signal, updateHeldSale, worldOf(sale)).catch(() => {});
 }
 
-/** The held sale as the server now answers it: still pending (a split sale's tender paid or failed), or ended. */
-export function updateHeldSale(update: Sale): void {
+/**
+ * The held sale as the server now answers it: still pending (a split sale's tender paid or failed), or
+ * ended. `changeNow`: the change a tender added here leaves (null: none), when it is what ended it.
+ */
+export function updateHeldSale(update: Sale, changeNow?: ChangeDue): void {
   if (heldSale.value?.id !== update.id) return;
   if (update.status === "pending") store(update);
-  else ended(update);
+  else ended(update, changeNow);
 }
 
 /** The cart now belongs to this pending wallet (or split) sale. */
@@ -116,7 +127,12 @@ effect(() => {
             : [];
         if (paid.length > 0) {
           const amounts = paid.map((tender) => formatMoney(tender.currency, tender.amount_cents));
-          toast(`Split sale cancelled: give back ${amounts.join(" and ")} in cash from the drawer.`, "info");
+          // The change handed over when the cash was taken stays given (the Pay step's cancel says each amount).
+          const change =
+            sale?.change == null
+              ? ""
+              : `, less the change given (${formatMoney(sale.change.currency, sale.change.amount_cents)})`;
+          toast(`Split sale cancelled: give back ${amounts.join(" and ")}${change} in cash from the drawer.`, "info");
         }
       },
       () => {},

@@ -1,4 +1,5 @@
 import { formatMoney } from "../../../../src/kernel/money.ts";
+import { perCurrencyText, tenderRow } from "../../../../src/kernel/tender-text.ts";
 import { type Actor, getSale, type Sale } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
@@ -8,7 +9,10 @@ import { Status } from "../shared.tsx";
 import { useActorNames, useTills } from "./actors.tsx";
 import { cashierOf } from "./sales.tsx";
 
-/** One sale: its lines, tender and who rang it up, and every return of it with what came back and the refund. */
+/**
+ * One sale: its lines, tender (a split sale's every tender, with its rate and state, and the change)
+ * and who rang it up, and every return of it with what came back and the refund per currency.
+ */
 export function SaleDetailPage(props: { saleId: string }) {
   const [sale] = useResource(() => getSale(props.saleId), [props.saleId]);
   const nameOf = useActorNames();
@@ -50,6 +54,7 @@ export function SaleDetailPage(props: { saleId: string }) {
           },
         ]}
       />
+      <SaleTenders sale={value} />
       <SaleReturns sale={value} nameOf={nameOf} tillName={tillName} />
     </>
   );
@@ -107,6 +112,30 @@ function SaleFacts({ sale, nameOf, tillName }: { sale: Sale } & Names) {
   );
 }
 
+/** A split sale's tenders, oldest first, and the change it gave, as its receipt prints them. */
+function SaleTenders({ sale }: { sale: Sale }) {
+  if (sale.tender !== "split") return null;
+  const { change } = sale;
+  return (
+    <>
+      <Table
+        caption="Tenders"
+        rows={sale.tenders.map((tender, index) => ({ ...tenderRow(sale.currency, tender), index }))}
+        rowKey={(tender) => String(tender.index)}
+        empty="—"
+        columns={[
+          { header: "Tender", cell: (tender) => tender.label },
+          { header: "Amount", numeric: true, cell: (tender) => tender.amount },
+        ]}
+      />
+      <p>
+        Change: {change === null ? "none" : formatMoney(change.currency, change.amount_cents)}. Paid so far{" "}
+        {formatMoney(sale.currency, sale.paid_cents)}, still due {formatMoney(sale.currency, sale.due_cents)}.
+      </p>
+    </>
+  );
+}
+
 /** Every return of the sale: when, by whom, why, its receipt and the lines that came back. */
 function SaleReturns({ sale, nameOf, tillName }: { sale: Sale } & Names) {
   return (
@@ -116,7 +145,11 @@ function SaleReturns({ sale, nameOf, tillName }: { sale: Sale } & Names) {
       {sale.returns.map((saleReturn, index) => (
         <div class="card" key={saleReturn.id}>
           <h3>
-            Return {index + 1}: {formatMoney(saleReturn.currency, saleReturn.refund_cents)} refunded in cash
+            Return {index + 1}:{" "}
+            {saleReturn.refunds.length === 0
+              ? formatMoney(saleReturn.currency, saleReturn.refund_cents)
+              : perCurrencyText(saleReturn.refunds)}{" "}
+            refunded in cash
           </h3>
           <p>
             {formatDateTime(saleReturn.created_at)} by {nameOf(saleReturn.actor)}
