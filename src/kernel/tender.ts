@@ -16,7 +16,9 @@ import type { Currency } from "./money.ts";
  *   currency) never exceeds the cash tendered: a wallet is never paid back in cash.
  * - A refund goes back to the tenders in the reverse order they were taken, each up to what it
  *   contributed net of change, in the tender's own currency at the rate it was taken at, so a full
- *   return gives back exactly what each tender paid.
+ *   return gives back exactly what each tender paid: its amount less the change it gave when that
+ *   change was in its own currency; in proportion to what it contributed when the change was in the
+ *   other currency (rounded half up).
  */
 
 export type ExchangeRate = { readonly base: Currency; readonly other: Currency; readonly otherPerBaseMicros: number };
@@ -32,6 +34,12 @@ export type SettledTender = TenderInput & {
   readonly creditCents: number;
   /** Its credit less the change it gave back, in the basket's currency. */
   readonly contributedCents: number;
+  /**
+   * What it paid in its own currency once its change was given back in that same currency (its amount
+   * less that change, exact); absent when it gave no change or gave it in the other currency, where
+   * its net amount is its amount in proportion to what it contributed (`refundShares`).
+   */
+  readonly netAmountCents?: number;
 };
 
 export type Settlement =
@@ -140,16 +148,38 @@ function withChange(
     return { kind: "refused", reason: "no_rate" };
   }
   let changeLeft = changeBaseCents;
-  const tenders = [...credited].reverse().map(({ tender, creditCents }) => {
+  const tenders = [...credited].reverse().map(({ tender, creditCents }): SettledTender => {
     const fromThis = tender.kind === "cash" ? Math.min(changeLeft, creditCents) : 0;
     changeLeft -= fromThis;
-    return { ...tender, creditCents, contributedCents: creditCents - fromThis };
+    const settled = { ...tender, creditCents, contributedCents: creditCents - fromThis };
+    // The tender that covered the basket gives all the change (those before it were all due); in
+    // its own currency, what it paid is its amount less that change, to the cent.
+    return fromThis > 0 && fromThis === changeBaseCents && tender.currency === options.changeCurrency
+      ? { ...settled, netAmountCents: tender.amountCents - changeCents }
+      : settled;
   });
   return {
     kind: "covered",
     tenders: tenders.reverse(),
     change: { currency: options.changeCurrency, amountCents: changeCents, baseCents: changeBaseCents },
   };
+}
+
+/**
+ * What a tender paid in its own currency net of the change it gave: a full return or a cancel gives
+ * back exactly this (`netAmountCents` when known, else its amount in proportion to what it
+ * contributed, rounded half up).
+ */
+export function netAmountOf(tender: SettledTender): number {
+  if (tender.netAmountCents !== undefined) {
+    return tender.netAmountCents;
+  }
+  if (tender.creditCents === 0) {
+    return 0;
+  }
+  return Number(
+    divideRoundingHalfUp(BigInt(tender.contributedCents) * BigInt(tender.amountCents), BigInt(tender.creditCents)),
+  );
 }
 
 export type RefundShare = {
@@ -174,9 +204,7 @@ export function refundShares(tenders: readonly SettledTender[], refundCents: num
     }
     const baseCents = Math.min(left, tender.contributedCents);
     left -= baseCents;
-    const netAmountCents = Number(
-      divideRoundingHalfUp(BigInt(tender.contributedCents) * BigInt(tender.amountCents), BigInt(tender.creditCents)),
-    );
+    const netAmountCents = netAmountOf(tender);
     const amountCents =
       baseCents === tender.contributedCents
         ? netAmountCents

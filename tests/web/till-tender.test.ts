@@ -126,18 +126,22 @@ test("without a rate of the day: nothing due in ZWG to show and a ZWG tender is 
   expect(addedTender(cash("USD", 220), "USD", "USD")).toEqual({ kind: "cash", currency: "USD", amount_cents: 220 });
 });
 
-const tender = (fields: Partial<SaleTender>): SaleTender => ({
-  kind: "cash",
-  currency: "USD",
-  amount_cents: 0,
-  credit_cents: 0,
-  contributed_cents: 0,
-  exchange_rate_id: null,
-  other_per_base_micros: null,
-  status: "paid",
-  payment_id: null,
-  ...fields,
-});
+/** A tender as the API shows it; paid and without change, it paid its amount (`net_amount_cents`). */
+const tender = (fields: Partial<SaleTender>): SaleTender => {
+  const shown = {
+    kind: "cash" as const,
+    currency: "USD" as const,
+    amount_cents: 0,
+    credit_cents: 0,
+    contributed_cents: 0,
+    exchange_rate_id: null,
+    other_per_base_micros: null,
+    status: "paid" as const,
+    payment_id: null,
+    ...fields,
+  };
+  return { net_amount_cents: shown.status === "paid" ? shown.amount_cents : 0, ...shown };
+};
 const pendingSale = (tenders: SaleTender[]) =>
   ({ currency: "USD", total_cents: 1000, tenders, paid_cents: 0, due_cents: 0, change: null }) as unknown as Sale;
 

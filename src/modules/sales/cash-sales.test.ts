@@ -52,6 +52,7 @@ describe("cash sales", () => {
           amount_cents: 700,
           credit_cents: 700,
           contributed_cents: 700,
+          net_amount_cents: 700,
           exchange_rate_id: null,
           other_per_base_micros: null,
           status: "paid",

@@ -126,12 +126,18 @@ test("totals balance to the cent, the drawer and the ledger agree, and a full re
         tender_index: number;
       }[];
       for (const [index, tender] of done.tenders.entries()) {
+        // The tender that gave change gives back its amount less that change when the change was in
+        // its own currency, to the cent; in the other currency, in proportion (rounded half up).
         const net =
           tender.contributed_cents === tender.credit_cents
             ? tender.amount_cents
-            : Math.floor(
-                (2 * tender.contributed_cents * tender.amount_cents + tender.credit_cents) / (2 * tender.credit_cents),
-              );
+            : done.change?.currency === tender.currency
+              ? tender.amount_cents - done.change.amount_cents
+              : Math.floor(
+                  (2 * tender.contributed_cents * tender.amount_cents + tender.credit_cents) /
+                    (2 * tender.credit_cents),
+                );
+        expect([index, tender.net_amount_cents]).toEqual([index, net]);
         const refund = refunds.find((share) => share.tender_index === index);
         expect([index, refund?.amount_cents ?? 0]).toEqual([index, net]);
         expect(refund?.currency ?? tender.currency).toBe(tender.currency);

@@ -1,4 +1,5 @@
 import type { SaleRow } from "./schemas.ts";
+import { netAmountCentsOf } from "./tender-refunds.ts";
 import type { SaleTenderRow } from "./tender-schemas.ts";
 
 /**
@@ -24,6 +25,7 @@ function presentRow(row: SaleTenderRow) {
     amount_cents: row.amount_cents,
     credit_cents: row.credit_cents,
     contributed_cents: row.contributed_cents,
+    net_amount_cents: netAmountCentsOf(row),
     exchange_rate_id: row.exchange_rate_id,
     other_per_base_micros: row.other_per_base_micros,
     status: row.status,
@@ -39,6 +41,7 @@ function singleTenderOf(sale: SaleRow): ReturnType<typeof presentRow> {
     amount_cents: amountCents,
     credit_cents: amountCents,
     contributed_cents: sale.total_cents,
+    net_amount_cents: sale.status === "completed" ? sale.total_cents : 0,
     exchange_rate_id: null,
     other_per_base_micros: null,
     status: sale.status === "completed" ? "paid" : sale.status === "pending" ? "pending" : "failed",

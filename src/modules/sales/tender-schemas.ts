@@ -98,6 +98,15 @@ export const saleTenderSchema = z.object({
   amount_cents: z.number().int(),
   credit_cents: z.number().int().meta({ description: "What it counts for, in the basket's currency." }),
   contributed_cents: z.number().int().meta({ description: "Its credit less the change it gave (basket currency)." }),
+  net_amount_cents: z
+    .number()
+    .int()
+    .meta({
+      description:
+        "What it paid in its own currency net of the change it gave (its amount less that change when the change " +
+        "was in its currency, else in proportion to what it contributed, rounded half up; 0 unless paid): what a " +
+        "full return or a cancel gives back for it.",
+    }),
   exchange_rate_id: z.string().nullable().meta({ description: "The rate used (null in the basket's currency)." }),
   other_per_base_micros: z.number().int().nullable(),
   status: z.enum(tenderStatuses).meta({

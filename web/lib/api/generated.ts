@@ -2180,6 +2180,8 @@ export interface components {
                 credit_cents: number;
                 /** @description Its credit less the change it gave (basket currency). */
                 contributed_cents: number;
+                /** @description What it paid in its own currency net of the change it gave (its amount less that change when the change was in its currency, else in proportion to what it contributed, rounded half up; 0 unless paid): what a full return or a cancel gives back for it. */
+                net_amount_cents: number;
                 /** @description The rate used (null in the basket's currency). */
                 exchange_rate_id: string | null;
                 other_per_base_micros: number | null;

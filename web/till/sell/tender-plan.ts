@@ -3,7 +3,6 @@ import {
   creditOf,
   dueIn,
   type ExchangeRate as KernelRate,
-  refundShares,
   type Settlement,
   settle,
   type TenderInput,
@@ -129,23 +128,15 @@ export const liveTenders = (sale: Sale): TenderInput[] =>
 
 /**
  * What cancelling a pending split sale gives back, per currency, all in cash from the drawer (a paid
- * wallet tender too, as a return refunds one): each paid tender's amount net of any change, by the
- * kernel's refundShares over what the paid tenders contributed.
+ * wallet tender too, as a return refunds one): each paid tender's amount net of its change, as the
+ * API answers it (`net_amount_cents`).
  */
 export function giveBack(sale: Sale): { currency: Currency; amountCents: number }[] {
-  const paid = sale.tenders
-    .filter((tender) => tender.status === "paid")
-    .map((tender) => ({
-      kind: tender.kind,
-      currency: tender.currency,
-      amountCents: tender.amount_cents,
-      creditCents: tender.credit_cents,
-      contributedCents: tender.contributed_cents,
-    }));
-  const total = paid.reduce((sum, tender) => sum + tender.contributedCents, 0);
   const byCurrency = new Map<Currency, number>();
-  for (const share of refundShares(paid, total).reverse()) {
-    byCurrency.set(share.currency, (byCurrency.get(share.currency) ?? 0) + share.amountCents);
+  for (const tender of sale.tenders) {
+    if (tender.net_amount_cents > 0) {
+      byCurrency.set(tender.currency, (byCurrency.get(tender.currency) ?? 0) + tender.net_amount_cents);
+    }
   }
   return [...byCurrency].map(([currency, amountCents]) => ({ currency, amountCents }));
 }
