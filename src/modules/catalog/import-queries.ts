@@ -64,34 +64,32 @@ const importedRows = (products: readonly ImportedProduct[]) =>
     sql.fragment`, `,
   )})`;
 
-export async function insertProducts(
+/**
+ * Writes an applied file's products: `created` inserted, `updated` with every imported column set
+ * (the plan merged the file's cells into their current rows). A statement per kind that has any.
+ */
+export async function writeImportedProducts(
   transaction: Transaction,
   merchantId: string,
-  products: readonly ImportedProduct[],
+  products: { created: readonly ImportedProduct[]; updated: readonly ImportedProduct[] },
 ): Promise<void> {
-  if (products.length === 0) return;
-  await transaction.query(sql.unsafe`
-    INSERT INTO products (merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
-      low_stock_at, tax_rate_bp, active)
-    SELECT ${merchantId}, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at,
-      tax_rate_bp, active
-    FROM ${importedRows(products)}`);
-}
-
-/** Sets every imported column of each product (the plan merged the file's cells into its current row). */
-export async function updateProducts(
-  transaction: Transaction,
-  merchantId: string,
-  products: readonly ImportedProduct[],
-): Promise<void> {
-  if (products.length === 0) return;
-  await transaction.query(sql.unsafe`
-    UPDATE products SET ${sql.join(
-      IMPORTED_COLUMNS.filter((column) => column !== "id").map(
-        (column) => sql.fragment`${sql.identifier([column])} = ${sql.identifier(["imported", column])}`,
-      ),
-      sql.fragment`, `,
-    )}, updated_at = now()
-    FROM ${importedRows(products)}
-    WHERE products.merchant_id = ${merchantId} AND products.id = imported.id`);
+  if (products.created.length > 0) {
+    await transaction.query(sql.unsafe`
+      INSERT INTO products (merchant_id, id, name, sku, barcode, category, price_cents, currency, track_stock,
+        low_stock_at, tax_rate_bp, active)
+      SELECT ${merchantId}, id, name, sku, barcode, category, price_cents, currency, track_stock, low_stock_at,
+        tax_rate_bp, active
+      FROM ${importedRows(products.created)}`);
+  }
+  if (products.updated.length > 0) {
+    await transaction.query(sql.unsafe`
+      UPDATE products SET ${sql.join(
+        IMPORTED_COLUMNS.filter((column) => column !== "id").map(
+          (column) => sql.fragment`${sql.identifier([column])} = ${sql.identifier(["imported", column])}`,
+        ),
+        sql.fragment`, `,
+      )}, updated_at = now()
+      FROM ${importedRows(products.updated)}
+      WHERE products.merchant_id = ${merchantId} AND products.id = imported.id`);
+  }
 }

@@ -73,16 +73,10 @@ export async function applyImport(
     );
   }
   try {
-    await queries.insertProducts(
-      transaction,
-      request.merchantId,
-      plan.creates.map((create) => create.product),
-    );
-    await queries.updateProducts(
-      transaction,
-      request.merchantId,
-      plan.updates.map((update) => update.product),
-    );
+    await queries.writeImportedProducts(transaction, request.merchantId, {
+      created: plan.creates.map((create) => create.product),
+      updated: plan.updates.map((update) => update.product),
+    });
   } catch (error) {
     if (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === BARCODE_CONSTRAINT) {
       // A product created or changed since the plan was made (its rows were not locked then).

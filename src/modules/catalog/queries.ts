@@ -121,17 +121,18 @@ const TRIGRAM_QUERY_LENGTH_MIN = 3;
  * of a rare match is wrong: a till's search box mostly asks for rare matches, so their cost is the one
  * kept predictable (a query matching most of the catalog is the slow case instead).
  */
+/** What a product search names: the merchant, a text, a barcode, a category, a page size. */
+export type ProductSearch = {
+  merchantId: string;
+  q: string | undefined;
+  barcode: string | undefined;
+  category: string | undefined;
+  limit: number;
+};
+
 export async function selectProducts(
   database: Queryable,
-  filter: {
-    merchantId: string;
-    q: string | undefined;
-    barcode: string | undefined;
-    category: string | undefined;
-    active: boolean | undefined;
-    after: { name: string; id: string } | undefined;
-    limit: number;
-  },
+  filter: ProductSearch & { active: boolean | undefined; after: { name: string; id: string } | undefined },
 ): Promise<readonly ProductRow[]> {
   const conditions = [sql.fragment`merchant_id = ${filter.merchantId}`];
   if (filter.barcode !== undefined) {

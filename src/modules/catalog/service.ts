@@ -185,14 +185,9 @@ const changedCursor = z.tuple([z.iso.datetime(), z.string()]);
 
 export async function listProducts(
   database: Queryable,
-  filter: {
-    merchantId: string;
-    q: string | undefined;
-    barcode: string | undefined;
-    category: string | undefined;
+  filter: queries.ProductSearch & {
     active: "true" | "false" | "all";
     updatedSince: Date | undefined;
-    limit: number;
     cursor: string | undefined;
   },
 ): Promise<Page<ProductRow>> {

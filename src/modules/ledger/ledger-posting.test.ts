@@ -11,23 +11,25 @@ import * as ledger from "./service.ts";
 const world = ledgerTestWorld();
 const { sumOfPostings, balanceOf, debit } = world;
 
+/** `ledger.post` for the shop's live world, in a transaction of its own. */
+const postLive = (posting: Omit<Parameters<typeof ledger.post>[1], "merchantId" | "livemode">) =>
+  world.db.database.transaction((transaction) =>
+    ledger.post(transaction, { merchantId: world.shop.id, livemode: true, ...posting }),
+  );
+
 describe("posting", () => {
   test("a transaction's postings balance per currency, before writing and as read back", async () => {
-    const posted = await world.db.database.transaction((transaction) =>
-      ledger.post(transaction, {
-        merchantId: world.shop.id,
-        livemode: true,
-        postingKey: "payment:pay_1:settle",
-        description: "Payment pay_1",
-        source: { type: "payment", id: "pay_1" },
-        postings: [
-          { account: "gateway_clearing", entryType: "payment", currency: "USD", amountCents: -1000 },
-          { account: "merchant_available", entryType: "payment", currency: "USD", amountCents: 1000 },
-          { account: "merchant_available", entryType: "fee", currency: "USD", amountCents: -15 },
-          { account: "platform_fees", entryType: "fee", currency: "USD", amountCents: 15 },
-        ],
-      }),
-    );
+    const posted = await postLive({
+      postingKey: "payment:pay_1:settle",
+      description: "Payment pay_1",
+      source: { type: "payment", id: "pay_1" },
+      postings: [
+        { account: "gateway_clearing", entryType: "payment", currency: "USD", amountCents: -1000 },
+        { account: "merchant_available", entryType: "payment", currency: "USD", amountCents: 1000 },
+        { account: "merchant_available", entryType: "fee", currency: "USD", amountCents: -15 },
+        { account: "platform_fees", entryType: "fee", currency: "USD", amountCents: 15 },
+      ],
+    });
     expect(posted.created).toBe(true);
     expect(posted.postings).toHaveLength(4);
     const readBack = await world.db.database.any(sql.type(z.object({ currency: z.string(), total: z.number() }))`
@@ -42,19 +44,15 @@ describe("posting", () => {
 
   test("unbalanced postings never reach the database", async () => {
     await expect(
-      world.db.database.transaction((transaction) =>
-        ledger.post(transaction, {
-          merchantId: world.shop.id,
-          livemode: true,
-          postingKey: "bad",
-          description: "Unbalanced",
-          source: { type: "test", id: "bad" },
-          postings: [
-            { account: "gateway_clearing", entryType: "payment", currency: "USD", amountCents: -1000 },
-            { account: "merchant_available", entryType: "payment", currency: "USD", amountCents: 999 },
-          ],
-        }),
-      ),
+      postLive({
+        postingKey: "bad",
+        description: "Unbalanced",
+        source: { type: "test", id: "bad" },
+        postings: [
+          { account: "gateway_clearing", entryType: "payment", currency: "USD", amountCents: -1000 },
+          { account: "merchant_available", entryType: "payment", currency: "USD", amountCents: 999 },
+        ],
+      }),
     ).rejects.toThrow(/do not balance/);
     expect(await sumOfPostings(world.shop.id, true)).toEqual({});
   });

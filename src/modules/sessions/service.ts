@@ -8,7 +8,7 @@ import { hashPassword } from "../merchants/index.ts";
 import { pricingOf } from "../shop-profile/index.ts";
 import { auditAccountAction } from "./account-audit.ts";
 import * as devices from "./device-queries.ts";
-import { checkPassword, type SecondFactor } from "./password-check.ts";
+import { checkPassword, type PasswordPurpose, type SecondFactor } from "./password-check.ts";
 import * as queries from "./queries.ts";
 import { openSession } from "./session-opening.ts";
 import { csrfTokenOf, hashToken, newSessionToken, sessionCookieName } from "./tokens.ts";
@@ -89,6 +89,23 @@ export async function currentSession(
   return { session, user };
 }
 
+/** The session and user of a session request whose user has just typed their password (refused otherwise). */
+async function sessionWithPassword(
+  database: Database,
+  settings: SessionSettings,
+  tenant: Tenant,
+  attempt: {
+    password: string;
+    client: RequestClient;
+    purpose: PasswordPurpose;
+    secondFactor?: SecondFactor | undefined;
+  },
+): Promise<{ session: queries.SessionRow; user: queries.SignInUser }> {
+  const { session, user } = await currentSession(database, tenant);
+  await checkPassword(database, settings, { ...attempt, email: user.email, user });
+  return { session, user };
+}
+
 /** The request's session (routes that take sessions only; a key never reaches them). */
 function sessionOf(tenant: Tenant): SessionFacts {
   if (tenant.session === undefined) {
@@ -135,11 +152,8 @@ export async function stepUp(
   tenant: Tenant,
   input: { password: string; client: RequestClient; secondFactor?: SecondFactor },
 ): Promise<queries.SessionRow> {
-  const { session, user } = await currentSession(database, tenant);
-  await checkPassword(database, settings, {
-    email: user.email,
+  const { session } = await sessionWithPassword(database, settings, tenant, {
     password: input.password,
-    user,
     client: input.client,
     purpose: "step_up",
     secondFactor: input.secondFactor,
@@ -166,11 +180,8 @@ export async function changePassword(
   tenant: Tenant,
   input: { currentPassword: string; newPassword: string; client: RequestClient },
 ): Promise<{ revokedSessions: number; unpairedDevices: number }> {
-  const { session, user } = await currentSession(database, tenant);
-  await checkPassword(database, settings, {
-    email: user.email,
+  const { session, user } = await sessionWithPassword(database, settings, tenant, {
     password: input.currentPassword,
-    user,
     client: input.client,
     purpose: "password_change",
   });

@@ -94,15 +94,12 @@ export const createdEndpointSchema = endpointSchema
 export const endpointPageSchema = pageSchema(endpointSchema);
 
 export const deliverySchema = z
-  .object({
-    id: z.string(),
-    object: z.literal("webhook_delivery"),
-    livemode: z.boolean(),
-    endpoint_id: z.string(),
-    event_id: z.string(),
-    event_type: z.string(),
-    status: z.enum(deliveryStatuses),
-    attempt_count: z.number().int(),
+  .object({ id: z.string(), object: z.literal("webhook_delivery"), livemode: z.boolean() })
+  .extend(
+    deliveryRowSchema.pick({ endpoint_id: true, event_id: true, event_type: true, status: true, attempt_count: true })
+      .shape,
+  )
+  .extend({
     next_attempt_at: z.iso.datetime().nullable(),
     delivered_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
