@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sql } from "../../src/platform/db/pool.ts";
+import { countingDatabase } from "./counting-database.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { newMerchant, type TestMerchant } from "./factories.ts";
 import { type Client, client, posSetup } from "./pos.ts";
@@ -19,6 +20,15 @@ export function salesTestWorld() {
     saleCount: (merchantId: string) =>
       world.db.database.oneFirst(sql.type(z.object({ count: z.number() }))`
         SELECT count(*)::int AS count FROM sales WHERE merchant_id = ${merchantId}`),
+    /**
+     * An app whose every database call is counted (`countingDatabase`), as `key` calls it; `gateways`
+     * replace the world's (`posSetup`'s third argument).
+     */
+    countedClient: (key: string, gateways?: Parameters<typeof posSetup>[2]) => {
+      const counting = countingDatabase(world.db.database);
+      const setup = posSetup({ ...world.db, database: counting.database }, {}, gateways);
+      return { counting, setup, api: client(setup.app, key) };
+    },
     /** The world's available balance per currency, as GET /v1/balance tells it. */
     balanceOf: async (api: Client) =>
       Object.fromEntries(

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { scrapeMetrics } from "../../../tests/support/app.ts";
-import { countingDatabase } from "../../../tests/support/counting-database.ts";
 import { sampleValue } from "../../../tests/support/metrics.ts";
 import {
   client,
@@ -200,8 +199,7 @@ describe("cash sales", () => {
   test("a till's cash sale is one statement: sale, cash in the shift, stock, event and stored answer, no transaction block", async () => {
     const product = await createProduct(world.live, { name: "Cola", price_cents: 150, stock_qty: 10 });
     const shift = (await world.live.post("/v1/shifts", { till_id: "till-1" })).body;
-    const counting = countingDatabase(world.db.database);
-    const api = client(posSetup({ ...world.db, database: counting.database }).app, world.shop.liveKey);
+    const { counting, api } = world.countedClient(world.shop.liveKey);
     const key = randomUUID();
     const body = {
       tender: "cash",

@@ -116,9 +116,7 @@ describe("a wallet sale in one statement", () => {
 
   test("payment, pending sale and stored answer (without the QR image) in one statement, no transaction block; replayed byte for byte; settles as before", async () => {
     const product = await createProduct(world.live, { name: "Kettle", price_cents: 1250, stock_qty: 5 });
-    const counting = countingDatabase(world.db.database);
-    const setup = posSetup({ ...world.db, database: counting.database });
-    const api = client(setup.app, world.shop.testKey);
+    const { counting, setup, api } = world.countedClient(world.shop.testKey);
     const key = randomUUID();
     const body = {
       tender: "wallet",
@@ -176,11 +174,7 @@ describe("a wallet sale in one statement", () => {
     const sandbox = createSandboxGateway({ autoSettleMs: 3_600_000 });
     const codes = collidingCodes(sandbox.issuePaymentCode);
     const colliding: PaymentGateway = { ...sandbox, issuePaymentCode: codes.issue };
-    const counting = countingDatabase(world.db.database);
-    const till = client(
-      posSetup({ ...world.db, database: counting.database }, {}, { test: colliding, live: colliding }).app,
-      world.shop.testKey,
-    );
+    const { counting, api: till } = world.countedClient(world.shop.testKey, { test: colliding, live: colliding });
     const walletSale = { tender: "wallet", items: [{ name: "Mug", qty: 1, unit_cents: 300 }] };
     const first = await till.post("/v1/sales", walletSale);
     expect(first.status).toBe(201);
