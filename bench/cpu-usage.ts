@@ -70,3 +70,29 @@ export function cpuPerRequest(sample: CpuSample, requests: number): string {
   const perRequestMs = (seconds: number) => ((1000 * seconds) / requests).toFixed(2);
   return `CPU per request: server ${perRequestMs(sample.serverSeconds)} ms + database ${perRequestMs(sample.databaseSeconds)} ms`;
 }
+
+/**
+ * The CPU of the server and of the database's backends summed per kind of run (plain, priced…) over
+ * many runs: `measure` wraps one run; `perRequestMs` is a kind's CPU per request, in milliseconds.
+ */
+export function cpuTally<Kind extends string>(serverPid: number, databaseUrl: string) {
+  const spent = new Map<Kind, { server: number; database: number; requests: number }>();
+  return {
+    async measure<Result extends { total: number }>(kind: Kind, run: () => Promise<Result>): Promise<Result> {
+      const cpuSince = await startCpuSample(serverPid, databaseUrl);
+      const result = await run();
+      const sample = await cpuSince();
+      const sum = spent.get(kind) ?? { server: 0, database: 0, requests: 0 };
+      spent.set(kind, {
+        server: sum.server + (sample?.serverSeconds ?? Number.NaN),
+        database: sum.database + (sample?.databaseSeconds ?? Number.NaN),
+        requests: sum.requests + result.total,
+      });
+      return result;
+    },
+    perRequestMs(kind: Kind): { server: number; database: number } {
+      const sum = spent.get(kind) ?? { server: Number.NaN, database: Number.NaN, requests: 0 };
+      return { server: (1000 * sum.server) / sum.requests, database: (1000 * sum.database) / sum.requests };
+    },
+  };
+}
