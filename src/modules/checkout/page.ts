@@ -1,5 +1,6 @@
 import escapeHtml from "escape-html";
 import { formatMoney } from "../../kernel/money.ts";
+import { htmlPage } from "../../platform/http/html-page.ts";
 import type { PaymentRow } from "../payments/index.ts";
 
 /**
@@ -21,20 +22,7 @@ const formatAmount = (payment: PaymentRow) => formatMoney(payment.currency, paym
 const groupCode = (code: string) => code.replace(/(\d{3})(\d{3})(\d{3})/, "$1 $2 $3");
 
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/static/checkout.css">
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  return htmlPage({ title, head: `<link rel="stylesheet" href="/static/checkout.css">`, body });
 }
 
 /** What the payer reads once the payment is no longer payable (also what checkout.js writes). */

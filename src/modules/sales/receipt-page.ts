@@ -1,6 +1,7 @@
 import escapeHtml from "escape-html";
 import { type Currency, formatMoney } from "../../kernel/money.ts";
 import { perCurrencyText, type ShownTender, tenderRow } from "../../kernel/tender-text.ts";
+import { htmlPage } from "../../platform/http/html-page.ts";
 import type { ReturnItem, SaleReturnRow } from "./return-schemas.ts";
 import type { SaleItem, SaleRow } from "./schemas.ts";
 
@@ -28,28 +29,20 @@ export type ReceiptShop = {
 
 function layout(title: string, paper: Paper, body: string): string {
   const other: Paper = paper === "a4" ? "80mm" : "a4";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
+  return htmlPage({
+    title,
+    head: `<meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="/receipts/assets/receipt.css">
 <link rel="stylesheet" href="/receipts/assets/receipt-${paper}.css">
-<script src="/receipts/assets/print.js" defer></script>
-</head>
-<body class="paper-${paper}">
-<main class="receipt">
+<script src="/receipts/assets/print.js" defer></script>`,
+    bodyClass: `paper-${paper}`,
+    body: `<main class="receipt">
 ${body}
 </main>
 <p class="screen-only"><button type="button" id="print-receipt">Print</button></p>
-<p class="screen-only"><a href="?paper=${other}">Print layout: ${other === "a4" ? "A4" : "80 mm receipt"}</a></p>
-</body>
-</html>
-`;
+<p class="screen-only"><a href="?paper=${other}">Print layout: ${other === "a4" ? "A4" : "80 mm receipt"}</a></p>`,
+  });
 }
 
 const when = (instant: Date, timezone: string) =>
