@@ -4,13 +4,9 @@ import type { WorldName } from "../lib/api.ts";
 import { currentPath, navigate } from "../lib/router.ts";
 import { liveAvailable, loadSession, session, setWorld, signOut, world } from "../lib/session.ts";
 import { Button, Link, lazyPage, Toasts, toast, WorldBadge } from "../ui/index.ts";
-import { BalancePage } from "./pages/balance.tsx";
 import { HomePage } from "./pages/home.tsx";
 import { PaymentDetailPage } from "./pages/payment-detail.tsx";
 import { PaymentsPage } from "./pages/payments.tsx";
-import { PayoutsPage } from "./pages/payouts.tsx";
-import { CashiersPage } from "./pages/shop/cashiers.tsx";
-import { TillDevicesPage } from "./pages/shop/devices.tsx";
 import { SalesPage } from "./pages/shop/sales.tsx";
 import { ShiftDetailPage } from "./pages/shop/shift-detail.tsx";
 import { ShiftsPage } from "./pages/shop/shifts.tsx";
@@ -52,6 +48,14 @@ const ReportsPage = lazyPage(async () => (await import("./pages/shop/reports/rep
 const SaleDetailPage = lazyPage<{ saleId: string }>(
   async () => (await import("./pages/shop/sale-detail.tsx")).SaleDetailPage,
 );
+
+// Money out and the ledger are looked at now and then (Home shows the balances): their own chunks too.
+const BalancePage = lazyPage(async () => (await import("./pages/balance.tsx")).BalancePage);
+const PayoutsPage = lazyPage(async () => (await import("./pages/payouts.tsx")).PayoutsPage);
+
+// The shop's people and paired tills are set up once and changed rarely: their own chunks too.
+const CashiersPage = lazyPage(async () => (await import("./pages/shop/cashiers.tsx")).CashiersPage);
+const TillDevicesPage = lazyPage(async () => (await import("./pages/shop/devices.tsx")).TillDevicesPage);
 
 /** The shop: what the tills record and sell, and the people and devices that work them (docs/shop.md). */
 const SHOP_PAGES: readonly PageEntry[] = [

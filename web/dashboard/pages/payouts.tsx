@@ -1,15 +1,13 @@
 import { useState } from "preact/hooks";
 import { type Currency, currencies, formatMoney } from "../../../src/kernel/money.ts";
 import {
-  ApiError,
   createPayout,
-  getBalance,
   getMerchantProfile,
   listPayouts,
   type MerchantProfile,
-  type Page,
   type Payout,
-} from "../../lib/api.ts";
+} from "../../lib/api/payouts.ts";
+import { ApiError, getBalance, type Page } from "../../lib/api.ts";
 import { centsFromMajorUnits, formatDateTime } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { useAction } from "../../lib/use-action.ts";

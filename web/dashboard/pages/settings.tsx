@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { changePassword, listAuditLog, listSessions, revokeSession } from "../../lib/api.ts";
+import { changePassword, listAuditLog, listSessions, revokeSession } from "../../lib/api/sessions.ts";
 import { formatDateTime, formatRelative } from "../../lib/format.ts";
 import { useResource } from "../../lib/resource.ts";
 import { useAction } from "../../lib/use-action.ts";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { revokeAllSessions } from "../../lib/api.ts";
+import { revokeAllSessions } from "../../lib/api/sessions.ts";
 import { session } from "../../lib/session.ts";
 import { Button, Dialog, toast } from "../../ui/index.ts";
 

@@ -1,11 +1,6 @@
 import { useState } from "preact/hooks";
-import {
-  ApiError,
-  confirmTwoFactor,
-  startTwoFactor,
-  type TwoFactorEnrolment,
-  turnOffTwoFactor,
-} from "../../lib/api.ts";
+import { confirmTwoFactor, startTwoFactor, type TwoFactorEnrolment, turnOffTwoFactor } from "../../lib/api/sessions.ts";
+import { ApiError } from "../../lib/api.ts";
 import { loadSession, session } from "../../lib/session.ts";
 import { Button, Field, toast } from "../../ui/index.ts";
 import { useStepUp } from "../components/step-up.tsx";

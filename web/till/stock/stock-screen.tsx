@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { getProduct } from "../../lib/api/product-by-id.ts";
-import { changeStock, type StockChangePath, type StockReport, stockReport } from "../../lib/api.ts";
+import { changeStock, type StockChangePath, type StockReport, stockReport } from "../../lib/api/stock.ts";
 import { type Resource, useResource } from "../../lib/resource.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button, Field, Table, toast } from "../../ui/index.ts";

@@ -1,9 +1,5 @@
 import { useState } from "preact/hooks";
-// A lazily loaded page imports the API's modules themselves, not web/lib/api.ts: the front door (and
-// all it re-exports) then stays in the dashboard's first load instead of a chunk shared with this page.
-import { chosen } from "../../../lib/api/call.ts";
-import { ApiError, type Page } from "../../../lib/api/client.ts";
-import { type Event, getEvent, listEvents } from "../../../lib/api/events.ts";
+import { ApiError, chosen, type Event, getEvent, listEvents, type Page } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useResource } from "../../../lib/resource.ts";
 import { Button, Field, Pager, SelectField, Table, useCursorPages } from "../../../ui/index.ts";
