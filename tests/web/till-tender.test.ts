@@ -1,9 +1,9 @@
 import type { ExchangeRate } from "../../web/lib/api/exchange-rates.ts";
 import type { Sale, SaleTender } from "../../web/lib/api.ts";
+import { giveBack } from "../../web/till/sell/give-back.ts";
 import {
   addedTender,
   changeOptions,
-  giveBack,
   kernelRate,
   liveTenders,
   readiness,

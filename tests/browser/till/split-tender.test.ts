@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+
+import { formatMoney } from "../../../src/kernel/money.ts";
 import {
   addProduct,
   externalRequests,
@@ -8,6 +10,7 @@ import {
   TillPage,
   type TillWorld,
 } from "../../support/till.ts";
+import { waitUntil } from "../../support/time.ts";
 import { smallTouchTargets } from "../../support/touch-targets.ts";
 
 /**
@@ -24,6 +27,7 @@ type SaleTender = {
   status: string;
   payment_id: string | null;
   exchange_rate_id: string | null;
+  net_amount_cents: number;
 };
 type Sale = {
   id: string;
@@ -294,6 +298,44 @@ describe("split sales sent", () => {
         paid_cents: 300,
         change: { currency: "ZWG", amount_cents: 3320 },
       });
+      expect(till.app.consoleErrors).toEqual([]);
+    } finally {
+      await till.close();
+    }
+  });
+
+  test("a pending split sale cancelled by switching worlds: its toast says what to give back, net of the change given", async () => {
+    const { till, page, dialog } = await openPayStep(2);
+    try {
+      // USD 3.00 due: a wallet USD 1.88 (pending), and ZWG 40 in cash covering the rest with change.
+      await till.addTender({ kind: "Wallet", currency: "USD", amount: "1.88" });
+      await till.addTender({ kind: "Cash", currency: "ZWG", amount: "40" });
+      await dialog.getByRole("button", { name: "Get wallet code" }).click();
+      await dialog.getByTestId("payment-code").waitFor();
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await page.getByTestId("cart-held").waitFor();
+
+      await page.getByRole("button", { name: "Live" }).click();
+      await page
+        .getByRole("dialog", { name: "Switch to LIVE?" })
+        .getByRole("button", { name: "Empty cart and switch" })
+        .click();
+      let cancelled: Sale | undefined;
+      await waitUntil("the held split sale is cancelled", async () => {
+        cancelled = (await sales()).find((sale) => sale.tender === "split" && sale.status === "cancelled");
+        return cancelled !== undefined;
+      });
+      const cash = cancelled?.tenders.find((tender) => tender.kind === "cash");
+      // The change was handed over when the cash was taken: what goes back is the cash net of it.
+      expect(cancelled?.change?.amount_cents).toBeGreaterThan(0);
+      expect(cash?.net_amount_cents).toBeLessThan(4_000);
+      await page
+        .getByRole("status")
+        .getByText(
+          `Split sale cancelled: give back ${formatMoney("ZWG", cash?.net_amount_cents ?? 0)} in cash from the drawer.`,
+          { exact: true },
+        )
+        .waitFor();
       expect(till.app.consoleErrors).toEqual([]);
     } finally {
       await till.close();

@@ -127,21 +127,6 @@ export const liveTenders = (sale: Sale): TenderInput[] =>
     .map((tender) => ({ kind: tender.kind, currency: sale.currency, amountCents: tender.contributed_cents }));
 
 /**
- * What cancelling a pending split sale gives back, per currency, all in cash from the drawer (a paid
- * wallet tender too, as a return refunds one): each paid tender's amount net of its change, as the
- * API answers it (`net_amount_cents`).
- */
-export function giveBack(sale: Sale): { currency: Currency; amountCents: number }[] {
-  const byCurrency = new Map<Currency, number>();
-  for (const tender of sale.tenders) {
-    if (tender.net_amount_cents > 0) {
-      byCurrency.set(tender.currency, (byCurrency.get(tender.currency) ?? 0) + tender.net_amount_cents);
-    }
-  }
-  return [...byCurrency].map(([currency, amountCents]) => ({ currency, amountCents }));
-}
-
-/**
  * Cash tenders settled here, as the receipt prints them before the server has the sale (the outbox
  * sends it): each at what the kernel credits it, with the rate when in the other currency, and the change.
  */

@@ -3,6 +3,7 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { ApiError, cancelSale, getSale, type WorldName } from "../../lib/api.ts";
 import { toast } from "../../ui/index.ts";
 import { cart, cartHeldBy, clearCart } from "./cart.ts";
+import { giveBack } from "./give-back.ts";
 import { type Completed, followSale, type Sale } from "./sale-api.ts";
 
 /**
@@ -116,23 +117,16 @@ export async function cancelHeldPayment(): Promise<Sale | undefined> {
 
 // The cart can only be emptied under a held sale by switching worlds ("Empty cart and switch"): the
 // basket is gone, so its payment is cancelled too, rather than left payable with nothing to sell.
-// A split sale's cash (or paid wallet) goes back to the customer then: said, since no window shows it.
+// A split sale's cash (or paid wallet) goes back to the customer then: said, since no window shows it,
+// each currency net of the change already handed over (what the Pay step's own Cancel says).
 effect(() => {
   if (cart.value.length === 0 && heldSale.peek() !== undefined) {
     cancelHeldPayment().then(
       (sale) => {
-        const paid =
-          sale?.status === "cancelled" && sale.tender === "split"
-            ? sale.tenders.filter((tender) => tender.status === "paid")
-            : [];
-        if (paid.length > 0) {
-          const amounts = paid.map((tender) => formatMoney(tender.currency, tender.amount_cents));
-          // The change handed over when the cash was taken stays given (the Pay step's cancel says each amount).
-          const change =
-            sale?.change == null
-              ? ""
-              : `, less the change given (${formatMoney(sale.change.currency, sale.change.amount_cents)})`;
-          toast(`Split sale cancelled: give back ${amounts.join(" and ")}${change} in cash from the drawer.`, "info");
+        const given = sale?.status === "cancelled" && sale.tender === "split" ? giveBack(sale) : [];
+        if (given.length > 0) {
+          const amounts = given.map((amount) => formatMoney(amount.currency, amount.amountCents));
+          toast(`Split sale cancelled: give back ${amounts.join(" and ")} in cash from the drawer.`, "info");
         }
       },
       () => {},
