@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { newMerchant } from "../support/factories.ts";
 import { type ReadinessProxy, startReadinessProxy } from "../support/readiness-proxy.ts";
 import { startServiceProcess } from "../support/service-process.ts";
+import { waitUntil } from "../support/time.ts";
 
 /**
  * A rolling restart under steady load: two API processes behind a load balancer that routes by
@@ -71,8 +72,10 @@ test("restarting each of two API instances under load fails no request", async (
   };
   const clients = Array.from({ length: 4 }, client);
 
+  // Who has answered some of the load: a condition to wait for, not a pause that guesses its speed.
+  const serving = (instance: { url: string } | undefined) => (proxy.served()[instance?.url ?? ""] ?? 0) > 0;
   try {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitUntil("both instances serve the load", () => instances.every(serving), { timeoutMs: 180_000 });
     for (let index = 0; index < instances.length; index += 1) {
       const old = instances[index];
       if (old === undefined) {
@@ -84,7 +87,8 @@ test("restarting each of two API instances under load fails no request", async (
       instances[index] = replacement;
       started.push(replacement);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const loadDone = () => serving(instances.at(-1)) && succeeded > 100;
+    await waitUntil("the last replacement serves, 100 requests done", loadDone, { timeoutMs: 180_000 });
   } finally {
     loading = false;
     await Promise.all(clients);

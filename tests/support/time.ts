@@ -4,6 +4,8 @@
  * to come true, with a deadline far beyond what it needs.
  */
 
+import { isDeepStrictEqual } from "node:util";
+
 export type ManualClock = { now: () => number; set: (epochMs: number) => void; advance: (ms: number) => void };
 
 /** A clock that stands still at `startEpochMs` until the test sets or advances it. */
@@ -30,6 +32,27 @@ export async function waitUntil(
   while (!(await check())) {
     if (Date.now() > deadline) {
       throw new Error(`timed out waiting until ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+  }
+}
+
+/**
+ * What `read` returns once it deep-equals `expected`, or what it returned last when the deadline
+ * passes (30 s unless told), for the caller's assertion to show the difference. For a screen whose
+ * content can still change after what a test waited for appeared (a second request, a reload, one
+ * stale frame): read until it is what the test expects, then assert on what was read.
+ */
+export async function readUntil<T>(
+  read: () => Promise<T>,
+  expected: T,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    const value = await read();
+    if (isDeepStrictEqual(value, expected) || Date.now() > deadline) {
+      return value;
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
   }

@@ -17,8 +17,8 @@ export function useResource<T>(load: () => Promise<T>, keys: readonly unknown[])
   // The caller's keys (and reload's generation) decide when to load again, not `load`'s identity.
   useEffect(() => {
     let current = true;
+    setLoaded([keys, LOADING]);
     const settle = (resource: Resource<T>) => current && setLoaded([keys, resource]);
-    settle(LOADING);
     load().then(
       (value) => settle({ state: "loaded", value }),
       (error: unknown) =>

@@ -10,7 +10,7 @@ import {
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
-import { waitUntil } from "../../support/time.ts";
+import { readUntil, waitUntil } from "../../support/time.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 let db: TestDatabase;
@@ -46,15 +46,15 @@ test("Developers → Events lists the newest event first, and Oldest first switc
   try {
     await signInToDashboard(app, platform.baseUrl, shop.email);
     await openDashboardPage(app, "Events");
-    const table = page.getByRole("table", { name: "Events, newest first" });
-    await table.getByRole("cell", { name: oldestFirst.at(-1) }).waitFor();
-    expect(await table.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual([...oldestFirst].reverse());
+    // Each table's ids, read until its load has shown them: a table appearing is no sign that its rows
+    // are the ones its caption names (they came apart for one frame in CI).
+    const idsIn = (caption: string) => page.getByRole("table", { name: caption }).locator("tbody tr td:nth-child(3)");
+    const newestFirst = [...oldestFirst].reverse();
+    expect(await readUntil(() => idsIn("Events, newest first").allTextContents(), newestFirst)).toEqual(newestFirst);
     expect(await app.accessibilityViolations()).toEqual([]);
 
     await page.getByLabel("Order").selectOption({ label: "Oldest first" });
-    const oldest = page.getByRole("table", { name: "Events, oldest first" });
-    await oldest.waitFor();
-    expect(await oldest.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual(oldestFirst);
+    expect(await readUntil(() => idsIn("Events, oldest first").allTextContents(), oldestFirst)).toEqual(oldestFirst);
     expectCleanSession(app, platform.baseUrl);
   } finally {
     await app.close();

@@ -85,6 +85,8 @@ test("after a cash sale with cash given: Print receipt prints the in-page receip
     await page.emulateMedia({ media: "print" });
     expect(await sheet.isVisible()).toBe(true);
     expect(await page.locator("#scan-input").isVisible()).toBe(false);
+    // The shop's profile is read when the receipt shows (its own request): its footer, then the sheet.
+    await sheet.getByText("No refunds on bread").waitFor();
     const printed = (await sheet.textContent()) ?? "";
     for (const text of ["Moyo Bakery", "4 Speke Ave, Harare", "Tax no. TIN 2001", "Bread loaf", "Total", "USD 1.20"]) {
       expect(printed).toContain(text);
