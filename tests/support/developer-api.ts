@@ -83,7 +83,7 @@ async function deliverAll(
   merchantId: string,
 ): Promise<void> {
   const dependencies = { store: createDeliveryStore(world.db.database), config: world.config, post: world.poster.post };
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const claimed = await claimDueDeliveries(dependencies, { limit: 100, merchantId });
     for (const delivery of claimed) {

@@ -38,7 +38,7 @@ function firstRunner(started: readonly FakeRunner[]): FakeRunner {
   return first;
 }
 
-async function until(description: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(description: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) {
