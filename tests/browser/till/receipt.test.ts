@@ -4,6 +4,7 @@ import { PNG } from "pngjs";
 import { sql } from "../../../src/platform/db/pool.ts";
 import { MM_IN_POINTS, pageSizePoints } from "../../support/pdf.ts";
 import { addProduct, externalRequests, startTillWorld, TillPage, type TillWorld } from "../../support/till.ts";
+import { readUntil } from "../../support/time.ts";
 
 // jsqr is CommonJS with `exports.default`: depending on the loader, the import is the function or its module.
 const jsQR = ((jsQRModule as { default?: unknown }).default ?? jsQRModule) as typeof jsQRModule.default;
@@ -59,15 +60,14 @@ test("after a cash sale with cash given: Print receipt prints the in-page receip
     const shot = PNG.sync.read(await qr.screenshot());
     expect(jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height)?.data).toBe(receiptUrl);
 
-    const message = `Your receipt from ${world.shop.merchant.name}: ${receiptUrl}`;
-    expect(await panel.getByRole("link", { name: "Share by WhatsApp" }).getAttribute("href")).toBe(
-      `https://wa.me/?text=${encodeURIComponent(message)}`,
-    );
-    expect(await panel.getByRole("link", { name: "Share by SMS" }).getAttribute("href")).toBe(
-      `sms:?&body=${encodeURIComponent(message)}`,
-    );
-    expect(await panel.getByRole("link", { name: "Share by email" }).getAttribute("href")).toBe(
-      `mailto:?subject=${encodeURIComponent(`Your receipt from ${world.shop.merchant.name}`)}&body=${encodeURIComponent(receiptUrl)}`,
+    // The share links name the shop as its receipt does (the profile's name, read as the panel opens).
+    const message = `Your receipt from Moyo Bakery: ${receiptUrl}`;
+    const hrefOf = (name: string) => () => panel.getByRole("link", { name }).getAttribute("href");
+    const whatsApp = `https://wa.me/?text=${encodeURIComponent(message)}`;
+    expect(await readUntil(hrefOf("Share by WhatsApp"), whatsApp)).toBe(whatsApp);
+    expect(await hrefOf("Share by SMS")()).toBe(`sms:?&body=${encodeURIComponent(message)}`);
+    expect(await hrefOf("Share by email")()).toBe(
+      `mailto:?subject=${encodeURIComponent("Your receipt from Moyo Bakery")}&body=${encodeURIComponent(receiptUrl)}`,
     );
     expect(await till.app.accessibilityViolations()).toEqual([]);
 

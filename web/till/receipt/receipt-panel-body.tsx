@@ -2,11 +2,10 @@ import { useEffect, useState } from "preact/hooks";
 import { Button, SelectField } from "../../ui/index.ts";
 import type { PrintableReceipt } from "./printable.ts";
 import { type Paper, printReceipt, ReceiptSheet } from "./receipt-sheet.tsx";
-import { loadShopProfile } from "./shop-profile.ts";
+import { loadShopProfile, shopName } from "./shop-profile.ts";
 
 export type ReceiptPanelProps = {
   receiptUrl: string | null;
-  shopName: string;
   what: "sale" | "return";
   receipt: PrintableReceipt;
 };
@@ -48,16 +47,14 @@ export function ReceiptPanelBody(props: ReceiptPanelProps) {
           ]}
         />
         <ReceiptSheet receipt={props.receipt} paper={paper} />
-        {props.receiptUrl === null ? null : (
-          <ShareLinks receiptUrl={props.receiptUrl} shopName={props.shopName} what={props.what} />
-        )}
+        {props.receiptUrl === null ? null : <ShareLinks receiptUrl={props.receiptUrl} what={props.what} />}
       </div>
     </section>
   );
 }
 
-function ShareLinks(props: { receiptUrl: string; shopName: string; what: "sale" | "return" }) {
-  const subject = `Your ${props.what === "sale" ? "receipt" : "return receipt"} from ${props.shopName}`;
+function ShareLinks(props: { receiptUrl: string; what: "sale" | "return" }) {
+  const subject = `Your ${props.what === "sale" ? "receipt" : "return receipt"} from ${shopName()}`;
   const message = `${subject}: ${props.receiptUrl}`;
   return (
     <>

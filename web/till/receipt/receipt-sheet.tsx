@@ -1,9 +1,8 @@
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { perCurrencyText, tenderRow } from "../../../src/kernel/tender-text.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { session } from "../../lib/session.ts";
 import type { PrintableReceipt, PrintedLine, SaleFigures } from "./printable.ts";
-import { shopProfile, taxNumberLabel } from "./shop-profile.ts";
+import { shopName, shopProfile, taxNumberLabel } from "./shop-profile.ts";
 import "./receipt-sheet.css";
 
 export type Paper = "roll" | "a4";
@@ -23,7 +22,7 @@ export function ReceiptSheet(props: { receipt: PrintableReceipt; paper: Paper })
   return (
     <article class={`till-receipt paper-${props.paper}`} aria-label="Printed receipt">
       <header>
-        <h2>{profile?.display_name ?? session.value?.merchant.name}</h2>
+        <h2>{shopName()}</h2>
         {profile?.address == null ? null : <p class="till-receipt-address">{profile.address}</p>}
         {profile?.tax_number == null ? null : (
           <p>

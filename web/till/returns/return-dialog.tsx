@@ -3,7 +3,6 @@ import { formatMoney } from "../../../src/kernel/money.ts";
 import { paidPerLine, unitsRefundCents } from "../../../src/kernel/refunds.ts";
 import { perCurrencyText } from "../../../src/kernel/tender-text.ts";
 import type { Sale } from "../../lib/api.ts";
-import { session } from "../../lib/session.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button, Dialog, Field, FormError } from "../../ui/index.ts";
 import { ReceiptPanelBody as ReceiptPanel } from "../receipt/receipt-panel-body.tsx";
@@ -92,7 +91,6 @@ function ReturnDone(props: { sale: Sale; done: SaleReturn; onClose: () => void }
       </p>
       <ReceiptPanel
         receiptUrl={props.done.receipt_url}
-        shopName={session.value?.merchant.name ?? ""}
         what="return"
         receipt={{
           kind: "return",

@@ -1,7 +1,6 @@
 import type { RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatMoney } from "../../../src/kernel/money.ts";
-import { session } from "../../lib/session.ts";
 import { lazyPage, toast } from "../../ui/index.ts";
 import { lookupBarcode, productByBarcode } from "../catalog/catalog.ts";
 import type { Product } from "../catalog/product.ts";
@@ -249,7 +248,6 @@ function SaleDone(props: { completed: Completed }) {
           sale.receipt_url ??
           (clientSaleId === undefined ? null : (recordedReceiptUrls.value.get(clientSaleId) ?? null))
         }
-        shopName={session.value?.merchant.name ?? ""}
         what="sale"
         receipt={props.completed.receipt}
       />
