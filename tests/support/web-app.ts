@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 
 const AXE_SOURCE = readFileSync(
   fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url)),
@@ -20,6 +20,12 @@ export type AppPage = {
   refusals: string[];
   /** Every URL the page requested. */
   requests: string[];
+  /**
+   * Resolves once no API request of the page is in flight and the page has painted twice since (what
+   * the last answer changed is on screen), or fails after 30 s. For measuring a screen whose parts load
+   * without a "Loading…" of their own (the names of cashiers and tills beside their ids).
+   */
+  apiSettled: () => Promise<void>;
   /** axe-core's serious and critical violations on the page as it is now. */
   accessibilityViolations: () => Promise<string[]>;
   close: () => Promise<void>;
@@ -49,12 +55,31 @@ export async function openAppPage(browser: Browser): Promise<AppPage> {
   });
   page.on("pageerror", (error) => consoleErrors.push(String(error)));
   page.on("request", (request) => requests.push(request.url()));
+  const inFlight = new Set<Request>();
+  const isApi = (request: Request) => new URL(request.url()).pathname.startsWith("/v1/");
+  page.on("request", (request) => isApi(request) && inFlight.add(request));
+  page.on("requestfinished", (request) => inFlight.delete(request));
+  page.on("requestfailed", (request) => inFlight.delete(request));
   return {
     page,
     context,
     consoleErrors,
     refusals,
     requests,
+    apiSettled: async () => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        if (inFlight.size === 0) {
+          await page.evaluate(
+            () => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))),
+          );
+          if (inFlight.size === 0) return;
+        }
+        if (Date.now() > deadline)
+          throw new Error(`API requests still in flight: ${[...inFlight].map((r) => r.url())}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     accessibilityViolations: async () => {
       const loaded = await page.evaluate(() => "axe" in window);
       if (!loaded) {

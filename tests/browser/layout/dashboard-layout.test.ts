@@ -36,12 +36,16 @@ afterAll(async () => {
   await db?.close();
 });
 
-/** Waits for the page's heading and for every "Loading…" to be gone. */
+/**
+ * Waits for the page's heading, for every "Loading…" to be gone and for the answers that come without
+ * one (the names of cashiers and tills shown in place of their ids) to be on screen.
+ */
 async function settled(app: AppPage): Promise<void> {
   await app.page.getByRole("heading", { level: 1 }).first().waitFor();
   await app.page.waitForFunction(() => !(document.body.textContent ?? "").includes("Loading…"), undefined, {
     timeout: 30_000,
   });
+  await app.apiSettled();
 }
 
 test("every dashboard screen keeps its content inside its box at 1280×800, 1024×768 and 768×1024", async () => {
