@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database.ts
 import { newMerchant, type TestMerchant } from "../../support/factories.ts";
 import { startScriptedReceiver } from "../../support/scripted-receiver.ts";
 import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
-import { waitUntil } from "../../support/time.ts";
+import { readUntil, waitUntil } from "../../support/time.ts";
 import { type AppPage, openAppPage } from "../../support/web-app.ts";
 import { webhookDeliverer } from "../../support/webhook-deliveries.ts";
 
@@ -63,12 +63,12 @@ async function feedShows(key: string, query: Record<string, string>, count: numb
 async function deliveryLogShows(app: AppPage, expected: string[]): Promise<void> {
   const { page } = app;
   await page.getByRole("button", { name: "Refresh log" }).click();
-  const wanted = JSON.stringify([...expected].sort());
-  let shown: string[] = [];
-  await waitUntil(`the delivery log shows ${wanted} (it shows ${JSON.stringify(shown)})`, async () => {
-    shown = (await page.getByTestId("delivery-status").allTextContents()).sort();
-    return JSON.stringify(shown) === wanted;
-  });
+  const wanted = [...expected].sort();
+  const shown = await readUntil(
+    async () => (await page.getByTestId("delivery-status").allTextContents()).sort(),
+    wanted,
+  );
+  expect(shown).toEqual(wanted);
 }
 
 test("a delivery and its attempts in the log and the payment's timeline; a failing receiver; recover since T", async () => {
