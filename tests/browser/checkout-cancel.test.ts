@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { servedBrowserWorld } from "../support/browser-world.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
 import { openAppPage } from "../support/web-app.ts";
 
 /**
@@ -12,25 +9,15 @@ import { openAppPage } from "../support/web-app.ts";
  * cancel_url; a payment no longer payable shows its state and offers neither paying nor simulating.
  */
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
+const world = servedBrowserWorld();
 let shop: TestMerchant;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  shop = await newMerchant(db.database);
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
+  shop = await newMerchant(world.db.database);
 });
 
 async function createPayment(body: Record<string, unknown> = {}) {
-  const response = await fetch(`${platform.baseUrl}/v1/payments`, {
+  const response = await fetch(`${world.platform.baseUrl}/v1/payments`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${shop.testKey}`,
@@ -42,22 +29,22 @@ async function createPayment(body: Record<string, unknown> = {}) {
   return (await response.json()) as { id: string; checkout_url: string };
 }
 const post = (path: string, body?: unknown) =>
-  fetch(`${platform.baseUrl}${path}`, {
+  fetch(`${world.platform.baseUrl}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 const statusOf = async (id: string) =>
-  ((await (await fetch(`${platform.baseUrl}/checkout/${id}/status`)).json()) as { status: string }).status;
+  ((await (await fetch(`${world.platform.baseUrl}/checkout/${id}/status`)).json()) as { status: string }).status;
 
 test("Cancel cancels the payment, then goes to cancel_url; the code can no longer be paid", async () => {
   // cancel_url on the platform's own origin: the page's requests stay on one origin.
-  const payment = await createPayment({ cancel_url: `${platform.baseUrl}/healthz` });
-  const app = await openAppPage(browser);
+  const payment = await createPayment({ cancel_url: `${world.platform.baseUrl}/healthz` });
+  const app = await openAppPage(world.browser);
   try {
     await app.page.goto(payment.checkout_url);
     await app.page.getByRole("button", { name: "Cancel" }).click();
-    await app.page.waitForURL(`${platform.baseUrl}/healthz?payment_id=${payment.id}`, { timeout: 30_000 });
+    await app.page.waitForURL(`${world.platform.baseUrl}/healthz?payment_id=${payment.id}`, { timeout: 30_000 });
     expect(await statusOf(payment.id)).toBe("cancelled");
     const refused = await post(`/checkout/${payment.id}/mockpay`, {});
     expect(refused.status).toBe(409);
@@ -80,7 +67,7 @@ test.each([
       ? await post(`/checkout/${payment.id}/mockpay`, { outcome: "expired" })
       : await post(`/checkout/${payment.id}/cancel`);
   expect(ended.status).toBe(200);
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   try {
     await app.page.goto(payment.checkout_url);
     await app.page.getByRole("status").filter({ hasText: text }).waitFor();
@@ -95,7 +82,7 @@ test.each([
 
 test("a payment that expires while the page is open: Simulate payment and Cancel go away", async () => {
   const payment = await createPayment();
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   try {
     await app.page.goto(payment.checkout_url);
     await app.page.getByRole("button", { name: "Simulate payment" }).waitFor();

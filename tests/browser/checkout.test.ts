@@ -1,32 +1,19 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startMerchantSite } from "../../web/examples/merchant-server.ts";
-import { launchChromium } from "../support/browser.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { servedBrowserWorld } from "../support/browser-world.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
+const world = servedBrowserWorld();
 let shop: TestMerchant;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  shop = await newMerchant(db.database);
-  browser = await launchChromium();
-  // The platform on its own loopback port: its origin differs from any other site's.
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
+  shop = await newMerchant(world.db.database);
 });
 
 async function createPayment(body: Record<string, unknown> = {}) {
-  const response = await fetch(`${platform.baseUrl}/v1/payments`, {
+  const response = await fetch(`${world.platform.baseUrl}/v1/payments`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${shop.testKey}`,
@@ -39,14 +26,14 @@ async function createPayment(body: Record<string, unknown> = {}) {
   return { ...payment, pageUrl: payment.checkout_url };
 }
 const mockpay = (id: string, body: Record<string, unknown> = {}) =>
-  fetch(`${platform.baseUrl}/checkout/${id}/mockpay`, {
+  fetch(`${world.platform.baseUrl}/checkout/${id}/mockpay`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
 
 async function newPage(): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext();
+  const context = await world.browser.newContext();
   const page = await context.newPage();
   const violations: string[] = [];
   page.on("console", (message) => {
@@ -56,7 +43,7 @@ async function newPage(): Promise<{ page: Page; violations: string[]; close: () 
 }
 
 test("the checkout page shows the code and QR, counts down, flips to paid and goes to success_url", async () => {
-  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const site = await startMerchantSite({ platformUrl: world.platform.baseUrl, secretKey: shop.testKey });
   const payment = await createPayment({ success_url: `${site.url}/thanks` });
   const { page, violations, close } = await newPage();
   try {
@@ -100,7 +87,7 @@ test("an expired payment shows expiry; an unknown id is an HTML 404 page", async
     });
     expect(await page.locator("#state").textContent()).toContain("expired");
     expect(await page.locator(".qr").isVisible()).toBe(false);
-    const missing = await page.goto(`${platform.baseUrl}/checkout/pay_doesnotexist`);
+    const missing = await page.goto(`${world.platform.baseUrl}/checkout/pay_doesnotexist`);
     expect(missing?.status()).toBe(404);
     expect(missing?.headers()["content-type"]).toContain("text/html");
     expect(await page.locator("h1").textContent()).toBe("Payment not found");
@@ -110,7 +97,7 @@ test("an expired payment shows expiry; an unknown id is an HTML 404 page", async
 });
 
 test("pos.js drop-in: the merchant's server creates the payment, the popup pays, the page goes to data-success", async () => {
-  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const site = await startMerchantSite({ platformUrl: world.platform.baseUrl, secretKey: shop.testKey });
   const { page, close } = await newPage();
   try {
     await page.goto(site.url);
@@ -128,7 +115,7 @@ test("pos.js drop-in: the merchant's server creates the payment, the popup pays,
 });
 
 test("POS.pay reports onSuccess with the payment id, and onCancel when the payer closes the popup", async () => {
-  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const site = await startMerchantSite({ platformUrl: world.platform.baseUrl, secretKey: shop.testKey });
   const { page, close } = await newPage();
   try {
     const paid = await createPayment();
@@ -157,7 +144,7 @@ test("POS.pay reports onSuccess with the payment id, and onCancel when the payer
 });
 
 test("a blocked popup falls back to a full-page redirect to the checkout", async () => {
-  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const site = await startMerchantSite({ platformUrl: world.platform.baseUrl, secretKey: shop.testKey });
   const { page, close } = await newPage();
   try {
     await page.addInitScript(() => {
@@ -175,8 +162,8 @@ test("a blocked popup falls back to a full-page redirect to the checkout", async
 });
 
 test("on a phone-sized screen pos.js goes to the checkout page instead of a popup", async () => {
-  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
-  const context = await browser.newContext({
+  const site = await startMerchantSite({ platformUrl: world.platform.baseUrl, secretKey: shop.testKey });
+  const context = await world.browser.newContext({
     viewport: { width: 390, height: 844 },
     isMobile: true,
     hasTouch: true,
@@ -197,7 +184,7 @@ test("on a phone-sized screen pos.js goes to the checkout page instead of a popu
 });
 
 test("messages from any other origin than the checkout's are ignored", async () => {
-  const site = await startMerchantSite({ platformUrl: platform.baseUrl, secretKey: shop.testKey });
+  const site = await startMerchantSite({ platformUrl: world.platform.baseUrl, secretKey: shop.testKey });
   const { page, close } = await newPage();
   try {
     const payment = await createPayment();

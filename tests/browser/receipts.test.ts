@@ -1,32 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
 import { sql } from "../../src/platform/db/pool.ts";
-import { launchChromium } from "../support/browser.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { servedBrowserWorld } from "../support/browser-world.ts";
 import { newMerchant, type TestMerchant } from "../support/factories.ts";
 import { MM_IN_POINTS, pageSizePoints } from "../support/pdf.ts";
-import { type ServedPlatform, servePlatform } from "../support/served-platform.ts";
 import { openAppPage } from "../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
+const world = servedBrowserWorld();
 let shop: TestMerchant;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  shop = await newMerchant(db.database);
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
+  shop = await newMerchant(world.db.database);
 });
 
 async function post(path: string, body: unknown, merchant: TestMerchant = shop) {
-  const response = await fetch(`${platform.baseUrl}${path}`, {
+  const response = await fetch(`${world.platform.baseUrl}${path}`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${merchant.liveKey}`,
@@ -50,7 +37,7 @@ describe("public receipts", () => {
         { name: "Milk", qty: 1, unit_cents: 95 },
       ],
     });
-    expect(sale.receipt_url).toMatch(new RegExp(`^${platform.baseUrl}/receipts/[A-Za-z0-9_-]{32}$`));
+    expect(sale.receipt_url).toMatch(new RegExp(`^${world.platform.baseUrl}/receipts/[A-Za-z0-9_-]{32}$`));
     const returned = await post(`/v1/sales/${sale.id}/returns`, { items: [{ line: 1, qty: 1 }] });
     const returnUrl = returned.sale_return.receipt_url as string;
     expect(returnUrl).toMatch(/\/receipts\/[A-Za-z0-9_-]{32}$/);
@@ -72,10 +59,10 @@ describe("public receipts", () => {
     expect(html).toContain("Returned");
     expect(html).not.toContain("Tendai");
     expect(html).not.toContain("0772");
-    expect((await fetch(`${platform.baseUrl}/receipts/${"A".repeat(32)}`)).status).toBe(404);
+    expect((await fetch(`${world.platform.baseUrl}/receipts/${"A".repeat(32)}`)).status).toBe(404);
 
     // A browser with no cookies: only the platform's origin is asked, no console errors, prints to PDF.
-    const context = await browser.newContext();
+    const context = await world.browser.newContext();
     const page = await context.newPage();
     const origins = new Set<string>();
     const problems: string[] = [];
@@ -102,14 +89,14 @@ describe("public receipts", () => {
     expect(Math.abs(a4Height - 297 * MM_IN_POINTS)).toBeLessThan(2);
     expect(a4.subarray(0, 5).toString("latin1")).toBe("%PDF-");
 
-    expect([...origins]).toEqual([platform.baseUrl]);
+    expect([...origins]).toEqual([world.platform.baseUrl]);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   test("the receipt's Print button opens the print dialog (window.print), with no inline script", async () => {
     const sale = await post("/v1/sales", { tender: "cash", items: [{ name: "Tea", qty: 1, unit_cents: 300 }] });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await world.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
@@ -135,8 +122,8 @@ describe("public receipts", () => {
   });
 
   test("a receipt a shop can hand over: its profile's name, address, VAT number and footer, cash tendered and change; axe-clean", async () => {
-    const other = await newMerchant(db.database);
-    await db.database.query(sql.unsafe`
+    const other = await newMerchant(world.db.database);
+    await world.db.database.query(sql.unsafe`
       INSERT INTO shop_profiles (merchant_id, display_name, address, tax_number, receipt_footer, default_tax_rate_bp)
       VALUES (${other.merchant.id}, 'Moyo Groceries', ${"12 Samora Machel Ave\nHarare"}, '10023456',
         ${"Goods exchanged within 7 days\nwith this receipt."}, 1550)`);
@@ -147,7 +134,7 @@ describe("public receipts", () => {
     );
     expect(sale).toMatchObject({ total_cents: 370, tendered_cents: 500, change_cents: 130 });
 
-    const app = await openAppPage(browser);
+    const app = await openAppPage(world.browser);
     await app.page.goto(sale.receipt_url);
     expect(await app.page.locator("h1").textContent()).toBe("Moyo Groceries");
     expect(await app.page.locator(".address").innerHTML()).toBe("12 Samora Machel Ave<br>Harare");

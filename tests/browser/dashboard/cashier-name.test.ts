@@ -1,26 +1,10 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 const addCashier = async (page: import("playwright-core").Page, name: string) => {
   await page.getByLabel("Name").fill(name);
@@ -30,11 +14,11 @@ const addCashier = async (page: import("playwright-core").Page, name: string) =>
 };
 
 test("a cashier name already used is refused under the Name field, and the message goes when the name changes", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Cashiers");
     await addCashier(page, "Tendai Moyo");
     await page.getByRole("row").filter({ hasText: "Tendai Moyo" }).waitFor();

@@ -1,33 +1,17 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
 import { z } from "zod";
 import { verifyPassword } from "../../../src/modules/merchants/passwords.ts";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openTill, ownerSession, tillSession } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 const cashierRow = (merchantId: string, name: string) =>
-  db.database.one(
+  world.db.database.one(
     sql.type(
       z.object({
         id: z.string(),
@@ -41,11 +25,11 @@ const cashierRow = (merchantId: string, name: string) =>
   );
 
 test("Cashiers: added with a PIN (stored hashed, never shown back), locked by 5 wrong PINs at a till, unlocked, disabled", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Cashiers");
     await page.getByRole("cell", { name: "No cashiers yet." }).waitFor();
     expect(await app.accessibilityViolations()).toEqual([]);
@@ -72,8 +56,8 @@ test("Cashiers: added with a PIN (stored hashed, never shown back), locked by 5 
     expect((await verifyPassword("4812", stored.pin_hash)).matches).toBe(false);
 
     // At a paired till: five wrong PINs lock the cashier.
-    const owner = await ownerSession(platform.baseUrl, shop.email);
-    const till = await tillSession(platform.baseUrl, (await openTill(owner, "Front counter")).token);
+    const owner = await ownerSession(world.platform.baseUrl, shop.email);
+    const till = await tillSession(world.platform.baseUrl, (await openTill(owner, "Front counter")).token);
     const answers: [number, string][] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
       const wrong = await till.call<{ error: { code: string } }>("POST", "/v1/session/cashier", {
@@ -111,7 +95,7 @@ test("Cashiers: added with a PIN (stored hashed, never shown back), locked by 5 
     expect([refused.status, refused.body.error.code]).toEqual([403, "cashier_disabled"]);
 
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,50 +1,34 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import {
   expectCleanSession,
   openDashboardPage,
   paidTestPayment,
   signInToDashboard,
 } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { readUntil, waitUntil } from "../../support/time.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 test("Developers → Events lists the newest event first, and Oldest first switches the order", async () => {
-  const shop = await newMerchant(db.database);
-  await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 500, merchantRef: "first" });
-  await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 700, merchantRef: "second" });
+  const shop = await newMerchant(world.db.database);
+  await paidTestPayment(world.platform.baseUrl, shop.testKey, { amountCents: 500, merchantRef: "first" });
+  await paidTestPayment(world.platform.baseUrl, shop.testKey, { amountCents: 700, merchantRef: "second" });
   // The feed (oldest first), once it shows every event: the order the page must reverse.
   let oldestFirst: string[] = [];
   await waitUntil("the feed shows the events of both paid payments", async () => {
-    const response = await fetch(`${platform.baseUrl}/v1/events?limit=100`, {
+    const response = await fetch(`${world.platform.baseUrl}/v1/events?limit=100`, {
       headers: { authorization: `Bearer ${shop.testKey}` },
     });
     oldestFirst = ((await response.json()) as { data: { id: string }[] }).data.map((event) => event.id);
     return oldestFirst.length >= 2;
   });
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Events");
     // Each table's ids, read until its load has shown them: a table appearing is no sign that its rows
     // are the ones its caption names (they came apart for one frame in CI).
@@ -55,7 +39,7 @@ test("Developers → Events lists the newest event first, and Oldest first switc
 
     await page.getByLabel("Order").selectOption({ label: "Oldest first" });
     expect(await readUntil(() => idsIn("Events, oldest first").allTextContents(), oldestFirst)).toEqual(oldestFirst);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

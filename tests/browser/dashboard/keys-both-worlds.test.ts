@@ -1,41 +1,25 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
 import { z } from "zod";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import {
   DASHBOARD_PASSWORD,
   expectCleanSession,
   openDashboardPage,
   signInToDashboard,
 } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 const revokedAt = (merchantId: string, keyId: string) =>
-  db.database.oneFirst(sql.type(z.object({ revoked_at: z.date().nullable() }))`
+  world.db.database.oneFirst(sql.type(z.object({ revoked_at: z.date().nullable() }))`
     SELECT revoked_at FROM api_keys WHERE merchant_id = ${merchantId} AND id = ${keyId}`);
 
 test("both worlds' keys are listed on TEST; revoking asks in our dialog, a LIVE key with step-up", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   // The browser's own confirm() must never show: a native dialog fails the test.
   const nativeDialogs: string[] = [];
@@ -44,7 +28,7 @@ test("both worlds' keys are listed on TEST; revoking asks in our dialog, a LIVE 
     void dialog.dismiss();
   });
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "API keys");
     const table = page.getByRole("table", { name: "Secret keys (both worlds)" });
     // The factory's LIVE key is listed although the page is on TEST.
@@ -71,7 +55,7 @@ test("both worlds' keys are listed on TEST; revoking asks in our dialog, a LIVE 
     expect(await revokedAt(shop.id, shop.testKeyId)).not.toBeNull();
 
     // Revoking the factory's LIVE key from a TEST page, with the password 6 minutes old: step-up first.
-    await db.database.query(sql.unsafe`
+    await world.db.database.query(sql.unsafe`
       UPDATE sessions SET password_verified_at = now() - interval '6 minutes' WHERE merchant_id = ${shop.id}`);
     await page.getByRole("button", { name: `Revoke key ending ${shop.liveKey.slice(-4)}` }).click();
     await ask.waitFor();
@@ -97,15 +81,15 @@ test("both worlds' keys are listed on TEST; revoking asks in our dialog, a LIVE 
     expect(await revoked.locator("td:nth-child(3)").allTextContents()).toEqual([shop.email, shop.email]);
     expect(await audit.textContent()).not.toMatch(/dashboard_user|usr_/);
     expect(app.refusals).toEqual(["401 GET /v1/session", `403 DELETE /v1/api_keys/${shop.liveKeyId}`]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("disabling a webhook endpoint asks in our dialog, and Cancel leaves it active", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   const nativeDialogs: string[] = [];
   page.on("dialog", (dialog) => {
@@ -113,8 +97,8 @@ test("disabling a webhook endpoint asks in our dialog, and Cancel leaves it acti
     void dialog.dismiss();
   });
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
-    const created = await fetch(`${platform.baseUrl}/v1/webhook_endpoints`, {
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
+    const created = await fetch(`${world.platform.baseUrl}/v1/webhook_endpoints`, {
       method: "POST",
       headers: { authorization: `Bearer ${shop.testKey}`, "content-type": "application/json" },
       body: JSON.stringify({ url: "https://example.com/hooks", event_types: ["*"] }),
@@ -134,7 +118,7 @@ test("disabling a webhook endpoint asks in our dialog, and Cancel leaves it acti
     await ask.getByRole("button", { name: "Disable endpoint" }).click();
     await page.getByRole("cell", { name: "disabled", exact: true }).waitFor();
     expect(nativeDialogs).toEqual([]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,35 +1,22 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
 import { getPaymentById, settlePayment } from "../../../src/modules/payments/service.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant, type TestMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 /** A payment that arrived after its code was cancelled: the merchant sees it and refunds it in one click. */
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
+const world = servedBrowserWorld();
 let shop: TestMerchant;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  shop = await newMerchant(db.database);
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
+  shop = await newMerchant(world.db.database);
 });
 
 test("the payment's page shows a late payment and refunds it to the payer's wallet in one click", async () => {
-  const created = await fetch(`${platform.baseUrl}/v1/payments`, {
+  const created = await fetch(`${world.platform.baseUrl}/v1/payments`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${shop.testKey}`,
@@ -39,19 +26,23 @@ test("the payment's page shows a late payment and refunds it to the payer's wall
     body: JSON.stringify({ amount_cents: 4000, currency: "ZWG" }),
   });
   const { id } = (await created.json()) as { id: string };
-  const cancelled = await fetch(`${platform.baseUrl}/checkout/${id}/cancel`, { method: "POST" });
+  const cancelled = await fetch(`${world.platform.baseUrl}/checkout/${id}/cancel`, { method: "POST" });
   expect(cancelled.status).toBe(200);
   // The network reports the cancelled code paid after all (a void it did not honour in time).
-  const late = await settlePayment({ database: db.database, paymentHooks: [] }, await getPaymentById(db.database, id), {
-    paidAt: new Date(),
-    payerMsisdn: "263771234567",
-  });
+  const late = await settlePayment(
+    { database: world.db.database, paymentHooks: [] },
+    await getPaymentById(world.db.database, id),
+    {
+      paidAt: new Date(),
+      payerMsisdn: "263771234567",
+    },
+  );
   expect(late.late_refund).toBe("due");
 
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
-    await app.page.goto(`${platform.baseUrl}/dashboard/payments/${id}`);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
+    await app.page.goto(`${world.platform.baseUrl}/dashboard/payments/${id}`);
     const card = app.page.getByTestId("late-payment");
     await card.filter({ hasText: "after this payment was cancelled" }).waitFor();
     expect(await card.textContent()).toContain("263771234567");
@@ -60,10 +51,12 @@ test("the payment's page shows a late payment and refunds it to the payer's wall
     await card.getByRole("button", { name: "Refund the payer" }).click();
     await card.getByRole("status").filter({ hasText: "Refunded to the payer's wallet" }).waitFor();
     const shown = (await (
-      await fetch(`${platform.baseUrl}/v1/payments/${id}`, { headers: { authorization: `Bearer ${shop.testKey}` } })
+      await fetch(`${world.platform.baseUrl}/v1/payments/${id}`, {
+        headers: { authorization: `Bearer ${shop.testKey}` },
+      })
     ).json()) as { late_payment: { refund: string } };
     expect(shown.late_payment.refund).toBe("wallet");
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,26 +1,11 @@
 /// <reference lib="dom" />
-import type { Browser, Route } from "playwright-core";
-import { launchChromium } from "../../support/browser.ts";
+import type { Route } from "playwright-core";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { type AppPage, openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 /** The pages that came out of the dashboard's first load (web/dashboard/app.tsx): each its own chunk. */
 const LAZY_PAGES = ["Balance", "Payouts", "Cashiers", "Till devices"] as const;
@@ -32,11 +17,11 @@ const navigationLink = (app: AppPage, name: string) =>
   app.page.getByRole("navigation").getByRole("link", { name, exact: true });
 
 test("Balance, Payouts, Cashiers and Till devices load on first visit: Loadingâ€¦ until their script arrives, then the page", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     for (const name of LAZY_PAGES) {
       let release = () => {};
       const released = new Promise<void>((resolve) => {
@@ -59,18 +44,18 @@ test("Balance, Payouts, Cashiers and Till devices load on first visit: Loadingâ€
       await page.unroute(CHUNKS, hold);
     }
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("a page whose script cannot be fetched says so, as the other pages loaded on demand do", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await page.route(CHUNKS, (route) => route.abort("internetdisconnected"));
     for (const name of LAZY_PAGES) {
       await navigationLink(app, name).click();
@@ -81,7 +66,7 @@ test("a page whose script cannot be fetched says so, as the other pages loaded o
       expect(await page.getByRole("heading", { name, level: 1 }).count()).toBe(0);
       expect(await app.accessibilityViolations()).toEqual([]);
     }
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,11 +1,10 @@
 /// <reference lib="dom" />
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import type { Browser } from "playwright-core";
 import { z } from "zod";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import {
   DASHBOARD_PASSWORD,
   expectCleanSession,
@@ -13,40 +12,28 @@ import {
   paidTestPayment,
   signInToDashboard,
 } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { fundMerchant, newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 /** The merchant's available USD in TEST, as the ledger keeps it. */
 const availableCents = (merchantId: string) =>
-  db.database.oneFirst(sql.type(z.object({ cents: z.number() }))`
+  world.db.database.oneFirst(sql.type(z.object({ cents: z.number() }))`
     SELECT coalesce(sum(balance_cents), 0)::bigint AS cents FROM ledger_balances
     WHERE merchant_id = ${merchantId} AND NOT livemode AND account = 'merchant_available' AND currency = 'USD'`);
 
 test("Home's 7-day chart; Balance: the balance, ledger entries by the merchant's reference, a statement CSV named by its days", async () => {
-  const shop = await newMerchant(db.database);
-  await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
-  const payment = await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 1500, merchantRef: "csv-1" });
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  await fundMerchant(world.db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
+  const payment = await paidTestPayment(world.platform.baseUrl, shop.testKey, {
+    amountCents: 1500,
+    merchantRef: "csv-1",
+  });
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     // Home: the paid payment is today's bar of the 7-day chart, its figure in the chart's text table.
     const chart = page.getByRole("figure");
     await chart.getByText("USD: USD 15.00 in 7 days").waitFor();
@@ -102,26 +89,26 @@ test("Home's 7-day chart; Balance: the balance, ledger entries by the merchant's
     expect(Number(closing?.balance_cents)).toBe(await availableCents(shop.id));
 
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("Payouts: a payout to the verified wallet, asked for with the password again (step-up)", async () => {
-  const shop = await newMerchant(db.database, { payout_msisdn: "263771234567", payout_verified: true });
-  await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 10_000 });
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database, { payout_msisdn: "263771234567", payout_verified: true });
+  await fundMerchant(world.db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 10_000 });
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Payouts");
     await page.getByText("263771234567").waitFor();
     await page.getByRole("cell", { name: "No payouts yet." }).waitFor();
     expect(await app.accessibilityViolations()).toEqual([]);
 
     // The password was entered 6 minutes ago as far as step-up goes.
-    await db.database.query(sql.unsafe`
+    await world.db.database.query(sql.unsafe`
       UPDATE sessions SET password_verified_at = now() - interval '6 minutes' WHERE merchant_id = ${shop.id}`);
     await page.getByLabel("Amount").fill("25.50");
     await page.getByRole("button", { name: "Request payout" }).click();
@@ -133,7 +120,7 @@ test("Payouts: a payout to the verified wallet, asked for with the password agai
     await page.getByText("Payout of USD 25.50 requested.").waitFor();
     await page.getByRole("cell", { name: "USD 25.50" }).waitFor();
 
-    const payouts = await db.database.any(
+    const payouts = await world.db.database.any(
       sql.type(
         z.object({
           amount_cents: z.number(),
@@ -149,7 +136,7 @@ test("Payouts: a payout to the verified wallet, asked for with the password agai
     expect(await availableCents(shop.id)).toBe(10_000 - 2550);
     // The first attempt was refused for step-up; the second, with a new Idempotency-Key, went through.
     expect(app.refusals).toEqual(["401 GET /v1/session", "403 POST /v1/payouts"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

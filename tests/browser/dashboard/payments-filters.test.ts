@@ -1,42 +1,26 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import {
   expectCleanSession,
   openDashboardPage,
   paidTestPayment,
   signInToDashboard,
 } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { readUntil } from "../../support/time.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 const day = (date: Date) =>
   `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
 
 test("Payments: filters and page survive opening a payment and Back; a From after To says so and asks nothing", async () => {
-  const shop = await newMerchant(db.database);
+  const shop = await newMerchant(world.db.database);
   // 22 pending payments (two pages of 20) and one paid one the Pending filter leaves out.
   for (let index = 0; index < 22; index += 1) {
-    const created = await fetch(`${platform.baseUrl}/v1/payments`, {
+    const created = await fetch(`${world.platform.baseUrl}/v1/payments`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${shop.testKey}`,
@@ -47,11 +31,11 @@ test("Payments: filters and page survive opening a payment and Back; a From afte
     });
     expect(created.status).toBe(201);
   }
-  await paidTestPayment(platform.baseUrl, shop.testKey, { amountCents: 999, merchantRef: "paid-one" });
-  const app = await openAppPage(browser);
+  await paidTestPayment(world.platform.baseUrl, shop.testKey, { amountCents: 999, merchantRef: "paid-one" });
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Payments");
     const today = day(new Date());
     await page.getByLabel("Status").selectOption("pending");
@@ -94,7 +78,7 @@ test("Payments: filters and page survive opening a payment and Back; a From afte
     await page.getByRole("table", { name: "Payments, page 1" }).getByRole("cell", { name: "order-21" }).waitFor();
     expect(await page.getByRole("cell", { name: "paid-one" }).count()).toBe(0);
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,36 +1,20 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { fundMerchant, newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
 // The served platform runs no payout processor: the test moves a payout on, as the processor would.
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 test("Payouts: the available amount first; a refusal stays under the field until it changes; the status updates without a reload", async () => {
-  const shop = await newMerchant(db.database, { payout_msisdn: "263771234567", payout_verified: true });
-  await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 10_000 });
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database, { payout_msisdn: "263771234567", payout_verified: true });
+  await fundMerchant(world.db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 10_000 });
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Payouts");
     const available = page.getByRole("region", { name: "Available to pay out" });
     await available.getByText("USD 100.00").waitFor();
@@ -57,7 +41,7 @@ test("Payouts: the available amount first; a refusal stays under the field until
     // asks again while a payout is not final.
     const navigations: string[] = [];
     page.on("framenavigated", (frame) => navigations.push(frame.url()));
-    await db.database.query(sql.unsafe`
+    await world.db.database.query(sql.unsafe`
       UPDATE payouts SET status = 'failed', failure_reason = 'The wallet refused it.', failed_at = now()
       WHERE merchant_id = ${shop.id}`);
     await page.getByRole("cell", { name: "failed" }).waitFor({ timeout: 30_000 });
@@ -65,7 +49,7 @@ test("Payouts: the available amount first; a refusal stays under the field until
     expect(navigations).toEqual([]);
 
     expect(app.refusals).toEqual(["401 GET /v1/session", "402 POST /v1/payouts"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,30 +1,14 @@
 /// <reference lib="dom" />
 import { readFile } from "node:fs/promises";
-import type { Browser } from "playwright-core";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import type { SalesBreakdown } from "../../../web/lib/api/sales-reports.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { ok, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 type Figures = SalesBreakdown["totals"][number];
 type Breakdown = SalesBreakdown;
@@ -39,12 +23,12 @@ const shownRow = (row: Figures & { label?: string }) => [
 ];
 
 test("Reports: today's sales by cashier and by till as the API reports them, a chart, the CSV the API makes; Home shows today's net", async () => {
-  const shop = await newMerchant(db.database);
-  const day = await shopDay(platform.baseUrl, shop.email);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const day = await shopDay(world.platform.baseUrl, shop.email);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     // Home: today's net sales, cash included, refunds taken off, as the sales report gives them.
     const report = await ok<{ net: { by_currency: Figures[] } }>(day.owner.call("GET", "/v1/sales/report"));
     for (const figures of report.net.by_currency) {
@@ -94,7 +78,7 @@ test("Reports: today's sales by cashier and by till as the API reports them, a c
       `till,${day.tillId},${SHOP_DAY_TILL},USD,2,14.49,0.00,6.25,0.00,8.24,1449,0,625,0,824`,
       `till,${day.tillId},${SHOP_DAY_TILL},ZWG,1,30.00,0.00,0.00,0.00,30.00,3000,0,0,0,3000`,
     ]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,37 +1,21 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
 import { z } from "zod";
 import { formatMoney } from "../../../src/kernel/money.ts";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { createCashier, ok, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 test("Sales: who rang each sale up (a cashier by name, an integration's key), what was refunded; a sale's detail shows its returns", async () => {
-  const shop = await newMerchant(db.database);
-  const day = await shopDay(platform.baseUrl, shop.email);
+  const shop = await newMerchant(world.db.database);
+  const day = await shopDay(world.platform.baseUrl, shop.email);
   // An integration's sale with its own key, outside any drawer.
-  const keySale = await fetch(`${platform.baseUrl}/v1/sales`, {
+  const keySale = await fetch(`${world.platform.baseUrl}/v1/sales`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${shop.testKey}`,
@@ -52,7 +36,7 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     [tariro.id, "Tariro Chikomo"],
   ]);
   const [returnedSaleId] = day.saleIds;
-  const refund = await db.database.one(
+  const refund = await world.db.database.one(
     sql.type(
       z.object({
         refund_cents: z.number(),
@@ -62,7 +46,7 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     )`
       SELECT refund_cents, currency, items FROM sale_returns WHERE sale_id = ${returnedSaleId}`,
   );
-  const sales = await db.database.any(
+  const sales = await world.db.database.any(
     sql.type(
       z.object({
         id: z.string(),
@@ -87,10 +71,10 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     cashierNames.get(sale.actor_id) ?? "API key",
   ];
 
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Sales");
     const rows = page.getByRole("table", { name: "Sales, page 1" }).locator("tbody tr");
     const shown = () =>
@@ -146,7 +130,7 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
       formatMoney(refund.currency, refund.refund_cents),
     ]);
     expect(await page.getByRole("link", { name: "return receipt" }).getAttribute("href")).toMatch(
-      new RegExp(`^${platform.baseUrl}/receipts/[A-Za-z0-9_-]{32}$`),
+      new RegExp(`^${world.platform.baseUrl}/receipts/[A-Za-z0-9_-]{32}$`),
     );
     expect(await app.accessibilityViolations()).toEqual([]);
 
@@ -156,16 +140,16 @@ test("Sales: who rang each sale up (a cashier by name, an integration's key), wh
     expect(new URL(page.url()).pathname).toBe(`/dashboard/shifts/${day.shiftId}`);
 
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("a split sale's detail lists each tender with its currency and rate, the change, and a return's refund per currency", async () => {
-  const shop = await newMerchant(db.database);
+  const shop = await newMerchant(world.db.database);
   const call = async (path: string, body: unknown) => {
-    const response = await fetch(`${platform.baseUrl}${path}`, {
+    const response = await fetch(`${world.platform.baseUrl}${path}`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${shop.testKey}`,
@@ -193,10 +177,10 @@ test("a split sale's detail lists each tender with its currency and rate, the ch
   };
   const [share] = back.sale_return.refunds;
 
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Sales");
     await page.getByRole("table", { name: "Sales, page 1" }).locator("tbody tr").first().getByRole("link").click();
     await page.getByRole("heading", { name: "Sale of USD 20.00", level: 1 }).waitFor();
@@ -215,7 +199,7 @@ test("a split sale's detail lists each tender with its currency and rate, the ch
       })
       .waitFor();
     expect(await app.accessibilityViolations()).toEqual([]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

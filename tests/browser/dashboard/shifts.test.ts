@@ -1,30 +1,14 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
 import { z } from "zod";
 import { type Currency, formatMoney } from "../../../src/kernel/money.ts";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { ok, ownerSession, SHOP_DAY_CASHIER, SHOP_DAY_TILL, shopDay } from "../../support/shop-http.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 /** The first page's size in PostScript points, from the PDF's MediaBox (as tests/browser/receipts.test.ts reads it). */
 function pageSizePoints(pdf: Buffer): [number, number] {
@@ -42,7 +26,7 @@ const CURRENCIES: readonly Currency[] = ["USD", "ZWG"];
 const countsOf = async (shiftId: string) =>
   new Map(
     (
-      await db.database.any(
+      await world.db.database.any(
         sql.type(z.object({ currency: z.enum(["USD", "ZWG"]), expected_cents: z.number(), counted_cents: z.number() }))`
           SELECT currency, expected_cents, counted_cents FROM shift_counts WHERE shift_id = ${shiftId}`,
       )
@@ -50,7 +34,7 @@ const countsOf = async (shiftId: string) =>
   );
 
 const movesOf = (shiftId: string) =>
-  db.database.any(
+  world.db.database.any(
     sql.type(z.object({ kind: z.string(), currency: z.enum(["USD", "ZWG"]), amount_cents: z.number() }))`
       SELECT kind, currency, amount_cents FROM shift_cash_moves WHERE shift_id = ${shiftId} ORDER BY created_at, id`,
   );
@@ -61,8 +45,8 @@ const overShort = (currency: Currency, cents: number) =>
     : `${formatMoney(currency, Math.abs(cents))} ${cents > 0 ? "over" : "short"}`;
 
 test("Shifts: a closed shift made at a till is listed and filtered; its detail and Z report show the database's figures and print at 80 mm and A4", async () => {
-  const shop = await newMerchant(db.database);
-  const day = await shopDay(platform.baseUrl, shop.email);
+  const shop = await newMerchant(world.db.database);
+  const day = await shopDay(world.platform.baseUrl, shop.email);
   // Another till's shift, still open, opened by the owner at the dashboard's session.
   await ok(
     day.owner.call("POST", "/v1/shifts", { till_id: "till-2", float: [{ currency: "USD", amount_cents: 1_000 }] }),
@@ -77,10 +61,10 @@ test("Shifts: a closed shift made at a till is listed and filtered; its detail a
   // The day as its arithmetic says (a guard on the scene itself): 58.24 expected, 0.50 short; 225.00, 1.00 over.
   expect(CURRENCIES.map((currency) => figure(currency, "expected_cents"))).toEqual([5_824, 22_500]);
 
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Shifts");
     // The row once the till's and the cashier's names (loaded beside the shifts) are in it.
     const closedRow = page
@@ -187,15 +171,15 @@ test("Shifts: a closed shift made at a till is listed and filtered; its detail a
     await page.emulateMedia({ media: "screen" });
 
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("Shifts: a shift with more cash moves than a page shows them all after 'More cash moves'", async () => {
-  const shop = await newMerchant(db.database);
-  const owner = await ownerSession(platform.baseUrl, shop.email);
+  const shop = await newMerchant(world.db.database);
+  const owner = await ownerSession(world.platform.baseUrl, shop.email);
   const shift = await ok<{ id: string }>(
     owner.call("POST", "/v1/shifts", { till_id: "till-busy", float: [{ currency: "USD", amount_cents: 1_000 }] }),
   );
@@ -214,15 +198,15 @@ test("Shifts: a shift with more cash moves than a page shows them all after 'Mor
       ),
     );
   }
-  const stored = await db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
+  const stored = await world.db.database.anyFirst(sql.type(z.object({ id: z.string() }))`
     SELECT id FROM shift_cash_moves WHERE shift_id = ${shift.id} ORDER BY created_at, id`);
   expect(stored).toHaveLength(101);
 
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
-    await page.goto(`${platform.baseUrl}/dashboard/shifts/${shift.id}`);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
+    await page.goto(`${world.platform.baseUrl}/dashboard/shifts/${shift.id}`);
     const moveRows = page.getByRole("table", { name: "Cash moves, oldest first" }).locator("tbody tr");
     await moveRows.nth(99).waitFor();
     expect(await moveRows.count()).toBe(100);
@@ -231,12 +215,12 @@ test("Shifts: a shift with more cash moves than a page shows them all after 'Mor
     await page.getByRole("button", { name: "More cash moves" }).waitFor({ state: "detached" });
     // Every move once, in the journal's order (the reasons are unique).
     const reasons = await moveRows.evaluateAll((rows) => rows.map((row) => row.children[3]?.textContent ?? ""));
-    const storedReasons = await db.database.anyFirst(sql.type(z.object({ reason: z.string().nullable() }))`
+    const storedReasons = await world.db.database.anyFirst(sql.type(z.object({ reason: z.string().nullable() }))`
       SELECT reason FROM shift_cash_moves WHERE shift_id = ${shift.id} ORDER BY created_at, id`);
     expect(reasons).toEqual(storedReasons.map((reason) => reason ?? "—"));
     expect(await page.getByRole("heading", { name: "Z report: till-busy", level: 1 }).count()).toBe(1);
     expect(app.refusals).toEqual(["401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

@@ -1,27 +1,18 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { fundMerchant, newMerchant, type TestMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
+const world = servedBrowserWorld();
 let shop: TestMerchant;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  shop = await newMerchant(db.database);
-  await fundMerchant(db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
-  await fundMerchant(db.database, { merchantId: shop.id, livemode: true, currency: "ZWG", amountCents: 67_890 });
-  browser = await launchChromium();
-  // The platform on its own loopback port: its origin differs from any other site's.
-  platform = await servePlatform(db.database, db.url);
-  await fetch(`${platform.baseUrl}/v1/payments`, {
+  shop = await newMerchant(world.db.database);
+  await fundMerchant(world.db.database, { merchantId: shop.id, livemode: false, currency: "USD", amountCents: 12_345 });
+  await fundMerchant(world.db.database, { merchantId: shop.id, livemode: true, currency: "ZWG", amountCents: 67_890 });
+  await fetch(`${world.platform.baseUrl}/v1/payments`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${shop.testKey}`,
@@ -31,17 +22,12 @@ beforeAll(async () => {
     body: JSON.stringify({ amount_cents: 1250, merchant_ref: "order-42" }),
   });
 });
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
 
 test("sign in, Home shows balances per world and recent payments, every page passes axe, nothing leaves the origin", async () => {
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    const shell = await page.goto(`${platform.baseUrl}/dashboard`);
+    const shell = await page.goto(`${world.platform.baseUrl}/dashboard`);
     expect(shell?.status()).toBe(200);
     expect(shell?.headers()["content-security-policy"]).toContain("script-src 'self'");
     expect(shell?.headers()["cache-control"]).toBe("no-cache");
@@ -54,7 +40,7 @@ test("sign in, Home shows balances per world and recent payments, every page pas
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").filter({ hasText: "not correct" }).waitFor();
 
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     const balances = await page.locator(".balance").allTextContents();
     expect(balances).toEqual(expect.arrayContaining(["USD · TESTUSD 123.45", "ZWG · LIVEZWG 678.90"]));
     await page.getByRole("cell", { name: "USD 12.50" }).waitFor();
@@ -83,39 +69,41 @@ test("sign in, Home shows balances per world and recent payments, every page pas
 
     // Only the expected refusals: no session yet, the wrong password, no session on the second visit.
     expect(app.refusals).toEqual(["401 GET /v1/session", "401 POST /v1/session", "401 GET /v1/session"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("sign out: the page shows sign-in and the old cookie is refused by the API", async () => {
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page, context } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     const cookie = (await context.cookies()).find((candidate) => candidate.name === "pos_session");
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe("Lax");
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("heading", { name: "Sign in to your dashboard" }).waitFor();
-    const refused = await fetch(`${platform.baseUrl}/v1/me`, { headers: { cookie: `pos_session=${cookie?.value}` } });
+    const refused = await fetch(`${world.platform.baseUrl}/v1/me`, {
+      headers: { cookie: `pos_session=${cookie?.value}` },
+    });
     expect(refused.status).toBe(401);
     await page.reload();
     await page.getByRole("heading", { name: "Sign in to your dashboard" }).waitFor();
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("sign out everywhere, from Settings: every session ends (another browser's too) and every till is unpaired", async () => {
-  const app = await openAppPage(browser);
-  const other = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
+  const other = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(other, platform.baseUrl, shop.email);
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(other, world.platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     const otherCookie = (await other.context.cookies()).find((candidate) => candidate.name === "pos_session");
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
@@ -124,7 +112,7 @@ test("sign out everywhere, from Settings: every session ends (another browser's 
     expect(await app.accessibilityViolations()).toEqual([]);
     await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
     await page.getByRole("heading", { name: "Sign in to your dashboard" }).waitFor();
-    const refused = await fetch(`${platform.baseUrl}/v1/me`, {
+    const refused = await fetch(`${world.platform.baseUrl}/v1/me`, {
       headers: { cookie: `pos_session=${otherCookie?.value}` },
     });
     expect(refused.status).toBe(401);

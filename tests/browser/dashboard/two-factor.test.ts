@@ -1,28 +1,12 @@
 /// <reference lib="dom" />
 import { Secret, TOTP } from "otpauth";
-import type { Browser } from "playwright-core";
 import { sql } from "../../../src/platform/db/pool.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { DASHBOARD_PASSWORD, expectCleanSession, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 /**
  * The code of the step after now's, made just before it is typed: the API (on the real clock, a
@@ -33,11 +17,11 @@ const codeAt = (secret: string, atMs: number) => TOTP.generate({ secret: Secret.
 const nextStepCode = (secret: string) => codeAt(secret, Date.now() + 30_000);
 
 test("turn two-factor sign-in on in Settings, sign out, sign in again with a code", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
     await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
@@ -72,20 +56,22 @@ test("turn two-factor sign-in on in Settings, sign out, sign in again with a cod
     await codeField.fill(nextStepCode(secret));
     await codeField.press("Enter");
     await page.locator(".balance").first().waitFor({ state: "visible", timeout: 20_000 });
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 test("a wrong password in the step-up dialog stays in the dialog with its message; the session stays", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     // The password was typed longer ago than the step-up window.
-    await db.database.query(sql.unsafe`UPDATE sessions SET password_verified_at = NULL WHERE merchant_id = ${shop.id}`);
+    await world.db.database.query(
+      sql.unsafe`UPDATE sessions SET password_verified_at = NULL WHERE merchant_id = ${shop.id}`,
+    );
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm your password" });

@@ -1,34 +1,18 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
 import { eventTypes } from "../../../src/kernel/event-types.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { expectCleanSession, openDashboardPage, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
-});
+const world = servedBrowserWorld();
 
 test("an endpoint's event types are picked, not typed; each refusal shows under its own field and the page keeps its width", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Webhooks");
     const picker = page.getByRole("group", { name: "Event types" });
     // Every type the platform emits is offered, and * (the default).
@@ -65,13 +49,13 @@ test("an endpoint's event types are picked, not typed; each refusal shows under 
     expect(await urlField.getAttribute("aria-invalid")).toBeNull();
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await page.getByRole("dialog", { name: "Your signing secret" }).getByRole("button", { name: "Done" }).click();
-    const listed = await fetch(`${platform.baseUrl}/v1/webhook_endpoints`, {
+    const listed = await fetch(`${world.platform.baseUrl}/v1/webhook_endpoints`, {
       headers: { authorization: `Bearer ${shop.testKey}` },
     });
     const endpoints = ((await listed.json()) as { data: { event_types: string[] }[] }).data;
     expect(endpoints.map((endpoint) => endpoint.event_types)).toEqual([["payment.paid", "sale.completed"]]);
     expect(app.refusals).toEqual(["401 GET /v1/session", "400 POST /v1/webhook_endpoints"]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }

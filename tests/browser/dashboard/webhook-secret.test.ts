@@ -1,9 +1,8 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
 import { z } from "zod";
 import { sql } from "../../../src/platform/db/pool.ts";
 import { verifyWebhook } from "../../../src/sdk/verify-webhook.ts";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import {
   addWebhookEndpoint,
   DASHBOARD_PASSWORD,
@@ -11,48 +10,40 @@ import {
   openDashboardPage,
   signInToDashboard,
 } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant } from "../../support/factories.ts";
 import { startScriptedReceiver } from "../../support/scripted-receiver.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { openAppPage } from "../../support/web-app.ts";
 import { webhookDeliverer } from "../../support/webhook-deliveries.ts";
 
 // Deliveries are attempted by the test (no worker pool).
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
 let receiver: Awaited<ReturnType<typeof startScriptedReceiver>>;
 let deliverer: ReturnType<typeof webhookDeliverer>;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-  receiver = await startScriptedReceiver();
-  deliverer = webhookDeliverer(db.database, platform.config);
-});
+// Declared before servedBrowserWorld(): Jest runs afterAll hooks in the order declared, so these close
+// before its browser, platform and database.
 afterAll(async () => {
   deliverer?.close();
   await receiver?.close();
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
+});
+const world = servedBrowserWorld();
+beforeAll(async () => {
+  receiver = await startScriptedReceiver();
+  deliverer = webhookDeliverer(world.db.database, world.platform.config);
 });
 
 test("roll the signing secret with a 1 h overlap (step-up): a delivery carries both signatures, each verifies", async () => {
-  const shop = await newMerchant(db.database);
-  const app = await openAppPage(browser);
+  const shop = await newMerchant(world.db.database);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     await openDashboardPage(app, "Webhooks");
     const url = receiver.urlOf("/roll");
     const oldSecret = await addWebhookEndpoint(app, url);
     receiver.answerWith(() => ({ status: 200, body: "ok" }));
 
     // The password was entered 6 minutes ago as far as step-up goes: rolling asks for it again.
-    await db.database.query(sql.unsafe`
+    await world.db.database.query(sql.unsafe`
       UPDATE sessions SET password_verified_at = now() - interval '6 minutes' WHERE merchant_id = ${shop.id}`);
     await page.getByRole("button", { name: `Roll secret of ${url}` }).click();
     const roll = page.getByRole("dialog", { name: "Roll signing secret" });
@@ -70,7 +61,7 @@ test("roll the signing secret with a 1 h overlap (step-up): a delivery carries b
     expect(newSecret).not.toBe(oldSecret);
     await shown.getByRole("button", { name: "Done" }).click();
     await page.getByRole("cell", { name: /previous one signs too until/ }).waitFor();
-    const overlapEnds = await db.database.oneFirst(sql.type(z.object({ ends: z.date() }))`
+    const overlapEnds = await world.db.database.oneFirst(sql.type(z.object({ ends: z.date() }))`
       SELECT previous_secret_expires_at AS ends FROM webhook_endpoints WHERE merchant_id = ${shop.id}`);
     expect(Math.abs(overlapEnds.getTime() - (Date.now() + 3600_000))).toBeLessThan(120_000);
 
@@ -98,12 +89,12 @@ test("roll the signing secret with a 1 h overlap (step-up): a delivery carries b
       "401 GET /v1/session",
       `403 POST /v1/webhook_endpoints/${await endpointIdOf(shop.id)}/roll_secret`,
     ]);
-    expectCleanSession(app, platform.baseUrl);
+    expectCleanSession(app, world.platform.baseUrl);
   } finally {
     await app.close();
   }
 });
 
 const endpointIdOf = (merchantId: string) =>
-  db.database.oneFirst(sql.type(z.object({ id: z.string() }))`
+  world.db.database.oneFirst(sql.type(z.object({ id: z.string() }))`
     SELECT id FROM webhook_endpoints WHERE merchant_id = ${merchantId}`);

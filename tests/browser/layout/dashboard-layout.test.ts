@@ -1,39 +1,26 @@
 /// <reference lib="dom" />
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../../support/browser.ts";
+import { servedBrowserWorld } from "../../support/browser-world.ts";
 import { addWebhookEndpoint, paidTestPayment, signInToDashboard } from "../../support/dashboard-page.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { newMerchant, type TestMerchant } from "../../support/factories.ts";
 import { contentOutsideItsBox, DASHBOARD_SCREENS, SUPPORTED_SIZES } from "../../support/layout.ts";
-import { type ServedPlatform, servePlatform } from "../../support/served-platform.ts";
 import { type ShopDay, shopDay } from "../../support/shop-http.ts";
 import { type AppPage, openAppPage } from "../../support/web-app.ts";
 
-let db: TestDatabase;
-let browser: Browser;
-let platform: ServedPlatform;
+const world = servedBrowserWorld();
 let shop: TestMerchant;
 let day: ShopDay;
 let paymentId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  browser = await launchChromium();
-  platform = await servePlatform(db.database, db.url);
-  shop = await newMerchant(db.database);
-  day = await shopDay(platform.baseUrl, shop.email);
+  shop = await newMerchant(world.db.database);
+  day = await shopDay(world.platform.baseUrl, shop.email);
   // A merchant reference as long as real ones get, so a table with it must still fit.
   paymentId = (
-    await paidTestPayment(platform.baseUrl, shop.testKey, {
+    await paidTestPayment(world.platform.baseUrl, shop.testKey, {
       amountCents: 42_850,
       merchantRef: "order-2026-11-000481-web",
     })
   ).id;
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await db?.close();
 });
 
 /**
@@ -49,10 +36,10 @@ async function settled(app: AppPage): Promise<void> {
 }
 
 test("every dashboard screen keeps its content inside its box at 1280×800, 1024×768 and 768×1024", async () => {
-  const app = await openAppPage(browser);
+  const app = await openAppPage(world.browser);
   const { page } = app;
   try {
-    await signInToDashboard(app, platform.baseUrl, shop.email);
+    await signInToDashboard(app, world.platform.baseUrl, shop.email);
     // The webhooks page with an endpoint of every event type and its delivery log open (a test event).
     await page.getByRole("navigation").getByRole("link", { name: "Webhooks", exact: true }).click();
     await addWebhookEndpoint(app, "https://merchant.example/hooks/pos-platform/deliveries/receiver");
@@ -74,7 +61,7 @@ test("every dashboard screen keeps its content inside its box at 1280×800, 1024
           found.push(`${size.width}×${size.height} ${link}: ${problem}`);
       }
       for (const detail of [`payments/${paymentId}`, `sales/${day.saleIds[0]}`, `shifts/${day.shiftId}`]) {
-        await page.goto(`${platform.baseUrl}/dashboard/${detail}`);
+        await page.goto(`${world.platform.baseUrl}/dashboard/${detail}`);
         await settled(app);
         for (const problem of await contentOutsideItsBox(page))
           found.push(`${size.width}×${size.height} ${detail}: ${problem}`);
