@@ -31,6 +31,15 @@ const paymentQrOnReplay: DerivedOnReplay = {
   derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
 };
 
+/** A 403 of a route a till calls: the common refusals (`openapi.ts`), and a till acting on another till's drawer. */
+const tillMismatchResponse = (what: string) => ({
+  description:
+    "Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, " +
+    "`manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; " +
+    `\`till_mismatch\`: a till session ${what}.`,
+  schema: errorEnvelopeSchema,
+});
+
 export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
   const { saleWriters, ...paymentWiring } = wiring;
   return [
@@ -52,10 +61,18 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
             "again, with the header Idempotent-Replayed: true (as for a replayed Idempotency-Key).",
           schema: saleSchema,
         },
+        400: {
+          description:
+            "`parameter_invalid`, `parameter_missing`; `invalid_amount`; `invalid_discount`: a discount the basket " +
+            "cannot take; `tender_short`: cash tenders that do not cover the sale (its message says what is still due).",
+          schema: errorEnvelopeSchema,
+        },
+        403: tillMismatchResponse("naming another till's drawer as till_id"),
         404: { description: "`product_not_found`.", schema: errorEnvelopeSchema },
         409: {
           description:
-            "`shift_not_open`: a cash sale on a till without an open shift; " +
+            "`shift_not_open`: cash on a till without an open shift; " +
+            "`exchange_rate_missing`: tenders or change in another currency with no rate for the pair; " +
             "`client_sale_id_mismatch`: the client_sale_id was recorded with a different request; " +
             "`idempotency_mismatch`, `idempotency_in_flight`.",
           schema: errorEnvelopeSchema,
@@ -97,6 +114,7 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
             "another pair), `parameter_missing` (a tender in another currency without exchange_rate_id).",
           schema: errorEnvelopeSchema,
         },
+        403: tillMismatchResponse("adding to another till's sale, or naming another till's drawer as till_id"),
         404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
         409: {
           description:
@@ -134,6 +152,7 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
           schema: saleReturnResultSchema,
         },
         400: { description: "`parameter_invalid`: a line the sale does not have.", schema: errorEnvelopeSchema },
+        403: tillMismatchResponse("naming another till's drawer as till_id"),
         404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
         409: {
           description:
@@ -189,14 +208,21 @@ export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
       path: "/v1/sales/:id/cancel",
       operationId: "cancelSale",
       summary:
-        "Cancel a pending wallet sale: its payment is cancelled (the code voided where the gateway can); idempotent",
+        "Cancel a pending wallet or split sale: its wallet payments cancelled (codes voided where the gateway can), " +
+        "what a split sale's tenders paid given back in cash from its till's drawer; idempotent",
       tags: ["Sales"],
       auth: { keys: "both", owner: "session", till: "cashier" },
       request: { params: saleIdParams },
       responses: {
         200: { description: "The cancelled sale.", schema: saleSchema },
+        403: tillMismatchResponse("cancelling another till's sale"),
         404: { description: "`resource_missing`.", schema: errorEnvelopeSchema },
-        409: { description: "`sale_not_pending`: completed, or a cash sale.", schema: errorEnvelopeSchema },
+        409: {
+          description:
+            "`sale_not_pending`: completed, or a cash sale; `shift_not_open`: a split sale with paid tenders whose " +
+            "till has no open shift to give them back from.",
+          schema: errorEnvelopeSchema,
+        },
       },
       handler: async ({ params, tenant, config, database, logger }) => {
         const cancelled = await cancelSale({ config, database, logger, ...paymentWiring }, tenant, params.id);

@@ -1,6 +1,7 @@
 import type { World } from "../../kernel/world.ts";
 import { ApiError, conflict, notFound } from "../../platform/errors.ts";
-import type { Actor } from "../../platform/tenant.ts";
+import { requireOwnTill } from "../../platform/http/access.ts";
+import type { Actor, SessionFacts } from "../../platform/tenant.ts";
 import { cancelPayment, payments } from "../payments/index.ts";
 import * as queries from "./queries.ts";
 import { getSale, type SaleDependencies, type SaleView, withReturns } from "./reading.ts";
@@ -11,17 +12,20 @@ import { cancelSplitSale } from "./split-cancel.ts";
  * (`payments/cancellation.ts`: the gateway voids the code, then the guarded end, whose hook cancels
  * the sale with nothing moved, in the same statement). Idempotent: a cancelled sale answers as it
  * is. A completed sale, or a cash sale (complete at once), answers 409 `sale_not_pending`, also when
- * its payment settled first. A pending split sale gives back what was paid (`split-cancel.ts`).
+ * its payment settled first. A pending split sale gives back what was paid (`split-cancel.ts`). A
+ * till session cancels only its own till's sales, or sales of no till (403 `till_mismatch`).
  */
 export async function cancelSale(
   dependencies: SaleDependencies,
-  world: World & { actor: Actor },
+  world: World & { actor: Actor; session?: SessionFacts },
   saleId: string,
 ): Promise<SaleView> {
   const sale = await queries.selectSale(dependencies.database, world, saleId);
   if (sale === null) {
     throw notFound(`No such sale: ${saleId}.`);
   }
+  // A till cancels only its own sales: a split sale's cash comes back out of the sale's drawer.
+  requireOwnTill(world.session, sale.till_id);
   if (sale.status === "pending" && sale.tender === "split") {
     await cancelSplitSale(dependencies, world, sale);
   } else if (sale.status === "pending" && sale.payment_id !== null) {

@@ -15,8 +15,9 @@ import { paidCentsOf, tenderRefundShares } from "./tender-refunds.ts";
  * Cancelling a pending split sale gives back what was paid (docs/shop.md, "Split and two-currency
  * tender"): its pending wallet tenders' payments are cancelled first (the gateway voids their codes);
  * then, in one transaction under the sale's row lock, what its paid tenders contributed is paid back
- * in cash from the till's open shift, each tender's share in its own currency (`sale_cancel` moves,
- * as a full return's shares: the last tender first), and the sale is cancelled. A wallet tender paid
+ * in cash from the open shift of the sale's till (the drawer its cash went into; a sale of no till put
+ * its cash in none and gives back from none), each tender's share in its own currency (`sale_cancel`
+ * moves, as a full return's shares: the last tender first), and the sale is cancelled. A wallet tender paid
  * in the meantime is given back with the rest; one that paid the sale whole completed it instead, and
  * the caller answers `sale_not_pending`.
  */

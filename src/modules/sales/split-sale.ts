@@ -2,6 +2,7 @@ import { withFreshCodes } from "../../gateway/code-collisions.ts";
 import type { World } from "../../kernel/world.ts";
 import { sql, type Transaction } from "../../platform/db/pool.ts";
 import { conflict, invalidRequest, notFound } from "../../platform/errors.ts";
+import { requireOwnTill } from "../../platform/http/access.ts";
 import { type CommitWithAnswer, complete, type TransactionWithAnswer } from "../../platform/idempotency/service.ts";
 import type { Actor, Tenant } from "../../platform/tenant.ts";
 import { type PaymentRow, payments } from "../payments/index.ts";
@@ -49,12 +50,13 @@ export async function createSplitSale(
   const rowOf = await steps.prepareRow();
   const tillId = input.till_id ?? null;
   const shift =
-    tillId !== null && tenders.some((tender) => tender.kind === "cash")
-      ? await shifts.openShiftOfTill(dependencies.database, tenant, tillId)
-      : null;
+    tillId !== null && hasCash(tenders) ? await shifts.openShiftOfTill(dependencies.database, tenant, tillId) : null;
   const drafted = rowOf({ status: hasWallet ? "pending" : "completed", paymentId: null, shiftId: shift?.id ?? null });
-  // A wallet tender taken on a paired till is that till's, as a wallet sale is.
-  const sale = { ...drafted, till_id: tillId ?? (tenant.session?.kind === "till" ? tenant.session.deviceId : null) };
+  // A sale's till is the drawer a cancel gives its cash back from. Without till_id its cash is in no
+  // drawer, as a cash sale's (`ring-up.ts`), so it names no till; only a sale of wallet tenders alone
+  // taken on a paired till is that till's, as a wallet sale is (the dashboard's Sales names it).
+  const walletOnTill = !hasCash(tenders) && tenant.session?.kind === "till" ? tenant.session.deviceId : null;
+  const sale = { ...drafted, till_id: tillId ?? walletOnTill };
   if (sale.total_cents === 0) {
     throw invalidRequest("invalid_amount", "tenders: a sale of nothing to pay is rung up with tender cash.");
   }
@@ -114,6 +116,8 @@ export function refuseMixedTender(input: CreateSaleInput): void {
   }
 }
 
+const hasCash = (tenders: readonly TenderInputBody[]) => tenders.some((tender) => tender.kind === "cash");
+
 /** The request's tenders; required without a single tender. */
 function requestTenders(input: CreateSaleInput): readonly TenderInputBody[] {
   if (input.tenders === undefined) {
@@ -141,6 +145,8 @@ export async function addTender(
   if (sale === null) {
     throw notFound(`No such sale: ${request.saleId}.`);
   }
+  // A till adds tenders only to its own sales: their cash goes into, and a cancel takes it out of, the sale's drawer.
+  requireOwnTill(tenant.session, sale.till_id);
   const before = await queries.selectTendersOfSales(dependencies.database, tenant.merchantId, [sale.id]);
   requireOpenSplitSale(sale, before);
   const tender = { kind: input.kind, currency: input.currency, amount_cents: input.amount_cents };

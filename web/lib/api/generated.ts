@@ -756,7 +756,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending wallet sale: its payment is cancelled (the code voided where the gateway can); idempotent */
+        /** Cancel a pending wallet or split sale: its wallet payments cancelled (codes voided where the gateway can), what a split sale's tenders paid given back in cash from its till's drawer; idempotent */
         post: operations["cancelSale"];
         delete?: never;
         options?: never;
@@ -7060,7 +7060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Sale"];
                 };
             };
-            /** @description Invalid request. */
+            /** @description `parameter_invalid`, `parameter_missing`; `invalid_amount`; `invalid_discount`: a discount the basket cannot take; `tender_short`: cash tenders that do not cover the sale (its message says what is still due). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7078,7 +7078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session naming another till's drawer as till_id. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,7 +7096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `shift_not_open`: a cash sale on a till without an open shift; `client_sale_id_mismatch`: the client_sale_id was recorded with a different request; `idempotency_mismatch`, `idempotency_in_flight`. */
+            /** @description `shift_not_open`: cash on a till without an open shift; `exchange_rate_missing`: tenders or change in another currency with no rate for the pair; `client_sale_id_mismatch`: the client_sale_id was recorded with a different request; `idempotency_mismatch`, `idempotency_in_flight`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7201,7 +7201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session adding to another till's sale, or naming another till's drawer as till_id. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7313,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session naming another till's drawer as till_id. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7472,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session cancelling another till's sale. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7490,7 +7490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `sale_not_pending`: completed, or a cash sale. */
+            /** @description `sale_not_pending`: completed, or a cash sale; `shift_not_open`: a split sale with paid tenders whose till has no open shift to give them back from. */
             409: {
                 headers: {
                     [name: string]: unknown;
