@@ -162,7 +162,14 @@ export async function addTender(
       settleTenders({ dueCents: dueOf(sale, tenders), base: sale.currency, tenders: [tender], rate, changeCurrency }),
     );
   settle(before);
-  const tillId = tender.kind === "cash" ? (input.till_id ?? sale.till_id) : null;
+  // A tender's cash goes into its sale's drawer, the one a cancel gives it back from: naming another is refused.
+  if (input.till_id !== undefined && input.till_id !== sale.till_id) {
+    throw invalidRequest(
+      "parameter_invalid",
+      `till_id: a tender's cash goes into its sale's drawer (${sale.till_id ?? "none: a sale of no till"}).`,
+    );
+  }
+  const tillId = tender.kind === "cash" ? sale.till_id : null;
   const view = await withFreshCodes(dependencies.logger, async () => {
     const walletPayments = await prepareWalletPayments(dependencies, tenant, sale.id, [tender], before.length);
     return inTransaction(async (transaction) => {

@@ -68,9 +68,17 @@ test("another till can neither add a tender to nor cancel a till's pending split
   expect([cancelled.status, cancelled.body.status]).toEqual([200, "cancelled"]);
   expect(await drawers()).toEqual({ a: { ...before.a, USD: 0 }, b: before.b });
 
+  // Nobody puts a tender's cash in a drawer other than its sale's, which a cancel gives it back from.
+  const other = await post(tillA, "/v1/sales", { items, tenders, till_id: tillA.deviceId });
+  const intoB = await post(owner, `/v1/sales/${other.body.id}/tenders`, { ...cash, till_id: tillB.deviceId });
+  expect(codeOf(intoB)).toEqual([400, "parameter_invalid"]);
+  expect((await drawers()).b).toEqual(before.b);
+  expect(await tenderCount(other.body.id)).toBe(2);
+
   // Its own till cancels its own sale.
   const own = await post(tillA, "/v1/sales", { items, tenders, till_id: tillA.deviceId });
   expect((await post(tillA, `/v1/sales/${own.body.id}/cancel`, {})).body.status).toBe("cancelled");
+  expect((await post(tillA, `/v1/sales/${other.body.id}/cancel`, {})).body.status).toBe("cancelled");
   expect((await drawers()).a.USD).toBe(0);
 });
 

@@ -66,7 +66,9 @@ export const addTenderBody = tenderInput.extend({
   exchange_rate_id: exchangeRateId.optional(),
   change_currency: changeCurrency.optional(),
   till_id: tillIdSchema.optional().meta({
-    description: "The till whose drawer takes a cash tender (default: the sale's till); it needs an open shift.",
+    description:
+      "The sale's till, if given: a cash tender goes into the sale's drawer (its till needs an open shift), the " +
+      "one a cancel gives it back from; another till is refused with 400 parameter_invalid.",
   }),
 });
 export type AddTenderInput = z.output<typeof addTenderBody>;

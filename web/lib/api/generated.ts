@@ -7168,7 +7168,7 @@ export interface operations {
                      * @enum {string}
                      */
                     change_currency?: "USD" | "ZWG";
-                    /** @description The till whose drawer takes a cash tender (default: the sale's till); it needs an open shift. */
+                    /** @description The sale's till, if given: a cash tender goes into the sale's drawer (its till needs an open shift), the one a cancel gives it back from; another till is refused with 400 parameter_invalid. */
                     till_id?: string;
                 };
             };
