@@ -204,3 +204,87 @@ test("the Z report totals the shift's discounts and tax per rate", async () => {
     },
   ]);
 });
+
+/**
+ * A price override: a product line's `unit_cents` below its catalog price. At a till whose cashier is
+ * not a manager it counts toward the discount limit, as (catalog − unit) × qty, with the discounts.
+ */
+describe("a product sold below its catalog price counts toward the discount limit", () => {
+  async function cashierSelling() {
+    const app = testApp({ database: world.db.database, config: testConfig(world.db.url, {}) });
+    const owner = await signIn(app, { email: world.shop.email, password: "correct horse battery" });
+    expect((await owner.send("patch", "/v1/shop_profile").send({ discount_limit_bp: 1_000 })).status).toBe(200);
+    const till = await openTill(app, owner);
+    const { approval } = await cashierAtTill(owner, till);
+    const hat = await createProduct(world.live, { name: "Hat", price_cents: 1_000 });
+    const sell = (body: Record<string, unknown>, approvalToken?: string) => {
+      const post = till.send("post", "/v1/sales").set("Idempotency-Key", randomUUID());
+      return (approvalToken === undefined ? post : post.set("Pos-Manager-Approval", approvalToken)).send(body);
+    };
+    const hatAt = (unitCents: number, line: Record<string, unknown> = {}) => ({
+      tender: "cash",
+      items: [{ product_id: hat.id, qty: 2, unit_cents: unitCents, ...line }],
+    });
+    return { app, owner, hat, approval, sell, hatAt };
+  }
+
+  test("a cashier's 10.00 hat at 1.00 is refused for want of a manager, and nothing is written", async () => {
+    const { sell, hatAt } = await cashierSelling();
+    const before = await world.saleCount(world.shop.id);
+    const refused = await sell(hatAt(100));
+    expect([refused.status, refused.body.error?.code]).toEqual([403, "manager_required"]);
+    expect(await world.saleCount(world.shop.id)).toBe(before);
+    const approvalsUsed = await world.db.database.oneFirst(sql.unsafe`
+      SELECT count(*)::int FROM audit_log WHERE merchant_id = ${world.shop.id} AND action = 'manager.approved'`);
+    expect(approvalsUsed).toBe(0);
+  });
+
+  test("within the limit a cashier sells below the price alone; the override adds up with a discount; unpriced products are free to price", async () => {
+    const { sell, hatAt } = await cashierSelling();
+    // 2 × (10.00 − 9.50) = 1.00 off 20.00 at the catalog's prices: 5 %, within 10 %.
+    const within = await sell(hatAt(950));
+    expect([within.status, within.body.total_cents]).toEqual([201, 1_900]);
+    // With 1.01 off the line as well: 2.01 of 20.00, over 10 % (the discount alone is 5.3 % of 19.00).
+    const together = await sell(hatAt(950, { discount: { type: "amount", amount_cents: 101 } }));
+    expect([together.status, together.body.error?.code]).toEqual([403, "manager_required"]);
+    // A product priced at sale time has no catalog price to be below: the price typed is the price.
+    const loose = await createProduct(world.live, { name: "Tomatoes", price_cents: null });
+    const weighed = await sell({ tender: "cash", items: [{ product_id: loose.id, qty: 1, unit_cents: 1 }] });
+    expect([weighed.status, weighed.body.total_cents]).toEqual([201, 1]);
+  });
+
+  test("a manager's PIN approves one sale below the price, recorded with the manager's approval", async () => {
+    const { sell, hatAt, approval } = await cashierSelling();
+    expect((await sell(hatAt(100))).status).toBe(403);
+    const approved = await sell(hatAt(100), await approval("discount"));
+    expect(approved.status).toBe(201);
+    expect(approved.body).toMatchObject({ total_cents: 200, items: [{ unit_cents: 100, line_total_cents: 200 }] });
+    const audited = await world.db.database.any(sql.unsafe`
+      SELECT target_type, target_id FROM audit_log
+      WHERE merchant_id = ${world.shop.id} AND action = 'manager.approved'`);
+    expect(audited).toEqual([{ target_type: "sale", target_id: approved.body.id }]);
+  });
+
+  test("the owner's dashboard and a key sell below the price without a manager; a cashier may not", async () => {
+    const { owner, sell, hatAt } = await cashierSelling();
+    expect((await sell(hatAt(100))).status).toBe(403);
+    const byOwner = await owner.send("post", "/v1/sales").set("Idempotency-Key", randomUUID()).send(hatAt(100));
+    expect([byOwner.status, byOwner.body.total_cents]).toEqual([201, 200]);
+    const byKey = await world.testWorld.post("/v1/sales", hatAt(100));
+    expect([byKey.status, byKey.body.total_cents]).toEqual([201, 200]);
+  });
+
+  test("a queued sale whose price rose before it synced waits for a manager, then is recorded once", async () => {
+    const { owner, hat, sell, hatAt, approval } = await cashierSelling();
+    // Rung up offline at 10.00; the owner raises the price to 15.00 before the till is back.
+    const queued = { ...hatAt(1_000), client_sale_id: randomUUID(), taken_at: new Date().toISOString() };
+    expect((await owner.send("patch", `/v1/products/${hat.id}`).send({ price_cents: 1_500 })).status).toBe(200);
+    const first = await sell(queued);
+    expect([first.status, first.body.error?.code]).toEqual([403, "manager_required"]);
+    const approved = await sell(queued, await approval("discount"));
+    expect([approved.status, approved.body.total_cents]).toEqual([201, 2_000]);
+    const replayed = await sell(queued);
+    expect([replayed.status, replayed.body.id]).toEqual([201, approved.body.id]);
+    expect(replayed.headers["idempotent-replayed"]).toBe("true");
+  });
+});

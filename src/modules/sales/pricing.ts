@@ -33,9 +33,15 @@ export type PricedSale = {
   currency: Currency;
   items: SaleItem[];
   total_cents: number;
-  /** The lines' gross before any discount: what the discount limit is a share of. */
+  /** The lines' gross before any discount, at the prices charged. */
   gross_cents: number;
   discount_cents: number;
+  /**
+   * What product lines sold below their catalog price came to less than at it: Σ (catalog − unit) × qty
+   * over those lines (0 when none; lines above their price and products priced at sale time count 0).
+   * A price override, which the discount limit counts as a discount (`discountOverLimit`).
+   */
+  below_catalog_cents: number;
   discount_reason: string | null;
   tax_cents: number;
   taxes: SaleTax[];
@@ -70,6 +76,7 @@ export function priceSale(
     total_cents: basket.totalCents,
     gross_cents: basket.subtotalCents,
     discount_cents: basket.discountCents,
+    below_catalog_cents: lines.reduce((sum, line) => sum + belowCatalogCents(line), 0),
     discount_reason: input.discount === undefined ? null : (input.discount_reason ?? null),
     tax_cents: basket.taxCents,
     // Rate 0 is no tax: a sale keeps the rates it was taxed at ([] when none, as before tax existed).
@@ -85,12 +92,32 @@ export function priceSale(
 
 /**
  * Whether a sale's discounts need a manager: more of its gross than the shop's limit (basis points)
- * lets a cashier give alone.
+ * lets a cashier give alone. A product sold below its catalog price is a discount too (else a cashier
+ * would sell a 10.00 product for 1.00 by typing its price), so the overrides count with the line and
+ * cart discounts, as a share of the gross at catalog prices: a 10 % override is a 10 % discount.
  */
-export const discountOverLimit = (priced: Pick<PricedSale, "gross_cents" | "discount_cents">, limitBp: number) =>
-  BigInt(priced.discount_cents) * 10_000n > BigInt(priced.gross_cents) * BigInt(limitBp);
+export const discountOverLimit = (
+  priced: Pick<PricedSale, "gross_cents" | "discount_cents" | "below_catalog_cents">,
+  limitBp: number,
+) => {
+  const catalogGrossCents = BigInt(priced.gross_cents) + BigInt(priced.below_catalog_cents);
+  const givenCents = BigInt(priced.discount_cents) + BigInt(priced.below_catalog_cents);
+  return givenCents * 10_000n > catalogGrossCents * BigInt(limitBp);
+};
 
-type SaleLine = BasketLineInput & { productId: string | null; name: string; reason: string | undefined };
+type SaleLine = BasketLineInput & {
+  productId: string | null;
+  /** The product's catalog price; null for an ad hoc line or a product priced at sale time. */
+  catalogUnitCents: number | null;
+  name: string;
+  reason: string | undefined;
+};
+
+/** What a line sold below its catalog price came to less than at it (0 at or above it, or without one). */
+const belowCatalogCents = (line: SaleLine) =>
+  line.catalogUnitCents === null || line.unitPriceCents >= line.catalogUnitCents
+    ? 0
+    : (line.catalogUnitCents - line.unitPriceCents) * line.quantity;
 
 /** An input line checked against its product (if any) and the sale's currency, as the basket prices it. */
 function basketLine(
@@ -114,6 +141,7 @@ function basketLine(
     const taxRateBasisPoints = item.tax_rate_bp ?? tax.defaultTaxRateBp;
     return {
       productId: null,
+      catalogUnitCents: null,
       name: item.name,
       quantity: item.qty,
       unitPriceCents: item.unit_cents,
@@ -144,6 +172,7 @@ function basketLine(
   const taxRateBasisPoints = product.tax_rate_bp ?? tax.defaultTaxRateBp;
   return {
     productId: product.id,
+    catalogUnitCents: product.price_cents,
     name: product.name,
     quantity: item.qty,
     unitPriceCents: unitCents,

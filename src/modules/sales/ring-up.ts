@@ -256,8 +256,9 @@ async function prepareSale(dependencies: SaleCreationDependencies, tenant: Tenan
 }
 
 /**
- * A discount above the shop's limit: at a till with cashiers, a manager switched in or the approval
- * the request carries (used up and recorded here, before the sale is written: the one-statement
+ * A discount above the shop's limit (a product sold below its catalog price counting as one, a queued
+ * offline sale too: docs/shop.md, "Discounts and tax"): at a till with cashiers, a manager switched in
+ * or the approval the request carries (used up and recorded here, before the sale is written: the one-statement
  * writers hold no transaction to use it up in, so a sale that then fails needs a new approval);
  * else 403 manager_required, and the till asks a manager and sends the same request again.
  */

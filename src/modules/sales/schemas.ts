@@ -134,7 +134,9 @@ export const saleItemInput = z.strictObject({
     .optional()
     .meta({
       [ERROR_CODE_META_KEY]: "invalid_amount",
-      description: "Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog.",
+      description:
+        "Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog " +
+        "(below it, a discount toward the shop's limit for a cashier).",
     }),
   discount: discountInput.optional().meta({ description: "Off this line's gross (qty × unit price)." }),
   discount_reason: discountReason.optional(),

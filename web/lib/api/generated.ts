@@ -6969,7 +6969,7 @@ export interface operations {
                         name?: string;
                         /** @description Units: 1 to 100000. */
                         qty: number;
-                        /** @description Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog. */
+                        /** @description Unit price in cents: required for ad hoc lines and unpriced products, else overrides the catalog (below it, a discount toward the shop's limit for a cashier). */
                         unit_cents?: number;
                         /** @description Off this line's gross (qty × unit price). */
                         discount?: {
