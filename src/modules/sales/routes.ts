@@ -1,5 +1,5 @@
 import { requireOwnTill } from "../../platform/http/access.ts";
-import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
+import { errorEnvelopeSchema, tillMismatchResponse } from "../../platform/http/openapi.ts";
 import { type AnyRoute, type DerivedOnReplay, defineRoute } from "../../platform/http/route.ts";
 import { qrPngDataUrlOf } from "../payments/index.ts";
 import { presentReturn, presentSale, presentSalesReport, presentSaleView } from "./presenters.ts";
@@ -30,15 +30,6 @@ const paymentQrOnReplay: DerivedOnReplay = {
   field: "qr_png_data_url",
   derive: (payment, config) => qrPngDataUrlOf(config, String(payment.code)),
 };
-
-/** A 403 of a route a till calls: the common refusals (`openapi.ts`), and a till acting on another till's drawer. */
-const tillMismatchResponse = (what: string) => ({
-  description:
-    "Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, " +
-    "`manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; " +
-    `\`till_mismatch\`: a till session ${what}.`,
-  schema: errorEnvelopeSchema,
-});
 
 export function saleRoutes(wiring: SaleWiring): AnyRoute[] {
   const { saleWriters, ...paymentWiring } = wiring;

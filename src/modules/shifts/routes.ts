@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema } from "../../platform/http/openapi.ts";
+import { errorEnvelopeSchema, tillMismatchResponse } from "../../platform/http/openapi.ts";
 import { type AnyRoute, defineRoute } from "../../platform/http/route.ts";
 import type { Tenant } from "../../platform/tenant.ts";
 import {
@@ -93,6 +93,7 @@ export const shiftRoutes: AnyRoute[] = [
     request: { body: openShiftBody },
     responses: {
       201: { description: "The open shift; `shift.opened` is emitted.", schema: shiftSchema },
+      403: tillMismatchResponse("opening another till's drawer"),
       409: { description: "`shift_already_open`: the till has an open shift.", schema: errorEnvelopeSchema },
     },
     handler: async ({ body, tenant, answeredWrite }) => {
@@ -112,6 +113,7 @@ export const shiftRoutes: AnyRoute[] = [
     request: { params: shiftIdParams, body: cashMoveBody },
     responses: {
       201: { description: "The cash move and the shift as it now stands.", schema: cashMoveResultSchema },
+      403: tillMismatchResponse("moving cash in another till's drawer"),
       404: notFoundResponse,
       409: notOpenResponse,
     },
@@ -135,6 +137,7 @@ export const shiftRoutes: AnyRoute[] = [
     request: { params: shiftIdParams, body: closeShiftBody },
     responses: {
       200: { description: "The closed shift; `shift.closed` is emitted.", schema: shiftSchema },
+      403: tillMismatchResponse("closing another till's drawer"),
       400: {
         description: "`parameter_missing`: a currency the shift holds was not counted.",
         schema: errorEnvelopeSchema,

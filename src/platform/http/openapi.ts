@@ -27,6 +27,16 @@ export const errorEnvelopeSchema = z
   })
   .meta({ id: "ErrorEnvelope", description: "The one error shape of the API." });
 
+const FORBIDDEN =
+  "Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, " +
+  "`cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin.";
+
+/** The 403 of a route where a till acts only on its own drawer (`requireOwnTill`): the common refusals and `till_mismatch`. */
+export const tillMismatchResponse = (what: string) => ({
+  description: `${FORBIDDEN} \`till_mismatch\`: a till session ${what}.`,
+  schema: errorEnvelopeSchema,
+});
+
 /** Errors every route of a kind can answer, added to each operation so the document is complete. */
 function commonErrors(route: AnyRoute): Record<number, string> {
   const errors: Record<number, string> = { 400: "Invalid request.", 500: "Platform fault; retry." };
@@ -35,9 +45,7 @@ function commonErrors(route: AnyRoute): Record<number, string> {
     errors[403] = "Operator API disabled.";
   } else if (route.auth !== "none") {
     errors[401] = "Missing, unknown or revoked API key; or no session, or an expired or revoked one.";
-    errors[403] =
-      "Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, " +
-      "`cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin.";
+    errors[403] = FORBIDDEN;
     errors[429] = "Rate limit exceeded (60 requests per 10 seconds per merchant).";
   }
   if (route.idempotent) {

@@ -7078,7 +7078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session naming another till's drawer as till_id. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session naming another till's drawer as till_id. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7201,7 +7201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session adding to another till's sale, or naming another till's drawer as till_id. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session adding to another till's sale, or naming another till's drawer as till_id. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7313,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session naming another till's drawer as till_id. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session naming another till's drawer as till_id. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7472,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin; `till_mismatch`: a till session cancelling another till's sale. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session cancelling another till's sale. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7900,7 +7900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session opening another till's drawer. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8083,7 +8083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session moving cash in another till's drawer. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8187,7 +8187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. */
+            /** @description Merchant not active; a principal the route does not allow (`principal_not_allowed`, `step_up_required`, `cashier_required`, `manager_required`: see x-pos-access); or (sessions) a missing CSRF token or foreign Origin. `till_mismatch`: a till session closing another till's drawer. */
             403: {
                 headers: {
                     [name: string]: unknown;
